@@ -1,0 +1,361 @@
+/* parser.y: the grammar of the .game language. A pure, reentrant LALR(1) parser: every action
+ * is one call of an ast_*() constructor; meaning is checked later, in sema. */
+%define api.pure full
+%define parse.error detailed
+%locations
+%lex-param {yyscan_t scanner}
+%parse-param {yyscan_t scanner} {gr_parser_state *st}
+
+%code requires {
+#include "parse.h"
+typedef void *yyscan_t;
+}
+
+%code {
+#include <string.h>
+#include "lexer.h"
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg);
+#define C (st->ctx)
+#define L(x) gr_span(x)
+/* Byte spans: a rule covers its first through its last symbol. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N) do { \
+    if (N) { (Cur).off = YYRHSLOC(Rhs, 1).off; (Cur).end = YYRHSLOC(Rhs, N).end; } \
+    else { (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end; } } while (0)
+}
+
+%union {
+    int64_t num;
+    const char *str;
+    gr_expr *expr;
+    gr_exprs exprs;
+    gr_set *set;
+    gr_target *target;
+    gr_bindings bindings;
+    gr_names names;
+    gr_item *item;
+    gr_gdecl *decl;
+    gr_query *query;
+    gr_gameref gameref;
+    gr_posref posref;
+    gr_coord coord;
+    int flag;
+}
+
+%token GAME "game" GRAPH "graph" SUBTRACT "subtract" OCTAL "octal" HEAP "heap"
+%token POSITION "position" MOVE "move" FOR "for" IN "in" WHERE "where"
+%token TERMINAL "terminal" WHEN "when" WINS "wins" LOSES "loses" PLAY "play"
+%token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
+%token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
+%token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
+%token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
+%token ANDAND "&&" OROR "||"
+%token LEXERROR "invalid token"
+%token <str> IDENT "identifier" STRING "string"
+%token <num> INT "integer"
+
+%nonassoc IFF
+%left OROR
+%left ANDAND
+%nonassoc '<' LE '>' GE EQ NE
+%left '|'
+%left '^'
+%left '&'
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <expr> expr expr_opt where_opt
+%type <exprs> exprs exprs_opt
+%type <set> set set_items set_item
+%type <target> target tuple target_parts target_part
+%type <bindings> bindings for_opt
+%type <names> idents vnames params_opt
+%type <str> vname
+%type <item> items item
+%type <decl> game_decl graph_decl graph_items
+%type <query> query table_query check_tail period_clauses sum table_coords
+%type <coord> table_coord
+%type <gameref> gameref
+%type <posref> posref
+%type <flag> convention conv_opt misere_opt term_opt kind_opt
+
+%start program
+
+%%
+
+program
+    : %empty
+    | program statement
+    ;
+
+statement
+    : game_decl                  { ast_add_decl(st->prog, $1); }
+    | graph_decl                 { ast_add_decl(st->prog, $1); }
+    | query                      { ast_add_query(st->prog, $1); }
+    | ';'
+    ;
+
+/* ---- rule sets ---- */
+game_decl
+    : GAME IDENT params_opt '=' SUBTRACT set misere_opt ';'
+        { $$ = ast_gdecl(C, L(@$), GD_SUBTRACT); ast_gdecl_head($$, $2, L(@2), $3); $$->set = $6; $$->misere = $7; }
+    | GAME IDENT params_opt '=' OCTAL STRING misere_opt ';'
+        { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code = $6; $$->code_loc = L(@6); $$->misere = $7; }
+    | GAME IDENT params_opt '{' items '}'
+        { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = $5; }
+    ;
+
+params_opt
+    : %empty                     { $$ = (gr_names){0}; }
+    | '[' idents ']'             { $$ = $2; }
+    ;
+
+idents
+    : IDENT                      { $$ = (gr_names){0}; ast_names_push(C, &$$, $1, L(@1)); }
+    | idents ',' IDENT           { $$ = $1; ast_names_push(C, &$$, $3, L(@3)); }
+    ;
+
+misere_opt
+    : %empty                     { $$ = 0; }
+    | MISERE                     { $$ = 1; }
+    ;
+
+set
+    : expr                       { $$ = ast_set_range(C, L(@$), $1, $1); }
+    | expr DOTDOT expr           { $$ = ast_set_range(C, L(@$), $1, $3); }
+    | expr DOTDOT                { $$ = ast_set_range(C, L(@$), $1, NULL); }
+    | '{' '}'                    { $$ = ast_set_list(C, L(@$)); }
+    | '{' set_items '}'          { $$ = $2; $$->loc = L(@$); }
+    | '{' expr ':' IDENT GE expr '}'
+        { $$ = ast_set_builder(C, L(@$), $2, $4, L(@4), $6, NULL, 0); }
+    | '{' expr ':' IDENT '>' expr '}'
+        { $$ = ast_set_builder(C, L(@$), $2, $4, L(@4), $6, NULL, 1); }
+    | '{' expr ':' IDENT IN expr DOTDOT expr_opt '}'
+        { $$ = ast_set_builder(C, L(@$), $2, $4, L(@4), $6, $8, 0); }
+    ;
+
+set_items
+    : set_item                   { $$ = ast_set_list(C, L(@$)); ast_set_list_push(C, $$, $1); }
+    | set_items ',' set_item     { $$ = $1; ast_set_list_push(C, $$, $3); }
+    ;
+
+set_item
+    : expr                       { $$ = ast_set_range(C, L(@$), $1, $1); }
+    | expr DOTDOT expr           { $$ = ast_set_range(C, L(@$), $1, $3); }
+    | expr DOTDOT                { $$ = ast_set_range(C, L(@$), $1, NULL); }
+    ;
+
+items
+    : %empty                     { $$ = NULL; }
+    | item items                 { $$ = $1; $$->next = $2; }
+    ;
+
+item
+    : HEAP IDENT ';'
+        { $$ = ast_item(C, L(@$), IT_HEAP); gr_names n = {0}; ast_names_push(C, &n, $2, L(@2));
+          $$->names = n.v; $$->name_locs = n.locs; $$->nnames = n.n; }
+    | POSITION '(' idents ')' where_opt ';'
+        { $$ = ast_item(C, L(@$), IT_POSITION); $$->names = $3.v; $$->name_locs = $3.locs; $$->nnames = $3.n; $$->cond = $5; }
+    | MOVE ARROW target for_opt where_opt ';'
+        { $$ = ast_item(C, L(@$), IT_MOVE); $$->target = $3; $$->bindings = $4; $$->cond = $5; }
+    | TERMINAL WHEN expr term_opt ';'
+        { $$ = ast_item(C, L(@$), IT_TERMINAL); $$->cond = $3; $$->term = $4; }
+    | PLAY convention ';'
+        { $$ = ast_item(C, L(@$), IT_PLAY); $$->play = $2; }
+    ;
+
+term_opt
+    : %empty                     { $$ = TERM_LEAF; }
+    | WINS                       { $$ = TERM_WINS; }
+    | LOSES                      { $$ = TERM_LOSES; }
+    ;
+
+target
+    : expr                       { $$ = ast_target_expr(C, L(@$), $1); }
+    | tuple                      { $$ = $1; }
+    | '{' '}'                    { $$ = ast_target_sum(C, L(@$)); }
+    | '{' target_parts '}'       { $$ = $2; $$->loc = L(@$); }
+    ;
+
+tuple
+    : '(' expr ',' exprs ')'
+        { gr_exprs v = {0}; ast_exprs_push(C, &v, $2); for (int i = 0; i < $4.n; i++) ast_exprs_push(C, &v, $4.v[i]);
+          $$ = ast_target_tuple(C, L(@$), v); }
+    ;
+
+target_parts
+    : target_part                { $$ = ast_target_sum(C, L(@$)); ast_target_sum_push(C, $$, $1); }
+    | target_parts ',' target_part { $$ = $1; ast_target_sum_push(C, $$, $3); }
+    ;
+
+target_part
+    : expr                       { $$ = ast_target_expr(C, L(@$), $1); }
+    | tuple                      { $$ = $1; }
+    ;
+
+for_opt
+    : %empty                     { $$ = (gr_bindings){0}; }
+    | FOR bindings               { $$ = $2; }
+    ;
+
+bindings
+    : IDENT IN expr DOTDOT expr  { $$ = (gr_bindings){0}; ast_bindings_push(C, &$$, $1, L(@1), $3, $5); }
+    | bindings ',' IDENT IN expr DOTDOT expr { $$ = $1; ast_bindings_push(C, &$$, $3, L(@3), $5, $7); }
+    ;
+
+where_opt
+    : %empty                     { $$ = NULL; }
+    | WHERE expr                 { $$ = $2; }
+    ;
+
+/* ---- graphs ---- */
+graph_decl
+    : GRAPH IDENT '{' graph_items '}'
+        { $$ = $4; $$->loc = L(@$); ast_gdecl_head($$, $2, L(@2), (gr_names){0}); }
+    ;
+
+graph_items
+    : %empty                     { $$ = ast_gdecl(C, L(@$), GD_GRAPH); }
+    | graph_items vname ARROW vnames ';' { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), $4); }
+    | graph_items vname ';'      { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), (gr_names){0}); }
+    ;
+
+vnames
+    : vname                      { $$ = (gr_names){0}; ast_names_push(C, &$$, $1, L(@1)); }
+    | vnames ',' vname           { $$ = $1; ast_names_push(C, &$$, $3, L(@3)); }
+    ;
+
+vname
+    : IDENT                      { $$ = $1; }
+    | INT                        { char b[24]; snprintf(b, sizeof b, "%lld", (long long)$1); $$ = gr_strndup(C, b, strlen(b)); }
+    ;
+
+/* ---- queries ---- */
+query
+    : table_query ';'            { $$ = $1; }
+    | SOLVE conv_opt sum ';'
+        { $$ = $3; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = (gr_loc){ @1.off, @3.end - @1.off }; }
+    | CHECK gameref check_tail ';'
+        { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
+    ;
+
+sum
+    : posref                     { $$ = ast_query(C, L(@$), Q_SOLVE); ast_solve_part(C, $$, $1); }
+    | sum '+' posref             { $$ = $1; ast_solve_part(C, $$, $3); }
+    ;
+
+table_query
+    : TABLE conv_opt gameref '(' table_coords ')' kind_opt
+        { $$ = $5; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->game = $3; $$->outcome = $7; $$->loc = L(@$); }
+    | TABLE conv_opt gameref kind_opt
+        { $$ = ast_query(C, L(@$), Q_TABLE); $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->game = $3; $$->outcome = $4; }
+    ;
+
+table_coords
+    : table_coord                { $$ = ast_query(C, L(@$), Q_TABLE); ast_table_coord(C, $$, $1.loc, $1.lo, $1.hi); }
+    | table_coords ',' table_coord { $$ = $1; ast_table_coord(C, $$, $3.loc, $3.lo, $3.hi); }
+    ;
+
+table_coord
+    : expr                       { $$ = (gr_coord){ $1, NULL, L(@$) }; }
+    | expr DOTDOT expr           { $$ = (gr_coord){ $1, $3, L(@$) }; }
+    ;
+
+kind_opt
+    : %empty                     { $$ = 0; }
+    | OUTCOME                    { $$ = 1; }
+    | IDENT                      { if (strcmp($1, "sg") != 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg' or ';' after the table"); YYABORT; } $$ = 0; }
+    ;
+
+check_tail
+    : PERIODIC                   { $$ = ast_query(C, L(@$), Q_CHECK); $$->check = CK_PERIODIC; }
+    | period_clauses             { $$ = $1; $$->check = CK_PERIOD; }
+    | ':' expr for_opt           { $$ = ast_query(C, L(@$), Q_CHECK); $$->check = CK_FORMULA; $$->formula = $2; $$->bindings = $3; }
+    ;
+
+period_clauses
+    : PERIOD expr                { $$ = ast_query(C, L(@$), Q_CHECK); $$->period = $2; }
+    | PREPERIOD expr             { $$ = ast_query(C, L(@$), Q_CHECK); $$->preperiod = $2; }
+    | SALTUS expr                { $$ = ast_query(C, L(@$), Q_CHECK); $$->saltus = $2; }
+    | period_clauses PERIOD expr    { $$ = $1; if ($$->period) { yyerror(&@2, scanner, st, "'period' given twice"); YYABORT; } $$->period = $3; }
+    | period_clauses PREPERIOD expr { $$ = $1; if ($$->preperiod) { yyerror(&@2, scanner, st, "'preperiod' given twice"); YYABORT; } $$->preperiod = $3; }
+    | period_clauses SALTUS expr    { $$ = $1; if ($$->saltus) { yyerror(&@2, scanner, st, "'saltus' given twice"); YYABORT; } $$->saltus = $3; }
+    ;
+
+conv_opt
+    : %empty                     { $$ = -1; }
+    | convention                 { $$ = $1; }
+    ;
+
+convention
+    : NORMAL                     { $$ = CONV_NORMAL; }
+    | MISERE                     { $$ = CONV_MISERE; }
+    | ANYLEAF                    { $$ = CONV_ANYLEAF; }
+    | EVERY                      { $$ = CONV_EVERY; }
+    ;
+
+gameref
+    : IDENT                      { $$ = (gr_gameref){ .name = $1, .loc = L(@1) }; }
+    | IDENT '[' exprs ']'        { $$ = (gr_gameref){ .name = $1, .loc = L(@$), .args = $3, .has_args = 1 }; }
+    ;
+
+posref
+    : gameref '(' exprs_opt ')'  { $$ = (gr_posref){ .game = $1, .coords = $3, .loc = L(@$) }; }
+    | IDENT '.' vname            { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .vertex = $3, .vertex_loc = L(@3), .loc = L(@$) }; }
+    ;
+
+/* ---- expressions ---- */
+exprs_opt
+    : %empty                     { $$ = (gr_exprs){0}; }
+    | exprs                      { $$ = $1; }
+    ;
+
+exprs
+    : expr                       { $$ = (gr_exprs){0}; ast_exprs_push(C, &$$, $1); }
+    | exprs ',' expr             { $$ = $1; ast_exprs_push(C, &$$, $3); }
+    ;
+
+expr_opt
+    : %empty                     { $$ = NULL; }
+    | expr                       { $$ = $1; }
+    ;
+
+expr
+    : INT                        { $$ = ast_int(C, L(@$), $1); }
+    | IDENT                      { $$ = ast_name(C, L(@$), $1); }
+    | IDENT '(' exprs_opt ')'    { $$ = ast_call(C, L(@$), $1, $3); }
+    | '(' expr ')'               { $$ = $2; }
+    | '-' expr %prec UNARY       { $$ = ast_unary(C, L(@$), OP_NEG, $2); }
+    | '!' expr %prec UNARY       { $$ = ast_unary(C, L(@$), OP_NOT, $2); }
+    | '~' expr %prec UNARY       { $$ = ast_unary(C, L(@$), OP_BITNOT, $2); }
+    | expr '+' expr              { $$ = ast_binary(C, L(@2), OP_ADD, $1, $3); }
+    | expr '-' expr              { $$ = ast_binary(C, L(@2), OP_SUB, $1, $3); }
+    | expr '*' expr              { $$ = ast_binary(C, L(@2), OP_MUL, $1, $3); }
+    | expr '/' expr              { $$ = ast_binary(C, L(@2), OP_DIV, $1, $3); }
+    | expr '%' expr              { $$ = ast_binary(C, L(@2), OP_MOD, $1, $3); }
+    | expr SHL expr              { $$ = ast_binary(C, L(@2), OP_SHL, $1, $3); }
+    | expr SHR expr              { $$ = ast_binary(C, L(@2), OP_SHR, $1, $3); }
+    | expr '&' expr              { $$ = ast_binary(C, L(@2), OP_BITAND, $1, $3); }
+    | expr '|' expr              { $$ = ast_binary(C, L(@2), OP_BITOR, $1, $3); }
+    | expr '^' expr              { $$ = ast_binary(C, L(@2), OP_BITXOR, $1, $3); }
+    | expr '<' expr              { $$ = ast_binary(C, L(@2), OP_LT, $1, $3); }
+    | expr LE expr               { $$ = ast_binary(C, L(@2), OP_LE, $1, $3); }
+    | expr '>' expr              { $$ = ast_binary(C, L(@2), OP_GT, $1, $3); }
+    | expr GE expr               { $$ = ast_binary(C, L(@2), OP_GE, $1, $3); }
+    | expr EQ expr               { $$ = ast_binary(C, L(@2), OP_EQ, $1, $3); }
+    | expr NE expr               { $$ = ast_binary(C, L(@2), OP_NE, $1, $3); }
+    | expr ANDAND expr           { $$ = ast_binary(C, L(@2), OP_AND, $1, $3); }
+    | expr OROR expr             { $$ = ast_binary(C, L(@2), OP_OR, $1, $3); }
+    | expr IFF expr              { $$ = ast_binary(C, L(@2), OP_IFF, $1, $3); }
+    ;
+
+%%
+
+static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg) {
+    (void)scanner;
+    if (st->failed) return;   /* the scanner already explained its bad token */
+    st->failed = 1;
+    if (strncmp(msg, "syntax error, ", 14) == 0) msg += 14;
+    gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
+}

@@ -1,0 +1,23 @@
+/* check: runs 'check' queries. Finds and proves periodicity of heap games (least period p,
+ * preperiod e, saltus s), decides stated periodicity claims, and tests formula conjectures
+ * over ranges of positions, reporting the first counterexample. See docs/periodicity.md for
+ * the theorems and the windows each certificate verifies. */
+#ifndef GRUNDY_CHECK_H
+#define GRUNDY_CHECK_H
+#include "sema.h"
+
+typedef enum { GR_CHECK_PROVED, GR_CHECK_HOLDS, GR_CHECK_REFUTED } gr_check_status;
+
+typedef struct gr_check_result {
+    gr_check_status status;
+    int has_period;                   /* period/preperiod (and saltus) are meaningful */
+    int64_t period, preperiod, saltus;
+    int64_t checked_to;               /* the largest heap (or the count of positions) examined */
+    char theorem[512];                /* text: the theorem and the window verified, or why none */
+    int has_counterexample;
+    char counterexample_json[1024];   /* a JSON object, e.g. {"n":16,"sg":2,"sg_n_plus_p":1} */
+    char counterexample_text[1024];   /* the same for people */
+} gr_check_result;
+
+void gr_check_run(gr_ctx *c, gr_rquery *q, gr_check_result *out);
+#endif

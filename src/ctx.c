@@ -1,0 +1,188 @@
+/* ctx: diagnostics, failure exits and tracked memory; see ctx.h. */
+#include "ctx.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct gr_mem_block {
+    gr_mem_block *prev, *next;
+    size_t size;
+    max_align_t payload[];
+};
+
+void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
+    memset(c, 0, sizeof *c);
+    c->filename = filename;
+    c->src = src;
+    c->src_len = len;
+    c->diag = stderr;
+    c->mem_limit = (size_t)8 << 30;
+    gr_arena_init(&c->arena);
+}
+
+void gr_ctx_free(gr_ctx *c) {
+    gr_mem_block *b = c->blocks;
+    while (b) {
+        gr_mem_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    c->blocks = NULL;
+    c->mem_used = 0;
+    gr_arena_free(&c->arena);
+}
+
+void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col) {
+    int l = 1, k = 1;
+    if (off > c->src_len) off = (uint32_t)c->src_len;
+    for (uint32_t i = 0; i < off; i++) {
+        if (c->src[i] == '\n') { l++; k = 1; } else k++;
+    }
+    *line = l;
+    *col = k;
+}
+
+/* Appends printf output to buf at *pos, never past cap. */
+static void append(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
+    if (*pos >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
+    va_end(ap);
+    if (n > 0) *pos += (size_t)n < cap - *pos ? (size_t)n : cap - *pos - 1;
+}
+
+/* Formats a located diagnostic: header, the source line, a caret line. */
+static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, const char *fmt,
+                        va_list ap) {
+    int line, col;
+    gr_line_col(c, loc.off, &line, &col);
+    size_t pos = 0;
+    append(buf, cap, &pos, "%s:%d:%d: error: ", c->filename, line, col);
+    if (pos < cap) {
+        int n = vsnprintf(buf + pos, cap - pos, fmt, ap);
+        if (n > 0) pos += (size_t)n < cap - pos ? (size_t)n : cap - pos - 1;
+    }
+    append(buf, cap, &pos, "\n");
+    size_t start = loc.off > c->src_len ? c->src_len : loc.off;
+    while (start > 0 && c->src[start - 1] != '\n') start--;
+    size_t end = start;
+    while (end < c->src_len && c->src[end] != '\n') end++;
+    append(buf, cap, &pos, "%5d | %.*s\n      | ", line, (int)(end - start), c->src + start);
+    /* Tabs in the prefix are copied so the caret lines up in a terminal. */
+    for (size_t i = start; i < loc.off && i < end; i++) append(buf, cap, &pos, "%c", c->src[i] == '\t' ? '\t' : ' ');
+    append(buf, cap, &pos, "^");
+    for (uint32_t i = 1; i < loc.len && loc.off + i < end; i++) append(buf, cap, &pos, "~");
+    append(buf, cap, &pos, "\n");
+}
+
+void gr_diag_at(gr_ctx *c, gr_loc loc, const char *fmt, ...) {
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    format_diag(c, loc, buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fputs(buf, c->diag);
+    c->errors++;
+}
+
+_Noreturn static void jump(gr_ctx *c, int status) {
+    c->fail_status = status;
+    if (!c->on_fail) {
+        fputs(c->fail_msg, stderr);
+        abort();
+    }
+    longjmp(*c->on_fail, 1);
+}
+
+void gr_fail_at(gr_ctx *c, gr_loc loc, int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    format_diag(c, loc, c->fail_msg, sizeof c->fail_msg, fmt, ap);
+    va_end(ap);
+    jump(c, status);
+}
+
+void gr_fail(gr_ctx *c, int status, const char *fmt, ...) {
+    size_t pos = 0;
+    append(c->fail_msg, sizeof c->fail_msg, &pos, "grundy: error: ");
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(c->fail_msg + pos, sizeof c->fail_msg - pos, fmt, ap);
+    va_end(ap);
+    if (n > 0) pos += (size_t)n < sizeof c->fail_msg - pos ? (size_t)n : sizeof c->fail_msg - pos - 1;
+    append(c->fail_msg, sizeof c->fail_msg, &pos, "\n");
+    jump(c, status);
+}
+
+size_t gr_size_mul(gr_ctx *c, size_t a, size_t b) {
+    size_t r;
+    if (__builtin_mul_overflow(a, b, &r))
+        gr_fail(c, GR_EXIT_LIMIT, "a table of %zu x %zu bytes does not fit in memory", a, b);
+    return r;
+}
+
+static void over_limit(gr_ctx *c, size_t want) {
+    gr_fail(c, GR_EXIT_LIMIT,
+            "memory limit reached: %zu MiB in use, %zu MiB more wanted, limit %zu MiB "
+            "(raise it with --max-memory)",
+            c->mem_used >> 20, want >> 20, c->mem_limit >> 20);
+}
+
+void *gr_alloc(gr_ctx *c, size_t size) {
+    if (size > c->mem_limit || c->mem_used > c->mem_limit - size) over_limit(c, size);
+    gr_mem_block *b = calloc(1, sizeof *b + size);
+    if (!b) over_limit(c, size);
+    b->size = size;
+    b->prev = NULL;
+    b->next = c->blocks;
+    if (c->blocks) c->blocks->prev = b;
+    c->blocks = b;
+    c->mem_used += size;
+    if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+    return b->payload;
+}
+
+static gr_mem_block *block_of(void *p) {
+    return (gr_mem_block *)((char *)p - offsetof(gr_mem_block, payload));
+}
+
+void *gr_realloc(gr_ctx *c, void *p, size_t size) {
+    if (!p) return gr_alloc(c, size);
+    gr_mem_block *b = block_of(p);
+    size_t old = b->size;
+    if (size > old && (size - old > c->mem_limit || c->mem_used > c->mem_limit - (size - old)))
+        over_limit(c, size - old);
+    /* Unlink first: realloc may move the block. */
+    gr_mem_block *prev = b->prev, *next = b->next;
+    gr_mem_block *nb = realloc(b, sizeof *nb + size);
+    if (!nb) over_limit(c, size);
+    if (prev) prev->next = nb; else c->blocks = nb;
+    if (next) next->prev = nb;
+    nb->size = size;
+    c->mem_used = c->mem_used - old + size;
+    if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+    return nb->payload;
+}
+
+void gr_free(gr_ctx *c, void *p) {
+    if (!p) return;
+    gr_mem_block *b = block_of(p);
+    if (b->prev) b->prev->next = b->next; else c->blocks = b->next;
+    if (b->next) b->next->prev = b->prev;
+    c->mem_used -= b->size;
+    free(b);
+}
+
+void *gr_new(gr_ctx *c, size_t size) {
+    void *p = gr_arena_alloc(&c->arena, size);
+    if (!p) over_limit(c, size);
+    return p;
+}
+
+char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
+    char *p = gr_arena_strndup(&c->arena, s, n);
+    if (!p) over_limit(c, n);
+    return p;
+}

@@ -1,0 +1,70 @@
+/* ctx: the run-time context every stage shares: the source being compiled (for diagnostics),
+ * how failures leave (a longjmp back to the driver with an exit status), tracked heap memory
+ * (so --max-memory stops us with status 3 instead of the kernel killing us, and so a failure
+ * deep inside a solver frees everything), limits, and progress reporting. */
+#ifndef GRUNDY_CTX_H
+#define GRUNDY_CTX_H
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "arena.h"
+
+/* Exit statuses of the command-line contract. */
+enum { GR_EXIT_OK = 0, GR_EXIT_REFUTED = 1, GR_EXIT_INPUT = 2, GR_EXIT_LIMIT = 3 };
+
+/* A source location: byte offset and length into the source text. Lines and columns are
+ * computed only when a diagnostic is printed. */
+typedef struct gr_loc { uint32_t off, len; } gr_loc;
+
+typedef struct gr_mem_block gr_mem_block;
+
+typedef struct gr_ctx {
+    const char *filename;     /* as given on the command line ("<stdin>" for -) */
+    const char *src;          /* NUL-terminated source text */
+    size_t src_len;
+    gr_arena arena;           /* the one arena of this compilation */
+
+    jmp_buf *on_fail;         /* where gr_fail* jumps; NULL means abort() (a bug) */
+    int fail_status;          /* exit status of the failure that was raised */
+    char fail_msg[1024];      /* the full diagnostic text, ready to print */
+    int errors;               /* diagnostics reported without jumping (parser recovery) */
+    FILE *diag;               /* where diagnostics go (stderr) */
+
+    gr_mem_block *blocks;     /* every live tracked allocation */
+    size_t mem_used, mem_peak, mem_limit;
+    uint64_t max_positions;   /* position-graph limit (0: derive from mem_limit) */
+    int64_t check_to;         /* --to N for check ... periodic (0: default) */
+    int progress;             /* show a progress bar on stderr */
+} gr_ctx;
+
+void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len);
+void gr_ctx_free(gr_ctx *c);          /* frees the arena and every tracked block */
+
+/* Diagnostics. gr_diag_at prints "FILE:LINE:COL: error: MSG", the source line and a caret
+ * (with tildes under the rest of the span) to c->diag and counts an error. gr_fail_at formats
+ * the same text into c->fail_msg and jumps out with the status. gr_fail has no location
+ * (resource limits): "grundy: error: MSG". */
+void gr_diag_at(gr_ctx *c, gr_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+_Noreturn void gr_fail_at(gr_ctx *c, gr_loc loc, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+_Noreturn void gr_fail(gr_ctx *c, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col);
+
+/* Tracked memory: counted against c->mem_limit (status 3 when exceeded) and freed by
+ * gr_ctx_free if a failure skips the owner's own free. Never returns NULL. */
+void *gr_alloc(gr_ctx *c, size_t size);           /* zeroed */
+void *gr_realloc(gr_ctx *c, void *p, size_t size); /* new tail not zeroed */
+void gr_free(gr_ctx *c, void *p);
+/* Multiplication for sizes; fails with status 3 on overflow. */
+size_t gr_size_mul(gr_ctx *c, size_t a, size_t b);
+
+/* Arena allocation that fails cleanly when malloc does. */
+void *gr_new(gr_ctx *c, size_t size);
+char *gr_strndup(gr_ctx *c, const char *s, size_t n);
+#define GR_NEW(c, T) ((T *)gr_new((c), sizeof(T)))
+#define GR_NEWN(c, T, n) ((T *)gr_new((c), gr_size_mul((c), sizeof(T), (size_t)(n))))
+#endif

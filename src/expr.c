@@ -1,0 +1,343 @@
+/* expr: compiler from syntax tree to stack code, and its evaluator; see expr.h. */
+#include "expr.h"
+#include <string.h>
+
+enum { I_CONST, I_LOAD, I_UN, I_BIN, I_ANDJ, I_ORJ, I_BOOL, I_CALL, I_HOOK };
+enum { MAX_STACK = 256 };
+
+typedef enum { B_MIN, B_MAX, B_ABS, B_CTZ, B_CLZ, B_POPCOUNT, B_ISQRT, B_FIB, B_LOG2, B_POW, B_COUNT } builtin;
+static const struct { const char *name; int min_args, max_args; } builtins[B_COUNT] = {
+    [B_MIN] = { "min", 1, 255 }, [B_MAX] = { "max", 1, 255 }, [B_ABS] = { "abs", 1, 1 },
+    [B_CTZ] = { "ctz", 1, 1 }, [B_CLZ] = { "clz", 1, 1 }, [B_POPCOUNT] = { "popcount", 1, 1 },
+    [B_ISQRT] = { "isqrt", 1, 1 }, [B_FIB] = { "fib", 1, 1 }, [B_LOG2] = { "log2", 1, 1 },
+    [B_POW] = { "pow", 2, 2 },
+};
+static const char *hook_names[] = { "P", "N", "sg" };
+
+/* ---- scopes ---- */
+int gr_scope_add(gr_ctx *c, gr_scope *s, const char *name, gr_loc loc) {
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->names[i], name) == 0) {
+            int line, col;
+            gr_line_col(c, s->locs[i].off, &line, &col);
+            gr_fail_at(c, loc, GR_EXIT_INPUT, "'%s' is already defined (at line %d)", name, line);
+        }
+    for (int b = 0; b < B_COUNT; b++)
+        if (strcmp(builtins[b].name, name) == 0)
+            gr_fail_at(c, loc, GR_EXIT_INPUT, "'%s' is a built-in function and cannot name a variable", name);
+    if (s->n == s->cap) {
+        int ncap = s->cap ? s->cap * 2 : 8;
+        const char **names = GR_NEWN(c, const char *, ncap);
+        gr_loc *locs = GR_NEWN(c, gr_loc, ncap);
+        int *slots = GR_NEWN(c, int, ncap);
+        if (s->n) {
+            memcpy(names, s->names, (size_t)s->n * sizeof *names);
+            memcpy(locs, s->locs, (size_t)s->n * sizeof *locs);
+            memcpy(slots, s->slots, (size_t)s->n * sizeof *slots);
+        }
+        s->names = names; s->locs = locs; s->slots = slots; s->cap = ncap;
+    }
+    s->names[s->n] = name;
+    s->locs[s->n] = loc;
+    s->slots[s->n] = s->nslots++;
+    return s->slots[s->n++];
+}
+
+int gr_scope_find(const gr_scope *s, const char *name) {
+    for (int i = s->n - 1; i >= 0; i--)
+        if (strcmp(s->names[i], name) == 0) return s->slots[i];
+    return -1;
+}
+
+/* ---- compiler ---- */
+typedef struct emitter {
+    gr_ctx *c;
+    const gr_scope *scope;
+    int hook_arity;
+    gr_insn *ins;
+    int n, cap, depth, max_depth;
+    int uses_frame;
+} emitter;
+
+static int emit(emitter *m, uint8_t op, int32_t arg, int64_t imm, uint8_t argc, gr_loc loc, int stack_delta) {
+    if (m->n == m->cap) {
+        int ncap = m->cap ? m->cap * 2 : 16;
+        gr_insn *p = GR_NEWN(m->c, gr_insn, ncap);
+        if (m->n) memcpy(p, m->ins, (size_t)m->n * sizeof *p);
+        m->ins = p;
+        m->cap = ncap;
+    }
+    m->ins[m->n] = (gr_insn){ op, argc, arg, imm, loc };
+    m->depth += stack_delta;
+    if (m->depth > m->max_depth) m->max_depth = m->depth;
+    if (m->max_depth > MAX_STACK)
+        gr_fail_at(m->c, loc, GR_EXIT_INPUT, "expression is nested too deeply");
+    return m->n++;
+}
+
+static void compile_node(emitter *m, const gr_expr *e);
+
+static void compile_call(emitter *m, const gr_expr *e) {
+    for (int h = 0; h < 3; h++) {
+        if (strcmp(e->name, hook_names[h]) != 0) continue;
+        if (m->hook_arity <= 0)
+            gr_fail_at(m->c, e->loc, GR_EXIT_INPUT,
+                       "%s(...) is only available in a 'check' of a rule set", e->name);
+        if (e->nargs != m->hook_arity)
+            gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "%s takes %d argument%s here (a position of the rule set), not %d",
+                       e->name, m->hook_arity, m->hook_arity == 1 ? "" : "s", e->nargs);
+        for (int i = 0; i < e->nargs; i++) compile_node(m, e->args[i]);
+        m->uses_frame = 1; /* a hook is never constant */
+        emit(m, I_HOOK, h, 0, (uint8_t)e->nargs, e->loc, 1 - e->nargs);
+        return;
+    }
+    for (int b = 0; b < B_COUNT; b++) {
+        if (strcmp(e->name, builtins[b].name) != 0) continue;
+        if (e->nargs < builtins[b].min_args || e->nargs > builtins[b].max_args) {
+            if (builtins[b].min_args == builtins[b].max_args)
+                gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "%s takes %d argument%s, not %d", e->name,
+                           builtins[b].min_args, builtins[b].min_args == 1 ? "" : "s", e->nargs);
+            gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "%s takes at least %d argument, not %d", e->name,
+                       builtins[b].min_args, e->nargs);
+        }
+        for (int i = 0; i < e->nargs; i++) compile_node(m, e->args[i]);
+        emit(m, I_CALL, b, 0, (uint8_t)e->nargs, e->loc, 1 - e->nargs);
+        return;
+    }
+    gr_fail_at(m->c, e->loc, GR_EXIT_INPUT,
+               "unknown function '%s' (built-ins: min max abs ctz clz popcount isqrt fib log2 pow%s)",
+               e->name, m->hook_arity > 0 ? "; and P N sg of the rule set" : "");
+}
+
+static void compile_node(emitter *m, const gr_expr *e) {
+    switch (e->kind) {
+    case EX_INT:
+        emit(m, I_CONST, 0, e->ival, 0, e->loc, 1);
+        return;
+    case EX_NAME: {
+        int slot = gr_scope_find(m->scope, e->name);
+        if (slot < 0) gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "unknown name '%s'", e->name);
+        m->uses_frame = 1;
+        emit(m, I_LOAD, slot, 0, 0, e->loc, 1);
+        return;
+    }
+    case EX_UNARY:
+        compile_node(m, e->a);
+        emit(m, I_UN, (int32_t)e->op, 0, 0, e->loc, 0);
+        return;
+    case EX_BINARY:
+        compile_node(m, e->a);
+        if (e->op == OP_AND || e->op == OP_OR) {
+            int j = emit(m, e->op == OP_AND ? I_ANDJ : I_ORJ, 0, 0, 0, e->loc, -1);
+            compile_node(m, e->b);
+            emit(m, I_BOOL, 0, 0, 0, e->loc, 0);
+            m->ins[j].arg = m->n;
+            return;
+        }
+        compile_node(m, e->b);
+        emit(m, I_BIN, (int32_t)e->op, 0, 0, e->loc, -1);
+        return;
+    case EX_CALL:
+        compile_call(m, e);
+        return;
+    }
+}
+
+/* The span of a whole expression, for "this expression" diagnostics. */
+static gr_loc expr_span(const gr_expr *e) {
+    uint32_t lo = e->loc.off, hi = e->loc.off + e->loc.len;
+    const gr_expr *kids[2] = { e->a, e->b };
+    for (int i = 0; i < 2; i++)
+        if (kids[i]) {
+            gr_loc k = expr_span(kids[i]);
+            if (k.off < lo) lo = k.off;
+            if (k.off + k.len > hi) hi = k.off + k.len;
+        }
+    return (gr_loc){ lo, hi - lo };
+}
+
+gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity) {
+    emitter m = { .c = c, .scope = s, .hook_arity = hook_arity };
+    compile_node(&m, e);
+    gr_code *code = GR_NEW(c, gr_code);
+    code->ins = m.ins;
+    code->n = m.n;
+    code->max_stack = m.max_depth;
+    code->loc = expr_span(e);
+    if (!m.uses_frame) {
+        code->value = gr_eval(c, code, NULL, NULL);
+        code->is_const = 1;
+    }
+    return code;
+}
+
+int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s) {
+    gr_code *code = gr_compile(c, e, s, 0);
+    if (!code->is_const)
+        gr_fail_at(c, code->loc, GR_EXIT_INPUT, "this must be a constant expression");
+    return code->value;
+}
+
+int gr_code_uses_slot(const gr_code *code, int slot) {
+    for (int i = 0; i < code->n; i++)
+        if (code->ins[i].op == I_LOAD && code->ins[i].arg == slot) return 1;
+    return 0;
+}
+
+/* ---- evaluator ---- */
+_Noreturn static void overflow(gr_ctx *c, gr_loc loc) {
+    gr_fail_at(c, loc, GR_EXIT_INPUT, "arithmetic overflow (values are 64-bit signed integers)");
+}
+
+static int64_t floor_div(gr_ctx *c, int64_t a, int64_t b, gr_loc loc) {
+    if (b == 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "division by zero");
+    if (a == INT64_MIN && b == -1) overflow(c, loc);
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+static int64_t floor_mod(gr_ctx *c, int64_t a, int64_t b, gr_loc loc) {
+    if (b == 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "modulo by zero");
+    if (b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+static int64_t binary(gr_ctx *c, gr_op op, int64_t a, int64_t b, gr_loc loc) {
+    int64_t r;
+    switch (op) {
+    case OP_ADD: if (__builtin_add_overflow(a, b, &r)) overflow(c, loc); return r;
+    case OP_SUB: if (__builtin_sub_overflow(a, b, &r)) overflow(c, loc); return r;
+    case OP_MUL: if (__builtin_mul_overflow(a, b, &r)) overflow(c, loc); return r;
+    case OP_DIV: return floor_div(c, a, b, loc);
+    case OP_MOD: return floor_mod(c, a, b, loc);
+    case OP_SHL:
+        if (b < 0 || b > 62) gr_fail_at(c, loc, GR_EXIT_INPUT, "shift count %lld is out of range 0..62", (long long)b);
+        if (a > (INT64_MAX >> b) || a < (INT64_MIN >> b)) overflow(c, loc);
+        return (int64_t)((uint64_t)a << b);
+    case OP_SHR:
+        if (b < 0 || b > 63) gr_fail_at(c, loc, GR_EXIT_INPUT, "shift count %lld is out of range 0..63", (long long)b);
+        return a >= 0 ? a >> b : ~(~a >> b); /* arithmetic shift, spelled portably */
+    case OP_BITAND: return a & b;
+    case OP_BITOR: return a | b;
+    case OP_BITXOR: return a ^ b;
+    case OP_LT: return a < b;
+    case OP_LE: return a <= b;
+    case OP_GT: return a > b;
+    case OP_GE: return a >= b;
+    case OP_EQ: return a == b;
+    case OP_NE: return a != b;
+    case OP_IFF: return (a != 0) == (b != 0);
+    case OP_AND: return a && b;
+    case OP_OR: return a || b;
+    default: return 0;
+    }
+}
+
+int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc) {
+    if (n < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld): the argument must not be negative", (long long)n);
+    if (n > 92) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld) does not fit in 64 bits (fib(92) is the largest)", (long long)n);
+    int64_t a = 0, b = 1;
+    for (int64_t i = 0; i < n; i++) { int64_t t = a + b; a = b; b = t; }
+    return a;
+}
+
+static int64_t isqrt(int64_t v) {
+    uint64_t x = (uint64_t)v, r = 0, bit = (uint64_t)1 << 62;
+    while (bit > x) bit >>= 2;
+    while (bit) {
+        if (x >= r + bit) { x -= r + bit; r = (r >> 1) + bit; } else r >>= 1;
+        bit >>= 2;
+    }
+    return (int64_t)r;
+}
+
+static int64_t call_builtin(gr_ctx *c, int b, const int64_t *a, int argc, gr_loc loc) {
+    switch ((builtin)b) {
+    case B_MIN: { int64_t r = a[0]; for (int i = 1; i < argc; i++) if (a[i] < r) r = a[i]; return r; }
+    case B_MAX: { int64_t r = a[0]; for (int i = 1; i < argc; i++) if (a[i] > r) r = a[i]; return r; }
+    case B_ABS: if (a[0] == INT64_MIN) overflow(c, loc); return a[0] < 0 ? -a[0] : a[0];
+    case B_CTZ: return a[0] == 0 ? 64 : __builtin_ctzll((unsigned long long)a[0]);
+    case B_CLZ: return a[0] == 0 ? 64 : __builtin_clzll((unsigned long long)a[0]);
+    case B_POPCOUNT: return __builtin_popcountll((unsigned long long)a[0]);
+    case B_ISQRT:
+        if (a[0] < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "isqrt(%lld): the argument must not be negative", (long long)a[0]);
+        return isqrt(a[0]);
+    case B_FIB: return gr_fib(c, a[0], loc);
+    case B_LOG2:
+        if (a[0] <= 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "log2(%lld): the argument must be positive", (long long)a[0]);
+        return 63 - __builtin_clzll((unsigned long long)a[0]);
+    case B_POW: {
+        if (a[1] < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "pow(%lld, %lld): the exponent must not be negative", (long long)a[0], (long long)a[1]);
+        int64_t r = 1;
+        for (int64_t i = 0; i < a[1]; i++) {
+            if (__builtin_mul_overflow(r, a[0], &r)) overflow(c, loc);
+            if (r == 0 || r == 1) break;   /* 0 and 1 are fixed points; -1 alternates */
+        }
+        if (a[0] == -1) r = (a[1] % 2) ? -1 : 1;
+        return r;
+    }
+    case B_COUNT: break;
+    }
+    return 0;
+}
+
+int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks) {
+    if (code->is_const) return code->value;
+    int64_t st[MAX_STACK];
+    int sp = 0;
+    for (int pc = 0; pc < code->n; pc++) {
+        const gr_insn *in = &code->ins[pc];
+        switch (in->op) {
+        case I_CONST: st[sp++] = in->imm; break;
+        case I_LOAD: st[sp++] = frame[in->arg]; break;
+        case I_UN: {
+            int64_t v = st[sp - 1];
+            if (in->arg == OP_NEG) { if (v == INT64_MIN) overflow(c, in->loc); v = -v; }
+            else if (in->arg == OP_NOT) v = !v;
+            else v = ~v;
+            st[sp - 1] = v;
+            break;
+        }
+        case I_BIN: sp--; st[sp - 1] = binary(c, (gr_op)in->arg, st[sp - 1], st[sp], in->loc); break;
+        case I_ANDJ: if (!st[--sp]) { st[sp++] = 0; pc = in->arg - 1; } break;
+        case I_ORJ: if (st[--sp]) { st[sp++] = 1; pc = in->arg - 1; } break;
+        case I_BOOL: st[sp - 1] = st[sp - 1] != 0; break;
+        case I_CALL:
+            sp -= in->argc;
+            st[sp] = call_builtin(c, in->arg, st + sp, in->argc, in->loc);
+            sp++;
+            break;
+        case I_HOOK:
+            sp -= in->argc;
+            st[sp] = hooks->call(hooks->user, in->arg, st + sp, in->argc, in->loc);
+            sp++;
+            break;
+        }
+    }
+    return st[0];
+}
+
+int gr_code_is_slot(const gr_code *code, int *slot) {
+    if (code->n != 1 || code->ins[0].op != I_LOAD) return 0;
+    *slot = code->ins[0].arg;
+    return 1;
+}
+
+int gr_code_is_slot_minus_slot(const gr_code *code, int *a, int *b) {
+    if (code->n != 3 || code->ins[0].op != I_LOAD || code->ins[1].op != I_LOAD ||
+        code->ins[2].op != I_BIN || code->ins[2].arg != OP_SUB)
+        return 0;
+    *a = code->ins[0].arg;
+    *b = code->ins[1].arg;
+    return 1;
+}
+
+int gr_code_max_slot(const gr_code *code) {
+    int m = -1;
+    for (int i = 0; i < code->n; i++)
+        if (code->ins[i].op == I_LOAD && code->ins[i].arg > m) m = code->ins[i].arg;
+    return m;
+}

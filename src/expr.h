@@ -1,0 +1,64 @@
+/* expr: the one expression evaluator. Expressions are compiled once, from the syntax tree, to
+ * a compact stack code whose variables are resolved to frame slots; evaluation never looks a
+ * name up. All arithmetic is checked 64-bit: an overflow, a division by zero or a bad argument
+ * to a built-in stops the run with a located diagnostic (exit status 2), never a wrap. */
+#ifndef GRUNDY_EXPR_H
+#define GRUNDY_EXPR_H
+#include "ast.h"
+
+typedef struct gr_insn {
+    uint8_t op, argc;
+    int32_t arg;        /* slot, jump target, built-in or hook number */
+    int64_t imm;
+    gr_loc loc;
+} gr_insn;
+
+typedef struct gr_code {
+    gr_insn *ins;
+    int n;
+    int max_stack;
+    int is_const;       /* no slots, no hooks: value known at compile time */
+    int64_t value;      /* when is_const */
+    gr_loc loc;         /* the whole expression */
+} gr_code;
+
+/* A compile-time scope: names in order, each with its frame slot. */
+typedef struct gr_scope {
+    const char **names;
+    gr_loc *locs;
+    int *slots;
+    int n, cap;
+    int nslots;          /* frame size needed */
+} gr_scope;
+
+/* Hooks: functions of a rule set's positions usable in conjectures (P, N, sg). */
+enum { GR_HOOK_P = 0, GR_HOOK_N = 1, GR_HOOK_SG = 2 };
+typedef struct gr_hooks {
+    int64_t (*call)(void *user, int hook, const int64_t *args, int nargs, gr_loc loc);
+    void *user;
+    int arity;           /* how many arguments P/N/sg take; 0: hooks not allowed here */
+} gr_hooks;
+
+/* Declares a name in the scope with a fresh slot; reports a duplicate as an error. */
+int gr_scope_add(gr_ctx *c, gr_scope *s, const char *name, gr_loc loc);
+int gr_scope_find(const gr_scope *s, const char *name);   /* slot or -1 */
+
+/* Compiles e; fails with a located diagnostic (status 2) on an unknown name or function, a
+ * wrong argument count, or a constant expression that cannot be evaluated. hook_arity > 0
+ * allows P/N/sg calls with that many arguments. */
+gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity);
+int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks);
+/* Compiles and evaluates an expression that must be constant (no names). */
+int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s);
+/* Does the code read the slot? (Used by lowering to recognise kernels.) */
+int gr_code_uses_slot(const gr_code *code, int slot);
+
+/* Checked helpers shared with the solvers. */
+int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc);
+
+
+/* Shape tests used by lowering to recognise kernels in hand-written rules. */
+int gr_code_is_slot(const gr_code *code, int *slot);
+int gr_code_max_slot(const gr_code *code);          /* highest slot read, or -1 */
+int gr_code_is_slot_minus_slot(const gr_code *code, int *a, int *b);
+#endif

@@ -1,0 +1,409 @@
+/* heap: the heap-recurrence evaluator and its kernels; see heap.h. */
+#include "heap.h"
+#include "progress.h"
+#include "rules.h"
+#include "sgtable.h"
+#include <string.h>
+
+enum { PROGRESS_MIN = 1 << 20, PROGRESS_STEP = 1 << 12 };
+
+/* ---- subtraction sets ------------------------------------------------------------------ */
+static void sub_push(gr_ctx *c, gr_game *g, int64_t v) {
+    if (g->nsub == g->subcap) {
+        size_t ncap = g->subcap ? g->subcap * 2 : 16;
+        g->sub = gr_realloc(c, g->sub, gr_size_mul(c, ncap, sizeof *g->sub));
+        g->subcap = ncap;
+    }
+    g->sub[g->nsub++] = v;
+}
+
+void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
+    if (!g->sub_gen) return;
+    int64_t frame[72] = { 0 };
+    memcpy(frame, g->params, (size_t)g->nparams * sizeof *frame);
+    while (!g->gen_done && (g->nsub == 0 || g->sub[g->nsub - 1] <= upto)) {
+        if (g->gen_has_hi && g->gen_next > g->gen_hi) { g->gen_done = 1; break; }
+        int64_t i = g->gen_next;
+        frame[g->gen_slot] = i;
+        int64_t v = gr_eval(c, g->gen_elem, frame, NULL);
+        if (v < 1)
+            gr_fail_at(c, g->sub_gen->loc, GR_EXIT_INPUT, "the set gives %lld at %s = %lld; a subtraction set holds positive amounts",
+                       (long long)v, g->sub_gen->var, (long long)i);
+        if (g->nsub && v <= g->sub[g->nsub - 1])
+            gr_fail_at(c, g->sub_gen->loc, GR_EXIT_INPUT, "the set is not increasing: %s = %lld gives %lld after %lld",
+                       g->sub_gen->var, (long long)i, (long long)v, (long long)g->sub[g->nsub - 1]);
+        sub_push(c, g, v);
+        if (g->gen_next == INT64_MAX) g->gen_done = 1; else g->gen_next++;
+    }
+}
+
+static void subtraction_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
+    gr_sub_extend(c, g, n);
+    for (size_t j = 0; j < g->nsub && g->sub[j] <= n; j++) {
+        int64_t h = n - g->sub[j];
+        fn(user, &h, 1);
+    }
+    if (g->sub_open_from)
+        for (int64_t s = g->sub_open_from; s <= n; s++) {
+            int64_t h = n - s;
+            fn(user, &h, 1);
+        }
+}
+
+/* ---- take-and-break codes --------------------------------------------------------------- */
+static int parts_allowed(const int64_t *p, int h, int constraint) {
+    if (h <= 1 || constraint == TB_ANY) return 1;
+    int all_equal = p[0] == p[h - 1];   /* parts are nondecreasing */
+    if (constraint == TB_EQUAL) return all_equal;
+    if (constraint == TB_SOMEUNEQUAL) return !all_equal;
+    for (int i = 1; i < h; i++) if (p[i] == p[i - 1]) return 0;
+    return 1;
+}
+
+/* Every way to write r as h nondecreasing parts >= 1, in lexicographic order. */
+static void partitions(int64_t r, int h, int constraint, gr_heap_option_fn fn, void *user) {
+    int64_t p[32];
+    if (r < h) return;
+    for (int i = 0; i < h - 1; i++) p[i] = 1;
+    p[h - 1] = r - (h - 1);
+    for (;;) {
+        if (parts_allowed(p, h, constraint)) fn(user, p, h);
+        /* Advance: the rightmost part that can grow does, and the parts after it restart
+         * at its new size with the remainder in the last. */
+        int64_t rest = p[h - 1];
+        int i = h - 2;
+        for (; i >= 0; i--) {
+            rest += p[i];
+            int64_t v = p[i] + 1;
+            if (v * (h - i) <= rest) {
+                for (int k = i; k < h - 1; k++) p[k] = v;
+                p[h - 1] = rest - v * (h - 1 - i);
+                break;
+            }
+        }
+        if (i < 0) return;
+    }
+}
+
+static void tb_options(gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
+    const gr_tbcode *t = &g->tb;
+    int64_t last = t->last_place == INT32_MAX ? n : (t->last_place < n ? t->last_place : n);
+    for (int64_t k = 0; k <= last; k++) {
+        gr_tbdigit d = gr_tb_digit(t, k);
+        int64_t r = n - k;
+        for (int h = 0; h < 32; h++) {
+            if (!(d.mask >> h & 1u)) continue;
+            if (h == 0) {
+                if (r == 0) { int64_t zero = 0; fn(user, &zero, 1); }  /* nothing left: shown as a heap of 0 */
+            } else if (h == 1) {
+                if (r >= 1) fn(user, &r, 1);
+            } else {
+                partitions(r, h, d.constraint, fn, user);
+            }
+        }
+    }
+}
+
+/* ---- options of any heap game ------------------------------------------------------- */
+typedef struct rules_adapter { gr_heap_option_fn fn; void *user; } rules_adapter;
+static void rules_move(void *user, const int64_t *parts, int nparts, const gr_rmove *mv) {
+    (void)mv;
+    rules_adapter *a = user;
+    a->fn(a->user, parts, nparts);
+}
+
+void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
+    switch (g->kernel) {
+    case KER_NIM: case KER_SUBTRACT: case KER_SUBTRACT_INF:
+        subtraction_options(c, g, n, fn, user);
+        break;
+    case KER_OCTAL: case KER_TB:
+        tb_options(g, n, fn, user);
+        break;
+    default: {
+        rules_adapter a = { fn, user };
+        gr_rules_moves(c, g, &n, rules_move, &a);
+        break;
+    }
+    }
+}
+
+/* ---- the generic recurrence ---------------------------------------------------------- */
+typedef struct generic_state {
+    gr_ctx *c;
+    int64_t n;
+    const gr_sgtable *table;     /* values come from the table ... */
+    const int64_t *array;        /* ... or from a plain array */
+    int64_t *vals; size_t nvals, cap;
+    int64_t bad_heap;            /* a part that was not smaller than n, or -1 */
+} generic_state;
+
+static void generic_option(void *user, const int64_t *heaps, int nheaps) {
+    generic_state *s = user;
+    int64_t x = 0;
+    for (int i = 0; i < nheaps; i++) {
+        if (heaps[i] >= s->n) { if (s->bad_heap < 0) s->bad_heap = heaps[i]; return; }
+        x ^= s->table ? gr_sgt_get(s->table, heaps[i]) : s->array[heaps[i]];
+    }
+    if (s->nvals == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->vals = gr_realloc(s->c, s->vals, gr_size_mul(s->c, s->cap, sizeof *s->vals));
+    }
+    s->vals[s->nvals++] = x;
+}
+
+/* sg(n) from the options, or -1 if an option is not smaller. */
+static int64_t generic_value(gr_ctx *c, gr_game *g, int64_t n, generic_state *s, gr_mex *mex) {
+    s->n = n;
+    s->nvals = 0;
+    s->bad_heap = -1;
+    gr_heap_options(c, g, n, generic_option, s);
+    if (s->bad_heap >= 0) return -1;
+    gr_mex_reserve(c, mex, s->nvals);
+    for (size_t i = 0; i < s->nvals; i++) gr_mex_add(mex, s->nvals, (uint64_t)s->vals[i]);
+    return (int64_t)gr_mex_take(mex, s->nvals);
+}
+
+static void not_recurrence(gr_game *g, int64_t n, int64_t heap) {
+    g->not_recurrence = 1;
+    size_t len = strlen(g->explain);
+    snprintf(g->explain + len, sizeof g->explain - len,
+             "; but heap %lld has a move to a heap of %lld, not smaller, so values come from the position graph",
+             (long long)n, (long long)heap);
+}
+
+void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out) {
+    generic_state s = { .c = c, .array = out };
+    gr_mex mex = { 0 };
+    for (int64_t m = 0; m <= n; m++) {
+        out[m] = generic_value(c, g, m, &s, &mex);
+        if (out[m] < 0) gr_fail(c, GR_EXIT_INPUT, "%s: heap %lld has a move to heap %lld, which is not smaller",
+                                g->name, (long long)m, (long long)s.bad_heap);
+    }
+    gr_free(c, s.vals);
+    gr_free(c, mex.bits);
+}
+
+static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+    gr_sgtable *t = g->sg;
+    generic_state s = { .c = c, .table = t };
+    gr_mex mex = { 0 };
+    int rc = 0;
+    while (t->n <= to) {
+        int64_t v = generic_value(c, g, t->n, &s, &mex);
+        if (v < 0) { not_recurrence(g, t->n, s.bad_heap); rc = -1; break; }
+        gr_sgt_push(c, t, v);
+        if ((t->n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)t->n);
+    }
+    gr_free(c, s.vals);
+    gr_free(c, mex.bits);
+    return rc;
+}
+
+/* ---- subtraction kernels ------------------------------------------------------------ */
+/* Values of a finite subtraction game are at most |S|, so the table width is fixed at the
+ * start and the mex fits in one 64-bit mask when |S| < 64. */
+#define SUBTRACT_FILL(NAME, T)                                                                  \
+    static void NAME(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
+        T *t = tab->data;                                                                       \
+        const int64_t *S = g->sub;                                                              \
+        size_t m = g->nsub;                                                                     \
+        int64_t smax = m ? S[m - 1] : 0;                                                        \
+        gr_mex mex = { 0 };                                                                     \
+        for (int64_t n = tab->n; n <= to; n++) {                                                \
+            uint64_t v;                                                                         \
+            if (m < 64) {                                                                       \
+                uint64_t bits = 0;                                                              \
+                if (n >= smax) for (size_t j = 0; j < m; j++) bits |= UINT64_C(1) << t[n - S[j]]; \
+                else for (size_t j = 0; j < m && S[j] <= n; j++) bits |= UINT64_C(1) << t[n - S[j]]; \
+                v = (uint64_t)__builtin_ctzll(~bits);                                           \
+            } else {                                                                            \
+                gr_mex_reserve(c, &mex, m);                                                     \
+                for (size_t j = 0; j < m && S[j] <= n; j++) gr_mex_add(&mex, m, t[n - S[j]]);   \
+                v = gr_mex_take(&mex, m);                                                       \
+            }                                                                                   \
+            t[n] = (T)v;                                                                        \
+            if (v > (uint64_t)tab->max) tab->max = (int64_t)v;                                  \
+            if ((n & (PROGRESS_STEP - 1)) == 0) { tab->n = n; gr_progress_update(pr, (uint64_t)n); } \
+        }                                                                                       \
+        tab->n = to + 1;                                                                        \
+        gr_free(c, mex.bits);                                                                   \
+    }
+SUBTRACT_FILL(subtract_fill_u8, uint8_t)
+SUBTRACT_FILL(subtract_fill_u16, uint16_t)
+SUBTRACT_FILL(subtract_fill_u32, uint32_t)
+SUBTRACT_FILL(subtract_fill_u64, int64_t)
+
+static void fill_subtract(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+    gr_sgtable *t = g->sg;
+    switch (t->width) {
+    case 1: subtract_fill_u8(c, g, t, to, pr); break;
+    case 2: subtract_fill_u16(c, g, t, to, pr); break;
+    case 4: subtract_fill_u32(c, g, t, to, pr); break;
+    default: subtract_fill_u64(c, g, t, to, pr); break;
+    }
+}
+
+/* An infinite set: the generated (or listed) elements below the open tail, plus, if there is
+ * an open tail lo.., every heap 0..n-lo. The tail's values are kept in a growing bitset and
+ * its least missing value advances as heaps are added. */
+typedef struct inf_state { uint64_t *tail; size_t tail_words; int64_t tail_n, tail_mex; } inf_state;
+
+static int bit_get(const uint64_t *b, size_t words, uint64_t v) {
+    return (v >> 6) < words && (b[v >> 6] >> (v & 63) & 1u);
+}
+
+static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+    gr_sgtable *t = g->sg;
+    inf_state *st = g->table;
+    if (!st) { st = g->table = gr_alloc(c, sizeof *st); }
+    uint64_t *seen = NULL;
+    size_t seen_words = 0;
+    for (int64_t n = t->n; n <= to; n++) {
+        gr_sub_extend(c, g, n);
+        if (g->sub_open_from) {           /* the tail now reaches heap n - lo */
+            while (st->tail_n <= n - g->sub_open_from) {
+                uint64_t v = (uint64_t)gr_sgt_get(t, st->tail_n++);
+                if ((v >> 6) >= st->tail_words) {
+                    size_t nw = st->tail_words ? st->tail_words : 4;
+                    while (nw <= (v >> 6)) nw *= 2;
+                    st->tail = gr_realloc(c, st->tail, nw * sizeof *st->tail);
+                    memset(st->tail + st->tail_words, 0, (nw - st->tail_words) * sizeof *st->tail);
+                    st->tail_words = nw;
+                }
+                st->tail[v >> 6] |= UINT64_C(1) << (v & 63);
+                while (bit_get(st->tail, st->tail_words, (uint64_t)st->tail_mex)) st->tail_mex++;
+            }
+        }
+        size_t words = (size_t)((uint64_t)t->max / 64 + 2);
+        if (words > seen_words) {
+            seen = gr_realloc(c, seen, words * sizeof *seen);
+            seen_words = words;
+        }
+        memset(seen, 0, words * sizeof *seen);
+        for (size_t j = 0; j < g->nsub && g->sub[j] <= n; j++) {
+            uint64_t v = (uint64_t)gr_sgt_get(t, n - g->sub[j]);
+            seen[v >> 6] |= UINT64_C(1) << (v & 63);
+        }
+        uint64_t v = (uint64_t)st->tail_mex;
+        while (bit_get(seen, words, v) || bit_get(st->tail, st->tail_words, v)) v++;
+        gr_sgt_push(c, t, (int64_t)v);
+        if ((n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)n);
+    }
+    gr_free(c, seen);
+}
+
+/* ---- octal kernel --------------------------------------------------------------------- */
+/* At most two heaps after a move and no constraints. Values of the pairs are xors of table
+ * entries, all below P, the power of two above the largest value so far; while P <= 64 they
+ * are OR-ed into 64-bit masks (four, to break the dependency chain), else marked in a byte
+ * array of P entries. Returns the first heap whose value does not fit the width T. */
+#define OCTAL_FILL(NAME, T, TMAX)                                                               \
+    static int64_t NAME(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr,  \
+                        uint8_t **seen, size_t *seen_cap) {                                    \
+        T *t = tab->data;                                                                      \
+        const gr_tbcode *code = &g->tb;                                                        \
+        int k0 = code->d[0].mask ? 0 : 1;                                                       \
+        for (int64_t n = tab->n; n <= to; n++) {                                                \
+            uint64_t P = 1;                                                                     \
+            while (P <= (uint64_t)tab->max) P <<= 1;                                            \
+            int64_t last = code->last_place < n ? code->last_place : n;                        \
+            uint64_t v;                                                                         \
+            if (P <= 64) {                                                                      \
+                uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                        \
+                for (int64_t k = k0; k <= last; k++) {                                          \
+                    uint32_t d = code->d[k].mask;                                               \
+                    int64_t r = n - k;                                                          \
+                    if (r == 0) { if (d & 1u) m0 |= 1; continue; }                              \
+                    if (d & 2u) m0 |= UINT64_C(1) << t[r];                                      \
+                    if (d & 4u) {                                                               \
+                        int64_t a = 1, half = r / 2;                                            \
+                        for (; a + 3 <= half; a += 4) {                                         \
+                            m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);                             \
+                            m1 |= UINT64_C(1) << (t[a + 1] ^ t[r - a - 1]);                     \
+                            m2 |= UINT64_C(1) << (t[a + 2] ^ t[r - a - 2]);                     \
+                            m3 |= UINT64_C(1) << (t[a + 3] ^ t[r - a - 3]);                     \
+                        }                                                                       \
+                        for (; a <= half; a++) m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);          \
+                    }                                                                           \
+                }                                                                               \
+                uint64_t all = m0 | m1 | m2 | m3;                                               \
+                v = ~all ? (uint64_t)__builtin_ctzll(~all) : 64;                                \
+            } else {                                                                            \
+                if (*seen_cap < P + 1) {                                                        \
+                    *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
+                    *seen_cap = (size_t)P + 1;                                                  \
+                }                                                                               \
+                uint8_t *s = *seen;                                                             \
+                memset(s, 0, (size_t)P + 1);                                                    \
+                for (int64_t k = k0; k <= last; k++) {                                          \
+                    uint32_t d = code->d[k].mask;                                               \
+                    int64_t r = n - k;                                                          \
+                    if (r == 0) { if (d & 1u) s[0] = 1; continue; }                             \
+                    if (d & 2u) s[t[r]] = 1;                                                    \
+                    if (d & 4u)                                                                 \
+                        for (int64_t a = 1, half = r / 2; a <= half; a++) s[t[a] ^ t[r - a]] = 1; \
+                }                                                                               \
+                v = 0;                                                                          \
+                while (s[v]) v++;                                                               \
+            }                                                                                   \
+            if (v > (uint64_t)(TMAX)) { tab->n = n; return n; }                                 \
+            t[n] = (T)v;                                                                        \
+            if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                   \
+            tab->n = n + 1;                                                                     \
+            if ((n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)n);            \
+        }                                                                                       \
+        return to + 1;                                                                          \
+    }
+OCTAL_FILL(octal_fill_u8, uint8_t, UINT8_MAX)
+OCTAL_FILL(octal_fill_u16, uint16_t, UINT16_MAX)
+OCTAL_FILL(octal_fill_u32, uint32_t, UINT32_MAX)
+OCTAL_FILL(octal_fill_u64, int64_t, INT64_MAX)
+
+static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+    gr_sgtable *t = g->sg;
+    uint8_t *seen = NULL;
+    size_t cap = 0;
+    while (t->n <= to) {
+        int64_t stop;
+        switch (t->width) {
+        case 1: stop = octal_fill_u8(c, g, t, to, pr, &seen, &cap); break;
+        case 2: stop = octal_fill_u16(c, g, t, to, pr, &seen, &cap); break;
+        case 4: stop = octal_fill_u32(c, g, t, to, pr, &seen, &cap); break;
+        default: stop = octal_fill_u64(c, g, t, to, pr, &seen, &cap); break;
+        }
+        if (stop <= to) gr_sgt_fit(c, t, t->max * 2 + 2);   /* the next value needs more width */
+    }
+    gr_free(c, seen);
+}
+
+/* ---- the dispatcher -------------------------------------------------------------------- */
+static int width_for(uint64_t maxval) { return maxval < 256 ? 1 : maxval < 65536 ? 2 : maxval < (UINT64_C(1) << 32) ? 4 : 8; }
+
+int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
+    if (g->kernel == KER_NIM) return 0;
+    if (g->not_recurrence) return -1;
+    if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
+    gr_sgtable *t = g->sg;
+    if (t->n > n) return 0;
+    gr_sgt_reserve(c, t, n + 1);
+    gr_progress pr;
+    gr_progress_begin(&pr, c, g->name, n - t->n >= PROGRESS_MIN ? (uint64_t)n + 1 : 0);
+    if (n - t->n < PROGRESS_MIN) pr.active = 0;
+    int rc = 0;
+    switch (g->kernel) {
+    case KER_SUBTRACT: fill_subtract(c, g, n, &pr); break;
+    case KER_SUBTRACT_INF: fill_subtract_inf(c, g, n, &pr); break;
+    case KER_OCTAL: fill_octal(c, g, n, &pr); break;
+    default: rc = fill_generic_kernel(c, g, n, &pr); break;
+    }
+    gr_progress_end(&pr);
+    return rc;
+}
+
+int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
+    if (g->kernel == KER_NIM) return n;
+    if (gr_heap_ensure(c, g, n) < 0)
+        gr_fail(c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", g->name, g->explain);
+    return gr_sgt_get(g->sg, n);
+}

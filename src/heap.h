@@ -1,0 +1,33 @@
+/* heap: the heap-recurrence evaluator. Positions are single heaps 0, 1, 2, ...; every move
+ * leads to a sum of smaller heaps, so sg(n) = mex of the xors of the options' values, filled
+ * in order into an sgtable and grown on demand. Kernels:
+ *   nim            sg(n) = n, nothing stored
+ *   subtraction    |S| word operations per heap: values are at most |S|, so the mex is taken
+ *                  over a 64-bit mask (|S| < 64) or a bitset of |S| + 1 bits
+ *   infinite set   generated elements plus an open tail kept as a running set of values
+ *   octal          at most two heaps after a move: pairs scanned at the table's own width,
+ *                  xors collected in a 64-bit mask while values are below 64
+ *   generic        any take-and-break code or general rules: options enumerated, then a mex
+ *                  over a bitset sized by the number of options
+ * A rule whose move does not lead to smaller heaps is found while filling; the game is then
+ * marked not_recurrence and its queries go to the position graph. */
+#ifndef GRUNDY_HEAP_H
+#define GRUNDY_HEAP_H
+#include "game.h"
+
+/* Makes sg(0..n) available; returns 0, or -1 if the game turned out not to be a recurrence
+ * (g->not_recurrence is then set and a message is in g->explain). */
+int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n);
+int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n);   /* fails if not a recurrence */
+
+/* Every option of heap n, as a list of heap sizes (a sum; possibly empty), in a stable order:
+ * by amount removed, then by the sizes of the parts. */
+typedef void (*gr_heap_option_fn)(void *user, const int64_t *heaps, int nheaps);
+void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user);
+
+/* The plain recurrence over gr_heap_options with no kernel at all: the brute-force twin the
+ * tests compare every kernel with. Fills out[0..n]. */
+void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out);
+/* Grows a generated subtraction set until it holds every element <= upto. */
+void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto);
+#endif

@@ -1,0 +1,199 @@
+/* main: the grundy command line, a thin client of the library. Reads a .game file (or
+ * standard input), compiles it and runs its queries. Output goes to a temporary file first and
+ * reaches standard output only when the run did not fail, so an error leaves nothing
+ * half-written. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ctx.h"
+#include "parse.h"
+#include "query.h"
+#include "sema.h"
+
+static const char USAGE[] =
+    "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
+    "  --format text|csv|json   output format (default text)\n"
+    "  --explain                say which evaluator and kernel each rule set gets, and why\n"
+    "  --to N                   how far 'check ... periodic' may compute (default 100000)\n"
+    "  --max-positions N        the most positions a position graph may hold\n"
+    "  --max-memory SIZE        memory limit, e.g. 512M or 4G (default: 3/4 of RAM)\n"
+    "  --progress, --no-progress  progress bar on a terminal (default: on when stderr is one)\n"
+    "  -h, --help, --version\n"
+    "exit status: 0 ok, 1 a check was refuted, 2 bad input, 3 a resource limit was reached\n";
+
+typedef struct options {
+    const char *file;
+    gr_format format;
+    int explain, progress;
+    int64_t to;
+    uint64_t max_positions;
+    size_t max_memory;
+} options;
+
+_Noreturn static void usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+_Noreturn static void usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "grundy: error: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    fprintf(stderr, fmt, arg);
+#pragma GCC diagnostic pop
+    fprintf(stderr, "\n%s", USAGE);
+    exit(GR_EXIT_INPUT);
+}
+
+static uint64_t parse_count(const char *opt, const char *s) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') usage_error("%s needs a non-negative whole number", opt);
+    return v;
+}
+
+static size_t parse_size(const char *s) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v <= 0) usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; end++; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+    case '\0': break;
+    default: usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || v > 1e18) usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    return (size_t)v;
+}
+
+static size_t default_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return (size_t)4 << 30;
+    return (size_t)pages / 4 * 3 * (size_t)page;
+}
+
+static options parse_args(int argc, char **argv) {
+    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = default_memory() };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(USAGE, stdout); exit(0); }
+        if (!strcmp(a, "--version")) { puts("grundy 0.1.0"); exit(0); }
+        if (!strcmp(a, "--explain")) { o.explain = 1; continue; }
+        if (!strcmp(a, "--progress")) { o.progress = 1; continue; }
+        if (!strcmp(a, "--no-progress")) { o.progress = 0; continue; }
+        if (a[0] == '-' && a[1] == '-') {
+            const char *eq = strchr(a, '=');
+            char name[64];
+            size_t len = eq ? (size_t)(eq - a) : strlen(a);
+            if (len >= sizeof name) usage_error("unknown option '%s'", a);
+            memcpy(name, a, len);
+            name[len] = '\0';
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else usage_error("option '%s' needs a value", a);
+            if (!strcmp(name, "--format")) {
+                if (!strcmp(val, "text")) o.format = GR_FMT_TEXT;
+                else if (!strcmp(val, "csv")) o.format = GR_FMT_CSV;
+                else if (!strcmp(val, "json")) o.format = GR_FMT_JSON;
+                else usage_error("--format is text, csv or json, not '%s'", val);
+            } else if (!strcmp(name, "--to")) o.to = (int64_t)parse_count("--to", val);
+            else if (!strcmp(name, "--max-positions")) o.max_positions = parse_count("--max-positions", val);
+            else if (!strcmp(name, "--max-memory")) o.max_memory = parse_size(val);
+            else usage_error("unknown option '%s'", name);
+            continue;
+        }
+        if (o.file) usage_error("one input file at a time ('%s' is a second)", a);
+        o.file = a;
+    }
+    if (!o.file) usage_error("%s", "no input file");
+    return o;
+}
+
+/* Reads the whole input; NULL with errno set on failure. */
+static char *read_all(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (cap > ((size_t)1 << 30)) { free(buf); errno = EFBIG; return NULL; }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) { free(buf); return NULL; }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static int copy_out(FILE *tmp) {
+    rewind(tmp);
+    char buf[1 << 15];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, tmp)) > 0)
+        if (fwrite(buf, 1, n, stdout) != n) return -1;
+    return fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    options o = parse_args(argc, argv);
+    int from_stdin = !strcmp(o.file, "-");
+    FILE *in = from_stdin ? stdin : fopen(o.file, "rb");
+    size_t len = 0;
+    char *src = in ? read_all(in, &len) : NULL;
+    if (!src) {
+        fprintf(stderr, "grundy: error: cannot read %s: %s\n", from_stdin ? "standard input" : o.file, strerror(errno));
+        return GR_EXIT_INPUT;
+    }
+    if (!from_stdin) fclose(in);
+
+    gr_ctx c;
+    gr_ctx_init(&c, from_stdin ? "<stdin>" : o.file, src, len);
+    c.mem_limit = o.max_memory;
+    c.max_positions = o.max_positions;
+    c.check_to = o.to;
+    c.progress = o.progress < 0 ? isatty(2) : o.progress;
+
+    FILE *out = tmpfile();
+    if (!out) {
+        fprintf(stderr, "grundy: error: cannot create a temporary file for the output: %s\n", strerror(errno));
+        gr_ctx_free(&c);
+        free(src);
+        return GR_EXIT_LIMIT;
+    }
+    jmp_buf jb;
+    int status;
+    c.on_fail = &jb;
+    if (setjmp(jb) == 0) {
+        gr_program prog;
+        gr_module mod;
+        if (gr_parse(&c, &prog) != 0) {
+            status = GR_EXIT_INPUT;
+        } else {
+            gr_sema(&c, &prog, &mod);
+            if (o.explain) { gr_explain(&c, &mod, out); status = GR_EXIT_OK; }
+            else status = gr_run_queries(&c, &mod, o.format, out);
+        }
+    } else {
+        fputs(c.fail_msg, stderr);
+        status = c.fail_status;
+    }
+    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
+        if (copy_out(out) != 0) {
+            fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
+            status = GR_EXIT_LIMIT;
+        }
+    }
+    fclose(out);
+    gr_ctx_free(&c);
+    free(src);
+    return status;
+}

@@ -1,0 +1,24 @@
+/* parse: runs the reentrant flex scanner and the pure bison parser over ctx->src and builds
+ * the syntax tree. On the first lexical or syntax error it prints one diagnostic
+ * (FILE:LINE:COL, the line, a caret) and returns nonzero. */
+#ifndef GRUNDY_PARSE_H
+#define GRUNDY_PARSE_H
+#include "ast.h"
+
+/* State shared by the scanner (as yyextra) and the parser (as a %param). */
+typedef struct gr_parser_state {
+    gr_ctx *ctx;
+    gr_program *prog;
+    uint32_t pos;          /* byte offset of the scanner */
+    int failed;
+} gr_parser_state;
+
+/* The location type of the grammar: a byte span [off, end). */
+typedef struct gr_yyltype { uint32_t off, end; } gr_yyltype;
+#define YYLTYPE gr_yyltype
+#define YYLTYPE_IS_DECLARED 1
+
+static inline gr_loc gr_span(gr_yyltype l) { return (gr_loc){ l.off, l.end > l.off ? l.end - l.off : 0 }; }
+
+int gr_parse(gr_ctx *c, gr_program *out);
+#endif

@@ -1,0 +1,671 @@
+/* posgraph: the explicit position graph: interning of canonical encodings, breadth-first
+ * expansion into CSR arrays, retrograde analysis (outcome and remoteness), Sprague-Grundy
+ * values on the acyclic part and generalised Sprague-Grundy values (gamma); see posgraph.h.
+ *
+ * Layout. Position ids are assigned in discovery order. Encodings live back to back in one
+ * byte buffer (key_off[id] .. key_off[id + 1]). The hash table is open addressing with linear
+ * probing over 64-bit slots holding (upper 32 bits of the hash) << 32 | (id + 1), so a probe
+ * rejects almost every non-matching slot without touching the key buffer, and 0 means empty.
+ * Because expansion runs in id order, the children of position id are appended to one array
+ * right after those of id - 1: the CSR offsets fall out for free.
+ *
+ * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
+ * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
+#include "posgraph.h"
+#include <stdlib.h>
+#include <string.h>
+#include "progress.h"
+
+/* Sentinels of the 32-bit per-position result arrays. Ids, remoteness, SG and gamma values
+ * are all below GR_PG_MAX_IDS, so the top few values of uint32_t are free. */
+#define NONE UINT32_MAX              /* rem: draw; sg and gamma: undefined */
+#define GAMMA_INF (UINT32_MAX - 1)   /* gamma: infinity */
+#define GAMMA_UNL (UINT32_MAX - 2)   /* gamma: not labelled yet (only while computing) */
+#define GR_PG_MAX_IDS (UINT32_MAX - 3)
+
+#define MIN_SLOTS 1024u
+#define MIN_CAP 256u
+
+struct gr_pg_sink {
+    gr_pg *g;
+    uint32_t parent;
+};
+
+struct gr_pg {
+    gr_ctx *c;
+    gr_pg_expand_fn expand;
+    void *user;
+    uint64_t limit;          /* most positions allowed */
+    int limit_derived;       /* limit came from the memory limit, not --max-positions */
+
+    /* Positions: per-position arrays have room for cap positions (offset arrays cap + 1). */
+    uint32_t n, cap;
+    uint8_t *keys;
+    uint64_t keys_len, keys_cap;
+    uint64_t *key_off;
+    uint64_t *slots;
+    uint64_t nslots;          /* a power of two */
+
+    /* Expansion: positions [0, n_expanded) have children[child_off[id] .. child_off[id+1]). */
+    uint32_t n_expanded;
+    uint8_t *kind;            /* gr_expand_kind of expanded positions */
+    uint64_t *child_off;
+    uint32_t *children;
+    uint64_t nedges, edges_cap;
+    /* The children emitted by the expansion in progress. They are inserted after expand
+     * returns: the parent's encoding, which expand reads in place, cannot move under it, and
+     * the batch's hash-table probes can be prefetched together instead of missing the cache
+     * one at a time. Child k is batch[batch_end[k - 1] .. batch_end[k]). */
+    uint8_t *batch;
+    size_t batch_len, batch_cap;
+    size_t *batch_end;
+    uint64_t *batch_hash;
+    size_t batch_n, batch_max;
+    gr_progress *prog;        /* the bar of the running expansion, ended before a limit failure */
+
+    /* Results for positions [0, n_solved). During expansion rem doubles as the duplicate
+     * filter: rem[child] == parent means the child was already emitted by this parent
+     * (new positions start at NONE; see expand_pending for why old values are harmless). */
+    uint32_t n_solved;
+    uint8_t *outc;
+    uint32_t *rem, *sg;
+    uint32_t *gamma;          /* NULL until gr_pg_solve_gamma; for [0, n_gamma) */
+    uint32_t n_gamma, gamma_cap;
+};
+
+/* ---- hashing ---------------------------------------------------------------------------- */
+
+static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+/* The murmur3 finaliser: every input bit affects every output bit. */
+static uint64_t fmix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/* Eight bytes per multiply-rotate step, then a full avalanche. The length is folded into the
+ * seed so encodings that differ only by trailing zero bytes hash apart. */
+static uint64_t hash_bytes(const uint8_t *p, size_t len) {
+    const uint64_t k1 = 0x87c37b91114253d5ULL, k2 = 0x4cf5ad432745937fULL;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * k2);
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = rotl64(h ^ (w * k1), 31) * k2;
+        p += 8;
+        len -= 8;
+    }
+    if (len) {
+        uint64_t w = 0;
+        memcpy(&w, p, len);
+        h = rotl64(h ^ (w * k1), 31) * k2;
+    }
+    return fmix64(h);
+}
+
+/* ---- growth ------------------------------------------------------------------------------ */
+
+static void *resize(gr_ctx *c, void *p, size_t elem, uint64_t count) {
+    if (count > SIZE_MAX) gr_fail(c, GR_EXIT_LIMIT, "position graph too large for this machine");
+    return gr_realloc(c, p, gr_size_mul(c, elem, (size_t)count));
+}
+
+static uint64_t grown(uint64_t cap, uint64_t need, uint64_t floor) {
+    uint64_t n = cap < floor ? floor : cap;
+    while (n < need) n += n / 2 + 1; /* 1.5x: less slack than doubling on huge graphs */
+    return n;
+}
+
+static _Noreturn void fail_limit(gr_pg *g) {
+    if (g->prog) gr_progress_end(g->prog);
+    if (g->limit_derived)
+        gr_fail(g->c, GR_EXIT_LIMIT,
+                "position graph limit reached: %u positions and %llu edges explored "
+                "(%u positions expanded; the default limit of %llu positions follows from "
+                "--max-memory); raise --max-positions or --max-memory, or analyse a smaller game",
+                g->n, (unsigned long long)g->nedges, g->n_expanded,
+                (unsigned long long)g->limit);
+    gr_fail(g->c, GR_EXIT_LIMIT,
+            "position graph limit reached: %u positions and %llu edges explored "
+            "(%u positions expanded; --max-positions %llu); raise --max-positions or "
+            "analyse a smaller game",
+            g->n, (unsigned long long)g->nedges, g->n_expanded, (unsigned long long)g->limit);
+}
+
+/* Makes room for one more position in every per-position array. */
+static void reserve_position(gr_pg *g) {
+    if (g->n < g->cap) return;
+    uint64_t cap = grown(g->cap, (uint64_t)g->n + 1, MIN_CAP);
+    if (cap > g->limit) cap = g->limit;
+    gr_ctx *c = g->c;
+    g->key_off = resize(c, g->key_off, sizeof *g->key_off, cap + 1);
+    g->child_off = resize(c, g->child_off, sizeof *g->child_off, cap + 1);
+    g->kind = resize(c, g->kind, sizeof *g->kind, cap);
+    g->outc = resize(c, g->outc, sizeof *g->outc, cap);
+    g->rem = resize(c, g->rem, sizeof *g->rem, cap);
+    g->sg = resize(c, g->sg, sizeof *g->sg, cap);
+    g->cap = (uint32_t)cap;
+}
+
+static void reserve_keys(gr_pg *g, size_t len) {
+    if (g->keys_cap - g->keys_len >= len) return;
+    g->keys_cap = grown(g->keys_cap, g->keys_len + len, 4096);
+    g->keys = resize(g->c, g->keys, 1, g->keys_cap);
+}
+
+static void push_edge(gr_pg *g, uint32_t child) {
+    if (g->nedges == g->edges_cap) {
+        g->edges_cap = grown(g->edges_cap, g->nedges + 1, 1024);
+        g->children = resize(g->c, g->children, sizeof *g->children, g->edges_cap);
+    }
+    g->children[g->nedges++] = child;
+}
+
+/* ---- the hash table ----------------------------------------------------------------------- */
+
+static size_t key_len(const gr_pg *g, uint32_t id) {
+    return (size_t)(g->key_off[id + 1] - g->key_off[id]);
+}
+
+/* Rebuilds the table at nslots slots. The full hashes are not stored, so they are recomputed;
+ * walking ids in order reads the key buffer sequentially. */
+static void rehash(gr_pg *g, uint64_t nslots) {
+    gr_free(g->c, g->slots);
+    g->slots = NULL;
+    g->slots = resize(g->c, NULL, sizeof *g->slots, nslots);
+    memset(g->slots, 0, (size_t)nslots * sizeof *g->slots);
+    g->nslots = nslots;
+    uint64_t mask = nslots - 1;
+    for (uint32_t id = 0; id < g->n; id++) {
+        uint64_t h = hash_bytes(g->keys + g->key_off[id], key_len(g, id));
+        uint64_t i = h & mask;
+        while (g->slots[i]) i = (i + 1) & mask;
+        g->slots[i] = (h >> 32 << 32) | ((uint64_t)id + 1);
+    }
+}
+
+static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
+    if (g->n >= g->limit) fail_limit(g);
+    reserve_position(g);
+    reserve_keys(g, len);
+    uint32_t id = g->n;
+    if (len) memcpy(g->keys + g->keys_len, key, len);
+    g->keys_len += len;
+    g->key_off[id + 1] = g->keys_len;
+    g->kind[id] = GR_EXPAND_MOVES;
+    g->rem[id] = NONE; /* not emitted by any parent yet */
+    g->n = id + 1;
+    return id;
+}
+
+/* The id of an encoding with hash h, adding it as a new (unexpanded) position if it is not
+ * known. */
+static uint32_t intern_hashed(gr_pg *g, const uint8_t *key, size_t len, uint64_t h) {
+    /* Grow before probing so the slot found below stays valid for the insertion. */
+    if (((uint64_t)g->n + 1) * 10 > g->nslots * 7) rehash(g, g->nslots * 2);
+    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = h & mask;
+    for (;;) {
+        uint64_t s = g->slots[i];
+        if (!s) break;
+        if ((s & 0xffffffff00000000ULL) == tag) {
+            uint32_t id = (uint32_t)s - 1;
+            if (key_len(g, id) == len && (len == 0 || !memcmp(g->keys + g->key_off[id], key, len)))
+                return id;
+        }
+        i = (i + 1) & mask;
+    }
+    uint32_t id = add_position(g, key, len);
+    g->slots[i] = tag | ((uint64_t)id + 1);
+    return id;
+}
+
+static uint32_t intern(gr_pg *g, const uint8_t *key, size_t len) {
+    return intern_hashed(g, key, len, hash_bytes(key, len));
+}
+
+int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len) {
+    uint64_t h = hash_bytes(pos, len);
+    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = h & mask;
+    for (;;) {
+        uint64_t s = g->slots[i];
+        if (!s) return -1;
+        if ((s & 0xffffffff00000000ULL) == tag) {
+            uint32_t id = (uint32_t)s - 1;
+            if (key_len(g, id) == len && (len == 0 || !memcmp(g->keys + g->key_off[id], pos, len)))
+                return id;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* ---- construction ------------------------------------------------------------------------- */
+
+gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_positions) {
+    gr_pg *g = gr_alloc(c, sizeof *g);
+    g->c = c;
+    g->expand = expand;
+    g->user = user;
+    if (max_positions == 0) {
+        /* About what a position costs with its share of edges and the solve temporaries. */
+        max_positions = c->mem_limit / 64;
+        g->limit_derived = 1;
+        if (max_positions < 1) max_positions = 1;
+    }
+    g->limit = max_positions < GR_PG_MAX_IDS ? max_positions : GR_PG_MAX_IDS;
+    /* Non-empty buffers from the start: pointers returned to clients are never NULL + k. */
+    g->keys_cap = 4096;
+    g->keys = gr_alloc(c, (size_t)g->keys_cap);
+    g->edges_cap = 1024;
+    g->children = gr_alloc(c, (size_t)g->edges_cap * sizeof *g->children);
+    reserve_position(g);
+    g->key_off[0] = 0;
+    g->child_off[0] = 0;
+    g->nslots = MIN_SLOTS;
+    g->slots = gr_alloc(c, MIN_SLOTS * sizeof *g->slots);
+    return g;
+}
+
+void gr_pg_free(gr_pg *g) {
+    if (!g) return;
+    gr_ctx *c = g->c;
+    gr_free(c, g->keys);
+    gr_free(c, g->key_off);
+    gr_free(c, g->slots);
+    gr_free(c, g->kind);
+    gr_free(c, g->child_off);
+    gr_free(c, g->children);
+    gr_free(c, g->batch);
+    gr_free(c, g->batch_end);
+    gr_free(c, g->batch_hash);
+    gr_free(c, g->outc);
+    gr_free(c, g->rem);
+    gr_free(c, g->sg);
+    gr_free(c, g->gamma);
+    gr_free(c, g);
+}
+
+uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len) {
+    g->prog = NULL; /* no expansion is running */
+    return intern(g, pos, len);
+}
+
+/* ---- expansion ----------------------------------------------------------------------------- */
+
+void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len) {
+    gr_pg *g = sink->g;
+    if (g->batch_cap - g->batch_len < len) {
+        g->batch_cap = (size_t)grown(g->batch_cap, (uint64_t)g->batch_len + len, 256);
+        g->batch = resize(g->c, g->batch, 1, g->batch_cap);
+    }
+    if (g->batch_n == g->batch_max) {
+        g->batch_max = (size_t)grown(g->batch_max, (uint64_t)g->batch_n + 1, 64);
+        g->batch_end = resize(g->c, g->batch_end, sizeof *g->batch_end, g->batch_max);
+        g->batch_hash = resize(g->c, g->batch_hash, sizeof *g->batch_hash, g->batch_max);
+    }
+    if (len) memcpy(g->batch + g->batch_len, child, len);
+    g->batch_len += len;
+    g->batch_end[g->batch_n++] = g->batch_len;
+}
+
+/* Prefetches what looking up hash h will touch first: its home slot, and (once that is
+ * cached) the key offsets or key bytes of the id a matching tag there points at. */
+static void prefetch_slot(const gr_pg *g, uint64_t h) {
+    __builtin_prefetch(&g->slots[h & (g->nslots - 1)]);
+}
+
+static void prefetch_key(const gr_pg *g, uint64_t h, int bytes) {
+    uint64_t s = g->slots[h & (g->nslots - 1)];
+    if (!s || (s ^ h) >> 32) return;
+    uint32_t id = (uint32_t)s - 1;
+    if (bytes) __builtin_prefetch(g->keys + g->key_off[id]);
+    else __builtin_prefetch(&g->key_off[id]);
+}
+
+/* Interns the emitted children of parent and appends the distinct ones, in first-emission
+ * order, as its edges. The passes before the real lookups only issue prefetches, so the
+ * cache misses of the whole batch overlap. */
+static void insert_batch(gr_pg *g, uint32_t parent) {
+    size_t n = g->batch_n;
+    for (size_t k = 0, start = 0; k < n; start = g->batch_end[k++]) {
+        g->batch_hash[k] = hash_bytes(g->batch + start, g->batch_end[k] - start);
+        prefetch_slot(g, g->batch_hash[k]);
+    }
+    for (size_t k = 0; k < n; k++) prefetch_key(g, g->batch_hash[k], 0);
+    for (size_t k = 0; k < n; k++) prefetch_key(g, g->batch_hash[k], 1);
+    for (size_t k = 0, start = 0; k < n; start = g->batch_end[k++]) {
+        uint32_t id = intern_hashed(g, g->batch + start, g->batch_end[k] - start, g->batch_hash[k]);
+        if (g->rem[id] == parent) continue; /* a duplicate move of this parent */
+        g->rem[id] = parent;
+        push_edge(g, id);
+    }
+    g->batch_n = 0;
+    g->batch_len = 0;
+}
+
+/* Expands every position not yet expanded, breadth first in id order. */
+static void expand_pending(gr_pg *g) {
+    /* rem of an old position still holds its remoteness, which is below the number of
+     * positions solved so far, while every parent expanded now has an id at least that
+     * large: the stale values can never look like "already emitted by this parent". */
+    gr_progress bar;
+    gr_progress_begin(&bar, g->c, "exploring positions", 0);
+    g->prog = &bar;
+    while (g->n_expanded < g->n) {
+        uint32_t id = g->n_expanded;
+        gr_pg_sink sink = { g, id };
+        g->batch_n = 0;
+        g->batch_len = 0;
+        gr_expand_kind kind = g->expand(g->user, g->keys + g->key_off[id], key_len(g, id), &sink);
+        /* Fixed outcomes have no moves by contract; drop any that were emitted. */
+        if (kind == GR_EXPAND_MOVES) insert_batch(g, id);
+        g->kind[id] = (uint8_t)kind;
+        g->child_off[id + 1] = g->nedges;
+        g->n_expanded = id + 1;
+        if ((id & 1023) == 0) gr_progress_update(&bar, id);
+    }
+    gr_progress_end(&bar);
+    g->prog = NULL;
+}
+
+/* ---- analysis ------------------------------------------------------------------------------ */
+
+static uint32_t degree(const gr_pg *g, uint32_t id) {
+    return (uint32_t)(g->child_off[id + 1] - g->child_off[id]);
+}
+
+/* The reverse graph in CSR form: the parents of v are rev[roff[v] .. roff[v + 1]). Built by a
+ * counting sort of the edges on their heads; the caller frees both arrays. */
+static void build_reverse(gr_pg *g, uint32_t n, uint64_t **roff_out, uint32_t **rev_out) {
+    uint64_t *roff = resize(g->c, NULL, sizeof *roff, (uint64_t)n + 1);
+    uint32_t *rev = resize(g->c, NULL, sizeof *rev, g->child_off[n] ? g->child_off[n] : 1);
+    memset(roff, 0, ((size_t)n + 1) * sizeof *roff);
+    for (uint64_t e = 0; e < g->child_off[n]; e++) roff[g->children[e] + 1]++;
+    for (uint32_t v = 0; v < n; v++) roff[v + 1] += roff[v];
+    /* Fill from the end of each bucket backwards, walking parents downwards, so each
+     * bucket ends up in increasing parent order and roff[v] ends at the bucket start. */
+    for (uint32_t v = 0; v < n; v++) roff[v] = roff[v + 1];
+    for (uint32_t u = n; u-- > 0;)
+        for (uint64_t e = g->child_off[u + 1]; e-- > g->child_off[u];) rev[--roff[g->children[e]]] = u;
+    *roff_out = roff;
+    *rev_out = rev;
+}
+
+/* Outcome and remoteness by retrograde analysis. The queue holds decided positions in order
+ * of non-decreasing remoteness (every seed is 0, every push is one more than the position
+ * being processed), so the first LOSS child to reach a parent is its nearest, and the last
+ * WIN child to release a LOSS parent is its farthest: exactly the remoteness rules. */
+static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
+                       uint32_t *cnt, uint32_t *queue) {
+    uint32_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t deg = degree(g, v);
+        g->rem[v] = NONE;
+        g->outc[v] = GR_DRAW;
+        if (g->kind[v] == GR_EXPAND_WIN) g->outc[v] = GR_WIN;
+        else if (g->kind[v] == GR_EXPAND_LOSS || deg == 0) g->outc[v] = GR_LOSS;
+        else cnt[v] = deg;
+        if (g->outc[v] != GR_DRAW) {
+            g->rem[v] = 0;
+            queue[tail++] = v;
+        }
+    }
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        uint32_t r = g->rem[v] + 1;
+        int child_lost = g->outc[v] == GR_LOSS;
+        for (uint64_t e = roff[v]; e < roff[v + 1]; e++) {
+            uint32_t p = rev[e];
+            if (g->outc[p] != GR_DRAW) continue;
+            if (child_lost) g->outc[p] = GR_WIN;
+            else if (--cnt[p] == 0) g->outc[p] = GR_LOSS;
+            else continue;
+            g->rem[p] = r;
+            queue[tail++] = p;
+        }
+    }
+}
+
+/* mex of the SG values of v's children. Only values up to deg can matter, so the bitset has
+ * deg + 1 bits and only those words are cleared. */
+static uint32_t mex_children(const gr_pg *g, uint32_t v, const uint32_t *val, uint64_t *bits) {
+    uint32_t deg = degree(g, v);
+    size_t words = (size_t)deg / 64 + 1;
+    memset(bits, 0, words * sizeof *bits);
+    const uint32_t *ch = g->children + g->child_off[v];
+    for (uint32_t k = 0; k < deg; k++)
+        if (val[ch[k]] <= deg) bits[val[ch[k]] / 64] |= 1ULL << (val[ch[k]] % 64);
+    for (size_t w = 0;; w++)
+        if (~bits[w]) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
+}
+
+static uint32_t max_degree(const gr_pg *g, uint32_t n) {
+    uint32_t m = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (degree(g, v) > m) m = degree(g, v);
+    return m;
+}
+
+/* Sprague-Grundy values by Kahn's algorithm on the reverse graph: a position is valued once
+ * all its children are. Positions on or above a cycle never get there, and neither do WIN
+ * terminals (never seeded) or their ancestors: those stay undefined. */
+static void grundy_values(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
+                          uint32_t *cnt, uint32_t *queue) {
+    uint64_t *bits = resize(g->c, NULL, sizeof *bits, (uint64_t)max_degree(g, n) / 64 + 1);
+    uint32_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        g->sg[v] = NONE;
+        cnt[v] = degree(g, v);
+        if (cnt[v] == 0 && g->kind[v] != GR_EXPAND_WIN) queue[tail++] = v;
+    }
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        g->sg[v] = mex_children(g, v, g->sg, bits);
+        for (uint64_t e = roff[v]; e < roff[v + 1]; e++)
+            if (--cnt[rev[e]] == 0) queue[tail++] = rev[e];
+    }
+    gr_free(g->c, bits);
+}
+
+void gr_pg_solve(gr_pg *g) {
+    expand_pending(g);
+    uint32_t n = g->n;
+    uint64_t *roff;
+    uint32_t *rev;
+    build_reverse(g, n, &roff, &rev);
+    uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
+    uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
+    retrograde(g, n, roff, rev, cnt, queue);
+    grundy_values(g, n, roff, rev, cnt, queue);
+    gr_free(g->c, queue);
+    gr_free(g->c, cnt);
+    gr_free(g->c, rev);
+    gr_free(g->c, roff);
+    g->n_solved = n;
+    g->n_gamma = 0; /* stale: gr_pg_solve_gamma recomputes */
+}
+
+/* ---- generalised Sprague-Grundy values ------------------------------------------------------
+ * The labelling algorithm of Fraenkel and Yesha, stage m = 0, 1, 2, ...:
+ *   (a) while some unlabelled u has no child labelled m and every child of u that is
+ *       unlabelled or labelled infinity has a child labelled m, label u with m;
+ *   (b) label infinity every unlabelled u with no child labelled m.
+ * Step (a) is a retrograde analysis in which "labelled m" plays LOSS and "has a child labelled
+ * m" (hit) plays WIN, restricted to children that are unlabelled or infinite; it runs with
+ * counters in time linear in the edges it touches. Each stage labels something m or ends the
+ * loop, so there are at most (largest finite value) + 2 stages. Positions that reach a WIN
+ * terminal are outside the theory (no game-sum meaning) and stay undefined. */
+
+static int open_label(uint32_t l) { return l == GAMMA_UNL || l == GAMMA_INF; }
+
+/* Marks undefined every position that reaches a WIN terminal (a search up the reverse graph);
+ * everything else starts unlabelled. Returns the unlabelled ones in list. */
+static uint32_t gamma_init(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
+                           uint32_t *queue, uint32_t *list) {
+    uint32_t head = 0, tail = 0, count = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        g->gamma[v] = GAMMA_UNL;
+        if (g->kind[v] == GR_EXPAND_WIN) {
+            g->gamma[v] = NONE;
+            queue[tail++] = v;
+        }
+    }
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (uint64_t e = roff[v]; e < roff[v + 1]; e++)
+            if (g->gamma[rev[e]] != NONE) {
+                g->gamma[rev[e]] = NONE;
+                queue[tail++] = rev[e];
+            }
+    }
+    for (uint32_t v = 0; v < n; v++)
+        if (g->gamma[v] == GAMMA_UNL) list[count++] = v;
+    return count;
+}
+
+/* One stage: labels m where step (a) allows and infinity where step (b) says; compacts list
+ * to what is still unlabelled and returns its length. hit[v] == m + 1 means v has a child
+ * labelled m (stamps, so nothing is cleared between stages). */
+static uint32_t gamma_stage(gr_pg *g, uint32_t m, const uint64_t *roff, const uint32_t *rev,
+                            uint32_t *list, uint32_t count, uint32_t *cnt, uint32_t *hit,
+                            uint32_t *queue) {
+    uint32_t *lab = g->gamma, stamp = m + 1, head = 0, tail = 0;
+    /* Count before seeding: a seed labelled m is no longer open, and counting after it would
+     * let its parents (which have a child labelled m) reach zero as well. */
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t u = list[k], open = 0;
+        const uint32_t *ch = g->children + g->child_off[u];
+        for (uint32_t j = 0, deg = degree(g, u); j < deg; j++) open += open_label(lab[ch[j]]);
+        cnt[u] = open;
+    }
+    for (uint32_t k = 0; k < count; k++)
+        if (cnt[list[k]] == 0) {
+            lab[list[k]] = m;
+            queue[tail++] = list[k];
+        }
+    while (head < tail) {
+        uint32_t x = queue[head++];
+        for (uint64_t e = roff[x]; e < roff[x + 1]; e++) {
+            uint32_t p = rev[e];
+            if (!open_label(lab[p]) || hit[p] == stamp) continue;
+            hit[p] = stamp; /* p has a child labelled m, so its open parents lose a need */
+            for (uint64_t f = roff[p]; f < roff[p + 1]; f++) {
+                uint32_t q = rev[f];
+                if (lab[q] != GAMMA_UNL || hit[q] == stamp) continue;
+                if (--cnt[q] == 0) {
+                    lab[q] = m;
+                    queue[tail++] = q;
+                }
+            }
+        }
+    }
+    uint32_t left = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t u = list[k];
+        if (lab[u] != GAMMA_UNL) continue;
+        if (hit[u] == stamp) list[left++] = u;
+        else lab[u] = GAMMA_INF;
+    }
+    return left;
+}
+
+void gr_pg_solve_gamma(gr_pg *g) {
+    if (g->n_solved != g->n) gr_pg_solve(g);
+    uint32_t n = g->n;
+    gr_ctx *c = g->c;
+    if (!g->gamma || g->gamma_cap < n) {
+        g->gamma_cap = n ? n : 1;
+        g->gamma = resize(c, g->gamma, sizeof *g->gamma, g->gamma_cap);
+    }
+    uint64_t *roff;
+    uint32_t *rev;
+    build_reverse(g, n, &roff, &rev);
+    uint32_t *queue = resize(c, NULL, sizeof *queue, n ? n : 1);
+    uint32_t *list = resize(c, NULL, sizeof *list, n ? n : 1);
+    uint32_t *cnt = resize(c, NULL, sizeof *cnt, n ? n : 1);
+    uint32_t *hit = gr_alloc(c, gr_size_mul(c, sizeof *hit, n ? n : 1)); /* zeroed: no stamp */
+    uint32_t count = gamma_init(g, n, roff, rev, queue, list);
+    for (uint32_t m = 0; count > 0; m++) count = gamma_stage(g, m, roff, rev, list, count, cnt, hit, queue);
+    gr_free(c, hit);
+    gr_free(c, cnt);
+    gr_free(c, list);
+    gr_free(c, queue);
+    gr_free(c, rev);
+    gr_free(c, roff);
+    g->n_gamma = n;
+}
+
+int64_t gr_pg_gamma(const gr_pg *g, uint32_t id) {
+    if (id >= g->n_gamma) return -1;
+    uint32_t v = g->gamma[id];
+    return v == NONE ? -1 : v == GAMMA_INF ? GR_GAMMA_INF : (int64_t)v;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+size_t gr_pg_gamma_set(const gr_pg *g, uint32_t id, uint32_t *out, size_t cap) {
+    if (id >= g->n_gamma || g->gamma[id] == NONE) return 0;
+    uint32_t deg = degree(g, id), k = 0;
+    uint32_t *vals = resize(g->c, NULL, sizeof *vals, deg ? deg : 1);
+    const uint32_t *ch = g->children + g->child_off[id];
+    for (uint32_t j = 0; j < deg; j++)
+        if (g->gamma[ch[j]] < GAMMA_UNL) vals[k++] = g->gamma[ch[j]];
+    qsort(vals, k, sizeof *vals, cmp_u32);
+    size_t distinct = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        if (j > 0 && vals[j] == vals[j - 1]) continue;
+        if (distinct < cap) out[distinct] = vals[j];
+        distinct++;
+    }
+    gr_free(g->c, vals);
+    return distinct;
+}
+
+/* ---- queries ------------------------------------------------------------------------------- */
+
+const uint8_t *gr_pg_key(const gr_pg *g, uint32_t id, size_t *len) {
+    *len = key_len(g, id);
+    return g->keys + g->key_off[id];
+}
+
+uint32_t gr_pg_count(const gr_pg *g) { return g->n; }
+uint64_t gr_pg_edges(const gr_pg *g) { return g->nedges; }
+
+size_t gr_pg_bytes(const gr_pg *g) {
+    size_t per_pos = sizeof *g->kind + sizeof *g->outc + sizeof *g->rem + sizeof *g->sg;
+    size_t b = sizeof *g;
+    b += (size_t)g->keys_cap;
+    b += ((size_t)g->cap + 1) * (sizeof *g->key_off + sizeof *g->child_off);
+    b += (size_t)g->cap * per_pos;
+    b += (size_t)g->nslots * sizeof *g->slots;
+    b += (size_t)g->edges_cap * sizeof *g->children;
+    b += g->batch_cap + (size_t)g->batch_max * (sizeof *g->batch_end + sizeof *g->batch_hash);
+    b += (size_t)g->gamma_cap * sizeof *g->gamma;
+    return b;
+}
+
+gr_outcome gr_pg_outcome(const gr_pg *g, uint32_t id) {
+    return id < g->n_solved ? (gr_outcome)g->outc[id] : GR_DRAW;
+}
+
+int64_t gr_pg_remoteness(const gr_pg *g, uint32_t id) {
+    return id < g->n_solved && g->rem[id] != NONE ? (int64_t)g->rem[id] : -1;
+}
+
+int64_t gr_pg_sg(const gr_pg *g, uint32_t id) {
+    return id < g->n_solved && g->sg[id] != NONE ? (int64_t)g->sg[id] : -1;
+}
+
+uint32_t gr_pg_nchildren(const gr_pg *g, uint32_t id) {
+    return id < g->n_expanded ? degree(g, id) : 0;
+}
+
+const uint32_t *gr_pg_children(const gr_pg *g, uint32_t id) {
+    return id < g->n_expanded ? g->children + g->child_off[id] : g->children;
+}

@@ -1,0 +1,14 @@
+/* query: runs the resolved queries (table, solve, check) and writes their answers as
+ * readable text, CSV or JSON (the machine formats of the contract). */
+#ifndef GRUNDY_QUERY_H
+#define GRUNDY_QUERY_H
+#include <stdio.h>
+#include "sema.h"
+
+typedef enum { GR_FMT_TEXT, GR_FMT_CSV, GR_FMT_JSON } gr_format;
+
+/* Returns GR_EXIT_OK, or GR_EXIT_REFUTED if a check was refuted. Failures longjmp. */
+int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out);
+/* --explain: the evaluator and kernel of every rule set, and why. */
+void gr_explain(gr_ctx *c, gr_module *m, FILE *out);
+#endif

@@ -1,0 +1,79 @@
+/* rules: interpreter of general rule blocks; see rules.h. */
+#include "rules.h"
+#include "sema.h"
+#include <string.h>
+
+enum { MAX_FRAME = 256, MAX_PARTS = 256 };
+
+static void load_frame(gr_ctx *c, const gr_game *g, const int64_t *pos, int64_t *frame) {
+    const gr_rules *r = g->rules;
+    if (r->nslots > MAX_FRAME) gr_fail(c, GR_EXIT_INPUT, "rule set '%s' uses more than %d variables", g->name, MAX_FRAME);
+    memcpy(frame, g->params, (size_t)r->nparams * sizeof *frame);
+    memcpy(frame + r->nparams, pos, (size_t)r->arity * sizeof *frame);
+}
+
+int gr_rules_valid(gr_ctx *c, const gr_game *g, const int64_t *pos) {
+    if (!g->rules || !g->rules->where) return 1;
+    int64_t frame[MAX_FRAME];
+    load_frame(c, g, pos, frame);
+    return gr_eval(c, g->rules->where, frame, NULL) != 0;
+}
+
+int gr_rules_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
+    const gr_rules *r = g->rules;
+    if (!r || !r->nterms) return -1;
+    int64_t frame[MAX_FRAME];
+    load_frame(c, g, pos, frame);
+    for (int i = 0; i < r->nterms; i++)
+        if (gr_eval(c, r->terms[i].cond, frame, NULL)) return (int)r->terms[i].kind;
+    return -1;
+}
+
+/* Evaluates the target of mv under frame and reports it if it is a move. */
+static void emit_target(gr_ctx *c, const gr_game *g, const gr_rmove *mv, int64_t *frame,
+                        gr_move_fn fn, void *user) {
+    const gr_rules *r = g->rules;
+    if (mv->guard && !gr_eval(c, mv->guard, frame, NULL)) return;
+    int64_t parts[MAX_PARTS * GR_MAX_ARITY];
+    if (mv->nparts > MAX_PARTS) gr_fail_at(c, mv->loc, GR_EXIT_INPUT, "a move makes at most %d positions", MAX_PARTS);
+    for (int p = 0; p < mv->nparts; p++) {
+        int64_t *out = parts + p * r->arity;
+        for (int k = 0; k < r->arity; k++) out[k] = gr_eval(c, mv->parts[p].coords[k], frame, NULL);
+        if (g->shape == SHAPE_HEAP ? out[0] < 0 : !gr_rules_valid(c, g, out)) return;
+    }
+    fn(user, parts, mv->nparts, mv);
+}
+
+void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user) {
+    const gr_rules *r = g->rules;
+    int64_t frame[MAX_FRAME], hi[MAX_FRAME];
+    load_frame(c, g, pos, frame);
+    for (int m = 0; m < r->nmoves; m++) {
+        const gr_rmove *mv = &r->moves[m];
+        int nb = mv->nbinds, i = 0;
+        /* The bindings as an odometer: level i takes lo..hi, each bound evaluated when the
+         * level is entered, so later ranges may depend on earlier variables. */
+        for (;;) {
+            if (i < nb) {
+                int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
+                hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
+                if (lo <= hi[i]) {
+                    if (hi[i] - lo > (INT64_C(1) << 40))
+                        gr_fail_at(c, mv->binds[i].loc, GR_EXIT_LIMIT, "'%s' ranges over %lld..%lld, more values than grundy will enumerate for one move",
+                                   mv->binds[i].name, (long long)lo, (long long)hi[i]);
+                    frame[mv->binds[i].slot] = lo;
+                    i++;
+                    continue;
+                }
+            } else {
+                emit_target(c, g, mv, frame, fn, user);
+            }
+            for (;;) {
+                if (--i < 0) break;
+                int slot = mv->binds[i].slot;
+                if (frame[slot] < hi[i]) { frame[slot]++; i++; break; }
+            }
+            if (i < 0) break;
+        }
+    }
+}

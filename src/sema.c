@@ -1,0 +1,512 @@
+/* sema: names, parameters, arities, constants; see sema.h. */
+#include "sema.h"
+#include "lower.h"
+#include <string.h>
+#include <ctype.h>
+
+/* What sema keeps per declaration, shared by all instances of it. */
+typedef struct decl_info {
+    gr_scope scope;                /* parameters, then position variables */
+    gr_rules *rules;               /* GD_BLOCK */
+    gr_tbcode tb;                  /* GD_OCTAL */
+    gr_code **set_lo, **set_hi;    /* GD_SUBTRACT list/range items */
+    int nset;
+    gr_code *gen_elem, *gen_lo, *gen_hi; int gen_slot;   /* GD_SUBTRACT builder */
+    const char **vertices; int nvertices;
+    int32_t *adj_off, *adj;
+} decl_info;
+
+typedef struct sema {
+    gr_ctx *c;
+    gr_program *prog;
+    gr_module *mod;
+    gr_game **games_tail;
+} sema;
+
+static gr_gdecl *find_decl(sema *s, const char *name) {
+    for (gr_gdecl *d = s->prog->decls; d; d = d->next)
+        if (strcmp(d->name, name) == 0) return d;
+    return NULL;
+}
+
+/* ---- take-and-break codes ---- */
+static int base32_value(char ch) {
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    ch = (char)toupper((unsigned char)ch);
+    if (ch >= 'A' && ch <= 'V') return ch - 'A' + 10;
+    return -1;
+}
+
+gr_tbdigit gr_tb_digit(const gr_tbcode *code, int64_t place) {
+    if (place < code->ndigits) return code->d[place];
+    if (code->period > 0) {
+        int64_t pre = code->ndigits - code->period;
+        return code->d[pre + (place - pre) % code->period];
+    }
+    return (gr_tbdigit){ 0, 0 };
+}
+
+void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out) {
+    /* Locations inside the string: the token starts with its quote. */
+#define AT(i) ((gr_loc){ loc.off + 1 + (uint32_t)(i), 1 })
+    size_t len = strlen(code);
+    gr_tbdigit *d = GR_NEWN(c, gr_tbdigit, len + 2);
+    int nd = 0, before_point = 0, seen_point = 0, period_start = -1, period_end = -1;
+    for (size_t i = 0; i < len; i++) {
+        char ch = code[i];
+        if (ch == '.') {
+            if (seen_point) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "a take-and-break code has one point");
+            seen_point = 1;
+            continue;
+        }
+        if (ch == '[') {
+            if (!seen_point || period_start >= 0) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "'[' starts the repeating digits, after the point, once");
+            period_start = nd;
+            continue;
+        }
+        if (ch == ']') {
+            if (period_start < 0 || i + 1 != len) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "']' must close the repeating digits at the end of the code");
+            if (nd == period_start) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "the repeating part '[...]' is empty");
+            period_end = nd;
+            continue;
+        }
+        uint32_t mask;
+        if (ch == '&') {
+            size_t j = i + 1;
+            uint64_t v = 0;
+            while (j < len && isdigit((unsigned char)code[j]) && v < (1u << 30)) v = v * 10 + (uint64_t)(code[j++] - '0');
+            if (j == i + 1 || j >= len || code[j] != ';' || v >= (1u << 30))
+                gr_fail_at(c, AT(i), GR_EXIT_INPUT, "'&' must be followed by a number below 2^30 and ';' (as in \"0.&32;\")");
+            mask = (uint32_t)v;
+            i = j;
+        } else {
+            int v = base32_value(ch);
+            if (v < 0)
+                gr_fail_at(c, AT(i), GR_EXIT_INPUT, "'%c' is not a take-and-break digit (0-9, A-V, or &N;)", ch);
+            mask = (uint32_t)v;
+        }
+        uint8_t cons = TB_ANY;
+        if (i + 1 < len && (code[i + 1] == '!' || code[i + 1] == '?' || code[i + 1] == '=')) {
+            cons = code[i + 1] == '!' ? TB_UNEQUAL : code[i + 1] == '?' ? TB_SOMEUNEQUAL : TB_EQUAL;
+            i++;
+        }
+        if (!seen_point) {
+            if (before_point) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "only one digit may stand before the point (additive digits are not supported)");
+            before_point = 1;
+            if (mask & 3u) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "the digit before the point removes no tokens, so it may only split a heap into two or more (4, 8, C, ...)");
+        } else if (!before_point && nd == 0) {
+            d[nd++] = (gr_tbdigit){ 0, 0 };   /* ".77" means "0.77" */
+            before_point = 1;
+        }
+        d[nd++] = (gr_tbdigit){ mask, cons };
+    }
+    if (!seen_point) gr_fail_at(c, loc, GR_EXIT_INPUT, "a take-and-break code needs a point, as in \"0.77\" or \"4!.0\"");
+    if (period_start >= 0 && period_end < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "'[' is not closed by ']'");
+    if (nd == 0) d[nd++] = (gr_tbdigit){ 0, 0 };
+    out->d = d;
+    out->ndigits = nd;
+    out->period = period_start >= 0 ? period_end - period_start : 0;
+    out->max_heaps = 0;
+    out->last_place = -1;
+    for (int i = 0; i < nd; i++) {
+        if (d[i].mask) out->last_place = i;
+        for (int h = 31; h >= 0; h--)
+            if (d[i].mask >> h & 1u) { if (h > out->max_heaps) out->max_heaps = h; break; }
+    }
+    if (out->period > 0) {
+        int any = 0;
+        for (int i = nd - out->period; i < nd; i++) any |= d[i].mask != 0;
+        if (any) out->last_place = INT32_MAX; else out->period = 0;
+    }
+#undef AT
+}
+
+/* ---- declarations ---- */
+static void declare_params(sema *s, gr_gdecl *d, decl_info *di) {
+    for (int i = 0; i < d->nparams; i++) gr_scope_add(s->c, &di->scope, d->params[i], d->param_locs[i]);
+}
+
+static void prepare_subtract(sema *s, gr_gdecl *d, decl_info *di) {
+    gr_set *set = d->set;
+    if (set->kind == SET_BUILDER) {
+        gr_scope sc = di->scope;   /* a copy: the variable lives only inside the braces */
+        gr_scope inner = { 0 };
+        for (int i = 0; i < sc.n; i++) gr_scope_add(s->c, &inner, sc.names[i], sc.locs[i]);
+        di->gen_slot = gr_scope_add(s->c, &inner, set->var, set->var_loc);
+        di->gen_elem = gr_compile(s->c, set->elem, &inner, 0);
+        di->gen_lo = gr_compile(s->c, set->lo, &di->scope, 0);
+        di->gen_hi = set->hi ? gr_compile(s->c, set->hi, &di->scope, 0) : NULL;
+        if (!gr_code_uses_slot(di->gen_elem, di->gen_slot))
+            gr_fail_at(s->c, set->elem->loc, GR_EXIT_INPUT, "the element does not depend on '%s', so the set is not increasing", set->var);
+        return;
+    }
+    gr_set **items = set->kind == SET_LIST ? set->items : &set;
+    int n = set->kind == SET_LIST ? set->nitems : 1;
+    di->nset = n;
+    di->set_lo = GR_NEWN(s->c, gr_code *, n ? n : 1);
+    di->set_hi = GR_NEWN(s->c, gr_code *, n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        di->set_lo[i] = gr_compile(s->c, items[i]->lo, &di->scope, 0);
+        di->set_hi[i] = items[i]->hi ? gr_compile(s->c, items[i]->hi, &di->scope, 0) : NULL;
+    }
+}
+
+/* Compiles a move target into parts of `arity` coordinates each. */
+static void compile_target(sema *s, const gr_target *t, const gr_scope *sc, int arity, int heap, gr_rmove *mv) {
+    const gr_target *single[1] = { t };
+    const gr_target *const *parts = single;
+    int nparts = 1;
+    if (t->kind == TG_SUM) { parts = (const gr_target *const *)t->parts; nparts = t->nparts; mv->is_sum = 1; }
+    mv->parts = GR_NEWN(s->c, gr_rpart, nparts ? nparts : 1);
+    mv->nparts = nparts;
+    for (int i = 0; i < nparts; i++) {
+        const gr_target *p = parts[i];
+        int n = p->kind == TG_TUPLE ? p->coords.n : 1;
+        if (n != arity) {
+            if (heap)
+                gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "a heap game moves to a heap size or a sum {a, b, ...} of heap sizes, not a tuple");
+            gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "this target has %d coordinate%s but a position has %d", n, n == 1 ? "" : "s", arity);
+        }
+        mv->parts[i].coords = GR_NEWN(s->c, gr_code *, n);
+        for (int k = 0; k < n; k++)
+            mv->parts[i].coords[k] = gr_compile(s->c, p->kind == TG_TUPLE ? p->coords.v[k] : p->expr, sc, 0);
+    }
+}
+
+static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
+    gr_rules *r = GR_NEW(s->c, gr_rules);
+    r->decl = d;
+    r->nparams = d->nparams;
+    gr_item *shape = NULL;
+    int nmoves = 0, nterms = 0;
+    for (gr_item *it = d->items; it; it = it->next) {
+        if (it->kind == IT_HEAP || it->kind == IT_POSITION) {
+            if (shape) gr_fail_at(s->c, it->loc, GR_EXIT_INPUT, "a game has one 'heap' or 'position' line; '%s' already has one", d->name);
+            shape = it;
+        }
+        nmoves += it->kind == IT_MOVE;
+        nterms += it->kind == IT_TERMINAL;
+    }
+    if (!shape)
+        gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "game '%s' needs a 'heap NAME;' or 'position (a, b, ...);' line", d->name);
+    if (shape->nnames > GR_MAX_ARITY)
+        gr_fail_at(s->c, shape->loc, GR_EXIT_INPUT, "a position has at most %d coordinates", GR_MAX_ARITY);
+    r->arity = shape->nnames;
+    r->coord_names = shape->names;
+    for (int i = 0; i < shape->nnames; i++) gr_scope_add(s->c, &di->scope, shape->names[i], shape->name_locs[i]);
+    int heap = shape->kind == IT_HEAP;
+    if (shape->cond) r->where = gr_compile(s->c, shape->cond, &di->scope, 0);
+    r->moves = GR_NEWN(s->c, gr_rmove, nmoves ? nmoves : 1);
+    r->terms = GR_NEWN(s->c, gr_rterm, nterms ? nterms : 1);
+    int nslots = di->scope.nslots;
+    for (gr_item *it = d->items; it; it = it->next) {
+        if (it->kind == IT_MOVE) {
+            gr_rmove *mv = &r->moves[r->nmoves++];
+            mv->loc = it->loc;
+            gr_scope sc = { 0 };
+            for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
+            mv->nbinds = it->bindings.n;
+            mv->binds = GR_NEWN(s->c, gr_rbinding, it->bindings.n ? it->bindings.n : 1);
+            for (int i = 0; i < it->bindings.n; i++) {
+                gr_binding *b = &it->bindings.v[i];
+                mv->binds[i].lo = gr_compile(s->c, b->lo, &sc, 0);
+                mv->binds[i].hi = gr_compile(s->c, b->hi, &sc, 0);
+                mv->binds[i].slot = gr_scope_add(s->c, &sc, b->name, b->loc);
+                mv->binds[i].name = b->name;
+                mv->binds[i].loc = b->loc;
+            }
+            if (it->cond) mv->guard = gr_compile(s->c, it->cond, &sc, 0);
+            compile_target(s, it->target, &sc, r->arity, heap, mv);
+            if (sc.nslots > nslots) nslots = sc.nslots;
+        } else if (it->kind == IT_TERMINAL) {
+            gr_rterm *t = &r->terms[r->nterms++];
+            t->cond = gr_compile(s->c, it->cond, &di->scope, 0);
+            t->kind = it->term;
+            t->loc = it->loc;
+        } else if (it->kind == IT_PLAY) {
+            if (it->play != CONV_NORMAL && it->play != CONV_MISERE)
+                gr_fail_at(s->c, it->loc, GR_EXIT_INPUT, "a rule set is played 'normal' or 'misere' alone; 'anyleaf' and 'every' are conventions of sums");
+            d->misere = it->play == CONV_MISERE;
+        }
+    }
+    r->nslots = nslots;
+    di->rules = r;
+}
+
+static int vertex_index(sema *s, decl_info *di, const char *name, int add) {
+    for (int i = 0; i < di->nvertices; i++)
+        if (strcmp(di->vertices[i], name) == 0) return i;
+    if (!add) return -1;
+    if ((di->nvertices & (di->nvertices - 1)) == 0) {
+        const char **p = GR_NEWN(s->c, const char *, di->nvertices ? di->nvertices * 2 : 4);
+        if (di->nvertices) memcpy(p, di->vertices, (size_t)di->nvertices * sizeof *p);
+        di->vertices = p;
+    }
+    di->vertices[di->nvertices] = name;
+    return di->nvertices++;
+}
+
+static void prepare_graph(sema *s, gr_gdecl *d, decl_info *di) {
+    int nedges = 0;
+    for (int i = 0; i < d->nedges; i++) {
+        vertex_index(s, di, d->edges[i].from, 1);
+        for (int k = 0; k < d->edges[i].nto; k++) vertex_index(s, di, d->edges[i].to[k], 1);
+        nedges += d->edges[i].nto;
+    }
+    if (di->nvertices == 0) gr_fail_at(s->c, d->loc, GR_EXIT_INPUT, "graph '%s' has no vertices", d->name);
+    int n = di->nvertices;
+    int32_t *deg = GR_NEWN(s->c, int32_t, n + 1);
+    di->adj_off = GR_NEWN(s->c, int32_t, n + 1);
+    di->adj = GR_NEWN(s->c, int32_t, nedges ? nedges : 1);
+    for (int i = 0; i < d->nedges; i++) deg[vertex_index(s, di, d->edges[i].from, 0)] += d->edges[i].nto;
+    for (int v = 0; v < n; v++) di->adj_off[v + 1] = di->adj_off[v] + deg[v];
+    memset(deg, 0, (size_t)(n + 1) * sizeof *deg);
+    for (int i = 0; i < d->nedges; i++) {
+        int from = vertex_index(s, di, d->edges[i].from, 0);
+        for (int k = 0; k < d->edges[i].nto; k++)
+            di->adj[di->adj_off[from] + deg[from]++] = vertex_index(s, di, d->edges[i].to[k], 0);
+    }
+}
+
+static void prepare_decls(sema *s) {
+    for (gr_gdecl *d = s->prog->decls; d; d = d->next) {
+        for (gr_gdecl *e = s->prog->decls; e != d; e = e->next)
+            if (strcmp(e->name, d->name) == 0) {
+                int line, col;
+                gr_line_col(s->c, e->name_loc.off, &line, &col);
+                gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", d->name, line);
+            }
+        decl_info *di = GR_NEW(s->c, decl_info);
+        d->sema = di;
+        declare_params(s, d, di);
+        switch (d->kind) {
+        case GD_SUBTRACT: prepare_subtract(s, d, di); break;
+        case GD_OCTAL: gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break;
+        case GD_BLOCK: prepare_block(s, d, di); break;
+        case GD_GRAPH: prepare_graph(s, d, di); break;
+        }
+    }
+}
+
+/* ---- instances ---- */
+static gr_game *instantiate(sema *s, const gr_gameref *ref) {
+    gr_gdecl *d = find_decl(s, ref->name);
+    if (!d) gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s'", ref->name);
+    if (ref->args.n != d->nparams) {
+        if (d->nparams == 0)
+            gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' takes no parameters", d->name);
+        gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' takes %d parameter%s in [ ], as in %s[...]; %d given",
+                   d->name, d->nparams, d->nparams == 1 ? "" : "s", d->name, ref->args.n);
+    }
+    int64_t params[64];
+    if (d->nparams > 64) gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "at most 64 parameters");
+    gr_scope empty = { 0 };
+    for (int i = 0; i < d->nparams; i++) params[i] = gr_const_eval(s->c, ref->args.v[i], &empty);
+    for (gr_game *g = s->mod->games; g; g = g->next)
+        if (g->decl == d && (d->nparams == 0 || memcmp(g->params, params, (size_t)d->nparams * sizeof *params) == 0))
+            return g;
+    gr_game *g = GR_NEW(s->c, gr_game);
+    g->decl = d;
+    g->nparams = d->nparams;
+    g->params = GR_NEWN(s->c, int64_t, d->nparams ? d->nparams : 1);
+    memcpy(g->params, params, (size_t)d->nparams * sizeof *params);
+    if (d->nparams == 0) g->name = d->name;
+    else {
+        char buf[1024];
+        size_t pos = (size_t)snprintf(buf, sizeof buf, "%s[", d->name);
+        for (int i = 0; i < d->nparams && pos < sizeof buf; i++)
+            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%lld", i ? ", " : "", (long long)params[i]);
+        if (pos < sizeof buf) snprintf(buf + pos, sizeof buf - pos, "]");
+        g->name = gr_strndup(s->c, buf, strlen(buf));
+    }
+    g->play = d->misere ? CONV_MISERE : CONV_NORMAL;
+    decl_info *di = d->sema;
+    switch (d->kind) {
+    case GD_SUBTRACT: {
+        gr_lower_subtract_begin(s->c, g);
+        int64_t frame[65] = { 0 };
+        memcpy(frame, params, (size_t)d->nparams * sizeof *params);
+        if (d->set->kind == SET_BUILDER) {
+            int64_t lo = gr_eval(s->c, di->gen_lo, frame, NULL) + d->set->strict;
+            int has_hi = di->gen_hi != NULL;
+            int64_t hi = has_hi ? gr_eval(s->c, di->gen_hi, frame, NULL) : 0;
+            gr_lower_subtract_generator(s->c, g, d->set, di->gen_elem, di->gen_slot, lo, hi, has_hi);
+        }
+        for (int i = 0; i < di->nset; i++) {
+            int64_t lo = gr_eval(s->c, di->set_lo[i], frame, NULL);
+            int open = di->set_hi[i] == NULL;
+            int64_t hi = open ? 0 : gr_eval(s->c, di->set_hi[i], frame, NULL);
+            gr_set *item = d->set->kind == SET_LIST ? d->set->items[i] : d->set;
+            gr_lower_subtract_range(s->c, g, item->loc, lo, hi, open);
+        }
+        break;
+    }
+    case GD_OCTAL: g->tb = di->tb; break;
+    case GD_BLOCK: g->rules = di->rules; break;
+    case GD_GRAPH:
+        g->vertices = di->vertices; g->nvertices = di->nvertices;
+        g->adj_off = di->adj_off; g->adj = di->adj;
+        break;
+    }
+    gr_lower(s->c, g);
+    *s->games_tail = g;
+    s->games_tail = &g->next;
+    return g;
+}
+
+/* ---- queries ---- */
+static const char *fold_text(sema *s, gr_loc loc) {
+    char *out = gr_new(s->c, (size_t)loc.len + 1);
+    size_t n = 0;
+    int space = 0;
+    for (uint32_t i = 0; i < loc.len; i++) {
+        char ch = s->c->src[loc.off + i];
+        if (ch == '#' || (ch == '/' && i + 1 < loc.len && s->c->src[loc.off + i + 1] == '/')) {
+            while (i + 1 < loc.len && s->c->src[loc.off + i + 1] != '\n') i++;
+            space = 1;
+            continue;
+        }
+        if (isspace((unsigned char)ch)) { space = 1; continue; }
+        if (space && n) out[n++] = ' ';
+        space = 0;
+        out[n++] = ch;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static int graph_vertex(sema *s, gr_game *g, const char *name, gr_loc loc) {
+    for (int i = 0; i < g->nvertices; i++)
+        if (strcmp(g->vertices[i], name) == 0) return i;
+    gr_fail_at(s->c, loc, GR_EXIT_INPUT, "graph '%s' has no vertex '%s'", g->name, name);
+}
+
+static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
+    gr_game *g = r->game = instantiate(s, &q->game);
+    gr_scope empty = { 0 };
+    r->outcome = q->outcome;
+    if (g->shape == SHAPE_GRAPH) {
+        int n = q->has_coords ? q->ncoords : g->nvertices;
+        r->vertex_list = GR_NEWN(s->c, int32_t, n);
+        r->nvertex_list = n;
+        for (int i = 0; i < n; i++) {
+            if (!q->has_coords) { r->vertex_list[i] = i; continue; }
+            gr_coord *k = &q->coords[i];
+            char buf[24];
+            const char *name = NULL;
+            if (!k->hi && k->lo->kind == EX_NAME) name = k->lo->name;
+            else if (!k->hi && k->lo->kind == EX_INT) { snprintf(buf, sizeof buf, "%lld", (long long)k->lo->ival); name = buf; }
+            if (!name) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a table of graph '%s' lists vertex names", g->name);
+            r->vertex_list[i] = graph_vertex(s, g, name, k->loc);
+        }
+        r->ndims = 1;
+        return;
+    }
+    if (!q->has_coords)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "give the range of the table, as in %s(0..100)", g->name);
+    if (q->ncoords != g->arity)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a position of '%s' has %d coordinate%s; this table gives %d",
+                   g->name, g->arity, g->arity == 1 ? "" : "s", q->ncoords);
+    r->ncoords = q->ncoords;
+    for (int i = 0; i < q->ncoords; i++) {
+        gr_coord *k = &q->coords[i];
+        r->lo[i] = gr_const_eval(s->c, k->lo, &empty);
+        r->hi[i] = k->hi ? gr_const_eval(s->c, k->hi, &empty) : r->lo[i];
+        r->varies[i] = k->hi != NULL;
+        if (r->lo[i] > r->hi[i]) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "the range is empty (%lld > %lld)", (long long)r->lo[i], (long long)r->hi[i]);
+        if (g->shape == SHAPE_HEAP && r->lo[i] < 0) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a heap cannot be negative");
+        if (r->varies[i]) {
+            if (r->ndims == 2) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a table varies at most two coordinates; fix the others to one value");
+            r->dim[r->ndims++] = i;
+        }
+    }
+    if (r->ndims == 0) { r->ndims = 1; r->dim[0] = 0; r->varies[0] = 1; }
+}
+
+static void resolve_part(sema *s, gr_posref *p, gr_comp *out) {
+    gr_game *g = out->game = instantiate(s, &p->game);
+    gr_scope empty = { 0 };
+    if (g->shape == SHAPE_GRAPH) {
+        if (!p->vertex) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "a token of graph '%s' is written %s.VERTEX", g->name, g->name);
+        out->c[0] = graph_vertex(s, g, p->vertex, p->vertex_loc);
+        return;
+    }
+    if (p->vertex) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "'%s' is a rule set, not a graph: write %s(...)", g->name, g->name);
+    if (p->coords.n != g->arity)
+        gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "a position of '%s' has %d coordinate%s, not %d",
+                   g->name, g->arity, g->arity == 1 ? "" : "s", p->coords.n);
+    for (int i = 0; i < p->coords.n; i++) {
+        out->c[i] = gr_const_eval(s->c, p->coords.v[i], &empty);
+        if (g->shape == SHAPE_HEAP && out->c[i] < 0)
+            gr_fail_at(s->c, p->coords.v[i]->loc, GR_EXIT_INPUT, "a heap cannot be negative");
+    }
+}
+
+static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
+    gr_game *g = r->game = instantiate(s, &q->game);
+    gr_scope empty = { 0 };
+    r->check = q->check;
+    if (g->shape == SHAPE_GRAPH)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about rule sets; '%s' is a graph", g->name);
+    if (q->check != CK_FORMULA && g->shape != SHAPE_HEAP)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "periodicity is about heap games; '%s' has tuple positions", g->name);
+    if (q->check == CK_PERIOD) {
+        if (!q->period) gr_fail_at(s->c, q->loc, GR_EXIT_INPUT, "a periodicity claim needs 'period P'");
+        r->period = gr_const_eval(s->c, q->period, &empty);
+        if (r->period < 1) gr_fail_at(s->c, q->period->loc, GR_EXIT_INPUT, "a period is at least 1");
+        if (q->preperiod) {
+            r->preperiod = gr_const_eval(s->c, q->preperiod, &empty);
+            r->has_preperiod = 1;
+            if (r->preperiod < 0) gr_fail_at(s->c, q->preperiod->loc, GR_EXIT_INPUT, "a preperiod is at least 0");
+        }
+        if (q->saltus) { r->saltus = gr_const_eval(s->c, q->saltus, &empty); r->has_saltus = 1; }
+    }
+    if (q->check == CK_FORMULA) {
+        gr_scope sc = { 0 };
+        r->nbinds = q->bindings.n;
+        r->binds = GR_NEWN(s->c, gr_rbinding, q->bindings.n ? q->bindings.n : 1);
+        for (int i = 0; i < q->bindings.n; i++) {
+            gr_binding *b = &q->bindings.v[i];
+            r->binds[i].lo = gr_compile(s->c, b->lo, &sc, 0);
+            r->binds[i].hi = gr_compile(s->c, b->hi, &sc, 0);
+            r->binds[i].slot = gr_scope_add(s->c, &sc, b->name, b->loc);
+            r->binds[i].name = b->name;
+            r->binds[i].loc = b->loc;
+        }
+        r->formula = gr_compile(s->c, q->formula, &sc, g->arity);
+        r->nslots = sc.nslots;
+        r->scope = sc;
+    }
+}
+
+void gr_sema(gr_ctx *c, gr_program *prog, gr_module *out) {
+    memset(out, 0, sizeof *out);
+    sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
+    out->decls = prog->decls;
+    prepare_decls(&s);
+    /* Every rule set without parameters is lowered, used or not, so --explain covers it. */
+    for (gr_gdecl *d = prog->decls; d; d = d->next)
+        if (d->nparams == 0) {
+            gr_gameref ref = { .name = d->name, .loc = d->name_loc };
+            instantiate(&s, &ref);
+        }
+    int n = 0;
+    for (gr_query *q = prog->queries; q; q = q->next) n++;
+    out->queries = GR_NEWN(c, gr_rquery, n ? n : 1);
+    for (gr_query *q = prog->queries; q; q = q->next) {
+        gr_rquery *r = &out->queries[out->nqueries++];
+        r->q = q;
+        r->kind = q->kind;
+        r->conv = q->conv;
+        r->text = fold_text(&s, q->loc);
+        switch (q->kind) {
+        case Q_TABLE: resolve_table(&s, q, r); break;
+        case Q_SOLVE:
+            r->ncomps = q->nparts;
+            r->comps = GR_NEWN(c, gr_comp, q->nparts);
+            for (int i = 0; i < q->nparts; i++) resolve_part(&s, &q->parts[i], &r->comps[i]);
+            break;
+        case Q_CHECK: resolve_check(&s, q, r); break;
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/* sema: the semantic pass. Resolves every name (rule sets, graphs, parameters, position
+ * variables, bound variables), checks arities and ranges, folds constants, compiles every
+ * expression once (expr.h), instantiates parameterised rule sets (bash[3] is one game) and
+ * hands each instance to lowering. The result is a list of resolved queries ready to run.
+ * Every error is a located diagnostic with exit status 2. */
+#ifndef GRUNDY_SEMA_H
+#define GRUNDY_SEMA_H
+#include "game.h"
+
+enum { GR_MAX_ARITY = 16 };
+
+/* One component of a sum: a position of a game (coordinates, or a vertex index). */
+typedef struct gr_comp {
+    gr_game *game;
+    int64_t c[GR_MAX_ARITY];
+} gr_comp;
+
+typedef struct gr_rquery {
+    gr_query *q;
+    gr_query_kind kind;
+    gr_convention conv;
+    gr_game *game;                 /* table, check */
+    const char *text;              /* the query as written, whitespace folded (check claims) */
+    /* table: each coordinate either varies over lo..hi or is fixed (lo == hi, varies == 0) */
+    int ncoords;
+    int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+    int varies[GR_MAX_ARITY];
+    int ndims;                     /* how many coordinates vary (0, 1 or 2) */
+    int dim[2];                    /* which coordinates vary */
+    int32_t *vertex_list; int nvertex_list;   /* a table over graph vertices */
+    int outcome;                   /* outcome table rather than SG values */
+    /* solve */
+    gr_comp *comps; int ncomps;
+    /* check */
+    gr_check_kind check;
+    int64_t period, preperiod, saltus;
+    int has_preperiod, has_saltus;
+    gr_code *formula;
+    gr_scope scope;                /* the check's bound variables (to compile parts of the formula) */
+    gr_rbinding *binds; int nbinds;
+    int nslots;
+} gr_rquery;
+
+typedef struct gr_module {
+    gr_game *games;                /* every instance, in order of first use */
+    gr_rquery *queries; int nqueries;
+    gr_gdecl *decls;
+} gr_module;
+
+/* Fails (longjmp, status 2) on the first error. */
+void gr_sema(gr_ctx *c, gr_program *prog, gr_module *out);
+/* Parses a take-and-break code such as "0.77", "4!.0", "0.[3]", "0.F8"; loc points at the
+ * string token (with its quotes) for diagnostics. */
+void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out);
+#endif

@@ -1,0 +1,45 @@
+/* sums: combines components by convention.
+ *
+ * Fast path (normal play): the Sprague-Grundy value of a sum is the xor of its components'
+ * values, each from its own recurrence (heap or table).
+ * Ground truth: the position graph over sums. A position is a multiset of components, a
+ * component a multiset of atoms (one heap, one tuple, one graph token); a move in an atom that
+ * splits it leaves the parts in the same component. Under normal and misere play components
+ * do not matter and the position is one multiset of atoms; under anyleaf and every they do:
+ *   normal   no move anywhere: the player to move loses
+ *   misere   no move anywhere: the player to move wins
+ *   anyleaf  some component has no move: the player to move wins
+ *   every    a move is made in every component that can move; none can: the mover loses
+ * Canonical encodings sort atoms within a component and components within the position, so
+ * equal multisets are one position; heaps of 0 of a game with no move from 0 are dropped. */
+#ifndef GRUNDY_SUMS_H
+#define GRUNDY_SUMS_H
+#include "posgraph.h"
+#include "sema.h"
+
+/* Normal play by recurrences: 1 and the xor in *sg if every component has one, else 0. */
+int gr_sum_sg_fast(gr_ctx *c, const gr_comp *comps, int n, int64_t *sg, int64_t *vals);
+
+typedef void (*gr_child_fn)(void *user, const char *text, uint32_t child_id);
+/* Winning moves by values: every move of some component to the value total ^ vals[i]. */
+void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                       gr_child_fn fn, void *user);
+
+typedef struct gr_sumgraph gr_sumgraph;
+gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_convention conv);
+void gr_sumgraph_free(gr_sumgraph *s);
+/* Adds a start position (each gr_comp its own component); returns its id after solving. */
+uint32_t gr_sumgraph_add(gr_sumgraph *s, const gr_comp *comps, int n);
+void gr_sumgraph_solve(gr_sumgraph *s);
+gr_pg *gr_sumgraph_pg(gr_sumgraph *s);
+/* The id of a start added earlier (valid after solve). */
+uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n);
+
+/* Every move from a start position, in a stable order, rendered as the position is written,
+ * each with the canonical id of the child in the solved graph. Duplicates (moves that lead
+ * to the same position) are reported once. */
+void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn fn, void *user);
+
+/* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)". */
+void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap);
+#endif

@@ -1,0 +1,20 @@
+/* testlib: the few helpers the unit tests share: checks that count failures, and a
+ * deterministic random generator (tests must be reproducible). */
+#ifndef GRUNDY_TESTLIB_H
+#define GRUNDY_TESTLIB_H
+#include <stdint.h>
+#include <stdio.h>
+
+extern int t_failures;
+extern int t_checks;
+#define CHECK(cond) t_check((cond), #cond, __FILE__, __LINE__)
+#define CHECK_EQ(a, b) t_check_eq((long long)(a), (long long)(b), #a, #b, __FILE__, __LINE__)
+int t_check(int ok, const char *what, const char *file, int line);
+int t_check_eq(long long a, long long b, const char *as, const char *bs, const char *file, int line);
+/* Prints "N passed, M failed" and returns the exit status. */
+int t_finish(const char *name);
+
+typedef struct { uint64_t s; } t_rng;
+uint64_t t_next(t_rng *r);
+int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
+#endif
