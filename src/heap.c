@@ -5,7 +5,7 @@
 #include "sgtable.h"
 #include <string.h>
 
-enum { PROGRESS_MIN = 1 << 20, PROGRESS_STEP = 1 << 12 };
+enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
 
 /* ---- subtraction sets ------------------------------------------------------------------ */
 static void sub_push(gr_ctx *c, gr_game *g, int64_t v) {
@@ -388,8 +388,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (t->n > n) return 0;
     gr_sgt_reserve(c, t, n + 1);
     gr_progress pr;
-    gr_progress_begin(&pr, c, g->name, n - t->n >= PROGRESS_MIN ? (uint64_t)n + 1 : 0);
-    if (n - t->n < PROGRESS_MIN) pr.active = 0;
+    gr_progress_begin(&pr, c, g->name, (uint64_t)n + 1);
     int rc = 0;
     switch (g->kernel) {
     case KER_SUBTRACT: fill_subtract(c, g, n, &pr); break;

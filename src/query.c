@@ -162,7 +162,7 @@ static void table_csv(FILE *out, const gr_rquery *q, const table_data *t) {
 static int64_t display_period(const table_data *t) {
     int64_t n = t->rows;
     if (n < 24) return 0;
-    for (int64_t p = 2; p <= 30 && 3 * p <= n; p++) {
+    for (int64_t p = 1; p <= 30 && 3 * p <= n; p++) {
         int ok = 1;
         for (int64_t i = n / 3; i + p < n && ok; i++) ok = t->vals[i] == t->vals[i + p];
         if (ok) return p;
@@ -182,9 +182,11 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
     int64_t lo = q->lo[q->dim[0]], hi = q->hi[q->dim[0]];
     int iw = snprintf(cell, sizeof cell, "%lld", (long long)hi);
     int64_t p = display_period(t);
-    int64_t per_row = p ? p : 10;
-    while (per_row > 1 && (per_row * (w + 1) + iw + 3) > TEXT_WIDTH) per_row = p ? per_row : per_row / 2;
+    /* A row is a whole number of periods, about ten values wide. */
+    int64_t per_row = p ? p * ((10 + p - 1) / p) : 10;
     if (per_row * (w + 1) + iw + 3 > TEXT_WIDTH) per_row = 10;
+    int lw = snprintf(cell, sizeof cell, "%lld", (long long)(per_row - 1));
+    if (lw > w) w = lw;   /* the column labels must fit too */
     /* Column header: offsets within a row. */
     fprintf(out, "  %*s |", iw, "");
     for (int64_t k = 0; k < per_row; k++) fprintf(out, " %*lld", w, (long long)k);
@@ -212,8 +214,8 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
         while (e - 1 - p >= 0 && t->vals[e - 1] == t->vals[e - 1 - p]) e--;
         e -= p;
         if (e < 0) e = 0;
-        fprintf(out, "  rows of %lld: the values repeat with period %lld from n = %lld on, as far as shown\n",
-                (long long)p, (long long)p, (long long)(lo + e));
+        fprintf(out, "  (as far as shown, the values repeat with period %lld from n = %lld on)\n",
+                (long long)p, (long long)(lo + e));
     }
 }
 

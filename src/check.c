@@ -1,0 +1,613 @@
+/* check: the 'check' queries; see check.h and docs/periodicity.md.
+ *
+ *   check G periodic            values are computed in stages (256, 512, ... heaps, up to the
+ *                               limit) into the incremental tracker of period.h; after each
+ *                               stage the least candidate period whose run covers a theorem's
+ *                               window is proved, otherwise the next stage is computed. At the
+ *                               limit the least plausible candidate is reported as holding.
+ *   check G period p ...        the first n >= e with sg(n + p) != sg(n) + s refutes; agreement
+ *                               over a theorem's window proves; otherwise it holds to the limit.
+ *   check G: FORMULA for ...    every assignment of the bound variables in odometer order; the
+ *                               first one that makes the formula 0 refutes.
+ *
+ * The theorems (certificates), each turning agreement on a finite window into all n >= e:
+ *   nim                 sg(n) = n itself (p = 1, saltus 1, e = 0)
+ *   finite subtraction  window e <= n < e + max(S)
+ *   take-and-break      window e <= n < k max(e, 1) + (k - 1) p + t, for codes without
+ *                       constraints or repeating digits whose moves leave at most k heaps and
+ *                       remove at most t tokens (k = 2 is Guy and Smith's 2e + p + t)
+ * Nothing else is ever reported as proved. */
+#include "check.h"
+#include <stdarg.h>
+#include <string.h>
+#include "heap.h"
+#include "lower.h"
+#include "period.h"
+#include "progress.h"
+#include "rules.h"
+#include "sgtable.h"
+#include "sums.h"
+#include "tuple.h"
+
+enum { FIRST_STAGE = 256 };
+
+/* snprintf for messages: they are truncated at the buffer's end, which is fine for text (and
+ * keeps -Wformat-truncation quiet about the lengths it cannot bound). */
+static void textf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void textf(char *buf, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends at *pos, never past cap (the text is cut at the end of the buffer). */
+static void appendf(char *buf, size_t cap, size_t *pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void appendf(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
+    if (*pos + 1 >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
+    va_end(ap);
+    if (n > 0) *pos += (size_t)n < cap - *pos ? (size_t)n : cap - *pos - 1;
+}
+
+/* ---- saturating arithmetic on nonnegative sizes (windows of absurd claims) ---------------- */
+static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+static int64_t sat_mul(int64_t a, int64_t b) { return a && b > INT64_MAX / a ? INT64_MAX : a * b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ---- certificates ------------------------------------------------------------------------ */
+typedef enum { CERT_NONE, CERT_NIM, CERT_SUBTRACT, CERT_TB } cert_kind;
+
+typedef struct cert {
+    cert_kind kind;
+    int64_t m;            /* CERT_SUBTRACT: max(S) (0 for the empty set) */
+    int64_t t, k;         /* CERT_TB: last nonzero place (>= 0), most heaps a move leaves (>= 1) */
+    char code[128];       /* CERT_TB: the code as written back */
+    char why_not[256];    /* CERT_NONE: why no theorem applies */
+} cert;
+
+static int tb_constrained(const gr_tbcode *tb) {
+    for (int i = 0; i < tb->ndigits; i++)
+        if (tb->d[i].constraint) return 1;
+    return 0;
+}
+
+static void cert_for(const gr_game *g, cert *ct) {
+    memset(ct, 0, sizeof *ct);
+    switch (g->kernel) {
+    case KER_NIM:
+        ct->kind = CERT_NIM;
+        return;
+    case KER_SUBTRACT:
+        ct->kind = CERT_SUBTRACT;
+        ct->m = g->nsub ? g->sub[g->nsub - 1] : 0;
+        return;
+    case KER_OCTAL: case KER_TB:
+        gr_tbcode_format(&g->tb, ct->code, sizeof ct->code);
+        if (tb_constrained(&g->tb)) {
+            textf(ct->why_not, sizeof ct->why_not, "take-and-break %s constrains the sizes of the parts (! ? =), "
+                     "which the Guy-Smith argument cannot shift by p", ct->code);
+        } else if (g->tb.period) {
+            textf(ct->why_not, sizeof ct->why_not, "take-and-break %s has repeating digits, so moves remove "
+                     "unboundedly many tokens and no window is finite", ct->code);
+        } else {
+            ct->kind = CERT_TB;
+            ct->t = max64(g->tb.last_place, 0);
+            ct->k = max64(g->tb.max_heaps, 1);
+        }
+        return;
+    case KER_SUBTRACT_INF:
+        textf(ct->why_not, sizeof ct->why_not, "the subtraction set is infinite, so sg(n) does not depend on a "
+                 "bounded number of earlier values");
+        return;
+    default:
+        textf(ct->why_not, sizeof ct->why_not, "no periodicity theorem covers general rules");
+        return;
+    }
+}
+
+/* W such that sg(n + p) = sg(n) for e <= n < W proves it for all n >= e (saltus 0);
+ * INT64_MAX when it does not fit. */
+static int64_t cert_window(const cert *ct, int64_t e, int64_t p) {
+    if (ct->kind == CERT_SUBTRACT) return sat_add(e, ct->m);
+    /* CERT_TB: k e' + (k - 1) p + t with e' = max(e, 1): parts of a move must stay nonempty */
+    int64_t w = sat_mul(ct->k, max64(e, 1));
+    w = sat_add(w, sat_mul(ct->k - 1, p));
+    return sat_add(w, ct->t);
+}
+
+/* The heaps the certificate reads: values up to W + p - 1, i.e. W + p of them. */
+static int64_t cert_need(const cert *ct, int64_t e, int64_t p) { return sat_add(cert_window(ct, e, p), p); }
+
+/* The largest e whose window fits in n values (W(e, p) + p <= n), or -1. */
+static int64_t cert_emax(const cert *ct, int64_t p, int64_t n) {
+    if (ct->kind == CERT_SUBTRACT) return n - p - ct->m >= 0 ? n - p - ct->m : -1;
+    int64_t rest = n - sat_mul(ct->k, p) - ct->t;    /* k e' <= rest */
+    if (rest < ct->k) return -1;
+    return rest / ct->k;
+}
+
+/* "Guy-Smith (take-and-break 0.77: last nonzero digit at place t = 2)" and the like. */
+static void cert_name(const cert *ct, char *buf, size_t cap) {
+    if (ct->kind == CERT_SUBTRACT)
+        textf(buf, cap, "finite subtraction set, max(S) = %lld: sg(n) depends only on the %lld values before it",
+                 (long long)ct->m, (long long)ct->m);
+    else if (ct->k <= 2)
+        textf(buf, cap, "Guy-Smith (take-and-break %s: last nonzero digit at place t = %lld)", ct->code, (long long)ct->t);
+    else
+        textf(buf, cap, "Guy-Smith generalised to moves leaving up to k = %lld heaps (take-and-break %s, t = %lld; "
+                 "window k max(e,1) + (k-1) p + t)", (long long)ct->k, ct->code, (long long)ct->t);
+}
+
+/* ---- values -------------------------------------------------------------------------------- */
+
+/* Periodicity is about normal-play values of a heap recurrence; anything else is an input error
+ * at the query. */
+static void need_heap_values(gr_ctx *c, const gr_rquery *q) {
+    const gr_game *g = q->game;
+    if (g->play != CONV_NORMAL)
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity is about normal-play Sprague-Grundy values; '%s' is played %s",
+                   g->name, gr_convention_name(g->play));
+    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP)
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence; '%s' is evaluated otherwise (%s)",
+                   g->name, g->explain);
+}
+
+/* Makes sg(0..upto) available or fails at the query. */
+static void ensure_values(gr_ctx *c, const gr_rquery *q, int64_t upto) {
+    if (gr_heap_ensure(c, q->game, upto) < 0)
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence, and '%s' is not one (%s)",
+                   q->game->name, q->game->explain);
+}
+
+static int64_t value_at(const gr_game *g, int64_t n) { return gr_sgt_get(g->sg, n); }
+
+/* How far (the largest heap) a check may compute: --to, or a default that keeps the work of
+ * each kernel to seconds. See docs/periodicity.md. */
+static int64_t check_limit(const gr_ctx *c, const gr_game *g) {
+    if (c->check_to > 0) return c->check_to;
+    switch (g->kernel) {
+    case KER_SUBTRACT: case KER_OCTAL: return 100000;
+    case KER_SUBTRACT_INF: return 20000;
+    case KER_TB:
+        if (g->tb.period || g->tb.max_heaps > 3) return 1000;
+        return g->tb.max_heaps == 3 ? 2000 : 20000;
+    default: return 4000;
+    }
+}
+
+static int64_t next_stage(int64_t n, int64_t target) {
+    if (n < FIRST_STAGE) return min64(FIRST_STAGE, target);
+    return n > target / 2 ? target : 2 * n;
+}
+
+/* ---- output helpers ------------------------------------------------------------------------ */
+
+static void set_period(gr_check_result *out, int64_t p, int64_t e, int64_t s) {
+    out->has_period = 1;
+    out->period = p;
+    out->preperiod = e;
+    out->saltus = s;
+}
+
+/* "sg(n + 12) = sg(n)" or "sg(n + 4) = sg(n) + 4" */
+static void relation(char *buf, size_t cap, int64_t p, int64_t s) {
+    if (s == 0) textf(buf, cap, "sg(n + %lld) = sg(n)", (long long)p);
+    else textf(buf, cap, "sg(n + %lld) = sg(n) %s %llu", (long long)p, s < 0 ? "-" : "+",
+                  s < 0 ? (unsigned long long)-(s + 1) + 1 : (unsigned long long)s);
+}
+
+/* ---- nim: the kernel is the theorem --------------------------------------------------------- */
+
+static void nim_periodic(gr_check_result *out) {
+    out->status = GR_CHECK_PROVED;
+    set_period(out, 1, 0, 1);
+    out->checked_to = 1;
+    textf(out->theorem, sizeof out->theorem, "nim (subtract 1..): every smaller heap is an option, so sg(n) = n by "
+             "induction; hence sg(n + 1) = sg(n) + 1 for all n >= 0 (arithmetic period 1, saltus 1)");
+}
+
+static void refute(gr_check_result *out, int64_t n, int64_t p, int64_t s, int64_t vn, int64_t vnp) {
+    out->status = GR_CHECK_REFUTED;
+    out->has_period = 0;
+    out->has_counterexample = 1;
+    out->checked_to = n + p;
+    textf(out->counterexample_json, sizeof out->counterexample_json, "{\"n\":%lld,\"sg\":%lld,\"sg_n_plus_p\":%lld}",
+             (long long)n, (long long)vn, (long long)vnp);
+    if (s == 0)
+        textf(out->counterexample_text, sizeof out->counterexample_text, "sg(%lld) = %lld but sg(%lld + %lld) = sg(%lld) = %lld",
+                 (long long)n, (long long)vn, (long long)n, (long long)p, (long long)(n + p), (long long)vnp);
+    else
+        textf(out->counterexample_text, sizeof out->counterexample_text,
+                 "sg(%lld) = %lld but sg(%lld + %lld) = sg(%lld) = %lld, not sg(%lld) + %lld",
+                 (long long)n, (long long)vn, (long long)n, (long long)p, (long long)(n + p), (long long)vnp,
+                 (long long)n, (long long)s);
+}
+
+/* sg(n) = n: the claim holds iff s = p, for every e; otherwise n = e is the first failure. */
+static void nim_claim(int64_t p, int64_t e, int64_t s, gr_check_result *out) {
+    char rel[96];
+    relation(rel, sizeof rel, p, s);
+    if (e > INT64_MAX - p) {
+        out->status = GR_CHECK_HOLDS;
+        set_period(out, p, e, s);
+        out->checked_to = 0;
+        textf(out->theorem, sizeof out->theorem, "no heap n >= %lld has n + %lld within 64 bits; nothing to check",
+                 (long long)e, (long long)p);
+        return;
+    }
+    if (s != p) {
+        refute(out, e, p, s, e, e + p);
+        textf(out->theorem, sizeof out->theorem, "nim: sg(n) = n, so sg(n + %lld) = sg(n) + %lld for every n, never %s",
+                 (long long)p, (long long)p, rel);
+        return;
+    }
+    out->status = GR_CHECK_PROVED;
+    set_period(out, p, e, s);
+    out->checked_to = e + p;
+    textf(out->theorem, sizeof out->theorem, "nim (subtract 1..): sg(n) = n by induction, so %s for all n >= 0%s",
+             rel, p != 1 || e != 0 ? "; the least values are period 1, saltus 1, preperiod 0" : "");
+}
+
+/* ---- check G periodic ----------------------------------------------------------------------- */
+
+/* The least period proved by the certificate over the tracker's values, with its preperiod and
+ * window; 0 if none. Candidates p <= n/2 come from the tracker; longer ones (possible only for
+ * windows shorter than p: subtraction sets, one-heap codes) are checked directly by scanning
+ * their run back from the end. */
+static int64_t least_certified(const gr_period_tracker *t, const cert *ct, int64_t *e) {
+    int64_t n = t->n;
+    for (int64_t p = 1; p <= gr_period_maxp(t); p++) {
+        if (gr_period_saltus(t, p) != 0) continue;
+        int64_t s = gr_period_start(t, p);
+        if (s <= cert_emax(ct, p, n)) { *e = s; return p; }
+    }
+    for (int64_t p = gr_period_maxp(t) + 1; p < n; p++) {
+        int64_t emax = cert_emax(ct, p, n);
+        if (emax < 0) continue;
+        int64_t i = n - p;      /* the run of saltus 0 back from the end: its start */
+        while (i > 0 && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
+        if (i > emax) continue;
+        *e = i;
+        return p;
+    }
+    return 0;
+}
+
+static int64_t least_plausible(const gr_period_tracker *t, int64_t *e, int64_t *s) {
+    for (int64_t p = 1; p <= gr_period_maxp(t); p++) {
+        if (!gr_period_plausible(t->n, p, gr_period_start(t, p))) continue;
+        *e = gr_period_start(t, p);
+        *s = gr_period_saltus(t, p);
+        return p;
+    }
+    return 0;
+}
+
+static void proved_text(gr_check_result *out, const cert *ct, int64_t p, int64_t e, const char *extra) {
+    char name[256];
+    cert_name(ct, name, sizeof name);
+    textf(out->theorem, sizeof out->theorem, "%s: sg(n + %lld) = sg(n) for %lld <= n < %lld, so for all n >= %lld%s",
+             name, (long long)p, (long long)e, (long long)cert_window(ct, e, p), (long long)e, extra);
+}
+
+/* Why a period found at the limit is not proved. */
+static void unproved_reason(const cert *ct, int64_t p, int64_t e, int64_t s, char *buf, size_t cap) {
+    if (ct->kind == CERT_NONE) { textf(buf, cap, "%s", ct->why_not); return; }
+    if (s != 0) { textf(buf, cap, "no theorem here proves arithmetic periodicity (saltus %lld)", (long long)s); return; }
+    char name[256];
+    cert_name(ct, name, sizeof name);
+    textf(buf, cap, "%s needs agreement for %lld <= n < %lld, i.e. heaps up to %lld (raise --to)", name,
+             (long long)e, (long long)cert_window(ct, e, p), (long long)(cert_need(ct, e, p) - 1));
+}
+
+static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    gr_game *g = q->game;
+    need_heap_values(c, q);
+    cert ct;
+    cert_for(g, &ct);
+    if (ct.kind == CERT_NIM) { nim_periodic(out); return; }
+    int64_t limit = max64(check_limit(c, g), 1), target = sat_add(limit, 1);
+    gr_period_tracker t;
+    gr_period_init(&t, c);
+    for (int64_t stage = next_stage(0, target);; stage = next_stage(t.n, target)) {
+        ensure_values(c, q, stage - 1);
+        while (t.n < stage) gr_period_push(&t, value_at(g, t.n));
+        int64_t e, p = ct.kind != CERT_NONE ? least_certified(&t, &ct, &e) : 0;
+        if (p) {
+            out->status = GR_CHECK_PROVED;
+            set_period(out, p, e, 0);
+            out->checked_to = cert_need(&ct, e, p) - 1;
+            proved_text(out, &ct, p, e, "");
+            gr_period_free(&t);
+            return;
+        }
+        if (t.n >= target) break;
+    }
+    out->status = GR_CHECK_HOLDS;
+    out->checked_to = t.n - 1;
+    int64_t e = 0, s = 0, p = least_plausible(&t, &e, &s);
+    if (p) {
+        char rel[96], why[384];
+        set_period(out, p, e, s);
+        relation(rel, sizeof rel, p, s);
+        unproved_reason(&ct, p, e, s, why, sizeof why);
+        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed)",
+                 why, rel, (long long)e, (long long)(t.n - 1 - p), (long long)(t.n - 1));
+    } else {
+        textf(out->theorem, sizeof out->theorem, "no period found in heaps 0..%lld: a period p with preperiod e is reported "
+                 "once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
+                 (long long)(t.n - 1));
+    }
+    gr_period_free(&t);
+}
+
+/* ---- check G period p preperiod e saltus s --------------------------------------------------- */
+
+/* The claim is true and proved; if it is not the least, names the least values: the least
+ * preperiod of p from the computed values, and the least period among the divisors of p, which
+ * share it (a period of the part from e repeats within one block of p). */
+static void least_note(gr_ctx *c, const gr_rquery *q, int64_t p, int64_t e, int64_t limit, char *buf, size_t cap) {
+    const gr_game *g = q->game;
+    buf[0] = '\0';
+    int64_t el = e;
+    while (el > 0 && value_at(g, el - 1 + p) == value_at(g, el - 1)) el--;
+    if (sat_add(el, sat_mul(2, p)) - 1 > limit) {
+        if (el != e) textf(buf, cap, "; the least preperiod of period %lld is %lld", (long long)p, (long long)el);
+        return;
+    }
+    ensure_values(c, q, el + 2 * p - 1);
+    int64_t pl = p;
+    for (int64_t d = 1; d < p && pl == p; d++) {
+        if (p % d) continue;
+        int ok = 1;
+        for (int64_t n = el; n < el + p && ok; n++) ok = value_at(g, n + d) == value_at(g, n);
+        if (ok) pl = d;
+    }
+    if (pl != p || el != e)
+        textf(buf, cap, "; the least period is %lld and the least preperiod %lld", (long long)pl, (long long)el);
+}
+
+static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    gr_game *g = q->game;
+    need_heap_values(c, q);
+    int64_t p = q->period, e = q->has_preperiod ? q->preperiod : 0, s = q->has_saltus ? q->saltus : 0;
+    cert ct;
+    cert_for(g, &ct);
+    if (ct.kind == CERT_NIM) { nim_claim(p, e, s, out); return; }
+    int64_t limit = max64(check_limit(c, g), 1);
+    int provable = ct.kind != CERT_NONE && s == 0;
+    int64_t need = provable ? cert_need(&ct, e, p) : INT64_MAX;
+    int64_t target = min64(need, sat_add(limit, 1));
+    int64_t next = e;                               /* the next n to compare */
+    int64_t have = 0;                               /* values computed: heaps 0..have-1 */
+    if (sat_add(e, p) >= target) target = 0;        /* no pair within the limit: compute nothing */
+    while (have < target) {
+        have = next_stage(have, target);
+        ensure_values(c, q, have - 1);
+        for (; next < have - p; next++) {
+            int64_t a = value_at(g, next), b = value_at(g, next + p);
+            if (b - a != s) {
+                refute(out, next, p, s, a, b);
+                textf(out->theorem, sizeof out->theorem, "the first n >= %lld with sg(n + %lld) != sg(n)%s: n = %lld",
+                         (long long)e, (long long)p, s ? " + saltus" : "", (long long)next);
+                return;
+            }
+        }
+    }
+    set_period(out, p, e, s);
+    char rel[96];
+    relation(rel, sizeof rel, p, s);
+    if (provable && have >= need) {
+        char note[160];
+        least_note(c, q, p, e, limit, note, sizeof note);
+        out->status = GR_CHECK_PROVED;
+        out->checked_to = need - 1;
+        proved_text(out, &ct, p, e, note);
+        return;
+    }
+    out->status = GR_CHECK_HOLDS;
+    out->checked_to = max64(have - 1, 0);
+    char why[384];
+    unproved_reason(&ct, p, e, s, why, sizeof why);
+    if (next > e)
+        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed)",
+                 why, rel, (long long)e, (long long)(next - 1), (long long)(have - 1));
+    else
+        textf(out->theorem, sizeof out->theorem, "not proved: %s; nothing compared: the first pair needs heap %lld, "
+                 "beyond the limit %lld (--to)", why, (long long)sat_add(e, p), (long long)limit);
+}
+
+/* ---- check G: FORMULA for x in lo..hi, ... ---------------------------------------------------- */
+
+typedef struct formula_state {
+    gr_ctx *c;
+    gr_game *g;
+    gr_sumgraph *graph;        /* the ground truth, made on first need */
+    gr_module module;          /* for the sum graph: the games from g on */
+} formula_state;
+
+static const char *hook_name(int hook) { return hook == GR_HOOK_P ? "P" : hook == GR_HOOK_N ? "N" : "sg"; }
+
+/* The value from a recurrence (normal play only), or -1 if there is none. */
+static int64_t recurrence_sg(formula_state *st, const int64_t *pos, gr_loc loc) {
+    gr_game *g = st->g;
+    if (g->play != CONV_NORMAL) return -1;
+    if (g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP) {
+        if (gr_heap_ensure(st->c, g, pos[0]) < 0) return -1;
+        return gr_heap_sg(st->c, g, pos[0]);
+    }
+    if (g->shape == SHAPE_TUPLE && g->evaluator == EVAL_TABLE) return gr_tuple_sg(st->c, g, pos, loc);
+    return -1;
+}
+
+/* The position graph under the game's own convention: outcome, and sg where defined. */
+static uint32_t graph_position(formula_state *st, const int64_t *pos) {
+    gr_comp comp;
+    memset(&comp, 0, sizeof comp);
+    comp.game = st->g;
+    memcpy(comp.c, pos, (size_t)st->g->arity * sizeof *pos);
+    if (!st->graph) {
+        st->module.games = st->g;
+        st->graph = gr_sumgraph_new(st->c, &st->module, st->g->play);
+    }
+    uint32_t id = gr_sumgraph_id(st->graph, &comp, 1);
+    if (id != UINT32_MAX) return id;    /* reached from an earlier start: already solved */
+    gr_sumgraph_add(st->graph, &comp, 1);
+    gr_sumgraph_solve(st->graph);
+    return gr_sumgraph_id(st->graph, &comp, 1);
+}
+
+static void format_args(char *buf, size_t cap, const int64_t *args, int nargs) {
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < nargs; i++) appendf(buf, cap, &pos, "%s%lld", i ? ", " : "", (long long)args[i]);
+}
+
+static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, gr_loc loc) {
+    formula_state *st = user;
+    gr_ctx *c = st->c;
+    gr_game *g = st->g;
+    char at[256];
+    format_args(at, sizeof at, args, nargs);
+    if (g->shape == SHAPE_HEAP && args[0] < 0)
+        gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), at);
+    if (g->rules && g->rules->where && !gr_rules_valid(c, g, args))
+        gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): (%s) is not a position of '%s' (outside its 'where')",
+                   hook_name(hook), at, at, g->name);
+    int64_t v = recurrence_sg(st, args, loc);
+    if (v >= 0) return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
+    uint32_t id = graph_position(st, args);
+    gr_pg *pg = gr_sumgraph_pg(st->graph);
+    if (hook == GR_HOOK_SG) {
+        int64_t sg = g->play == CONV_NORMAL ? gr_pg_sg(pg, id) : -1;
+        if (sg < 0)
+            gr_fail_at(c, loc, GR_EXIT_INPUT, "sg(%s) is undefined: %s", at,
+                       g->play != CONV_NORMAL ? "Sprague-Grundy values are for normal play"
+                                              : "the position can reach a cycle or a fixed outcome");
+        return sg;
+    }
+    gr_outcome o = gr_pg_outcome(pg, id);
+    return hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
+}
+
+/* The formula as written, whitespace folded, for messages. */
+static void source_text(const gr_ctx *c, gr_loc loc, char *buf, size_t cap) {
+    size_t k = 0;
+    int space = 0;
+    for (uint32_t i = 0; i < loc.len && loc.off + i < c->src_len && k + 4 < cap; i++) {
+        char ch = c->src[loc.off + i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') { space = k > 0; continue; }
+        if (space) buf[k++] = ' ';
+        space = 0;
+        buf[k++] = ch;
+    }
+    if (loc.len && k + 4 >= cap) { memcpy(buf + k, "...", 3); k += 3; }
+    buf[k] = '\0';
+}
+
+static int is_two_sided(const gr_expr *e) {
+    if (e->kind != EX_BINARY) return 0;
+    switch (e->op) {
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_IFF: return 1;
+    default: return 0;
+    }
+}
+
+/* Writes the failing assignment (and both sides of a comparison) as JSON and as text. */
+static void formula_refuted(gr_ctx *c, gr_rquery *q, const int64_t *frame, const gr_hooks *hooks, gr_check_result *out) {
+    char *js = out->counterexample_json, *tx = out->counterexample_text, formula[400];
+    size_t cj = sizeof out->counterexample_json, ct = sizeof out->counterexample_text, pj = 0, pt = 0;
+    appendf(js, cj, &pj, "{");
+    if (q->nbinds) appendf(tx, ct, &pt, "at ");
+    for (int i = 0; i < q->nbinds; i++) {
+        long long v = (long long)frame[q->binds[i].slot];
+        appendf(js, cj, &pj, "%s\"%s\":%lld", i ? "," : "", q->binds[i].name, v);
+        appendf(tx, ct, &pt, "%s%s = %lld", i ? ", " : "", q->binds[i].name, v);
+    }
+    if (q->nbinds) appendf(tx, ct, &pt, ": ");
+    source_text(c, q->q->formula->loc, formula, sizeof formula);
+    appendf(tx, ct, &pt, "%s is false", formula);
+    const gr_expr *f = q->q->formula;
+    if (is_two_sided(f)) {
+        int64_t l = gr_eval(c, gr_compile(c, f->a, &q->scope, q->game->arity), frame, hooks);
+        int64_t r = gr_eval(c, gr_compile(c, f->b, &q->scope, q->game->arity), frame, hooks);
+        if (f->op == OP_IFF) { l = l != 0; r = r != 0; }
+        appendf(js, cj, &pj, "%s\"lhs\":%lld,\"rhs\":%lld", q->nbinds ? "," : "", (long long)l, (long long)r);
+        appendf(tx, ct, &pt, " (left %lld, right %lld)", (long long)l, (long long)r);
+    }
+    appendf(js, cj, &pj, "}");
+    out->has_counterexample = 1;
+    out->status = GR_CHECK_REFUTED;
+}
+
+/* Enters binding k: its variable takes lo (bounds read the variables before it); 0 if empty. */
+static int enter_binding(gr_ctx *c, const gr_rquery *q, int64_t *frame, int64_t *hi, int k) {
+    const gr_rbinding *b = &q->binds[k];
+    int64_t lo = gr_eval(c, b->lo, frame, NULL);
+    hi[k] = gr_eval(c, b->hi, frame, NULL);
+    frame[b->slot] = lo;
+    return lo <= hi[k];
+}
+
+static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    formula_state st = { .c = c, .g = q->game };
+    gr_hooks hooks = { .call = hook_call, .user = &st, .arity = q->game->arity };
+    int n = q->nbinds;
+    int64_t *frame = gr_alloc(c, sizeof(int64_t) * (size_t)(q->nslots > 0 ? q->nslots : 1));
+    int64_t *hi = gr_alloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    gr_progress pr;
+    gr_progress_begin(&pr, c, "check", 0);
+    int64_t count = 0;
+    int refuted = 0;
+    /* An odometer: descend entering each binding at its lo; at the bottom test the formula;
+     * then advance the deepest binding that has room and descend again. */
+    int k = 0, down = 1;
+    while (!refuted) {
+        if (down) {
+            if (k == n) {
+                count++;
+                if (!gr_eval(c, q->formula, frame, &hooks)) { formula_refuted(c, q, frame, &hooks, out); refuted = 1; }
+                if ((count & 4095) == 0) gr_progress_update(&pr, (uint64_t)count);
+                down = 0;
+                k = n - 1;
+            } else if (enter_binding(c, q, frame, hi, k)) {
+                k++;
+            } else {
+                down = 0;
+                k--;
+            }
+        } else {
+            if (k < 0) break;
+            int slot = q->binds[k].slot;
+            if (frame[slot] < hi[k]) { frame[slot]++; k++; down = 1; }
+            else k--;
+        }
+    }
+    gr_progress_end(&pr);
+    out->checked_to = count;
+    if (!refuted) {
+        out->status = GR_CHECK_HOLDS;
+        textf(out->theorem, sizeof out->theorem, "checked %lld assignment%s; a formula over positions is never proved",
+                 (long long)count, count == 1 ? "" : "s");
+    } else {
+        textf(out->theorem, sizeof out->theorem, "refuted at assignment %lld in iteration order", (long long)count);
+    }
+    if (st.graph) gr_sumgraph_free(st.graph);
+    gr_free(c, frame);
+    gr_free(c, hi);
+}
+
+/* ---- entry ------------------------------------------------------------------------------------ */
+
+void gr_check_run(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    memset(out, 0, sizeof *out);
+    switch (q->check) {
+    case CK_PERIODIC: run_periodic(c, q, out); break;
+    case CK_PERIOD: run_claim(c, q, out); break;
+    case CK_FORMULA: run_formula(c, q, out); break;
+    }
+}
