@@ -54,6 +54,7 @@ static void append(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
 }
 
 /* Formats a located diagnostic: header, the source line, a caret line. */
+static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, const char *fmt,
                         va_list ap) {
     int line, col;

@@ -75,9 +75,8 @@ static int emit(emitter *m, uint8_t op, int32_t arg, int64_t imm, uint8_t argc, 
     return m->n++;
 }
 
-static void compile_node(emitter *m, const gr_expr *e);
-
-static void compile_call(emitter *m, const gr_expr *e) {
+/* Checks a call's name and argument count; returns the instruction and its argument. */
+static void resolve_call(emitter *m, const gr_expr *e, uint8_t *op, int32_t *arg) {
     for (int h = 0; h < 3; h++) {
         if (strcmp(e->name, hook_names[h]) != 0) continue;
         if (m->hook_arity <= 0)
@@ -86,9 +85,9 @@ static void compile_call(emitter *m, const gr_expr *e) {
         if (e->nargs != m->hook_arity)
             gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "%s takes %d argument%s here (a position of the rule set), not %d",
                        e->name, m->hook_arity, m->hook_arity == 1 ? "" : "s", e->nargs);
-        for (int i = 0; i < e->nargs; i++) compile_node(m, e->args[i]);
         m->uses_frame = 1; /* a hook is never constant */
-        emit(m, I_HOOK, h, 0, (uint8_t)e->nargs, e->loc, 1 - e->nargs);
+        *op = I_HOOK;
+        *arg = h;
         return;
     }
     for (int b = 0; b < B_COUNT; b++) {
@@ -100,8 +99,8 @@ static void compile_call(emitter *m, const gr_expr *e) {
             gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "%s takes at least %d argument, not %d", e->name,
                        builtins[b].min_args, e->nargs);
         }
-        for (int i = 0; i < e->nargs; i++) compile_node(m, e->args[i]);
-        emit(m, I_CALL, b, 0, (uint8_t)e->nargs, e->loc, 1 - e->nargs);
+        *op = I_CALL;
+        *arg = b;
         return;
     }
     gr_fail_at(m->c, e->loc, GR_EXIT_INPUT,
@@ -109,61 +108,98 @@ static void compile_call(emitter *m, const gr_expr *e) {
                e->name, m->hook_arity > 0 ? "; and P N sg of the rule set" : "");
 }
 
-static void compile_node(emitter *m, const gr_expr *e) {
-    switch (e->kind) {
-    case EX_INT:
-        emit(m, I_CONST, 0, e->ival, 0, e->loc, 1);
-        return;
-    case EX_NAME: {
-        int slot = gr_scope_find(m->scope, e->name);
-        if (slot < 0) gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "unknown name '%s'", e->name);
-        m->uses_frame = 1;
-        emit(m, I_LOAD, slot, 0, 0, e->loc, 1);
-        return;
-    }
-    case EX_UNARY:
-        compile_node(m, e->a);
-        emit(m, I_UN, (int32_t)e->op, 0, 0, e->loc, 0);
-        return;
-    case EX_BINARY:
-        compile_node(m, e->a);
-        if (e->op == OP_AND || e->op == OP_OR) {
-            int j = emit(m, e->op == OP_AND ? I_ANDJ : I_ORJ, 0, 0, 0, e->loc, -1);
-            compile_node(m, e->b);
-            emit(m, I_BOOL, 0, 0, 0, e->loc, 0);
-            m->ins[j].arg = m->n;
-            return;
+/* Post-order walk on an explicit stack: a long chain like 0+1+1+... is as deep as it is
+ * long, and must not reach the C stack. */
+typedef struct walk { const gr_expr *e; int state, next, jump; } walk;
+
+static void compile_tree(emitter *m, const gr_expr *root) {
+    size_t cap = 64, sp = 0;
+    walk *st = gr_alloc(m->c, cap * sizeof *st);
+    st[sp++] = (walk){ root, 0, 0, 0 };
+    while (sp) {
+        if (sp + 1 >= cap) { cap *= 2; st = gr_realloc(m->c, st, cap * sizeof *st); }
+        walk *w = &st[sp - 1];
+        const gr_expr *e = w->e;
+        switch (e->kind) {
+        case EX_INT:
+            emit(m, I_CONST, 0, e->ival, 0, e->loc, 1);
+            sp--;
+            break;
+        case EX_NAME: {
+            int slot = gr_scope_find(m->scope, e->name);
+            if (slot < 0) gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "unknown name '%s'", e->name);
+            m->uses_frame = 1;
+            emit(m, I_LOAD, slot, 0, 0, e->loc, 1);
+            sp--;
+            break;
         }
-        compile_node(m, e->b);
-        emit(m, I_BIN, (int32_t)e->op, 0, 0, e->loc, -1);
-        return;
-    case EX_CALL:
-        compile_call(m, e);
-        return;
+        case EX_UNARY:
+            if (w->state++ == 0) st[sp++] = (walk){ e->a, 0, 0, 0 };
+            else { emit(m, I_UN, (int32_t)e->op, 0, 0, e->loc, 0); sp--; }
+            break;
+        case EX_BINARY: {
+            int logical = e->op == OP_AND || e->op == OP_OR;
+            if (w->state == 0) { w->state = 1; st[sp++] = (walk){ e->a, 0, 0, 0 }; }
+            else if (w->state == 1) {
+                w->state = 2;
+                if (logical) w->jump = emit(m, e->op == OP_AND ? I_ANDJ : I_ORJ, 0, 0, 0, e->loc, -1);
+                st[sp++] = (walk){ e->b, 0, 0, 0 };
+            } else {
+                if (logical) {
+                    emit(m, I_BOOL, 0, 0, 0, e->loc, 0);
+                    m->ins[w->jump].arg = m->n;
+                } else {
+                    emit(m, I_BIN, (int32_t)e->op, 0, 0, e->loc, -1);
+                }
+                sp--;
+            }
+            break;
+        }
+        case EX_CALL:
+            if (w->next < e->nargs) { const gr_expr *arg = e->args[w->next++]; st[sp++] = (walk){ arg, 0, 0, 0 }; }
+            else {
+                uint8_t op;
+                int32_t arg;
+                resolve_call(m, e, &op, &arg);
+                emit(m, op, arg, 0, (uint8_t)e->nargs, e->loc, 1 - e->nargs);
+                sp--;
+            }
+            break;
+        }
     }
+    gr_free(m->c, st);
 }
 
-/* The span of a whole expression, for "this expression" diagnostics. */
-static gr_loc expr_span(const gr_expr *e) {
-    uint32_t lo = e->loc.off, hi = e->loc.off + e->loc.len;
-    const gr_expr *kids[2] = { e->a, e->b };
-    for (int i = 0; i < 2; i++)
-        if (kids[i]) {
-            gr_loc k = expr_span(kids[i]);
-            if (k.off < lo) lo = k.off;
-            if (k.off + k.len > hi) hi = k.off + k.len;
+/* The span of a whole expression, for "this expression" diagnostics (iterative too). */
+static gr_loc expr_span(gr_ctx *c, const gr_expr *root) {
+    uint32_t lo = root->loc.off, hi = root->loc.off + root->loc.len;
+    size_t cap = 64, sp = 0;
+    const gr_expr **st = gr_alloc(c, cap * sizeof *st);
+    st[sp++] = root;
+    while (sp) {
+        const gr_expr *e = st[--sp];
+        if (e->loc.off < lo) lo = e->loc.off;
+        if (e->loc.off + e->loc.len > hi) hi = e->loc.off + e->loc.len;
+        if (sp + 2 + (size_t)e->nargs >= cap) {
+            while (sp + 2 + (size_t)e->nargs >= cap) cap *= 2;
+            st = gr_realloc(c, st, cap * sizeof *st);
         }
+        if (e->a) st[sp++] = e->a;
+        if (e->b) st[sp++] = e->b;
+        for (int i = 0; i < e->nargs; i++) st[sp++] = e->args[i];
+    }
+    gr_free(c, st);
     return (gr_loc){ lo, hi - lo };
 }
 
 gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity) {
     emitter m = { .c = c, .scope = s, .hook_arity = hook_arity };
-    compile_node(&m, e);
+    compile_tree(&m, e);
     gr_code *code = GR_NEW(c, gr_code);
     code->ins = m.ins;
     code->n = m.n;
     code->max_stack = m.max_depth;
-    code->loc = expr_span(e);
+    code->loc = expr_span(c, e);
     if (!m.uses_frame) {
         code->value = gr_eval(c, code, NULL, NULL);
         code->is_const = 1;
@@ -340,4 +376,13 @@ int gr_code_max_slot(const gr_code *code) {
     for (int i = 0; i < code->n; i++)
         if (code->ins[i].op == I_LOAD && code->ins[i].arg > m) m = code->ins[i].arg;
     return m;
+}
+
+int gr_code_is_min_of_slots(const gr_code *code, int *a, int *b) {
+    if (code->n != 3 || code->ins[0].op != I_LOAD || code->ins[1].op != I_LOAD ||
+        code->ins[2].op != I_CALL || code->ins[2].arg != B_MIN || code->ins[2].argc != 2)
+        return 0;
+    *a = code->ins[0].arg;
+    *b = code->ins[1].arg;
+    return 1;
 }

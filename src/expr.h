@@ -61,4 +61,6 @@ int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc);
 int gr_code_is_slot(const gr_code *code, int *slot);
 int gr_code_max_slot(const gr_code *code);          /* highest slot read, or -1 */
 int gr_code_is_slot_minus_slot(const gr_code *code, int *a, int *b);
+/* Is the code exactly min(x, y) of two slots (in either order)? Gives the slots as written. */
+int gr_code_is_min_of_slots(const gr_code *code, int *a, int *b);
 #endif

@@ -1,6 +1,7 @@
 /* sema: names, parameters, arities, constants; see sema.h. */
 #include "sema.h"
 #include "lower.h"
+#include "rules.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -85,15 +86,16 @@ void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out) {
                 gr_fail_at(c, AT(i), GR_EXIT_INPUT, "'%c' is not a take-and-break digit (0-9, A-V, or &N;)", ch);
             mask = (uint32_t)v;
         }
+        size_t digit_at = i;
         uint8_t cons = TB_ANY;
         if (i + 1 < len && (code[i + 1] == '!' || code[i + 1] == '?' || code[i + 1] == '=')) {
             cons = code[i + 1] == '!' ? TB_UNEQUAL : code[i + 1] == '?' ? TB_SOMEUNEQUAL : TB_EQUAL;
             i++;
         }
         if (!seen_point) {
-            if (before_point) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "only one digit may stand before the point (additive digits are not supported)");
+            if (before_point) gr_fail_at(c, AT(digit_at), GR_EXIT_INPUT, "only one digit may stand before the point (additive digits are not supported)");
             before_point = 1;
-            if (mask & 3u) gr_fail_at(c, AT(i), GR_EXIT_INPUT, "the digit before the point removes no tokens, so it may only split a heap into two or more (4, 8, C, ...)");
+            if (mask & 3u) gr_fail_at(c, AT(digit_at), GR_EXIT_INPUT, "the digit before the point removes no tokens, so it may only split a heap into two or more (4, 8, C, ...)");
         } else if (!before_point && nd == 0) {
             d[nd++] = (gr_tbdigit){ 0, 0 };   /* ".77" means "0.77" */
             before_point = 1;
@@ -440,6 +442,20 @@ static void resolve_part(sema *s, gr_posref *p, gr_comp *out) {
         if (g->shape == SHAPE_HEAP && out->c[i] < 0)
             gr_fail_at(s->c, p->coords.v[i]->loc, GR_EXIT_INPUT, "a heap cannot be negative");
     }
+    if (g->shape == SHAPE_TUPLE && !gr_rules_valid(s->c, g, out->c))
+        gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "this is not a position of '%s': it fails the rule set's 'where'", g->name);
+}
+
+/* A rule set whose terminals fix the outcome has no meaning as one part of a sum. */
+static void check_sum_parts(sema *s, gr_query *q, gr_rquery *r) {
+    if (r->ncomps < 2) return;
+    for (int i = 0; i < r->ncomps; i++) {
+        const gr_rules *rules = r->comps[i].game->rules;
+        for (int k = 0; rules && k < rules->nterms; k++)
+            if (rules->terms[k].kind != TERM_LEAF)
+                gr_fail_at(s->c, q->parts[i].loc, GR_EXIT_INPUT, "'%s' has terminal positions that win or lose, so it can only be played alone, not in a sum",
+                           r->comps[i].game->name);
+    }
 }
 
 static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
@@ -505,6 +521,7 @@ void gr_sema(gr_ctx *c, gr_program *prog, gr_module *out) {
             r->ncomps = q->nparts;
             r->comps = GR_NEWN(c, gr_comp, q->nparts);
             for (int i = 0; i < q->nparts; i++) resolve_part(&s, &q->parts[i], &r->comps[i]);
+            check_sum_parts(&s, q, r);
             break;
         case Q_CHECK: resolve_check(&s, q, r); break;
         }
