@@ -275,9 +275,10 @@ static int64_t binary(gr_ctx *c, gr_op op, int64_t a, int64_t b, gr_loc loc) {
 int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc) {
     if (n < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld): the argument must not be negative", (long long)n);
     if (n > 92) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld) does not fit in 64 bits (fib(92) is the largest)", (long long)n);
-    int64_t a = 0, b = 1;
-    for (int64_t i = 0; i < n; i++) { int64_t t = a + b; a = b; b = t; }
-    return a;
+    if (n == 0) return 0;
+    int64_t a = 0, b = 1;   /* b = fib(i) after step i; never computes past fib(n) */
+    for (int64_t i = 1; i < n; i++) { int64_t t = a + b; a = b; b = t; }
+    return b;
 }
 
 static int64_t isqrt(int64_t v) {
