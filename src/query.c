@@ -185,6 +185,7 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
     /* A row is a whole number of periods, about ten values wide. */
     int64_t per_row = p ? p * ((10 + p - 1) / p) : 10;
     if (per_row * (w + 1) + iw + 3 > TEXT_WIDTH) per_row = 10;
+    if (per_row > t->rows) per_row = t->rows;
     int lw = snprintf(cell, sizeof cell, "%lld", (long long)(per_row - 1));
     if (lw > w) w = lw;   /* the column labels must fit too */
     /* Column header: offsets within a row. */
