@@ -387,3 +387,67 @@ int gr_code_is_min_of_slots(const gr_code *code, int *a, int *b) {
     *b = code->ins[1].arg;
     return 1;
 }
+
+int gr_code_affine(const gr_code *code, const int64_t *consts, int nconsts, gr_affine *out) {
+    enum { DEPTH = 8 };
+    gr_affine st[DEPTH];
+    int sp = 0;
+    memset(out, 0, sizeof *out);
+    out->div = 1;
+    if (code->is_const) { out->k = code->value; return 1; }
+    for (int pc = 0; pc < code->n; pc++) {
+        const gr_insn *in = &code->ins[pc];
+        if (sp > 0 && st[sp - 1].div != 1) return 0;      /* division only at the very end */
+        switch (in->op) {
+        case I_CONST:
+        case I_LOAD:
+            if (sp == DEPTH) return 0;
+            memset(&st[sp], 0, sizeof st[sp]);
+            st[sp].div = 1;
+            if (in->op == I_CONST) st[sp].k = in->imm;
+            else if (in->arg < nconsts) st[sp].k = consts[in->arg];
+            else if (in->arg < GR_AFFINE_SLOTS) st[sp].coef[in->arg] = 1;
+            else return 0;
+            sp++;
+            break;
+        case I_UN:
+            if (in->arg != OP_NEG || st[sp - 1].k == INT64_MIN) return 0;
+            for (int i = 0; i < GR_AFFINE_SLOTS; i++) if (st[sp - 1].coef[i] == INT64_MIN) return 0;
+            for (int i = 0; i < GR_AFFINE_SLOTS; i++) st[sp - 1].coef[i] = -st[sp - 1].coef[i];
+            st[sp - 1].k = -st[sp - 1].k;
+            break;
+        case I_BIN: {
+            gr_affine *a = &st[sp - 2], *b = &st[sp - 1];
+            int b_const = 1, a_const = 1;
+            for (int i = 0; i < GR_AFFINE_SLOTS; i++) { b_const &= b->coef[i] == 0; a_const &= a->coef[i] == 0; }
+            int bad = 0;
+            if (in->arg == OP_ADD || in->arg == OP_SUB) {
+                for (int i = 0; i <= GR_AFFINE_SLOTS; i++) {
+                    int64_t *x = i < GR_AFFINE_SLOTS ? &a->coef[i] : &a->k;
+                    int64_t y = i < GR_AFFINE_SLOTS ? b->coef[i] : b->k;
+                    bad |= in->arg == OP_ADD ? __builtin_add_overflow(*x, y, x) : __builtin_sub_overflow(*x, y, x);
+                }
+            } else if (in->arg == OP_MUL && (a_const || b_const)) {
+                gr_affine v = a_const ? *b : *a;
+                int64_t f = a_const ? a->k : b->k;
+                for (int i = 0; i < GR_AFFINE_SLOTS; i++) bad |= __builtin_mul_overflow(v.coef[i], f, &a->coef[i]);
+                bad |= __builtin_mul_overflow(v.k, f, &a->k);
+            } else if (in->arg == OP_DIV && b_const && b->k > 0) {
+                a->div = b->k;
+            } else {
+                return 0;
+            }
+            if (bad) return 0;
+            sp--;
+            break;
+        }
+        default:
+            return 0;
+        }
+    }
+    if (sp != 1) return 0;
+    for (int i = 0; i < GR_AFFINE_SLOTS; i++)       /* keep away from overflow in callers */
+        if (st[0].coef[i] > 1000000 || st[0].coef[i] < -1000000) return 0;
+    *out = st[0];
+    return 1;
+}

@@ -63,4 +63,11 @@ int gr_code_max_slot(const gr_code *code);          /* highest slot read, or -1 
 int gr_code_is_slot_minus_slot(const gr_code *code, int *a, int *b);
 /* Is the code exactly min(x, y) of two slots (in either order)? Gives the slots as written. */
 int gr_code_is_min_of_slots(const gr_code *code, int *a, int *b);
+
+/* An affine reading of compiled code: value = floor((sum coef[i] * slot_i + k) / div).
+ * Slots below nconsts are constants (a rule set's parameters) and are folded in. Returns 0
+ * when the code is not of that form (a division must be the last operation). */
+enum { GR_AFFINE_SLOTS = 16 };
+typedef struct gr_affine { int64_t coef[GR_AFFINE_SLOTS]; int64_t k; int64_t div; } gr_affine;
+int gr_code_affine(const gr_code *code, const int64_t *consts, int nconsts, gr_affine *out);
 #endif

@@ -131,6 +131,150 @@ static int rules_are_subtraction(gr_ctx *c, gr_game *g, char *why, size_t cap) {
     return 1;
 }
 
+/* ---- take-and-break codes written as rules ----
+ * Each move must be one of (n the heap, K a constant, k and a bound variables):
+ *   n - K                                   place K: leave one heap or none
+ *   n - k for k in LO..HI  (HI constant or n)  places LO..HI (or LO and every place after)
+ *   {a, n - K - a} for a in 1..HI           place K: two nonempty heaps; HI = (n - K)/2 or
+ *                                           n - K - 1 allows any pair, (n - K - 1)/2 unequal ones
+ *   {a, n - k - a} for k in LO..HI, a in 1..HI'   the same over places LO..HI
+ * Anything else (a guard, a terminal, another shape) keeps the general interpreter. */
+enum { TB_MAX_PLACE = 4096 };
+typedef struct tb_build {
+    uint8_t bits[TB_MAX_PLACE];      /* 1|2: leave none or one heap; 4: two, any; 8: two, unequal */
+    int64_t max_place;
+    int64_t tail_take, tail_split;   /* every place from here on (-1: none) */
+} tb_build;
+
+static int aff_is(const gr_affine *f, int64_t cn, int n_slot, int64_t ck, int k_slot, int64_t ca, int a_slot,
+                  int64_t konst, int64_t div) {
+    for (int i = 0; i < GR_AFFINE_SLOTS; i++) {
+        int64_t want = (i == n_slot ? cn : 0) + (i == k_slot ? ck : 0) + (i == a_slot ? ca : 0);
+        if (f->coef[i] != want) return 0;
+    }
+    return f->k == konst && f->div == div;
+}
+
+static int aff_const(const gr_affine *f, int64_t *v) {
+    for (int i = 0; i < GR_AFFINE_SLOTS; i++) if (f->coef[i]) return 0;
+    if (f->div != 1) return 0;
+    *v = f->k;
+    return 1;
+}
+
+static int mark_places(tb_build *b, int64_t lo, int64_t hi, uint8_t bits) {
+    if (lo < 0 || hi >= TB_MAX_PLACE) return 0;
+    for (int64_t p = lo; p <= hi; p++) b->bits[p] |= bits;
+    if (hi > b->max_place) b->max_place = hi;
+    return 1;
+}
+
+/* The split bound a <= HI for place offset K (k_slot >= 0: K is that variable): 4 any, 8 unequal. */
+static uint8_t split_kind(const gr_affine *hi, int n_slot, int k_slot, int64_t K) {
+    int64_t ck = k_slot >= 0 ? -1 : 0;
+    int64_t base = k_slot >= 0 ? 0 : -K;
+    if (aff_is(hi, 1, n_slot, ck, k_slot, 0, -1, base, 2)) return 4;
+    if (aff_is(hi, 1, n_slot, ck, k_slot, 0, -1, base - 1, 1)) return 4;
+    if (aff_is(hi, 1, n_slot, ck, k_slot, 0, -1, base - 1, 2)) return 8;
+    return 0;
+}
+
+static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
+    const gr_rules *r = g->rules;
+    int n = r->nparams;
+    gr_affine f[2], lo, hi;
+    int64_t v, K;
+    if (mv->guard || mv->nbinds > 2) return 0;
+    for (int i = 0; i < mv->nbinds; i++)
+        if (mv->binds[i].slot >= GR_AFFINE_SLOTS) return 0;
+    for (int i = 0; i < mv->nparts && i < 2; i++)
+        if (!gr_code_affine(mv->parts[i].coords[0], g->params, r->nparams, &f[i])) return 0;
+    if (mv->nparts == 1 && !mv->is_sum) {
+        if (mv->nbinds == 0) {
+            if (!aff_is(&f[0], 1, n, 0, -1, 0, -1, f[0].k, 1) || f[0].k >= 0) return 0;
+            return mark_places(b, -f[0].k, -f[0].k, 3);
+        }
+        if (mv->nbinds != 1) return 0;
+        int k = mv->binds[0].slot;
+        if (!aff_is(&f[0], 1, n, -1, k, 0, -1, 0, 1)) return 0;
+        if (!gr_code_affine(mv->binds[0].lo, g->params, r->nparams, &lo) || !aff_const(&lo, &v) || v < 1) return 0;
+        if (!gr_code_affine(mv->binds[0].hi, g->params, r->nparams, &hi)) return 0;
+        if (aff_is(&hi, 1, n, 0, -1, 0, -1, 0, 1)) {          /* k in LO..n: every place from LO */
+            if (b->tail_take < 0 || v < b->tail_take) b->tail_take = v;
+            return 1;
+        }
+        if (!aff_const(&hi, &K)) return 0;
+        return K < v || mark_places(b, v, K, 3);
+    }
+    if (mv->nparts != 2 || !mv->is_sum) return 0;
+    int a = mv->binds[mv->nbinds - 1].slot, k = mv->nbinds == 2 ? mv->binds[0].slot : -1;
+    /* One part is a; the other is n - K - a (or n - k - a). */
+    int which = aff_is(&f[0], 0, -1, 0, -1, 1, a, 0, 1) ? 1 : aff_is(&f[1], 0, -1, 0, -1, 1, a, 0, 1) ? 0 : -1;
+    if (which < 0) return 0;
+    const gr_affine *other = &f[which];
+    if (k < 0) {
+        if (!aff_is(other, 1, n, 0, -1, -1, a, other->k, 1) || other->k > 0) return 0;
+        K = -other->k;
+    } else if (!aff_is(other, 1, n, -1, k, -1, a, 0, 1)) {
+        return 0;
+    }
+    const gr_rbinding *ab = &mv->binds[mv->nbinds - 1];
+    if (!gr_code_affine(ab->lo, g->params, r->nparams, &lo) || !aff_const(&lo, &v) || v != 1) return 0;
+    if (!gr_code_affine(ab->hi, g->params, r->nparams, &hi)) return 0;
+    uint8_t kind = split_kind(&hi, n, k, k < 0 ? K : 0);
+    if (!kind) return 0;
+    if (k < 0) return mark_places(b, K, K, kind);
+    int64_t klo;
+    if (!gr_code_affine(mv->binds[0].lo, g->params, r->nparams, &lo) || !aff_const(&lo, &klo) || klo < 0) return 0;
+    if (!gr_code_affine(mv->binds[0].hi, g->params, r->nparams, &hi)) return 0;
+    if (aff_is(&hi, 1, n, 0, -1, 0, -1, 0, 1) && kind == 4) {
+        if (b->tail_split < 0 || klo < b->tail_split) b->tail_split = klo;
+        return 1;
+    }
+    int64_t khi;
+    if (!aff_const(&hi, &khi)) return 0;
+    return khi < klo || mark_places(b, klo, khi, kind);
+}
+
+static int rules_are_take_and_break(gr_ctx *c, gr_game *g) {
+    const gr_rules *r = g->rules;
+    if (r->nterms || r->where || r->nmoves == 0 || r->nparams + 1 > GR_AFFINE_SLOTS) return 0;
+    tb_build *b = gr_alloc(c, sizeof *b);
+    b->max_place = -1;
+    b->tail_take = b->tail_split = -1;
+    int ok = 1;
+    for (int m = 0; m < r->nmoves && ok; m++) ok = recognise_move(g, &r->moves[m], b);
+    if (ok && (b->bits[0] & 3)) ok = 0;   /* removing nothing and leaving the heap: not a move down */
+    if (ok) {
+        int64_t tail = b->tail_take > b->tail_split ? b->tail_take : b->tail_split;
+        int periodic = b->tail_take >= 0 || b->tail_split >= 0;
+        int64_t T = periodic ? (tail > b->max_place + 1 ? tail : b->max_place + 1) : b->max_place;
+        if (T < 0) T = 0;
+        gr_tbdigit *d = GR_NEWN(c, gr_tbdigit, T + 2);
+        for (int64_t p = 0; p <= T; p++) {
+            uint8_t bits = p < TB_MAX_PLACE ? b->bits[p] : 0;
+            uint32_t mask = bits & 3u;
+            if (b->tail_take >= 0 && p >= b->tail_take) mask |= 3u;
+            if ((bits & 4u) || (b->tail_split >= 0 && p >= b->tail_split)) mask |= 4u;
+            else if (bits & 8u) { mask |= 4u; d[p].constraint = TB_UNEQUAL; }
+            d[p].mask = mask;
+        }
+        g->tb.d = d;
+        g->tb.ndigits = (int)T + 1;
+        g->tb.period = periodic ? 1 : 0;
+        g->tb.max_heaps = 0;
+        g->tb.last_place = -1;
+        for (int64_t p = 0; p <= T; p++) {
+            if (d[p].mask) g->tb.last_place = (int)p;
+            if (d[p].mask & 4u) g->tb.max_heaps = 2;
+            else if ((d[p].mask & 3u) && g->tb.max_heaps < 1) g->tb.max_heaps = 1;
+        }
+        if (periodic) g->tb.last_place = INT32_MAX;
+    }
+    gr_free(c, b);
+    return ok;
+}
+
 static void choose_subtraction_kernel(gr_game *g, const char *origin) {
     char set[256];
     sub_normalise(g);
@@ -151,9 +295,35 @@ static void choose_subtraction_kernel(gr_game *g, const char *origin) {
     }
 }
 
+/* Kernel choice for a take-and-break code (declared, or recognised in rules). */
+static void lower_tbcode(gr_ctx *c, gr_game *g, const char *origin) {
+    char code[128], why[384];
+    g->evaluator = EVAL_HEAP;
+    gr_tbcode_format(&g->tb, code, sizeof code);
+    if (octal_is_subtraction(c, g)) {
+        snprintf(why, sizeof why, "%stake-and-break %s has only digits 0 and 3, so it is a subtraction game", origin, code);
+        choose_subtraction_kernel(g, why);
+        return;
+    }
+    int constrained = 0;
+    for (int i = 0; i < g->tb.ndigits; i++) constrained |= g->tb.d[i].constraint != 0;
+    if (g->tb.max_heaps <= 2 && !constrained && !g->tb.period) {
+        g->kernel = KER_OCTAL;
+        snprintf(g->explain, sizeof g->explain, "heap recurrence, octal kernel: %stake-and-break %s, at most two heaps after a move; "
+                 "splits scanned with the values at the narrowest width", origin, code);
+    } else {
+        g->kernel = KER_TB;
+        snprintf(g->explain, sizeof g->explain, "heap recurrence, general take-and-break kernel: %stake-and-break %s%s%s%s", origin, code,
+                 g->tb.max_heaps > 2 ? "; moves may leave more than two heaps" : "",
+                 constrained ? "; heap sizes constrained (! ? =)" : "",
+                 g->tb.period ? "; repeating digits" : "");
+    }
+}
+
 void gr_lower(gr_ctx *c, gr_game *g) {
     gr_gdecl *d = g->decl;
     char why[256], code[128];
+    (void)code;
     switch (d->kind) {
     case GD_SUBTRACT:
         choose_subtraction_kernel(g, "declared 'subtract'");
@@ -161,26 +331,7 @@ void gr_lower(gr_ctx *c, gr_game *g) {
     case GD_OCTAL:
         g->shape = SHAPE_HEAP;
         g->arity = 1;
-        g->evaluator = EVAL_HEAP;
-        gr_tbcode_format(&g->tb, code, sizeof code);
-        if (octal_is_subtraction(c, g)) {
-            snprintf(why, sizeof why, "take-and-break %s has only digits 0 and 3, so it is a subtraction game", code);
-            choose_subtraction_kernel(g, why);
-            break;
-        }
-        int constrained = 0;
-        for (int i = 0; i < g->tb.ndigits; i++) constrained |= g->tb.d[i].constraint != 0;
-        if (g->tb.max_heaps <= 2 && !constrained && !g->tb.period) {
-            g->kernel = KER_OCTAL;
-            snprintf(g->explain, sizeof g->explain, "heap recurrence, octal kernel: take-and-break %s, at most two heaps after a move; "
-                     "splits scanned with the values at the narrowest width", code);
-        } else {
-            g->kernel = KER_TB;
-            snprintf(g->explain, sizeof g->explain, "heap recurrence, general take-and-break kernel: %s%s%s%s", code,
-                     g->tb.max_heaps > 2 ? "; moves may leave more than two heaps" : "",
-                     constrained ? "; heap sizes constrained (! ? =)" : "",
-                     g->tb.period ? "; repeating digits" : "");
-        }
+        lower_tbcode(c, g, "");
         break;
     case GD_BLOCK:
         g->arity = g->rules->arity;
@@ -192,6 +343,12 @@ void gr_lower(gr_ctx *c, gr_game *g) {
         if (g->shape == SHAPE_HEAP) {
             if (rules_are_subtraction(c, g, why, sizeof why)) {
                 choose_subtraction_kernel(g, why);
+                break;
+            }
+            if (rules_are_take_and_break(c, g)) {
+                gr_tbcode_format(&g->tb, code, sizeof code);
+                snprintf(why, sizeof why, "rules recognised move by move as ");
+                lower_tbcode(c, g, why);
                 break;
             }
             g->evaluator = EVAL_HEAP;
