@@ -183,6 +183,7 @@ int main(int argc, char **argv) {
             else status = gr_run_queries(&c, &mod, o.format, out);
         }
     } else {
+        if (c.progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
         fputs(c.fail_msg, stderr);
         status = c.fail_status;
     }

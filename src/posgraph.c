@@ -397,7 +397,9 @@ static void build_reverse(gr_pg *g, uint32_t n, uint64_t **roff_out, uint32_t **
 /* Outcome and remoteness by retrograde analysis. The queue holds decided positions in order
  * of non-decreasing remoteness (every seed is 0, every push is one more than the position
  * being processed), so the first LOSS child to reach a parent is its nearest, and the last
- * WIN child to release a LOSS parent is its farthest: exactly the remoteness rules. */
+ * WIN child to release a LOSS parent is its farthest: exactly the remoteness rules.
+ * cnt[p] is the number of children of p not yet known to be WIN while p is undecided (never
+ * 0 then), and 0 once p is decided, so the hot loop reads one array per edge. */
 static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
                        uint32_t *cnt, uint32_t *queue) {
     uint32_t head = 0, tail = 0;
@@ -405,6 +407,7 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
         uint32_t deg = degree(g, v);
         g->rem[v] = NONE;
         g->outc[v] = GR_DRAW;
+        cnt[v] = 0;
         if (g->kind[v] == GR_EXPAND_WIN) g->outc[v] = GR_WIN;
         else if (g->kind[v] == GR_EXPAND_LOSS || deg == 0) g->outc[v] = GR_LOSS;
         else cnt[v] = deg;
@@ -419,10 +422,10 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
         int child_lost = g->outc[v] == GR_LOSS;
         for (uint64_t e = roff[v]; e < roff[v + 1]; e++) {
             uint32_t p = rev[e];
-            if (g->outc[p] != GR_DRAW) continue;
-            if (child_lost) g->outc[p] = GR_WIN;
-            else if (--cnt[p] == 0) g->outc[p] = GR_LOSS;
-            else continue;
+            if (cnt[p] == 0) continue; /* decided already */
+            if (child_lost) cnt[p] = 0;
+            else if (--cnt[p] != 0) continue;
+            g->outc[p] = child_lost ? GR_WIN : GR_LOSS;
             g->rem[p] = r;
             queue[tail++] = p;
         }
