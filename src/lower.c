@@ -183,7 +183,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
     const gr_rules *r = g->rules;
     int n = r->nparams;
     gr_affine f[2], lo, hi;
-    int64_t v, K;
+    int64_t v = 0, K = 0;
     if (mv->guard || mv->nbinds > 2) return 0;
     for (int i = 0; i < mv->nbinds; i++)
         if (mv->binds[i].slot >= GR_AFFINE_SLOTS) return 0;

@@ -143,6 +143,24 @@ static int copy_out(FILE *tmp) {
     return fflush(stdout);
 }
 
+/* Parses, checks and runs; every failure below longjmps back here with its status. Kept apart
+ * from main so that no local of main lives across the setjmp. */
+static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
+    jmp_buf jb;
+    c->on_fail = &jb;
+    if (setjmp(jb) != 0) {
+        if (c->progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
+        fputs(c->fail_msg, stderr);
+        return c->fail_status;
+    }
+    gr_program prog;
+    gr_module mod;
+    if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
+    gr_sema(c, &prog, &mod);
+    if (o->explain) { gr_explain(c, &mod, out); return GR_EXIT_OK; }
+    return gr_run_queries(c, &mod, o->format, out);
+}
+
 int main(int argc, char **argv) {
     options o = parse_args(argc, argv);
     int from_stdin = !strcmp(o.file, "-");
@@ -169,24 +187,7 @@ int main(int argc, char **argv) {
         free(src);
         return GR_EXIT_LIMIT;
     }
-    jmp_buf jb;
-    int status;
-    c.on_fail = &jb;
-    if (setjmp(jb) == 0) {
-        gr_program prog;
-        gr_module mod;
-        if (gr_parse(&c, &prog) != 0) {
-            status = GR_EXIT_INPUT;
-        } else {
-            gr_sema(&c, &prog, &mod);
-            if (o.explain) { gr_explain(&c, &mod, out); status = GR_EXIT_OK; }
-            else status = gr_run_queries(&c, &mod, o.format, out);
-        }
-    } else {
-        if (c.progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
-        fputs(c.fail_msg, stderr);
-        status = c.fail_status;
-    }
+    int status = compile_and_run(&c, &o, out);
     if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
         if (copy_out(out) != 0) {
             fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));

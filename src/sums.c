@@ -32,6 +32,7 @@ struct gr_sumgraph {
     uint8_t *enc; size_t nenc, capenc;
     uint8_t *tmp; size_t ntmp, captmp;
     size_t *comp_off, *comp_len; int capcomp;
+    struct comp_ref *refs; size_t caprefs;
 };
 
 /* ---- small growable helpers ---- */
@@ -213,11 +214,23 @@ static int cmp_atom(const void *x, const void *y) {
     return 0;
 }
 
+/* Children differ from a sorted parent in one or two atoms, so insertion sort is near linear. */
+static void sort_atoms(atom *a, int n) {
+    if (n > 32) { qsort(a, (size_t)n, sizeof *a, cmp_atom); return; }
+    for (int i = 1; i < n; i++) {
+        if (cmp_atom(&a[i - 1], &a[i]) <= 0) continue;
+        atom x = a[i];
+        int j = i;
+        while (j > 0 && cmp_atom(&a[j - 1], &x) > 0) { a[j] = a[j - 1]; j--; }
+        a[j] = x;
+    }
+}
+
 typedef struct comp_ref { const uint8_t *p; size_t len; } comp_ref;
 static int cmp_comp(const void *x, const void *y) {
     const comp_ref *a = x, *b = y;
     size_t n = a->len < b->len ? a->len : b->len;
-    int r = memcmp(a->p, b->p, n);
+    int r = n ? memcmp(a->p, b->p, n) : 0;   /* p may be NULL when n is 0 */
     if (r) return r;
     return (a->len > b->len) - (a->len < b->len);
 }
@@ -236,7 +249,7 @@ static void encode(gr_sumgraph *s, spos *p) {
     }
     for (int k = 0; k < nc; k++) {
         int lo = merge ? 0 : p->cs[k], hi = merge ? p->na : p->cs[k + 1];
-        qsort(p->a + lo, (size_t)(hi - lo), sizeof *p->a, cmp_atom);
+        sort_atoms(p->a + lo, hi - lo);
         size_t start = s->ntmp;
         int live = 0;
         for (int i = lo; i < hi; i++) {
@@ -251,9 +264,10 @@ static void encode(gr_sumgraph *s, spos *p) {
         s->comp_len[k] = s->ntmp - start;
     }
     /* Sort components by their bytes and write: count, then (length, bytes) each. */
-    comp_ref *refs = (comp_ref *)gr_alloc(s->c, sizeof(comp_ref) * (size_t)(nc ? nc : 1));
+    s->refs = grow(s->c, s->refs, (size_t)nc + 1, &s->caprefs, sizeof *s->refs);
+    comp_ref *refs = s->refs;
     for (int k = 0; k < nc; k++) refs[k] = (comp_ref){ s->tmp + s->comp_off[k], s->comp_len[k] };
-    qsort(refs, (size_t)nc, sizeof *refs, cmp_comp);
+    if (nc > 1) qsort(refs, (size_t)nc, sizeof *refs, cmp_comp);
     s->nenc = 0;
     size_t need = s->ntmp + (size_t)nc * 10 + 10;
     s->enc = grow(s->c, s->enc, need, &s->capenc, 1);
@@ -266,11 +280,10 @@ static void encode(gr_sumgraph *s, spos *p) {
         v = refs[k].len;
         while (v >= 0x80) { o[n++] = (uint8_t)(v | 0x80); v >>= 7; }
         o[n++] = (uint8_t)v;
-        memcpy(o + n, refs[k].p, refs[k].len);
+        if (refs[k].len) memcpy(o + n, refs[k].p, refs[k].len);   /* p is NULL when no atom was ever written */
         n += refs[k].len;
     }
     s->nenc = n;
-    gr_free(s->c, refs);
 }
 
 static void decode(gr_sumgraph *s, const uint8_t *p, size_t len, spos *out) {
@@ -457,7 +470,7 @@ void gr_sumgraph_free(gr_sumgraph *s) {
     gr_free(c, s->mb.v);
     gr_free(c, s->move_off); gr_free(c, s->move_count);
     gr_free(c, s->enc); gr_free(c, s->tmp);
-    gr_free(c, s->comp_off); gr_free(c, s->comp_len);
+    gr_free(c, s->comp_off); gr_free(c, s->comp_len); gr_free(c, s->refs);
     gr_free(c, s->games); gr_free(c, s->zero_dead);
     gr_free(c, s);
 }
