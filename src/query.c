@@ -66,11 +66,18 @@ static void table_by_graph(gr_ctx *c, gr_module *m, const gr_rquery *q, table_da
     }
     gr_sumgraph_solve(s);
     gr_pg *pg = gr_sumgraph_pg(s);
+    /* Under normal play a loopy position may still have a (generalised) SG value. */
+    int gamma = !t->outcome && t->conv == CONV_NORMAL;
+    if (gamma) gr_pg_solve_gamma(pg);
     for (int64_t i = 0; i < n; i++) {
         if (q->game->shape == SHAPE_GRAPH) comp.c[0] = q->vertex_list[i];
         else cell_coords(q, i / t->cols, i % t->cols, comp.c);
         uint32_t id = gr_sumgraph_id(s, &comp, 1);
-        t->vals[i] = t->outcome ? (int64_t)gr_pg_outcome(pg, id) : gr_pg_sg(pg, id);
+        if (t->outcome) t->vals[i] = (int64_t)gr_pg_outcome(pg, id);
+        else {
+            int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
+            t->vals[i] = v >= 0 ? v : -1;
+        }
     }
     gr_sumgraph_free(s);
 }
@@ -331,6 +338,9 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     if (conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
         outcome = sg ? O_N : O_P;
         if (sg) gr_sum_fast_moves(c, q->comps, q->ncomps, vals, sg, fast_move, &moves);
+    } else if (conv == CONV_NORMAL && q->ncomps > 1 &&
+               gr_sum_gamma(c, m, q->comps, q->ncomps, &outcome, &sg, fast_move, &moves)) {
+        /* decided component by component */
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         uint32_t id = gr_sumgraph_add(s, q->comps, q->ncomps);

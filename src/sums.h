@@ -40,6 +40,13 @@ uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n);
  * to the same position) are reported once. */
 void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn fn, void *user);
 
+/* Normal play on components that may be loopy, by generalised SG values (gamma): each
+ * component's own graph is solved, never the product. Returns 0 (and nothing else) if some
+ * component has no gamma value (a terminal that wins). sg is -1 unless every value is finite.
+ * Winning moves go to fn (child_id 0). */
+int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
+                 gr_child_fn fn, void *user);
+
 /* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)". */
 void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap);
 #endif
