@@ -206,7 +206,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
         if (!aff_const(&hi, &K)) return 0;
         return K < v || mark_places(b, v, K, 3);
     }
-    if (mv->nparts != 2 || !mv->is_sum) return 0;
+    if (mv->nparts != 2 || !mv->is_sum || mv->nbinds == 0) return 0;   /* a split needs its variable a */
     int a = mv->binds[mv->nbinds - 1].slot, k = mv->nbinds == 2 ? mv->binds[0].slot : -1;
     /* One part is a; the other is n - K - a (or n - k - a). */
     int which = aff_is(&f[0], 0, -1, 0, -1, 1, a, 0, 1) ? 1 : aff_is(&f[1], 0, -1, 0, -1, 1, a, 0, 1) ? 0 : -1;
