@@ -21,6 +21,7 @@ typedef enum {
     KER_TB,            /* any take-and-break code (3+ heaps, '!', '?', '=', periodic digits) */
     KER_RULES,         /* general rules, interpreted */
     KER_TUPLE,         /* tuple positions */
+    KER_LINES,         /* pairs whose moves slide along rows, columns, diagonals (Wythoff) */
     KER_GRAPH          /* explicit graph */
 } gr_kernel;
 

@@ -1,5 +1,6 @@
 /* lower: kernel choice and the IR of each rule set; see lower.h. */
 #include "lower.h"
+#include "lines.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,6 +362,11 @@ void gr_lower(gr_ctx *c, gr_game *g) {
                 snprintf(g->explain, sizeof g->explain, "position graph: heap rules with %s",
                          g->rules->nterms ? "'terminal' conditions" : "a 'where' restriction");
             }
+        } else if (gr_lines_recognise(g, why, sizeof why)) {
+            g->evaluator = EVAL_TABLE;
+            g->kernel = KER_LINES;
+            snprintf(g->explain, sizeof g->explain, "table recurrence, per-line bitset kernel: %s; a table from (0, 0) keeps "
+                     "one bitset of values per line, sg = mex of their OR; single positions by the memoised recurrence", why);
         } else {
             g->evaluator = EVAL_TABLE;
             g->kernel = KER_TUPLE;

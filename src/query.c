@@ -2,6 +2,7 @@
 #include "query.h"
 #include "check.h"
 #include "heap.h"
+#include "lines.h"
 #include "sums.h"
 #include "tuple.h"
 #include <string.h>
@@ -100,6 +101,18 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
                 int64_t v = gr_heap_sg(c, g, q->lo[0] + i);
                 t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
             }
+    } else if (!by_graph && g->kernel == KER_LINES && q->lo[0] >= 0 && q->lo[1] >= 0) {
+        /* The whole box from (0, 0), in order, then the requested cells. */
+        int64_t rows = q->hi[0] + 1, cols = q->hi[1] + 1;
+        int64_t *box = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *box));
+        gr_lines_fill(c, g, rows, cols, box);
+        int64_t pos[GR_MAX_ARITY];
+        for (int64_t i = 0; i < t->rows * t->cols; i++) {
+            cell_coords(q, i / t->cols, i % t->cols, pos);
+            int64_t v = box[pos[0] * cols + pos[1]];
+            t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
+        }
+        gr_free(c, box);
     } else if (!by_graph && g->shape == SHAPE_TUPLE) {
         int64_t pos[GR_MAX_ARITY];
         for (int64_t i = 0; i < t->rows * t->cols && !by_graph; i++) {

@@ -1,0 +1,27 @@
+/* lines: a per-line bitset kernel for "line-move" tuple games such as Wythoff.
+ *
+ * A rule set qualifies when its positions are pairs (a, b) and every move is
+ *     move -> (a - k*da, b - k*db) for k in 1..LIMIT;
+ * with (da, db) a direction in {(1, 0), (0, 1), (1, 1)} and LIMIT exactly the expression that
+ * keeps the target non-negative: a, b, or min(a, b) (either order). No 'where', no guards, no
+ * terminals, no sums. (Wythoff uses all three directions; Nim in two heaps the first two.)
+ *
+ * A move slides a token along a line, so the options of (a, b) are exactly the earlier cells of
+ * each line through it that is in use: its row (a fixed), its column (b fixed), its diagonal
+ * (a - b fixed). Filling the box in row-major order and keeping, for each line, the bitset of
+ * the values seen so far on it, sg(a, b) is the mex of the OR of (at most three) bitsets.
+ * Values grow (Wythoff's about like a + b), so the bitsets grow too; each line also remembers
+ * how many of its leading words are full, and no mex can lie below the fullest of them. */
+#ifndef GRUNDY_LINES_H
+#define GRUNDY_LINES_H
+#include <stddef.h>
+#include "game.h"
+
+/* 1 if g is a line-move rule set, with a short description in why ("line moves along rows,
+ * columns and diagonals"); 0 if not, with the reason in why. why may be NULL. */
+int gr_lines_recognise(const gr_game *g, char *why, size_t cap);
+
+/* Fills out[a * cols + b] = sg(a, b) (normal play) for 0 <= a < rows, 0 <= b < cols. g must
+ * be recognised. Memory is tracked: a box too large for --max-memory fails with status 3. */
+void gr_lines_fill(gr_ctx *c, const gr_game *g, int64_t rows, int64_t cols, int64_t *out);
+#endif
