@@ -125,9 +125,9 @@ static int64_t cert_need(const cert *ct, int64_t e, int64_t p) { return sat_add(
 /* The largest e whose window fits in n values (W(e, p) + p <= n), or -1. */
 static int64_t cert_emax(const cert *ct, int64_t p, int64_t n) {
     if (ct->kind == CERT_SUBTRACT) return n - p - ct->m >= 0 ? n - p - ct->m : -1;
-    int64_t rest = n - sat_mul(ct->k, p) - ct->t;    /* k e' <= rest */
-    if (rest < ct->k) return -1;
-    return rest / ct->k;
+    if (n < ct->t || p > (n - ct->t) / ct->k) return -1;
+    int64_t rest = n - ct->t - ct->k * p;            /* k e' <= rest, e' = max(e, 1) */
+    return rest < ct->k ? -1 : rest / ct->k;
 }
 
 /* "Guy-Smith (take-and-break 0.77: last nonzero digit at place t = 2)" and the like. */
@@ -165,23 +165,86 @@ static void ensure_values(gr_ctx *c, const gr_rquery *q, int64_t upto) {
 
 static int64_t value_at(const gr_game *g, int64_t n) { return gr_sgt_get(g->sg, n); }
 
-/* How far (the largest heap) a check may compute: --to, or a default that keeps the work of
- * each kernel to seconds. See docs/periodicity.md. */
-static int64_t check_limit(const gr_ctx *c, const gr_game *g) {
-    if (c->check_to > 0) return c->check_to;
+/* ---- how far to compute -----------------------------------------------------------------------
+ * With --to N, heaps up to N. Without it, up to DEFAULT_TO, and for kernels whose work per heap
+ * grows with the heap (general rules, take-and-break codes with many heaps or repeating digits,
+ * infinite subtraction sets) also within a budget of options enumerated, estimated before each
+ * stage from the options of its last heap. Both are deterministic, so answers do not depend on
+ * the machine. */
+enum { DEFAULT_TO = 100000 };
+
+typedef struct plan {
+    gr_ctx *c;
+    gr_game *g;
+    int64_t target;        /* values wanted at most: heaps 0..target-1 */
+    int bounded;           /* a work budget applies */
+    uint64_t left;         /* options still affordable */
+    int stopped;           /* the budget (not the target) ended the computation */
+} plan;
+
+static uint64_t default_budget(const gr_game *g) {
     switch (g->kernel) {
-    case KER_SUBTRACT: case KER_OCTAL: return 100000;
-    case KER_SUBTRACT_INF: return 20000;
-    case KER_TB:
-        if (g->tb.period || g->tb.max_heaps > 3) return 1000;
-        return g->tb.max_heaps == 3 ? 2000 : 20000;
-    default: return 4000;
+    case KER_RULES: return UINT64_C(1) << 25;
+    case KER_TB: return UINT64_C(1) << 27;
+    case KER_SUBTRACT_INF: return UINT64_C(1) << 29;
+    default: return 0;     /* nim, finite subtraction, octal: fast kernels, the heap bound suffices */
     }
 }
 
-static int64_t next_stage(int64_t n, int64_t target) {
-    if (n < FIRST_STAGE) return min64(FIRST_STAGE, target);
-    return n > target / 2 ? target : 2 * n;
+static void plan_init(plan *pl, gr_ctx *c, gr_game *g) {
+    memset(pl, 0, sizeof *pl);
+    pl->c = c;
+    pl->g = g;
+    pl->target = c->check_to > 0 ? sat_add(c->check_to, 1) : DEFAULT_TO + 1;
+    pl->left = default_budget(g);
+    pl->bounded = c->check_to <= 0 && pl->left > 0;
+}
+
+/* The largest heap a check may reach. */
+static int64_t plan_limit(const plan *pl) { return pl->target - 1; }
+
+static void count_option(void *user, const int64_t *heaps, int nheaps) {
+    (void)heaps;
+    (void)nheaps;
+    ++*(uint64_t *)user;
+}
+
+/* The work of computing heaps have..n-1, bounded by (n - have) times the options of n - 1. */
+static uint64_t stage_work(const plan *pl, int64_t have, int64_t n) {
+    uint64_t k = 0;
+    gr_heap_options(pl->c, pl->g, n - 1, count_option, &k);
+    uint64_t len = (uint64_t)(n - have);
+    return k && len > UINT64_MAX / k ? UINT64_MAX : k * len;
+}
+
+/* How many values to have after the next stage (doubling from FIRST_STAGE, up to the target,
+ * shortened to what the budget affords); have itself when nothing more may be computed. */
+static int64_t plan_next(plan *pl, int64_t have) {
+    if (have >= pl->target || pl->stopped) return have;
+    int64_t next = have < FIRST_STAGE ? min64(FIRST_STAGE, pl->target)
+                 : have > pl->target / 2 ? pl->target : 2 * have;
+    if (!pl->bounded) return next;
+    uint64_t w = stage_work(pl, have, next);
+    if (w > pl->left) {
+        /* the largest affordable end, by bisection (the estimate grows with the end) */
+        int64_t lo = have, hi = next;
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (stage_work(pl, have, mid) <= pl->left) lo = mid; else hi = mid;
+        }
+        pl->stopped = 1;
+        next = lo;
+        w = next > have ? stage_work(pl, have, next) : 0;
+    }
+    pl->left -= w;
+    return next;
+}
+
+/* Why the computation stopped where it did, when that was not --to: "" or a clause such as
+ * "the default work bound; --to N computes further". */
+static const char *plan_note(const plan *pl) {
+    return pl->c->check_to > 0 ? "" : pl->stopped ? "the default work bound; --to N computes further"
+                                                  : "the default bound; --to N computes further";
 }
 
 /* ---- output helpers ------------------------------------------------------------------------ */
@@ -268,9 +331,11 @@ static int64_t least_certified(const gr_period_tracker *t, const cert *ct, int64
     for (int64_t p = gr_period_maxp(t) + 1; p < n; p++) {
         int64_t emax = cert_emax(ct, p, n);
         if (emax < 0) continue;
-        int64_t i = n - p;      /* the run of saltus 0 back from the end: its start */
-        while (i > 0 && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
+        /* the run of saltus 0 back from the end: first far enough to fit, then to its start */
+        int64_t i = n - p;
+        while (i > emax && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
         if (i > emax) continue;
+        while (i > 0 && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
         *e = i;
         return p;
     }
@@ -300,6 +365,7 @@ static void unproved_reason(const cert *ct, int64_t p, int64_t e, int64_t s, cha
     if (s != 0) { textf(buf, cap, "no theorem here proves arithmetic periodicity (saltus %lld)", (long long)s); return; }
     char name[256];
     cert_name(ct, name, sizeof name);
+    if (cert_need(ct, e, p) == INT64_MAX) { textf(buf, cap, "%s needs a window beyond 64-bit heaps", name); return; }
     textf(buf, cap, "%s needs agreement for %lld <= n < %lld, i.e. heaps up to %lld (raise --to)", name,
              (long long)e, (long long)cert_window(ct, e, p), (long long)(cert_need(ct, e, p) - 1));
 }
@@ -310,12 +376,13 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     cert ct;
     cert_for(g, &ct);
     if (ct.kind == CERT_NIM) { nim_periodic(out); return; }
-    int64_t limit = max64(check_limit(c, g), 1), target = sat_add(limit, 1);
+    plan pl;
+    plan_init(&pl, c, g);
     gr_period_tracker t;
     gr_period_init(&t, c);
-    for (int64_t stage = next_stage(0, target);; stage = next_stage(t.n, target)) {
-        ensure_values(c, q, stage - 1);
-        while (t.n < stage) gr_period_push(&t, value_at(g, t.n));
+    for (int64_t next; (next = plan_next(&pl, t.n)) > t.n;) {
+        ensure_values(c, q, next - 1);
+        while (t.n < next) gr_period_push(&t, value_at(g, t.n));
         int64_t e, p = ct.kind != CERT_NONE ? least_certified(&t, &ct, &e) : 0;
         if (p) {
             out->status = GR_CHECK_PROVED;
@@ -325,7 +392,6 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
             gr_period_free(&t);
             return;
         }
-        if (t.n >= target) break;
     }
     out->status = GR_CHECK_HOLDS;
     out->checked_to = t.n - 1;
@@ -335,12 +401,13 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
         set_period(out, p, e, s);
         relation(rel, sizeof rel, p, s);
         unproved_reason(&ct, p, e, s, why, sizeof why);
-        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed)",
-                 why, rel, (long long)e, (long long)(t.n - 1 - p), (long long)(t.n - 1));
+        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed%s%s)",
+                 why, rel, (long long)e, (long long)(t.n - 1 - p), (long long)(t.n - 1), *plan_note(&pl) ? ", " : "",
+                 plan_note(&pl));
     } else {
-        textf(out->theorem, sizeof out->theorem, "no period found in heaps 0..%lld: a period p with preperiod e is reported "
-                 "once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
-                 (long long)(t.n - 1));
+        textf(out->theorem, sizeof out->theorem, "no period found in heaps 0..%lld%s%s%s: a period p with preperiod e is "
+                 "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
+                 (long long)(t.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
     }
     gr_period_free(&t);
 }
@@ -378,22 +445,25 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     cert ct;
     cert_for(g, &ct);
     if (ct.kind == CERT_NIM) { nim_claim(p, e, s, out); return; }
-    int64_t limit = max64(check_limit(c, g), 1);
+    plan pl;
+    plan_init(&pl, c, g);
+    int64_t limit = plan_limit(&pl);
     int provable = ct.kind != CERT_NONE && s == 0;
     int64_t need = provable ? cert_need(&ct, e, p) : INT64_MAX;
-    int64_t target = min64(need, sat_add(limit, 1));
+    pl.target = min64(pl.target, need);
+    /* No pair within the limit: compute nothing (unless the window is empty: S = {}) */
+    if (sat_add(e, p) >= pl.target && !(provable && need <= pl.target)) pl.target = 0;
     int64_t next = e;                               /* the next n to compare */
     int64_t have = 0;                               /* values computed: heaps 0..have-1 */
-    if (sat_add(e, p) >= target) target = 0;        /* no pair within the limit: compute nothing */
-    while (have < target) {
-        have = next_stage(have, target);
+    for (int64_t more; (more = plan_next(&pl, have)) > have;) {
+        have = more;
         ensure_values(c, q, have - 1);
         for (; next < have - p; next++) {
             int64_t a = value_at(g, next), b = value_at(g, next + p);
             if (b - a != s) {
                 refute(out, next, p, s, a, b);
                 textf(out->theorem, sizeof out->theorem, "the first n >= %lld with sg(n + %lld) != sg(n)%s: n = %lld",
-                         (long long)e, (long long)p, s ? " + saltus" : "", (long long)next);
+                      (long long)e, (long long)p, s ? " + saltus" : "", (long long)next);
                 return;
             }
         }
@@ -414,11 +484,13 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     char why[384];
     unproved_reason(&ct, p, e, s, why, sizeof why);
     if (next > e)
-        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed)",
-                 why, rel, (long long)e, (long long)(next - 1), (long long)(have - 1));
+        textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed%s%s)",
+              why, rel, (long long)e, (long long)(next - 1), (long long)(have - 1), *plan_note(&pl) ? ", " : "",
+              plan_note(&pl));
     else
         textf(out->theorem, sizeof out->theorem, "not proved: %s; nothing compared: the first pair needs heap %lld, "
-                 "beyond the limit %lld (--to)", why, (long long)sat_add(e, p), (long long)limit);
+              "beyond the limit of heap %lld%s%s", why, (long long)sat_add(e, p), (long long)max64(have - 1, limit),
+              *plan_note(&pl) ? ", " : "", plan_note(&pl));
 }
 
 /* ---- check G: FORMULA for x in lo..hi, ... ---------------------------------------------------- */
@@ -494,18 +566,38 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     return hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
 }
 
-/* The formula as written, whitespace folded, for messages. */
-static void source_text(const gr_ctx *c, gr_loc loc, char *buf, size_t cap) {
+/* The source span of an expression: a binary node's own location is its operator, so the span
+ * runs from its leftmost to its rightmost leaf. (Recursion over the expression's nesting, which
+ * the parser bounded; never over heap sizes.) */
+static void expr_span(const gr_expr *e, uint32_t *lo, uint32_t *hi) {
+    if (e->loc.off < *lo) *lo = e->loc.off;
+    if (e->loc.off + e->loc.len > *hi) *hi = e->loc.off + e->loc.len;
+    if (e->a) expr_span(e->a, lo, hi);
+    if (e->b) expr_span(e->b, lo, hi);
+    for (int i = 0; i < e->nargs; i++) expr_span(e->args[i], lo, hi);
+}
+
+/* The formula as written, whitespace folded, for messages. Parentheses around its first or last
+ * operand are outside the leaves' span; they are taken back in until the text balances. */
+static void formula_text(const gr_ctx *c, const gr_expr *e, char *buf, size_t cap) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    expr_span(e, &lo, &hi);
+    if (hi > c->src_len) hi = (uint32_t)c->src_len;
+    if (lo > hi) lo = hi;
+    int depth = 0;
+    for (uint32_t i = lo; i < hi; i++) depth += (c->src[i] == '(') - (c->src[i] == ')');
+    while (depth < 0 && lo > 0) depth += c->src[--lo] == '(';
+    while (depth > 0 && hi < c->src_len) depth -= c->src[hi++] == ')';
     size_t k = 0;
     int space = 0;
-    for (uint32_t i = 0; i < loc.len && loc.off + i < c->src_len && k + 4 < cap; i++) {
-        char ch = c->src[loc.off + i];
+    for (uint32_t i = lo; i < hi && k + 4 < cap; i++) {
+        char ch = c->src[i];
         if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') { space = k > 0; continue; }
         if (space) buf[k++] = ' ';
         space = 0;
         buf[k++] = ch;
     }
-    if (loc.len && k + 4 >= cap) { memcpy(buf + k, "...", 3); k += 3; }
+    if (k + 4 >= cap) { memcpy(buf + k, "...", 3); k += 3; }
     buf[k] = '\0';
 }
 
@@ -529,7 +621,7 @@ static void formula_refuted(gr_ctx *c, gr_rquery *q, const int64_t *frame, const
         appendf(tx, ct, &pt, "%s%s = %lld", i ? ", " : "", q->binds[i].name, v);
     }
     if (q->nbinds) appendf(tx, ct, &pt, ": ");
-    source_text(c, q->q->formula->loc, formula, sizeof formula);
+    formula_text(c, q->q->formula, formula, sizeof formula);
     appendf(tx, ct, &pt, "%s is false", formula);
     const gr_expr *f = q->q->formula;
     if (is_two_sided(f)) {
