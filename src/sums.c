@@ -239,6 +239,7 @@ static int cmp_comp(const void *x, const void *y) {
 static void encode(gr_sumgraph *s, spos *p) {
     int merge = s->conv == CONV_NORMAL || s->conv == CONV_MISERE;
     s->ntmp = 0;
+    s->tmp = grow(s->c, s->tmp, 1, &s->captmp, 1);   /* never NULL, even for an empty position */
     int nc = merge ? 1 : p->nc;
     if ((size_t)nc + 1 > (size_t)s->capcomp) {
         size_t cap = (size_t)s->capcomp;
@@ -251,15 +252,12 @@ static void encode(gr_sumgraph *s, spos *p) {
         int lo = merge ? 0 : p->cs[k], hi = merge ? p->na : p->cs[k + 1];
         sort_atoms(p->a + lo, hi - lo);
         size_t start = s->ntmp;
-        int live = 0;
         for (int i = lo; i < hi; i++) {
             const atom *a = &p->a[i];
             if (s->games[a->game]->shape == SHAPE_HEAP && a->c[0] == 0 && zero_is_dead(s, a->game)) continue;
             put_uvarint(s, (uint64_t)a->game);
             for (int j = 0; j < s->games[a->game]->arity; j++) put_svarint(s, a->c[j]);
-            live++;
         }
-        (void)live;
         s->comp_off[k] = start;
         s->comp_len[k] = s->ntmp - start;
     }
