@@ -3,6 +3,7 @@
 #include "progress.h"
 #include "rules.h"
 #include "sgtable.h"
+#include <stdlib.h>
 #include <string.h>
 
 enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
@@ -253,12 +254,18 @@ static int bit_get(const uint64_t *b, size_t words, uint64_t v) {
     return (v >> 6) < words && (b[v >> 6] >> (v & 63) & 1u);
 }
 
+static int cmp_value(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
     gr_sgtable *t = g->sg;
     inf_state *st = g->table;
     if (!st) { st = g->table = gr_alloc(c, sizeof *st); }
     uint64_t *seen = NULL;
-    size_t seen_words = 0;
+    size_t seen_words = 0, vals_cap = 0;
+    int64_t *vals = NULL;
     for (int64_t n = t->n; n <= to; n++) {
         gr_sub_extend(c, g, n);
         if (g->sub_open_from) {           /* the tail now reaches heap n - lo */
@@ -275,33 +282,54 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                 while (bit_get(st->tail, st->tail_words, (uint64_t)st->tail_mex)) st->tail_mex++;
             }
         }
+        /* The listed elements' values: marked in a bitset over 0..max while that is small next
+         * to their number, else sorted and merged (max grows like n for sets such as 2..). */
+        size_t count = 0;
+        while (count < g->nsub && g->sub[count] <= n) count++;
         size_t words = (size_t)((uint64_t)t->max / 64 + 2);
-        if (words > seen_words) {
-            seen = gr_realloc(c, seen, words * sizeof *seen);
-            seen_words = words;
-        }
-        memset(seen, 0, words * sizeof *seen);
-        for (size_t j = 0; j < g->nsub && g->sub[j] <= n; j++) {
-            uint64_t v = (uint64_t)gr_sgt_get(t, n - g->sub[j]);
-            seen[v >> 6] |= UINT64_C(1) << (v & 63);
-        }
         uint64_t v = (uint64_t)st->tail_mex;
-        while (bit_get(seen, words, v) || bit_get(st->tail, st->tail_words, v)) v++;
+        if (words <= 4 * count + 16) {
+            if (words > seen_words) {
+                seen = gr_realloc(c, seen, words * sizeof *seen);
+                seen_words = words;
+            }
+            memset(seen, 0, words * sizeof *seen);
+            for (size_t j = 0; j < count; j++) {
+                uint64_t x = (uint64_t)gr_sgt_get(t, n - g->sub[j]);
+                seen[x >> 6] |= UINT64_C(1) << (x & 63);
+            }
+            while (bit_get(seen, words, v) || bit_get(st->tail, st->tail_words, v)) v++;
+        } else {
+            if (count > vals_cap) {
+                vals_cap = count * 2;
+                vals = gr_realloc(c, vals, vals_cap * sizeof *vals);
+            }
+            for (size_t j = 0; j < count; j++) vals[j] = gr_sgt_get(t, n - g->sub[j]);
+            qsort(vals, count, sizeof *vals, cmp_value);
+            size_t j = 0;
+            for (;;) {
+                while (j < count && (uint64_t)vals[j] < v) j++;
+                if ((j < count && (uint64_t)vals[j] == v) || bit_get(st->tail, st->tail_words, v)) v++;
+                else break;
+            }
+        }
         gr_sgt_push(c, t, (int64_t)v);
         if ((n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)n);
     }
     gr_free(c, seen);
+    gr_free(c, vals);
 }
 
 /* ---- octal kernel --------------------------------------------------------------------- */
-/* At most two heaps after a move and no constraints. Values of the pairs are xors of table
+/* At most two heaps after a move (pairs may be constrained: '!' and '?' mean unequal, '='
+ * equal). Values of the pairs are xors of table
  * entries, all below P, the power of two above the largest value so far; while P <= 64 they
  * are OR-ed into 64-bit masks (four, to break the dependency chain), else marked in a byte
  * array of P entries. Returns the first heap whose value does not fit the width T. */
 #define OCTAL_FILL(NAME, T, TMAX)                                                               \
     static int64_t NAME(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr,  \
                         uint8_t **seen, size_t *seen_cap) {                                    \
-        T *t = tab->data;                                                                      \
+        T *restrict t = tab->data;   /* never aliases the marks below */                    \
         const gr_tbcode *code = &g->tb;                                                        \
         int k0 = code->d[0].mask ? 0 : 1;                                                       \
         for (int64_t n = tab->n; n <= to; n++) {                                                \
@@ -316,8 +344,10 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                     int64_t r = n - k;                                                          \
                     if (r == 0) { if (d & 1u) m0 |= 1; continue; }                              \
                     if (d & 2u) m0 |= UINT64_C(1) << t[r];                                      \
-                    if (d & 4u) {                                                               \
-                        int64_t a = 1, half = r / 2;                                            \
+                    if ((d & 4u) && code->d[k].constraint == TB_EQUAL) {                        \
+                        if (r % 2 == 0) m0 |= 1;            /* x ^ x: equal halves give 0 */     \
+                    } else if (d & 4u) {                                                        \
+                        int64_t a = 1, half = code->d[k].constraint ? (r - 1) / 2 : r / 2;      \
                         for (; a + 3 <= half; a += 4) {                                         \
                             m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);                             \
                             m1 |= UINT64_C(1) << (t[a + 1] ^ t[r - a - 1]);                     \
@@ -334,15 +364,26 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                     *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
                     *seen_cap = (size_t)P + 1;                                                  \
                 }                                                                               \
-                uint8_t *s = *seen;                                                             \
+                uint8_t *restrict s = *seen;                                                    \
                 memset(s, 0, (size_t)P + 1);                                                    \
                 for (int64_t k = k0; k <= last; k++) {                                          \
                     uint32_t d = code->d[k].mask;                                               \
                     int64_t r = n - k;                                                          \
                     if (r == 0) { if (d & 1u) s[0] = 1; continue; }                             \
                     if (d & 2u) s[t[r]] = 1;                                                    \
-                    if (d & 4u)                                                                 \
-                        for (int64_t a = 1, half = r / 2; a <= half; a++) s[t[a] ^ t[r - a]] = 1; \
+                    if ((d & 4u) && code->d[k].constraint == TB_EQUAL) {                        \
+                        if (r % 2 == 0) s[0] = 1;                                               \
+                    } else if (d & 4u) {                                                        \
+                        int64_t half = code->d[k].constraint ? (r - 1) / 2 : r / 2, a = 1;      \
+                        const T *restrict tr = t + r;                                           \
+                        for (; a + 3 <= half; a += 4) {                                         \
+                            s[t[a] ^ tr[-a]] = 1;                                               \
+                            s[t[a + 1] ^ tr[-a - 1]] = 1;                                       \
+                            s[t[a + 2] ^ tr[-a - 2]] = 1;                                       \
+                            s[t[a + 3] ^ tr[-a - 3]] = 1;                                       \
+                        }                                                                       \
+                        for (; a <= half; a++) s[t[a] ^ tr[-a]] = 1;                            \
+                    }                                                                           \
                 }                                                                               \
                 v = 0;                                                                          \
                 while (s[v]) v++;                                                               \

@@ -308,10 +308,11 @@ static void lower_tbcode(gr_ctx *c, gr_game *g, const char *origin) {
     }
     int constrained = 0;
     for (int i = 0; i < g->tb.ndigits; i++) constrained |= g->tb.d[i].constraint != 0;
-    if (g->tb.max_heaps <= 2 && !constrained && !g->tb.period) {
+    if (g->tb.max_heaps <= 2 && !g->tb.period) {
         g->kernel = KER_OCTAL;
-        snprintf(g->explain, sizeof g->explain, "heap recurrence, octal kernel: %stake-and-break %s, at most two heaps after a move; "
-                 "splits scanned with the values at the narrowest width", origin, code);
+        snprintf(g->explain, sizeof g->explain, "heap recurrence, octal kernel: %stake-and-break %s, at most two heaps after a move%s; "
+                 "splits scanned with the values at the narrowest width", origin, code,
+                 constrained ? " (pairs constrained: ! and ? unequal, = equal)" : "");
     } else {
         g->kernel = KER_TB;
         snprintf(g->explain, sizeof g->explain, "heap recurrence, general take-and-break kernel: %stake-and-break %s%s%s%s", origin, code,

@@ -90,6 +90,9 @@ static options parse_args(int argc, char **argv) {
             if (len >= sizeof name) usage_error("unknown option '%s'", a);
             memcpy(name, a, len);
             name[len] = '\0';
+            if (strcmp(name, "--format") && strcmp(name, "--to") && strcmp(name, "--max-positions") &&
+                strcmp(name, "--max-memory"))
+                usage_error("unknown option '%s'", name);
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else usage_error("option '%s' needs a value", a);

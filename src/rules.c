@@ -58,7 +58,7 @@ void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn 
                 int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
                 hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
                 if (lo <= hi[i]) {
-                    if (hi[i] - lo > (INT64_C(1) << 40))
+                    if ((uint64_t)hi[i] - (uint64_t)lo > (UINT64_C(1) << 40))   /* unsigned: no overflow */
                         gr_fail_at(c, mv->binds[i].loc, GR_EXIT_LIMIT, "'%s' ranges over %lld..%lld, more values than grundy will enumerate for one move",
                                    mv->binds[i].name, (long long)lo, (long long)hi[i]);
                     frame[mv->binds[i].slot] = lo;

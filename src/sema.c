@@ -93,6 +93,8 @@ void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out) {
             i++;
         }
         if (!seen_point) {
+            if (before_point && !strchr(code, '.'))
+                gr_fail_at(c, loc, GR_EXIT_INPUT, "a take-and-break code needs a point, as in \"0.77\" or \"4!.0\"");
             if (before_point) gr_fail_at(c, AT(digit_at), GR_EXIT_INPUT, "only one digit may stand before the point (additive digits are not supported)");
             before_point = 1;
             if (mask & 3u) gr_fail_at(c, AT(digit_at), GR_EXIT_INPUT, "the digit before the point removes no tokens, so it may only split a heap into two or more (4, 8, C, ...)");
@@ -416,6 +418,9 @@ static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
         r->hi[i] = k->hi ? gr_const_eval(s->c, k->hi, &empty) : r->lo[i];
         r->varies[i] = k->hi != NULL;
         if (r->lo[i] > r->hi[i]) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "the range is empty (%lld > %lld)", (long long)r->lo[i], (long long)r->hi[i]);
+        if ((uint64_t)r->hi[i] - (uint64_t)r->lo[i] >= (UINT64_C(1) << 40))
+            gr_fail_at(s->c, k->loc, GR_EXIT_LIMIT, "a table of %llu positions along one coordinate is more than grundy will print",
+                       (unsigned long long)((uint64_t)r->hi[i] - (uint64_t)r->lo[i]) + 1);
         if (g->shape == SHAPE_HEAP && r->lo[i] < 0) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a heap cannot be negative");
         if (r->varies[i]) {
             if (r->ndims == 2) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a table varies at most two coordinates; fix the others to one value");

@@ -27,9 +27,9 @@ rc=0
 run() {
     name=$1; shift
     if [ -f in ]; then
-        timeout 120 "$grundy" --no-progress "$@" <in >out 2>err
+        timeout "${T:-120}" "$grundy" --no-progress "$@" <in >out 2>err
     else
-        timeout 120 "$grundy" --no-progress "$@" </dev/null >out 2>err
+        timeout "${T:-120}" "$grundy" --no-progress "$@" </dev/null >out 2>err
     fi
     rc=$?
     rm -f in
@@ -151,6 +151,16 @@ expect_status 3 && stdout_empty && stderr_has "grundy: error:" && stderr_has "me
 
 run max_memory_json huge.game --max-memory 1M --format json
 expect_status 3 && stdout_empty && ok
+
+# A 'for' range wider than grundy enumerates: a limit (status 3), never an endless loop.
+printf 'game g {\n    heap n;\n    move -> n - k for k in -10..9223372036854775807;\n}\ntable g(0..3);\n' >wide.game
+T=20 run wide_binding_range wide.game
+expect_status 3 && stdout_empty && stderr_has "wide.game:3:" && ok
+
+# A table whose size does not fit in 64 bits: an error (status 2 or 3), never an empty table.
+printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n}\ntable w(-9223372036854775807 - 1..9223372036854775807, 0..1);\n' >hugebox.game
+T=20 run huge_table_range hugebox.game
+if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then stdout_empty && ok; else expect_status 3; fi
 
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi

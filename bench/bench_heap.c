@@ -1,0 +1,208 @@
+/* bench_heap: heaps per second of the heap-recurrence kernels, each beside a naive loop run in
+ * the same program on the same machine (never an assertion about time).
+ *
+ *   subtract {1, 3, 4} to 10^8   library kernel (a compiled .game and gr_heap_ensure) beside a
+ *                                loop that clears a small seen[] per heap, marks sg[n - s] and
+ *                                scans for the mex (int64 table)
+ *   Kayles "0.77"                beside a naive O(n^2) loop over every split
+ *   Grundy's game "4!.0"         beside a naive O(n^2) loop over every unequal split
+ *
+ * The naive octal loops are quadratic, so by default they run to 3*10^4 (the ratio is taken
+ * there, at equal N) and the library alone goes on to 10^5; --full runs them to 10^5 too.
+ * Both sides' values are compared: "values agree", or the first difference and exit 1.
+ *
+ * usage: bench_heap [--full] [--subtract-n N] */
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "ctx.h"
+#include "heap.h"
+#include "parse.h"
+#include "sema.h"
+#include "sgtable.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A compiled source kept alive while its games are used. */
+typedef struct unit {
+    gr_ctx c;
+    gr_program prog;
+    gr_module mod;
+} unit;
+
+static gr_game *compile(unit *u, const char *src, const char *name) {
+    gr_ctx_init(&u->c, "bench", src, strlen(src));
+    u->c.mem_limit = (size_t)16 << 30;
+    /* on_fail stays NULL: any failure prints its message and aborts, which is right here */
+    if (gr_parse(&u->c, &u->prog) != 0) { fprintf(stderr, "bench_heap: cannot parse %s\n", src); exit(2); }
+    gr_sema(&u->c, &u->prog, &u->mod);
+    for (gr_game *g = u->mod.games; g; g = g->next)
+        if (strcmp(g->name, name) == 0) return g;
+    fprintf(stderr, "bench_heap: no game %s\n", name);
+    exit(2);
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n);
+    if (!p) { fprintf(stderr, "bench_heap: out of memory (%zu bytes)\n", n); exit(2); }
+    return p;
+}
+
+/* ---- naive loops -------------------------------------------------------------------------- */
+static void naive_subtract(const int64_t *s, int ns, int64_t n, int64_t *sg) {
+    for (int64_t i = 0; i <= n; i++) {
+        uint8_t seen[66];
+        memset(seen, 0, (size_t)ns + 2);
+        for (int j = 0; j < ns; j++)
+            if (i >= s[j]) {
+                int64_t v = sg[i - s[j]];
+                if (v <= ns) seen[v] = 1;
+            }
+        int64_t m = 0;
+        while (seen[m]) m++;
+        sg[i] = m;
+    }
+}
+
+/* The seen[] array covers every xor of values below the next power of two above the largest
+ * value so far (the mex is at most that power). */
+static int64_t pow2_above(int64_t v) {
+    int64_t p = 1;
+    while (p <= v) p <<= 1;
+    return p;
+}
+
+static void naive_kayles(int64_t n, int64_t *sg) {
+    int64_t maxv = 0;
+    uint8_t *seen = NULL;
+    int64_t cap = 0;
+    for (int64_t i = 0; i <= n; i++) {
+        int64_t lim = pow2_above(maxv);
+        if (lim + 1 > cap) { cap = 2 * (lim + 1); free(seen); seen = xmalloc((size_t)cap); }
+        memset(seen, 0, (size_t)lim + 1);
+        for (int64_t r = 1; r <= 2 && r <= i; r++) {
+            int64_t m = i - r;
+            if (m == 0) { seen[0] = 1; continue; }
+            seen[sg[m]] = 1;                                   /* one heap left */
+            for (int64_t a = 1; a <= m / 2; a++) seen[sg[a] ^ sg[m - a]] = 1;   /* two heaps */
+        }
+        int64_t mex = 0;
+        while (seen[mex]) mex++;
+        sg[i] = mex;
+        if (mex > maxv) maxv = mex;
+    }
+    free(seen);
+}
+
+static void naive_grundy(int64_t n, int64_t *sg) {
+    int64_t maxv = 0;
+    uint8_t *seen = NULL;
+    int64_t cap = 0;
+    for (int64_t i = 0; i <= n; i++) {
+        int64_t lim = pow2_above(maxv);
+        if (lim + 1 > cap) { cap = 2 * (lim + 1); free(seen); seen = xmalloc((size_t)cap); }
+        memset(seen, 0, (size_t)lim + 1);
+        for (int64_t a = 1; 2 * a < i; a++) seen[sg[a] ^ sg[i - a]] = 1;   /* unequal parts */
+        int64_t mex = 0;
+        while (seen[mex]) mex++;
+        sg[i] = mex;
+        if (mex > maxv) maxv = mex;
+    }
+    free(seen);
+}
+
+/* ---- the runs ----------------------------------------------------------------------------- */
+static int disagree;
+
+static void row(const char *game, int64_t n, double lib_rate, double naive_rate) {
+    printf("%-24s %12lld %16.3e ", game, (long long)n, lib_rate);
+    if (naive_rate > 0) printf("%16.3e %9.2fx\n", naive_rate, lib_rate / naive_rate);
+    else printf("%16s %10s\n", "-", "-");
+    fflush(stdout);
+}
+
+/* Times the library to n; returns heaps per second. */
+static double lib_run(unit *u, gr_game *g, int64_t n) {
+    double t0 = now();
+    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_heap: %s is not a recurrence\n", g->name); exit(2); }
+    double t = now() - t0;
+    return (double)(n + 1) / (t > 0 ? t : 1e-9);
+}
+
+static void compare(unit *u, gr_game *g, const int64_t *naive, int64_t n) {
+    for (int64_t i = 0; i <= n; i++) {
+        int64_t v = gr_heap_sg(&u->c, g, i);
+        if (v != naive[i]) {
+            printf("  %s: values DIFFER at heap %lld: grundy %lld, naive %lld\n", g->name, (long long)i,
+                   (long long)v, (long long)naive[i]);
+            disagree = 1;
+            return;
+        }
+    }
+    printf("  %s: values agree on heaps 0..%lld\n", g->name, (long long)n);
+}
+
+static void bench_subtract(int64_t n) {
+    unit u;
+    gr_game *g = compile(&u, "game s134 = subtract {1, 3, 4};", "s134");
+    double lib = lib_run(&u, g, n);
+    static const int64_t S[] = { 1, 3, 4 };
+    int64_t *sg = xmalloc((size_t)(n + 1) * sizeof *sg);
+    double t0 = now();
+    naive_subtract(S, 3, n, sg);
+    double t = now() - t0;
+    double naive = (double)(n + 1) / (t > 0 ? t : 1e-9);
+    row("subtract {1, 3, 4}", n, lib, naive);
+    compare(&u, g, sg, n);
+    free(sg);
+    gr_ctx_free(&u.c);
+}
+
+static void bench_octal(const char *label, const char *src, const char *name, void (*naive_fn)(int64_t, int64_t *),
+                        int64_t n_naive, int64_t n_lib) {
+    /* equal N for the ratio: a fresh instance of the library each time */
+    unit u;
+    gr_game *g = compile(&u, src, name);
+    double lib = lib_run(&u, g, n_naive);
+    int64_t *sg = xmalloc((size_t)(n_naive + 1) * sizeof *sg);
+    double t0 = now();
+    naive_fn(n_naive, sg);
+    double t = now() - t0;
+    row(label, n_naive, lib, (double)(n_naive + 1) / (t > 0 ? t : 1e-9));
+    compare(&u, g, sg, n_naive);
+    free(sg);
+    gr_ctx_free(&u.c);
+    if (n_lib > n_naive) {
+        gr_game *h = compile(&u, src, name);
+        row(label, n_lib, lib_run(&u, h, n_lib), 0);
+        gr_ctx_free(&u.c);
+    }
+}
+
+int main(int argc, char **argv) {
+    int full = 0;
+    int64_t nsub = 100000000;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--full")) full = 1;
+        else if (!strcmp(argv[i], "--subtract-n") && i + 1 < argc) nsub = strtoll(argv[++i], NULL, 10);
+        else { fprintf(stderr, "usage: bench_heap [--full] [--subtract-n N]\n"); return 2; }
+    }
+    int64_t n_oct = 100000, n_naive = full ? n_oct : 30000;
+    printf("heap recurrences: grundy's kernels beside naive loops, heaps per second (higher is faster)\n");
+    if (!full) printf("(the naive O(n^2) octal loops run to %lld only; rows with '-' are grundy alone; --full runs both to %lld)\n",
+                      (long long)n_naive, (long long)n_oct);
+    printf("%-24s %12s %16s %16s %10s\n", "game", "N", "grundy heaps/s", "naive heaps/s", "ratio");
+    bench_subtract(nsub);
+    bench_octal("kayles \"0.77\"", "game kayles = octal \"0.77\";", "kayles", naive_kayles, n_naive, n_oct);
+    bench_octal("grundy's game \"4!.0\"", "game grundys = octal \"4!.0\";", "grundys", naive_grundy, n_naive, n_oct);
+    if (disagree) { printf("values DIFFER\n"); return 1; }
+    printf("values agree\n");
+    return 0;
+}
