@@ -305,7 +305,7 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                 vals = gr_realloc(c, vals, vals_cap * sizeof *vals);
             }
             for (size_t j = 0; j < count; j++) vals[j] = gr_sgt_get(t, n - g->sub[j]);
-            qsort(vals, count, sizeof *vals, cmp_value);
+            if (count > 1) qsort(vals, count, sizeof *vals, cmp_value);
             size_t j = 0;
             for (;;) {
                 while (j < count && (uint64_t)vals[j] < v) j++;

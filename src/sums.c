@@ -250,7 +250,7 @@ static void encode(gr_sumgraph *s, spos *p) {
     }
     for (int k = 0; k < nc; k++) {
         int lo = merge ? 0 : p->cs[k], hi = merge ? p->na : p->cs[k + 1];
-        sort_atoms(p->a + lo, hi - lo);
+        if (hi > lo) sort_atoms(p->a + lo, hi - lo);
         size_t start = s->ntmp;
         for (int i = lo; i < hi; i++) {
             const atom *a = &p->a[i];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden-output tests: every examples/NAME.game is run in text and JSON format and compared
 # with tests/golden/NAME.txt and tests/golden/NAME.json; the exit status must equal the
-# number after "# expect-exit:" in the example (0 when absent).
+# number after "# expect-exit:" in the example (0 when absent); "# args:" adds command-line
+# options (to keep heavy examples quick, e.g. --to).
 #   run_golden.sh GRUNDY EXAMPLES_DIR GOLDEN_DIR [--update]
 set -u
 grundy=$1 examples=$2 golden=$3 update=${4:-}
@@ -10,9 +11,10 @@ for game in "$examples"/*.game; do
     name=$(basename "$game" .game)
     want_exit=$(sed -n 's/^# expect-exit: *\([0-9]*\).*/\1/p' "$game" | head -n 1)
     want_exit=${want_exit:-0}
+    args=$(sed -n 's/^# args: *//p' "$game" | head -n 1)
     for fmt in txt json; do
         flag=text; [ "$fmt" = json ] && flag=json
-        out=$(cd "$examples" && "$grundy" "$name.game" --format "$flag" --no-progress 2>/tmp/golden.err.$$)
+        out=$(cd "$examples" && "$grundy" "$name.game" --format "$flag" --no-progress $args 2>/tmp/golden.err.$$)
         status=$?
         if [ "$update" = --update ]; then
             printf '%s\n' "$out" > "$golden/$name.$fmt"
