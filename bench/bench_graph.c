@@ -26,37 +26,7 @@
 #include "posgraph.h"
 #include "sema.h"
 #include "sums.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void *xmalloc(size_t n) {
-    void *p = calloc(1, n);
-    if (!p) { fprintf(stderr, "bench_graph: out of memory (%zu bytes)\n", n); exit(2); }
-    return p;
-}
-
-typedef struct unit {
-    gr_ctx c;
-    gr_program prog;
-    gr_module mod;
-} unit;
-
-static gr_game *compile(unit *u, const char *src, const char *name) {
-    gr_ctx_init(&u->c, "bench", src, strlen(src));
-    u->c.mem_limit = (size_t)20 << 30;
-    u->c.max_positions = UINT64_C(1) << 31;
-    /* on_fail stays NULL: any failure prints its message and aborts */
-    if (gr_parse(&u->c, &u->prog) != 0) { fprintf(stderr, "bench_graph: cannot parse %s\n", src); exit(2); }
-    gr_sema(&u->c, &u->prog, &u->mod);
-    for (gr_game *g = u->mod.games; g; g = g->next)
-        if (strcmp(g->name, name) == 0) return g;
-    fprintf(stderr, "bench_graph: no game %s\n", name);
-    exit(2);
-}
+#include "benchlib.h"
 
 static int failed;
 

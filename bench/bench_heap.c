@@ -23,37 +23,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "sgtable.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* A compiled source kept alive while its games are used. */
-typedef struct unit {
-    gr_ctx c;
-    gr_program prog;
-    gr_module mod;
-} unit;
-
-static gr_game *compile(unit *u, const char *src, const char *name) {
-    gr_ctx_init(&u->c, "bench", src, strlen(src));
-    u->c.mem_limit = (size_t)16 << 30;
-    /* on_fail stays NULL: any failure prints its message and aborts, which is right here */
-    if (gr_parse(&u->c, &u->prog) != 0) { fprintf(stderr, "bench_heap: cannot parse %s\n", src); exit(2); }
-    gr_sema(&u->c, &u->prog, &u->mod);
-    for (gr_game *g = u->mod.games; g; g = g->next)
-        if (strcmp(g->name, name) == 0) return g;
-    fprintf(stderr, "bench_heap: no game %s\n", name);
-    exit(2);
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n);
-    if (!p) { fprintf(stderr, "bench_heap: out of memory (%zu bytes)\n", n); exit(2); }
-    return p;
-}
+#include "benchlib.h"
 
 /* ---- naive loops -------------------------------------------------------------------------- */
 static void naive_subtract(const int64_t *s, int ns, int64_t n, int64_t *sg) {

@@ -9,7 +9,7 @@
 enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
 
 /* ---- subtraction sets ------------------------------------------------------------------ */
-static void sub_push(gr_ctx *c, gr_game *g, int64_t v) {
+void gr_sub_push(gr_ctx *c, gr_game *g, int64_t v) {
     if (g->nsub == g->subcap) {
         size_t ncap = g->subcap ? g->subcap * 2 : 16;
         g->sub = gr_realloc(c, g->sub, gr_size_mul(c, ncap, sizeof *g->sub));
@@ -33,7 +33,7 @@ void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
         if (g->nsub && v <= g->sub[g->nsub - 1])
             gr_fail_at(c, g->sub_gen->loc, GR_EXIT_INPUT, "the set is not increasing: %s = %lld gives %lld after %lld",
                        g->sub_gen->var, (long long)i, (long long)v, (long long)g->sub[g->nsub - 1]);
-        sub_push(c, g, v);
+        gr_sub_push(c, g, v);
         if (g->gen_next == INT64_MAX) g->gen_done = 1; else g->gen_next++;
     }
 }

@@ -1,19 +1,11 @@
 /* lower: kernel choice and the IR of each rule set; see lower.h. */
 #include "lower.h"
+#include "heap.h"
 #include "lines.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { MAX_EXPLICIT_SUBTRACTION = 1 << 22 };  /* elements of a finite subtraction set */
-
-static void sub_push(gr_ctx *c, gr_game *g, int64_t v) {
-    if (g->nsub == g->subcap) {
-        size_t ncap = g->subcap ? g->subcap * 2 : 16;
-        g->sub = gr_realloc(c, g->sub, gr_size_mul(c, ncap, sizeof *g->sub));
-        g->subcap = ncap;
-    }
-    g->sub[g->nsub++] = v;
-}
 
 void gr_lower_subtract_begin(gr_ctx *c, gr_game *g) {
     (void)c;
@@ -32,7 +24,7 @@ void gr_lower_subtract_range(gr_ctx *c, gr_game *g, gr_loc loc, int64_t lo, int6
     if ((uint64_t)(hi - lo) >= MAX_EXPLICIT_SUBTRACTION || g->nsub + (size_t)(hi - lo) >= MAX_EXPLICIT_SUBTRACTION)
         gr_fail_at(c, loc, GR_EXIT_LIMIT, "this subtraction set has more than %d elements; grundy keeps finite sets explicit (an open range 'lo..' has no such limit)",
                    MAX_EXPLICIT_SUBTRACTION);
-    for (int64_t v = lo; v <= hi; v++) sub_push(c, g, v);
+    for (int64_t v = lo; v <= hi; v++) gr_sub_push(c, g, v);
 }
 
 void gr_lower_subtract_generator(gr_ctx *c, gr_game *g, const gr_set *set, gr_code *elem, int slot,
@@ -98,7 +90,7 @@ static int octal_is_subtraction(gr_ctx *c, gr_game *g) {
     for (int i = 1; i < t->ndigits; i++)
         if ((t->d[i].mask != 0 && t->d[i].mask != 3) || t->d[i].constraint) return 0;
     for (int i = 1; i < t->ndigits; i++)
-        if (t->d[i].mask == 3) sub_push(c, g, i);
+        if (t->d[i].mask == 3) gr_sub_push(c, g, i);
     return 1;
 }
 
@@ -127,7 +119,7 @@ static int rules_are_subtraction(gr_ctx *c, gr_game *g, char *why, size_t cap) {
     if (gr_code_max_slot(hi) >= heap_slot) return 0;
     int64_t hiv = gr_eval(c, hi, frame, NULL);
     if (hiv >= lov && hiv - lov >= MAX_EXPLICIT_SUBTRACTION) return 0;
-    for (int64_t v = lov; v <= hiv; v++) sub_push(c, g, v);
+    for (int64_t v = lov; v <= hiv; v++) gr_sub_push(c, g, v);
     snprintf(why, cap, "the move 'n - k for k in %lld..%lld' is a finite subtraction set", (long long)lov, (long long)hiv);
     return 1;
 }

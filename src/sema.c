@@ -155,6 +155,21 @@ static void prepare_subtract(sema *s, gr_gdecl *d, decl_info *di) {
     }
 }
 
+/* Compiles 'for v in lo..hi, ...': each range sees the variables before it, then its own
+ * variable joins the scope. */
+static gr_rbinding *compile_bindings(sema *s, const gr_bindings *bs, gr_scope *sc) {
+    gr_rbinding *out = GR_NEWN(s->c, gr_rbinding, bs->n ? bs->n : 1);
+    for (int i = 0; i < bs->n; i++) {
+        const gr_binding *b = &bs->v[i];
+        out[i].lo = gr_compile(s->c, b->lo, sc, 0);
+        out[i].hi = gr_compile(s->c, b->hi, sc, 0);
+        out[i].slot = gr_scope_add(s->c, sc, b->name, b->loc);
+        out[i].name = b->name;
+        out[i].loc = b->loc;
+    }
+    return out;
+}
+
 /* Compiles a move target into parts of `arity` coordinates each. */
 static void compile_target(sema *s, const gr_target *t, const gr_scope *sc, int arity, int heap, gr_rmove *mv) {
     const gr_target *single[1] = { t };
@@ -210,15 +225,7 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
             gr_scope sc = { 0 };
             for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
             mv->nbinds = it->bindings.n;
-            mv->binds = GR_NEWN(s->c, gr_rbinding, it->bindings.n ? it->bindings.n : 1);
-            for (int i = 0; i < it->bindings.n; i++) {
-                gr_binding *b = &it->bindings.v[i];
-                mv->binds[i].lo = gr_compile(s->c, b->lo, &sc, 0);
-                mv->binds[i].hi = gr_compile(s->c, b->hi, &sc, 0);
-                mv->binds[i].slot = gr_scope_add(s->c, &sc, b->name, b->loc);
-                mv->binds[i].name = b->name;
-                mv->binds[i].loc = b->loc;
-            }
+            mv->binds = compile_bindings(s, &it->bindings, &sc);
             if (it->cond) mv->guard = gr_compile(s->c, it->cond, &sc, 0);
             compile_target(s, it->target, &sc, r->arity, heap, mv);
             if (sc.nslots > nslots) nslots = sc.nslots;
@@ -485,15 +492,7 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
     if (q->check == CK_FORMULA) {
         gr_scope sc = { 0 };
         r->nbinds = q->bindings.n;
-        r->binds = GR_NEWN(s->c, gr_rbinding, q->bindings.n ? q->bindings.n : 1);
-        for (int i = 0; i < q->bindings.n; i++) {
-            gr_binding *b = &q->bindings.v[i];
-            r->binds[i].lo = gr_compile(s->c, b->lo, &sc, 0);
-            r->binds[i].hi = gr_compile(s->c, b->hi, &sc, 0);
-            r->binds[i].slot = gr_scope_add(s->c, &sc, b->name, b->loc);
-            r->binds[i].name = b->name;
-            r->binds[i].loc = b->loc;
-        }
+        r->binds = compile_bindings(s, &q->bindings, &sc);
         r->formula = gr_compile(s->c, q->formula, &sc, g->arity);
         r->nslots = sc.nslots;
         r->scope = sc;
