@@ -316,8 +316,7 @@ static void lower_tbcode(gr_ctx *c, gr_game *g, const char *origin) {
 
 void gr_lower(gr_ctx *c, gr_game *g) {
     gr_gdecl *d = g->decl;
-    char why[256], code[128];
-    (void)code;
+    char why[256];
     switch (d->kind) {
     case GD_SUBTRACT:
         choose_subtraction_kernel(g, "declared 'subtract'");
@@ -340,7 +339,6 @@ void gr_lower(gr_ctx *c, gr_game *g) {
                 break;
             }
             if (rules_are_take_and_break(c, g)) {
-                gr_tbcode_format(&g->tb, code, sizeof code);
                 snprintf(why, sizeof why, "rules recognised move by move as ");
                 lower_tbcode(c, g, why);
                 break;

@@ -285,7 +285,6 @@ static void encode(gr_sumgraph *s, spos *p) {
 }
 
 static void decode(gr_sumgraph *s, const uint8_t *p, size_t len, spos *out) {
-    const uint8_t *end = p + len;
     spos_clear(out);
     uint64_t nc = get_uvarint(&p);
     for (uint64_t k = 0; k < nc; k++) {
@@ -299,7 +298,7 @@ static void decode(gr_sumgraph *s, const uint8_t *p, size_t len, spos *out) {
             spos_atom(s->c, out, &a);
         }
     }
-    (void)end;
+    (void)len;   /* the encoding is self-delimiting */
 }
 
 /* ---- children of a position ---- */
@@ -427,7 +426,6 @@ static gr_expand_kind children(gr_sumgraph *s, const spos *p, child_fn fn, void 
     gr_free(c, at);
     gr_free(c, repl_atom);
     gr_free(c, repl_move);
-    (void)at;
     return GR_EXPAND_MOVES;
 }
 
