@@ -25,7 +25,7 @@ static inline void *xmalloc(size_t n) {
 /* A compiled source kept alive while its games are used. */
 typedef struct unit {
     gr_ctx c;
-    gr_program prog;
+    gr_ast_program prog;
     gr_module mod;
 } unit;
 

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     jmp_buf jb;
     c.on_fail = &jb;
     if (setjmp(jb) == 0) {
-        gr_program prog;
+        gr_ast_program prog;
         gr_module mod;
         if (gr_parse(&c, &prog) == 0) {
             gr_sema(&c, &prog, &mod);

@@ -17,7 +17,7 @@
 
 typedef struct gf {
     gr_ctx c;
-    gr_program prog;
+    gr_ast_program prog;
     gr_module mod;
     FILE *null;
     char *src;                 /* a private copy: the context keeps pointers into it */

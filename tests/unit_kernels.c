@@ -1047,7 +1047,7 @@ typedef struct bpos { bcomp c[BMAXC]; int nc; } bpos;
 
 typedef struct bctx {
     const bg *games;
-    gr_convention conv;
+    gr_conv conv;
     gf_memo memo;
     int overflow;
 } bctx;
@@ -1196,12 +1196,12 @@ typedef struct conv_job {
     int verified;
 } conv_job;
 
-static const gr_convention CONVS[] = { CONV_NORMAL, CONV_MISERE, CONV_ANYLEAF, CONV_EVERY };
+static const gr_conv CONVS[] = { CONV_NORMAL, CONV_MISERE, CONV_ANYLEAF, CONV_EVERY };
 
 static void conv_body(gf *f, void *arg) {
     conv_job *j = arg;
     for (size_t ci = 0; ci < sizeof CONVS / sizeof *CONVS; ci++) {
-        gr_convention conv = CONVS[ci];
+        gr_conv conv = CONVS[ci];
         bctx x = { .games = j->games, .conv = conv };
         gr_sumgraph *sg = gr_sumgraph_new(&f->c, &f->mod, conv);
         gr_comp comps[MAXCOMPS];
@@ -1274,7 +1274,7 @@ typedef struct hand_job { int done; } hand_job;
 static void hand_body(gf *f, void *arg) {
     hand_job *j = arg;
     gr_game *kayles = gf_game(f, "kayles"), *nim = gf_game(f, "nim");
-    struct { gr_convention conv; int n; gr_game *g[3]; int64_t h[3]; gr_outcome want; } cases[] = {
+    struct { gr_conv conv; int n; gr_game *g[3]; int64_t h[3]; gr_outcome want; } cases[] = {
         /* every: kayles(3)+kayles(5) is N (the contract) */
         { CONV_EVERY, 2, { kayles, kayles }, { 3, 5 }, GR_WIN },
         /* anyleaf: nim(0) is a leaf, so the mover wins at once */
@@ -1303,7 +1303,7 @@ static void hand_body(gf *f, void *arg) {
     /* z: heap 0 moves to the empty sum, so heaps of 0 are live and must not be dropped */
     gr_game *z = gf_game(f, "z");
     for (int64_t n = 0; n <= 9; n++) CHECK_EQ(gr_heap_sg(&f->c, z, n), (n + 1) % 2);
-    struct { gr_convention conv; gr_outcome want; int64_t sg; } zcases[] = {
+    struct { gr_conv conv; gr_outcome want; int64_t sg; } zcases[] = {
         { CONV_NORMAL, GR_LOSS, 0 },       /* z(0) + z(0): two moves in all */
         { CONV_MISERE, GR_WIN, -1 },       /* misere: move to z(0), the opponent takes the last */
         { CONV_ANYLEAF, GR_LOSS, -1 },     /* emptying a component hands over a leaf */

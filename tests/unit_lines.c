@@ -13,7 +13,7 @@
 typedef struct compiled {
     gr_ctx c;
     jmp_buf jb;
-    gr_program prog;
+    gr_ast_program prog;
     gr_module mod;
 } compiled;
 

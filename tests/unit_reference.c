@@ -391,7 +391,7 @@ static int vertex(const gr_game *g, const char *name) {
     return -1;
 }
 
-static gr_outcome outcome_of(gf *f, gr_convention conv, const gr_comp *comps, int n) {
+static gr_outcome outcome_of(gf *f, gr_conv conv, const gr_comp *comps, int n) {
     gr_sumgraph *s = gr_sumgraph_new(&f->c, &f->mod, conv);
     gr_sumgraph_add(s, comps, n);
     gr_sumgraph_solve(s);

@@ -62,7 +62,7 @@ struct gr_target {
 
 typedef enum { IT_HEAP, IT_POSITION, IT_MOVE, IT_TERMINAL, IT_PLAY } gr_item_kind;
 typedef enum { TERM_LEAF, TERM_WINS, TERM_LOSES } gr_term_kind;
-typedef enum { CONV_NORMAL, CONV_MISERE, CONV_ANYLEAF, CONV_EVERY } gr_convention;
+typedef enum { CONV_NORMAL, CONV_MISERE, CONV_ANYLEAF, CONV_EVERY } gr_conv;
 
 typedef struct gr_item gr_item;
 struct gr_item {
@@ -73,7 +73,7 @@ struct gr_item {
     gr_target *target;       /* IT_MOVE */
     gr_bindings bindings;    /* IT_MOVE for ... */
     gr_term_kind term;       /* IT_TERMINAL */
-    gr_convention play;      /* IT_PLAY */
+    gr_conv play;      /* IT_PLAY */
     gr_item *next;
 };
 
@@ -116,7 +116,7 @@ typedef struct gr_query gr_query;
 struct gr_query {
     gr_query_kind kind;
     gr_loc loc;
-    gr_convention conv; int has_conv;
+    gr_conv conv; int has_conv;
     gr_gameref game;                 /* table, check */
     gr_coord *coords; int ncoords, cap; int has_coords; /* table */
     int outcome;                     /* table ... outcome */
@@ -127,10 +127,10 @@ struct gr_query {
     gr_query *next;
 };
 
-typedef struct gr_program {
+typedef struct gr_ast_program {
     gr_gdecl *decls, **decls_tail;
     gr_query *queries, **queries_tail;
-} gr_program;
+} gr_ast_program;
 
 /* Constructors, called from the parser's one-line actions. */
 gr_expr *ast_int(gr_ctx *c, gr_loc loc, int64_t v);
@@ -164,9 +164,9 @@ gr_query *ast_query(gr_ctx *c, gr_loc loc, gr_query_kind kind);
 void ast_table_coord(gr_ctx *c, gr_query *q, gr_loc loc, gr_expr *lo, gr_expr *hi);
 void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p);
 
-void ast_program_init(gr_program *p);
-void ast_add_decl(gr_program *p, gr_gdecl *d);
-void ast_add_query(gr_program *p, gr_query *q);
+void ast_program_init(gr_ast_program *p);
+void ast_add_decl(gr_ast_program *p, gr_gdecl *d);
+void ast_add_query(gr_ast_program *p, gr_query *q);
 
-const char *gr_convention_name(gr_convention conv);
+const char *gr_convention_name(gr_conv conv);
 #endif

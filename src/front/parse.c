@@ -3,7 +3,7 @@
 #include "parser.h"
 #include "lexer.h"
 
-int gr_parse(gr_ctx *c, gr_program *out) {
+int gr_parse(gr_ctx *c, gr_ast_program *out) {
     gr_parser_state st = { .ctx = c, .prog = out, .pos = 0, .failed = 0 };
     ast_program_init(out);
     yyscan_t scanner;

@@ -21,7 +21,7 @@ typedef struct movebuf { int64_t *v; size_t n, cap; } movebuf;
 
 struct gr_sumgraph {
     gr_ctx *c;
-    gr_convention conv;
+    gr_conv conv;
     gr_game **games; int ngames;
     int8_t *zero_dead;              /* per game: is heap 0 without moves (-1 unknown) */
     gr_pg *pg;
@@ -445,7 +445,7 @@ static gr_expand_kind expand(void *user, const uint8_t *pos, size_t len, gr_pg_s
     return children(s, &s->cur, emit_child, &e);
 }
 
-gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_convention conv) {
+gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv) {
     gr_sumgraph *s = gr_alloc(c, sizeof *s);
     s->c = c;
     s->conv = conv;

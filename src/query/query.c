@@ -46,7 +46,7 @@ typedef struct table_data {
     int64_t *vals;          /* row-major: first varying coordinate is the row */
     int64_t rows, cols;     /* cols == 1 for 1-D */
     int outcome;
-    gr_convention conv;
+    gr_conv conv;
 } table_data;
 
 static void cell_coords(const gr_rquery *q, int64_t r, int64_t col, int64_t *pos) {
@@ -340,7 +340,7 @@ static void graph_move(void *user, const char *text, uint32_t id) {
 }
 
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    gr_convention conv = q->conv;
+    gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
     char position[4096];
     gr_render_comps(q->comps, q->ncomps, position, sizeof position);

@@ -26,7 +26,7 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
                        gr_child_fn fn, void *user);
 
 typedef struct gr_sumgraph gr_sumgraph;
-gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_convention conv);
+gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv);
 void gr_sumgraph_free(gr_sumgraph *s);
 /* Adds a start position (each gr_comp its own component); returns its id after solving. */
 uint32_t gr_sumgraph_add(gr_sumgraph *s, const gr_comp *comps, int n);

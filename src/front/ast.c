@@ -147,15 +147,15 @@ void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p) {
     q->parts[q->nparts++] = p;
 }
 
-void ast_program_init(gr_program *p) {
+void ast_program_init(gr_ast_program *p) {
     p->decls = NULL; p->decls_tail = &p->decls;
     p->queries = NULL; p->queries_tail = &p->queries;
 }
 
-void ast_add_decl(gr_program *p, gr_gdecl *d) { *p->decls_tail = d; p->decls_tail = &d->next; }
-void ast_add_query(gr_program *p, gr_query *q) { *p->queries_tail = q; p->queries_tail = &q->next; }
+void ast_add_decl(gr_ast_program *p, gr_gdecl *d) { *p->decls_tail = d; p->decls_tail = &d->next; }
+void ast_add_query(gr_ast_program *p, gr_query *q) { *p->queries_tail = q; p->queries_tail = &q->next; }
 
-const char *gr_convention_name(gr_convention conv) {
+const char *gr_convention_name(gr_conv conv) {
     switch (conv) {
     case CONV_NORMAL: return "normal";
     case CONV_MISERE: return "misere";

@@ -156,7 +156,7 @@ static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
         fputs(c->fail_msg, stderr);
         return c->fail_status;
     }
-    gr_program prog;
+    gr_ast_program prog;
     gr_module mod;
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &mod);

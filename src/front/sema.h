@@ -18,7 +18,7 @@ typedef struct gr_comp {
 typedef struct gr_rquery {
     gr_query *q;
     gr_query_kind kind;
-    gr_convention conv;
+    gr_conv conv;
     gr_game *game;                 /* table, check */
     const char *text;              /* the query as written, whitespace folded (check claims) */
     /* table: each coordinate either varies over lo..hi or is fixed (lo == hi, varies == 0) */
@@ -48,7 +48,7 @@ typedef struct gr_module {
 } gr_module;
 
 /* Fails (longjmp, status 2) on the first error. */
-void gr_sema(gr_ctx *c, gr_program *prog, gr_module *out);
+void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out);
 /* Parses a take-and-break code such as "0.77", "4!.0", "0.[3]", "0.F8"; loc points at the
  * string token (with its quotes) for diagnostics. */
 void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out);

@@ -192,7 +192,7 @@ static gr_loc expr_span(gr_ctx *c, const gr_expr *root) {
     return (gr_loc){ lo, hi - lo };
 }
 
-gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity) {
+gr_code *gr_expr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity) {
     emitter m = { .c = c, .scope = s, .hook_arity = hook_arity };
     compile_tree(&m, e);
     gr_code *code = GR_NEW(c, gr_code);
@@ -208,7 +208,7 @@ gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_ari
 }
 
 int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s) {
-    gr_code *code = gr_compile(c, e, s, 0);
+    gr_code *code = gr_expr_compile(c, e, s, 0);
     if (!code->is_const)
         gr_fail_at(c, code->loc, GR_EXIT_INPUT, "this must be a constant expression");
     return code->value;

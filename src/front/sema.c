@@ -19,7 +19,7 @@ typedef struct decl_info {
 
 typedef struct sema {
     gr_ctx *c;
-    gr_program *prog;
+    gr_ast_program *prog;
     gr_module *mod;
     gr_game **games_tail;
 } sema;
@@ -137,9 +137,9 @@ static void prepare_subtract(sema *s, gr_gdecl *d, decl_info *di) {
         gr_scope inner = { 0 };
         for (int i = 0; i < sc.n; i++) gr_scope_add(s->c, &inner, sc.names[i], sc.locs[i]);
         di->gen_slot = gr_scope_add(s->c, &inner, set->var, set->var_loc);
-        di->gen_elem = gr_compile(s->c, set->elem, &inner, 0);
-        di->gen_lo = gr_compile(s->c, set->lo, &di->scope, 0);
-        di->gen_hi = set->hi ? gr_compile(s->c, set->hi, &di->scope, 0) : NULL;
+        di->gen_elem = gr_expr_compile(s->c, set->elem, &inner, 0);
+        di->gen_lo = gr_expr_compile(s->c, set->lo, &di->scope, 0);
+        di->gen_hi = set->hi ? gr_expr_compile(s->c, set->hi, &di->scope, 0) : NULL;
         if (!gr_code_uses_slot(di->gen_elem, di->gen_slot))
             gr_fail_at(s->c, set->elem->loc, GR_EXIT_INPUT, "the element does not depend on '%s', so the set is not increasing", set->var);
         return;
@@ -150,8 +150,8 @@ static void prepare_subtract(sema *s, gr_gdecl *d, decl_info *di) {
     di->set_lo = GR_NEWN(s->c, gr_code *, n ? n : 1);
     di->set_hi = GR_NEWN(s->c, gr_code *, n ? n : 1);
     for (int i = 0; i < n; i++) {
-        di->set_lo[i] = gr_compile(s->c, items[i]->lo, &di->scope, 0);
-        di->set_hi[i] = items[i]->hi ? gr_compile(s->c, items[i]->hi, &di->scope, 0) : NULL;
+        di->set_lo[i] = gr_expr_compile(s->c, items[i]->lo, &di->scope, 0);
+        di->set_hi[i] = items[i]->hi ? gr_expr_compile(s->c, items[i]->hi, &di->scope, 0) : NULL;
     }
 }
 
@@ -161,8 +161,8 @@ static gr_rbinding *compile_bindings(sema *s, const gr_bindings *bs, gr_scope *s
     gr_rbinding *out = GR_NEWN(s->c, gr_rbinding, bs->n ? bs->n : 1);
     for (int i = 0; i < bs->n; i++) {
         const gr_binding *b = &bs->v[i];
-        out[i].lo = gr_compile(s->c, b->lo, sc, 0);
-        out[i].hi = gr_compile(s->c, b->hi, sc, 0);
+        out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
+        out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
         out[i].slot = gr_scope_add(s->c, sc, b->name, b->loc);
         out[i].name = b->name;
         out[i].loc = b->loc;
@@ -188,7 +188,7 @@ static void compile_target(sema *s, const gr_target *t, const gr_scope *sc, int 
         }
         mv->parts[i].coords = GR_NEWN(s->c, gr_code *, n);
         for (int k = 0; k < n; k++)
-            mv->parts[i].coords[k] = gr_compile(s->c, p->kind == TG_TUPLE ? p->coords.v[k] : p->expr, sc, 0);
+            mv->parts[i].coords[k] = gr_expr_compile(s->c, p->kind == TG_TUPLE ? p->coords.v[k] : p->expr, sc, 0);
     }
 }
 
@@ -214,7 +214,7 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
     r->coord_names = shape->names;
     for (int i = 0; i < shape->nnames; i++) gr_scope_add(s->c, &di->scope, shape->names[i], shape->name_locs[i]);
     int heap = shape->kind == IT_HEAP;
-    if (shape->cond) r->where = gr_compile(s->c, shape->cond, &di->scope, 0);
+    if (shape->cond) r->where = gr_expr_compile(s->c, shape->cond, &di->scope, 0);
     r->moves = GR_NEWN(s->c, gr_rmove, nmoves ? nmoves : 1);
     r->terms = GR_NEWN(s->c, gr_rterm, nterms ? nterms : 1);
     int nslots = di->scope.nslots;
@@ -226,12 +226,12 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
             for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
             mv->nbinds = it->bindings.n;
             mv->binds = compile_bindings(s, &it->bindings, &sc);
-            if (it->cond) mv->guard = gr_compile(s->c, it->cond, &sc, 0);
+            if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, &sc, 0);
             compile_target(s, it->target, &sc, r->arity, heap, mv);
             if (sc.nslots > nslots) nslots = sc.nslots;
         } else if (it->kind == IT_TERMINAL) {
             gr_rterm *t = &r->terms[r->nterms++];
-            t->cond = gr_compile(s->c, it->cond, &di->scope, 0);
+            t->cond = gr_expr_compile(s->c, it->cond, &di->scope, 0);
             t->kind = it->term;
             t->loc = it->loc;
         } else if (it->kind == IT_PLAY) {
@@ -493,13 +493,13 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
         gr_scope sc = { 0 };
         r->nbinds = q->bindings.n;
         r->binds = compile_bindings(s, &q->bindings, &sc);
-        r->formula = gr_compile(s->c, q->formula, &sc, g->arity);
+        r->formula = gr_expr_compile(s->c, q->formula, &sc, g->arity);
         r->nslots = sc.nslots;
         r->scope = sc;
     }
 }
 
-void gr_sema(gr_ctx *c, gr_program *prog, gr_module *out) {
+void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
     out->decls = prog->decls;

@@ -69,7 +69,7 @@ struct gr_game {
     int64_t *params; int nparams;
     gr_shape shape;
     int arity;                     /* coordinates of a position (1 for heaps, 1 vertex) */
-    gr_convention play;            /* the convention when played alone */
+    gr_conv play;            /* the convention when played alone */
     gr_evaluator evaluator;
     gr_kernel kernel;
     char explain[512];

@@ -46,7 +46,7 @@ int gr_scope_find(const gr_scope *s, const char *name);   /* slot or -1 */
 /* Compiles e; fails with a located diagnostic (status 2) on an unknown name or function, a
  * wrong argument count, or a constant expression that cannot be evaluated. hook_arity > 0
  * allows P/N/sg calls with that many arguments. */
-gr_code *gr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity);
+gr_code *gr_expr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity);
 int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks);
 /* Compiles and evaluates an expression that must be constant (no names). */
 int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s);

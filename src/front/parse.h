@@ -8,7 +8,7 @@
 /* State shared by the scanner (as yyextra) and the parser (as a %param). */
 typedef struct gr_parser_state {
     gr_ctx *ctx;
-    gr_program *prog;
+    gr_ast_program *prog;
     uint32_t pos;          /* byte offset of the scanner */
     int failed;
 } gr_parser_state;
@@ -20,5 +20,5 @@ typedef struct gr_yyltype { uint32_t off, end; } gr_yyltype;
 
 static inline gr_loc gr_span(gr_yyltype l) { return (gr_loc){ l.off, l.end > l.off ? l.end - l.off : 0 }; }
 
-int gr_parse(gr_ctx *c, gr_program *out);
+int gr_parse(gr_ctx *c, gr_ast_program *out);
 #endif

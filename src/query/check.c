@@ -625,8 +625,8 @@ static void formula_refuted(gr_ctx *c, gr_rquery *q, const int64_t *frame, const
     appendf(tx, ct, &pt, "%s is false", formula);
     const gr_expr *f = q->q->formula;
     if (is_two_sided(f)) {
-        int64_t l = gr_eval(c, gr_compile(c, f->a, &q->scope, q->game->arity), frame, hooks);
-        int64_t r = gr_eval(c, gr_compile(c, f->b, &q->scope, q->game->arity), frame, hooks);
+        int64_t l = gr_eval(c, gr_expr_compile(c, f->a, &q->scope, q->game->arity), frame, hooks);
+        int64_t r = gr_eval(c, gr_expr_compile(c, f->b, &q->scope, q->game->arity), frame, hooks);
         if (f->op == OP_IFF) { l = l != 0; r = r != 0; }
         appendf(js, cj, &pj, "%s\"lhs\":%lld,\"rhs\":%lld", q->nbinds ? "," : "", (long long)l, (long long)r);
         appendf(tx, ct, &pt, " (left %lld, right %lld)", (long long)l, (long long)r);
