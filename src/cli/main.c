@@ -18,6 +18,12 @@ static const char USAGE[] =
     "  --to N                   how far 'check ... periodic' may compute (default 100000)\n"
     "  --max-positions N        the most positions a position graph may hold\n"
     "  --max-memory SIZE        memory limit, e.g. 512M or 4G (default: 3/4 of RAM)\n"
+    "  --max-time SECONDS       wall-clock limit; past it the run stops with status 3\n"
+    "  --threads N              worker threads for large work (default: all cores)\n"
+    "  --checkpoint FILE        save long runs to FILE and resume from it\n"
+    "  --query N                run only the Nth query (1-based, in file order)\n"
+    "  --no-theory              answer every query by the position graph (the ground truth)\n"
+    "  --plot-size WxH          the size of plots in pixels\n"
     "  --progress, --no-progress  progress bar on a terminal (default: on when stderr is one)\n"
     "  -h, --help, --version\n"
     "exit status: 0 ok, 1 a check was refuted, 2 bad input, 3 a resource limit was reached\n";
@@ -25,8 +31,12 @@ static const char USAGE[] =
 typedef struct options {
     const char *file;
     gr_format format;
-    int explain, progress;
+    int explain, progress, no_theory;
     int64_t to;
+    double max_time;
+    int threads, query;
+    const char *checkpoint;
+    int plot_width, plot_height;
     uint64_t max_positions;
     size_t max_memory;
 } options;
@@ -67,6 +77,33 @@ static size_t parse_size(const char *s) {
     return (size_t)v;
 }
 
+static double parse_seconds(const char *s) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 1e9) usage_error("--max-time needs a positive number of seconds, not '%s'", s);
+    return v;
+}
+
+static void parse_plot_size(const char *s, int *w, int *h) {
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10);
+    if (errno || end == s || (*end != 'x' && *end != 'X') || a < 16 || a > 20000)
+        usage_error("--plot-size needs WIDTHxHEIGHT in pixels (16 to 20000), not '%s'", s);
+    const char *p = end + 1;
+    long b = strtol(p, &end, 10);
+    if (errno || end == p || *end || b < 16 || b > 20000)
+        usage_error("--plot-size needs WIDTHxHEIGHT in pixels (16 to 20000), not '%s'", s);
+    *w = (int)a;
+    *h = (int)b;
+}
+
+static int default_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
 static size_t default_memory(void) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return (size_t)4 << 30;
@@ -74,7 +111,8 @@ static size_t default_memory(void) {
 }
 
 static options parse_args(int argc, char **argv) {
-    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = default_memory() };
+    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = default_memory(),
+                  .threads = default_threads() };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -83,6 +121,7 @@ static options parse_args(int argc, char **argv) {
         if (!strcmp(a, "--explain")) { o.explain = 1; continue; }
         if (!strcmp(a, "--progress")) { o.progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { o.progress = 0; continue; }
+        if (!strcmp(a, "--no-theory")) { o.no_theory = 1; continue; }
         if (a[0] == '-' && a[1] == '-') {
             const char *eq = strchr(a, '=');
             char name[64];
@@ -90,8 +129,11 @@ static options parse_args(int argc, char **argv) {
             if (len >= sizeof name) usage_error("unknown option '%s'", a);
             memcpy(name, a, len);
             name[len] = '\0';
-            if (strcmp(name, "--format") && strcmp(name, "--to") && strcmp(name, "--max-positions") &&
-                strcmp(name, "--max-memory"))
+            static const char *const WITH_VALUE[] = { "--format", "--to", "--max-positions", "--max-memory",
+                "--max-time", "--threads", "--checkpoint", "--query", "--plot-size" };
+            int known = 0;
+            for (size_t k = 0; k < sizeof WITH_VALUE / sizeof *WITH_VALUE; k++) known |= !strcmp(name, WITH_VALUE[k]);
+            if (!known)
                 usage_error("unknown option '%s'", name);
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
@@ -104,6 +146,19 @@ static options parse_args(int argc, char **argv) {
             } else if (!strcmp(name, "--to")) o.to = (int64_t)parse_count("--to", val);
             else if (!strcmp(name, "--max-positions")) o.max_positions = parse_count("--max-positions", val);
             else if (!strcmp(name, "--max-memory")) o.max_memory = parse_size(val);
+            else if (!strcmp(name, "--max-time")) o.max_time = parse_seconds(val);
+            else if (!strcmp(name, "--threads")) {
+                uint64_t t = parse_count("--threads", val);
+                if (t < 1 || t > 256) usage_error("--threads needs a number from 1 to 256, not '%s'", val);
+                o.threads = (int)t;
+            } else if (!strcmp(name, "--checkpoint")) {
+                if (!*val) usage_error("%s", "--checkpoint needs a file name");
+                o.checkpoint = val;
+            } else if (!strcmp(name, "--query")) {
+                uint64_t q = parse_count("--query", val);
+                if (q < 1 || q > 1000000000) usage_error("--query needs a query number from 1, not '%s'", val);
+                o.query = (int)q;
+            } else if (!strcmp(name, "--plot-size")) parse_plot_size(val, &o.plot_width, &o.plot_height);
             else usage_error("unknown option '%s'", name);
             continue;
         }
@@ -182,6 +237,14 @@ int main(int argc, char **argv) {
     c.max_positions = o.max_positions;
     c.check_to = o.to;
     c.progress = o.progress < 0 ? isatty(2) : o.progress;
+    c.threads = o.threads;
+    c.max_time = o.max_time;
+    if (o.max_time > 0) c.deadline = gr_now() + o.max_time;
+    c.no_theory = o.no_theory;
+    c.checkpoint = o.checkpoint;
+    c.query_only = o.query;
+    c.plot_width = o.plot_width;
+    c.plot_height = o.plot_height;
 
     FILE *out = tmpfile();
     if (!out) {

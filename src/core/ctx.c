@@ -2,6 +2,7 @@
 #include "ctx.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct gr_mem_block {
     gr_mem_block *prev, *next;
@@ -16,7 +17,14 @@ void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
     c->src_len = len;
     c->diag = stderr;
     c->mem_limit = (size_t)8 << 30;
+    c->threads = 1;
     gr_arena_init(&c->arena);
+}
+
+double gr_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void gr_ctx_free(gr_ctx *c) {

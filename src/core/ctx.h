@@ -37,7 +37,17 @@ typedef struct gr_ctx {
     uint64_t max_positions;   /* position-graph limit (0: derive from mem_limit) */
     int64_t check_to;         /* --to N for check ... periodic (0: default) */
     int progress;             /* show a progress bar on stderr */
+    int threads;              /* --threads N: worker threads for large work (>= 1) */
+    double max_time;          /* --max-time SECONDS: wall-clock limit (0: none) */
+    double deadline;          /* gr_now() at which the limit is reached (0: none) */
+    int no_theory;            /* --no-theory: every query by the position graph */
+    const char *checkpoint;   /* --checkpoint FILE: save and resume long runs (NULL: none) */
+    int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
+    int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
 } gr_ctx;
+
+/* Seconds on a monotonic clock (for --max-time and rates). */
+double gr_now(void);
 
 void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len);
 void gr_ctx_free(gr_ctx *c);          /* frees the arena and every tracked block */
