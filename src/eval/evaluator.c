@@ -1,5 +1,6 @@
 /* evaluator: the registry of evaluators and the calls queries and sums make; see evaluator.h. */
 #include "evaluator.h"
+#include "rules.h"
 #include <string.h>
 
 /* The registry: the evaluator of each id lowering may choose (lower/game.h). */
@@ -71,4 +72,14 @@ int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
 void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user) {
     if (gr_eval_terminal(c, g, pos) >= 0) return;
     gr_evaluator_of(g)->options(c, g, pos, fn, user);
+}
+
+unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap) {
+    if (why && cap) snprintf(why, cap, "%s", g->explain);
+    if (conv != CONV_NORMAL || g->not_recurrence) return 0;
+    return GR_KIND_SG | GR_KIND_OUTCOME;
+}
+
+int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos) {
+    return g->rules ? gr_rules_terminal(c, g, pos) : -1;
 }

@@ -91,6 +91,10 @@ int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigne
 /* Options of pos; a terminal position has none. */
 void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
 int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
+/* Shared by evaluators: SG values and outcomes under normal play while g is a recurrence (the
+ * why is g->explain); the 'terminal' rules of a rule set (-1 for games without rules). */
+unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap);
+int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos);
 /* The coordinates of cell i of a box; the number of cells (0 past 2^62). */
 void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos);
 int64_t gr_box_cells(const gr_box *box, int64_t *rows, int64_t *cols);

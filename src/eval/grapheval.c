@@ -25,13 +25,9 @@ static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
     }
 }
 
-static int graph_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
-    return g->rules ? gr_rules_terminal(c, g, pos) : -1;
-}
-
 const gr_evaluator_ops gr_graph_evaluator = {
     .name = "position graph",
     .answers = graph_answers,
     .options = graph_options,
-    .terminal = graph_terminal,
+    .terminal = gr_rules_terminal_of,
 };

@@ -5,12 +5,6 @@
 #include "heap.h"
 #include "rules.h"
 
-static unsigned heap_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
-    if (why && cap) snprintf(why, cap, "%s", g->explain);
-    if (conv != CONV_NORMAL || g->not_recurrence) return 0;
-    return GR_KIND_SG | GR_KIND_OUTCOME;
-}
-
 static int heap_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                       gr_loc loc, gr_value *out) {
     (void)conv; (void)kinds; (void)loc;
@@ -35,15 +29,11 @@ static void heap_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn
     gr_heap_options(c, g, pos[0], fn, user);
 }
 
-static int rules_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
-    return g->rules ? gr_rules_terminal(c, g, pos) : -1;
-}
-
 const gr_evaluator_ops gr_heap_evaluator = {
     .name = "heap recurrence",
-    .answers = heap_answers,
+    .answers = gr_answers_normal_recurrence,
     .value = heap_value,
     .fill = heap_fill,
     .options = heap_options,
-    .terminal = rules_terminal,
+    .terminal = gr_rules_terminal_of,
 };

@@ -7,12 +7,6 @@
 #include "rules.h"
 #include "tuple.h"
 
-static unsigned table_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
-    if (why && cap) snprintf(why, cap, "%s", g->explain);
-    if (conv != CONV_NORMAL || g->not_recurrence) return 0;
-    return GR_KIND_SG | GR_KIND_OUTCOME;
-}
-
 static int table_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                        gr_loc loc, gr_value *out) {
     (void)conv; (void)kinds;
@@ -60,16 +54,12 @@ static void table_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
     gr_rules_moves(c, g, pos, rules_option, &a);
 }
 
-static int table_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
-    return gr_rules_terminal(c, g, pos);
-}
-
 const gr_evaluator_ops gr_table_evaluator = {
     .name = "table recurrence",
-    .answers = table_answers,
+    .answers = gr_answers_normal_recurrence,
     .value = table_value,
     .fill = table_fill,
     .options = table_options,
-    .terminal = table_terminal,
+    .terminal = gr_rules_terminal_of,
 };
 
