@@ -86,13 +86,28 @@ static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, cons
     append(buf, cap, &pos, "\n");
 }
 
+/* Keeps the message alone and its location for callers of the library (the first
+ * diagnostic wins; a failure replaces it). */
+static void note(gr_ctx *c, int located, uint32_t off, const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+static void note(gr_ctx *c, int located, uint32_t off, const char *fmt, va_list ap) {
+    c->fail_located = located;
+    c->fail_off = off;
+    vsnprintf(c->fail_text, sizeof c->fail_text, fmt, ap);
+}
+
 void gr_diag_at(gr_ctx *c, gr_loc loc, const char *fmt, ...) {
     char buf[2048];
     va_list ap;
     va_start(ap, fmt);
+    if (!c->errors) {
+        va_list aq;
+        va_copy(aq, ap);
+        note(c, 1, loc.off, fmt, aq);
+        va_end(aq);
+    }
     format_diag(c, loc, buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fputs(buf, c->diag);
+    if (c->diag) fputs(buf, c->diag);
     c->errors++;
 }
 
@@ -108,6 +123,10 @@ _Noreturn static void jump(gr_ctx *c, int status) {
 void gr_fail_at(gr_ctx *c, gr_loc loc, int status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    va_list aq;
+    va_copy(aq, ap);
+    note(c, 1, loc.off, fmt, aq);
+    va_end(aq);
     format_diag(c, loc, c->fail_msg, sizeof c->fail_msg, fmt, ap);
     va_end(ap);
     jump(c, status);
@@ -118,6 +137,10 @@ void gr_fail(gr_ctx *c, int status, const char *fmt, ...) {
     append(c->fail_msg, sizeof c->fail_msg, &pos, "grundy: error: ");
     va_list ap;
     va_start(ap, fmt);
+    va_list aq;
+    va_copy(aq, ap);
+    note(c, 0, 0, fmt, aq);
+    va_end(aq);
     int n = vsnprintf(c->fail_msg + pos, sizeof c->fail_msg - pos, fmt, ap);
     va_end(ap);
     if (n > 0) pos += (size_t)n < sizeof c->fail_msg - pos ? (size_t)n : sizeof c->fail_msg - pos - 1;

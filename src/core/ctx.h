@@ -30,7 +30,10 @@ typedef struct gr_ctx {
     int fail_status;          /* exit status of the failure that was raised */
     char fail_msg[1024];      /* the full diagnostic text, ready to print */
     int errors;               /* diagnostics reported without jumping (parser recovery) */
-    FILE *diag;               /* where diagnostics go (stderr) */
+    FILE *diag;               /* where diagnostics go (stderr; NULL: kept in fail_* only) */
+    int fail_located;         /* the first diagnostic or the failure had a source location: */
+    uint32_t fail_off;        /*   its byte offset */
+    char fail_text[512];      /* its message alone (no location, no source line), for the API */
 
     gr_mem_block *blocks;     /* every live tracked allocation */
     size_t mem_used, mem_peak, mem_limit;

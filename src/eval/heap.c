@@ -1,5 +1,6 @@
 /* heap: the heap-recurrence evaluator and its kernels; see heap.h. */
 #include "heap.h"
+#include "ir.h"
 #include "progress.h"
 #include "rules.h"
 #include "sgtable.h"
@@ -9,15 +10,6 @@
 enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
 
 /* ---- subtraction sets ------------------------------------------------------------------ */
-void gr_sub_push(gr_ctx *c, gr_game *g, int64_t v) {
-    if (g->nsub == g->subcap) {
-        size_t ncap = g->subcap ? g->subcap * 2 : 16;
-        g->sub = gr_realloc(c, g->sub, gr_size_mul(c, ncap, sizeof *g->sub));
-        g->subcap = ncap;
-    }
-    g->sub[g->nsub++] = v;
-}
-
 void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
     if (!g->sub_gen) return;
     int64_t frame[72] = { 0 };

@@ -28,8 +28,6 @@ void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, voi
 /* The plain recurrence over gr_heap_options with no kernel at all: the brute-force twin the
  * tests compare every kernel with. Fills out[0..n]. */
 void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out);
-/* Appends an element to a subtraction set (lowering, and generators while filling). */
-void gr_sub_push(gr_ctx *c, gr_game *g, int64_t v);
 /* Grows a generated subtraction set until it holds every element <= upto. */
 void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto);
 #endif

@@ -15,11 +15,7 @@
 #ifndef GRUNDY_LINES_H
 #define GRUNDY_LINES_H
 #include <stddef.h>
-#include "game.h"
-
-/* 1 if g is a line-move rule set, with a short description in why ("line moves along rows,
- * columns and diagonals"); 0 if not, with the reason in why. why may be NULL. */
-int gr_lines_recognise(const gr_game *g, char *why, size_t cap);
+#include "lineshape.h"
 
 /* Fills out[a * cols + b] = sg(a, b) (normal play) for 0 <= a < rows, 0 <= b < cols. g must
  * be recognised. Memory is tracked: a box too large for --max-memory fails with status 3. */

@@ -1,29 +1,16 @@
 /* rules: interpreter of general rule blocks; see rules.h. */
 #include "rules.h"
+#include "ir.h"
 #include "sema.h"
 #include <string.h>
 
-enum { MAX_FRAME = 256, MAX_PARTS = 256 };
-
-static void load_frame(gr_ctx *c, const gr_game *g, const int64_t *pos, int64_t *frame) {
-    const gr_rules *r = g->rules;
-    if (r->nslots > MAX_FRAME) gr_fail(c, GR_EXIT_INPUT, "rule set '%s' uses more than %d variables", g->name, MAX_FRAME);
-    memcpy(frame, g->params, (size_t)r->nparams * sizeof *frame);
-    memcpy(frame + r->nparams, pos, (size_t)r->arity * sizeof *frame);
-}
-
-int gr_rules_valid(gr_ctx *c, const gr_game *g, const int64_t *pos) {
-    if (!g->rules || !g->rules->where) return 1;
-    int64_t frame[MAX_FRAME];
-    load_frame(c, g, pos, frame);
-    return gr_eval(c, g->rules->where, frame, NULL) != 0;
-}
+enum { MAX_PARTS = 256 };
 
 int gr_rules_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
     const gr_rules *r = g->rules;
     if (!r || !r->nterms) return -1;
-    int64_t frame[MAX_FRAME];
-    load_frame(c, g, pos, frame);
+    int64_t frame[GR_MAX_FRAME];
+    gr_rules_frame(c, g, pos, frame);
     for (int i = 0; i < r->nterms; i++)
         if (gr_eval(c, r->terms[i].cond, frame, NULL)) return (int)r->terms[i].kind;
     return -1;
@@ -46,8 +33,8 @@ static void emit_target(gr_ctx *c, const gr_game *g, const gr_rmove *mv, int64_t
 
 void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user) {
     const gr_rules *r = g->rules;
-    int64_t frame[MAX_FRAME], hi[MAX_FRAME];
-    load_frame(c, g, pos, frame);
+    int64_t frame[GR_MAX_FRAME], hi[GR_MAX_FRAME];
+    gr_rules_frame(c, g, pos, frame);
     for (int m = 0; m < r->nmoves; m++) {
         const gr_rmove *mv = &r->moves[m];
         int nb = mv->nbinds, i = 0;

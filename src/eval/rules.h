@@ -3,7 +3,7 @@
  * and evaluating targets. Heap games, tuple games and the position graph all use it. */
 #ifndef GRUNDY_RULES_H
 #define GRUNDY_RULES_H
-#include "game.h"
+#include "ir.h"
 
 /* One move: nparts positions of g->arity coordinates each, flattened. A heap move to a
  * negative size, or a tuple move outside the rule set's 'where', is not a move and is
@@ -11,8 +11,6 @@
 typedef void (*gr_move_fn)(void *user, const int64_t *parts, int nparts, const gr_rmove *mv);
 void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user);
 
-/* Is pos inside the rule set's 'where'? */
-int gr_rules_valid(gr_ctx *c, const gr_game *g, const int64_t *pos);
 /* The first matching 'terminal when' of pos: -1 if none, else a gr_term_kind. */
 int gr_rules_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
 #endif

@@ -1,7 +1,7 @@
 /* lower: kernel choice and the IR of each rule set; see lower.h. */
 #include "lower.h"
-#include "heap.h"
-#include "lines.h"
+#include "ir.h"
+#include "lineshape.h"
 #include <stdlib.h>
 #include <string.h>
 

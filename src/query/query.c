@@ -1,13 +1,9 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
 #include "check.h"
-#include "heap.h"
-#include "lines.h"
-#include "sums.h"
-#include "tuple.h"
+#include "solve.h"
 #include <string.h>
 
-enum { V_UNDEF = -1, O_P = 0, O_N = 1, O_D = 2 };
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };
 
 /* ---- JSON helpers ---- */
@@ -49,87 +45,25 @@ typedef struct table_data {
     gr_conv conv;
 } table_data;
 
-static void cell_coords(const gr_rquery *q, int64_t r, int64_t col, int64_t *pos) {
-    for (int i = 0; i < q->ncoords; i++) pos[i] = q->lo[i];
-    pos[q->dim[0]] = q->lo[q->dim[0]] + r;
-    if (q->ndims == 2) pos[q->dim[1]] = q->lo[q->dim[1]] + col;
-}
-
-/* The whole table from the position graph: every cell a start of one shared graph. */
-static void table_by_graph(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
-    gr_sumgraph *s = gr_sumgraph_new(c, m, t->conv);
-    gr_comp comp = { .game = q->game };
-    int64_t n = t->rows * t->cols;
-    for (int64_t i = 0; i < n; i++) {
-        if (q->game->shape == SHAPE_GRAPH) comp.c[0] = q->vertex_list[i];
-        else cell_coords(q, i / t->cols, i % t->cols, comp.c);
-        gr_sumgraph_add(s, &comp, 1);
-    }
-    gr_sumgraph_solve(s);
-    gr_pg *pg = gr_sumgraph_pg(s);
-    /* Under normal play a loopy position may still have a (generalised) SG value. */
-    int gamma = !t->outcome && t->conv == CONV_NORMAL;
-    if (gamma) gr_pg_solve_gamma(pg);
-    for (int64_t i = 0; i < n; i++) {
-        if (q->game->shape == SHAPE_GRAPH) comp.c[0] = q->vertex_list[i];
-        else cell_coords(q, i / t->cols, i % t->cols, comp.c);
-        uint32_t id = gr_sumgraph_id(s, &comp, 1);
-        if (t->outcome) t->vals[i] = (int64_t)gr_pg_outcome(pg, id);
-        else {
-            int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
-            t->vals[i] = v >= 0 ? v : -1;
-        }
-    }
-    gr_sumgraph_free(s);
-}
-
 static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
     gr_game *g = q->game;
     t->conv = q->q->has_conv ? q->conv : g->play;
     t->outcome = q->outcome || t->conv != CONV_NORMAL;
-    if (g->shape == SHAPE_GRAPH) { t->rows = q->nvertex_list; t->cols = 1; }
-    else {
-        t->rows = q->hi[q->dim[0]] - q->lo[q->dim[0]] + 1;
-        t->cols = q->ndims == 2 ? q->hi[q->dim[1]] - q->lo[q->dim[1]] + 1 : 1;
-    }
+    gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
+    memcpy(box.lo, q->lo, sizeof box.lo);
+    memcpy(box.hi, q->hi, sizeof box.hi);
+    if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
+    else gr_box_cells(&box, &t->rows, &t->cols);
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
-    int by_graph = t->conv != CONV_NORMAL || g->evaluator == EVAL_GRAPH;
-    if (!by_graph && g->shape == SHAPE_HEAP) {
-        if (gr_heap_ensure(c, g, q->hi[0]) < 0) by_graph = 1;
-        else
-            for (int64_t i = 0; i < t->rows; i++) {
-                int64_t v = gr_heap_sg(c, g, q->lo[0] + i);
-                t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
-            }
-    } else if (!by_graph && g->kernel == KER_LINES && q->lo[0] >= 0 && q->lo[1] >= 0) {
-        /* The whole box from (0, 0), in order, then the requested cells. */
-        int64_t rows = q->hi[0] + 1, cols = q->hi[1] + 1;
-        int64_t *box = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *box));
-        gr_lines_fill(c, g, rows, cols, box);
-        int64_t pos[GR_MAX_ARITY];
-        for (int64_t i = 0; i < t->rows * t->cols; i++) {
-            cell_coords(q, i / t->cols, i % t->cols, pos);
-            int64_t v = box[pos[0] * cols + pos[1]];
-            t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
-        }
-        gr_free(c, box);
-    } else if (!by_graph && g->shape == SHAPE_TUPLE) {
-        int64_t pos[GR_MAX_ARITY];
-        for (int64_t i = 0; i < t->rows * t->cols && !by_graph; i++) {
-            cell_coords(q, i / t->cols, i % t->cols, pos);
-            int64_t v = gr_tuple_sg(c, g, pos, q->q->loc);
-            if (v < 0) by_graph = 1;
-            else t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
-        }
-    }
-    if (by_graph) table_by_graph(c, m, q, t);
+    gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
+                 t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
 }
 
 /* ---- writing tables ---- */
 static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
     fprintf(out, "{\"query\":\"table\",\"game\":");
     json_string(out, q->game->name);
-    if (q->game->shape == SHAPE_GRAPH) {
+    if (q->vertex_list) {
         fprintf(out, ",\"positions\":[");
         for (int i = 0; i < q->nvertex_list; i++) {
             if (i) fputc(',', out);
@@ -157,7 +91,7 @@ static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
 
 static void table_csv(FILE *out, const gr_rquery *q, const table_data *t) {
     char cell[32];
-    if (q->game->shape == SHAPE_GRAPH) {
+    if (q->vertex_list) {
         fprintf(out, "vertex,value\n");
         for (int64_t r = 0; r < t->rows; r++) {
             cell_text(cell, sizeof cell, t->outcome, t->vals[r]);
@@ -314,7 +248,7 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fprintf(out, "%s: %s%s\n", q->text,
                 t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" : "Sprague-Grundy values",
                 t.conv != CONV_NORMAL && !q->q->has_conv ? " (the rule set is played misere)" : "");
-        if (q->game->shape == SHAPE_GRAPH) table_text_graph(out, q, &t);
+        if (q->vertex_list) table_text_graph(out, q, &t);
         else if (q->ndims == 2) table_text_2d(out, q, &t);
         else table_text_1d(out, q, &t);
         fputc('\n', out);
@@ -323,9 +257,11 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 }
 
 /* ---- solve ---- */
-typedef struct move_list { gr_ctx *c; char **v; size_t n, cap; gr_pg *pg; } move_list;
+typedef struct move_list { gr_ctx *c; char **v; size_t n, cap; } move_list;
 
-static void keep_move(move_list *l, const char *text) {
+static void keep_move(void *user, const char *text, uint32_t id) {
+    (void)id;
+    move_list *l = user;
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 8;
         l->v = gr_realloc(l->c, l->v, l->cap * sizeof *l->v);
@@ -333,40 +269,15 @@ static void keep_move(move_list *l, const char *text) {
     l->v[l->n++] = gr_strndup(l->c, text, strlen(text));
 }
 
-static void fast_move(void *user, const char *text, uint32_t id) { (void)id; keep_move(user, text); }
-static void graph_move(void *user, const char *text, uint32_t id) {
-    move_list *l = user;
-    if (gr_pg_outcome(l->pg, id) == GR_LOSS) keep_move(l, text);
-}
-
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    gr_conv conv = q->conv;
-    if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
+    gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
     char position[4096];
     gr_render_comps(q->comps, q->ncomps, position, sizeof position);
-    int outcome;
-    int64_t sg = -1, remoteness = -1;
     move_list moves = { .c = c };
-    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
-    if (conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
-        outcome = sg ? O_N : O_P;
-        if (sg) gr_sum_fast_moves(c, q->comps, q->ncomps, vals, sg, fast_move, &moves);
-    } else if (conv == CONV_NORMAL && q->ncomps > 1 &&
-               gr_sum_gamma(c, m, q->comps, q->ncomps, &outcome, &sg, fast_move, &moves)) {
-        /* decided component by component */
-    } else {
-        gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
-        uint32_t id = gr_sumgraph_add(s, q->comps, q->ncomps);
-        gr_sumgraph_solve(s);
-        gr_pg *pg = gr_sumgraph_pg(s);
-        outcome = (int)gr_pg_outcome(pg, id);
-        sg = conv == CONV_NORMAL ? gr_pg_sg(pg, id) : -1;
-        remoteness = gr_pg_remoteness(pg, id);
-        moves.pg = pg;
-        if (outcome == O_N) gr_sumgraph_moves(s, q->comps, q->ncomps, graph_move, &moves);
-        gr_sumgraph_free(s);
-    }
-    gr_free(c, vals);
+    gr_solution sol;
+    gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);
+    int outcome = sol.outcome;
+    int64_t sg = sol.sg, remoteness = sol.remoteness;
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         json_string(out, position);
@@ -451,8 +362,11 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
 
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
     (void)c;
-    for (gr_game *g = m->games; g; g = g->next)
-        fprintf(out, "%s: %s\n", g->name, g->explain);
+    char why[sizeof m->games->explain];
+    for (gr_game *g = m->games; g; g = g->next) {
+        gr_eval_answers(g, g->play, why, sizeof why);
+        fprintf(out, "%s: %s\n", g->name, why);
+    }
     for (gr_gdecl *d = m->decls; d; d = d->next)
         if (d->nparams) {
             int used = 0;

@@ -1,8 +1,6 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
-#include "heap.h"
-#include "rules.h"
-#include "tuple.h"
+#include "evaluator.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,14 +101,9 @@ static void render_spos(const gr_sumgraph *s, const spos *p, char *buf, size_t c
 }
 
 /* ---- the fast path ---- */
+/* A component's SG value from its evaluator, or -1 if it has none. */
 static int64_t comp_sg(gr_ctx *c, gr_game *g, const int64_t *coords) {
-    if (g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP) {
-        if (gr_heap_ensure(c, g, coords[0]) < 0) return -1;
-        return gr_heap_sg(c, g, coords[0]);
-    }
-    if (g->shape == SHAPE_TUPLE && g->evaluator == EVAL_TABLE)
-        return gr_tuple_sg(c, g, coords, g->decl->name_loc);
-    return -1;
+    return gr_eval_sg(c, g, coords, g->decl->name_loc);
 }
 
 int gr_sum_sg_fast(gr_ctx *c, const gr_comp *comps, int n, int64_t *sg, int64_t *vals) {
@@ -133,15 +126,7 @@ static void mb_push(gr_sumgraph *s, int64_t v) {
     s->mb.v[s->mb.n++] = v;
 }
 
-static void mb_heap_option(void *user, const int64_t *heaps, int nheaps) {
-    mb_ctx *m = user;
-    mb_push(m->s, nheaps);
-    for (int i = 0; i < nheaps; i++) mb_push(m->s, heaps[i]);
-    m->count++;
-}
-
-static void mb_rules_move(void *user, const int64_t *parts, int nparts, const gr_rmove *mv) {
-    (void)mv;
+static void mb_option(void *user, const int64_t *parts, int nparts) {
     mb_ctx *m = user;
     mb_push(m->s, nparts);
     for (int i = 0; i < nparts * m->arity; i++) mb_push(m->s, parts[i]);
@@ -152,18 +137,7 @@ static void mb_rules_move(void *user, const int64_t *parts, int nparts, const gr
 static int atom_moves(gr_sumgraph *s, const atom *a) {
     gr_game *g = s->games[a->game];
     mb_ctx m = { s, g->arity, 0 };
-    if (g->rules && gr_rules_terminal(s->c, g, a->c) >= 0) return 0;
-    switch (g->shape) {
-    case SHAPE_HEAP: gr_heap_options(s->c, g, a->c[0], mb_heap_option, &m); break;
-    case SHAPE_TUPLE: gr_rules_moves(s->c, g, a->c, mb_rules_move, &m); break;
-    case SHAPE_GRAPH:
-        for (int32_t e = g->adj_off[a->c[0]]; e < g->adj_off[a->c[0] + 1]; e++) {
-            mb_push(s, 1);
-            mb_push(s, g->adj[e]);
-            m.count++;
-        }
-        break;
-    }
+    gr_eval_options(s->c, g, a->c, mb_option, &m);
     return m.count;
 }
 
@@ -345,8 +319,7 @@ static gr_expand_kind children(gr_sumgraph *s, const spos *p, child_fn fn, void 
     /* A terminal with a fixed outcome decides a position made of that atom alone. */
     for (int i = 0; i < p->na; i++) {
         gr_game *g = s->games[p->a[i].game];
-        if (!g->rules || !g->rules->nterms) continue;
-        int t = gr_rules_terminal(c, g, p->a[i].c);
+        int t = gr_eval_terminal(c, g, p->a[i].c);
         if (t == TERM_WINS || t == TERM_LOSES) {
             if (p->na != 1)
                 gr_fail_at(c, g->decl->name_loc, GR_EXIT_INPUT, "'%s' has terminal positions that win or lose, so it can only be played alone, not in a sum", g->name);
@@ -569,20 +542,11 @@ static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int
     f->fn(f->user, f->text, 0);
 }
 
-static void fast_heap_option(void *user, const int64_t *heaps, int nheaps) {
+static void fast_option(void *user, const int64_t *parts, int nparts) {
     fast_ctx *f = user;
     gr_game *g = f->comps[f->at].game;
     int64_t x = 0;
-    for (int i = 0; i < nheaps; i++) x ^= gr_heap_sg(f->c, g, heaps[i]);
-    if (x == f->want) fast_report(f, g, heaps, nheaps);
-}
-
-static void fast_rules_move(void *user, const int64_t *parts, int nparts, const gr_rmove *mv) {
-    (void)mv;
-    fast_ctx *f = user;
-    gr_game *g = f->comps[f->at].game;
-    int64_t x = 0;
-    for (int i = 0; i < nparts; i++) x ^= gr_tuple_sg(f->c, g, parts + i * g->arity, g->decl->name_loc);
+    for (int i = 0; i < nparts; i++) x ^= comp_sg(f->c, g, parts + i * g->arity);
     if (x == f->want) fast_report(f, g, parts, nparts);
 }
 
@@ -594,13 +558,7 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
         gr_game *g = comps[i].game;
         f->at = i;
         f->want = total ^ vals[i];
-        if (g->shape == SHAPE_HEAP) {
-            int64_t h = comps[i].c[0];
-            gr_heap_options(c, g, h, fast_heap_option, f);
-        } else {
-            if (g->rules->nterms && gr_rules_terminal(c, g, comps[i].c) >= 0) continue;
-            gr_rules_moves(c, g, comps[i].c, fast_rules_move, f);
-        }
+        gr_eval_options(c, g, comps[i].c, fast_option, f);
     }
     gr_free(c, f->seen);
     gr_free(c, f);

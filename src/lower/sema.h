@@ -49,7 +49,4 @@ typedef struct gr_module {
 
 /* Fails (longjmp, status 2) on the first error. */
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out);
-/* Parses a take-and-break code such as "0.77", "4!.0", "0.[3]", "0.F8"; loc points at the
- * string token (with its quotes) for diagnostics. */
-void gr_parse_tbcode(gr_ctx *c, const char *code, gr_loc loc, gr_tbcode *out);
 #endif

@@ -1,0 +1,37 @@
+# install: what `cmake --install build --prefix P` puts under P: the command, the shared and
+# static libraries, include/grundy.h, a pkg-config file, a CMake package (grundy::grundy), the
+# man pages, the docs and the examples.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS grundy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS grundy_shared grundy_lib EXPORT grundyTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/grundy.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+set(GRUNDY_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/grundy)
+install(EXPORT grundyTargets NAMESPACE grundy:: DESTINATION ${GRUNDY_CMAKE_DIR})
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/grundyConfig.cmake.in
+                              ${CMAKE_BINARY_DIR}/grundyConfig.cmake
+                              INSTALL_DESTINATION ${GRUNDY_CMAKE_DIR})
+# Before 1.0 a minor release may change the interface.
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/grundyConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/grundyConfig.cmake ${CMAKE_BINARY_DIR}/grundyConfigVersion.cmake
+        DESTINATION ${GRUNDY_CMAKE_DIR})
+
+# The .pc file finds the prefix from its own place, so --prefix at install time is honoured.
+file(RELATIVE_PATH GRUNDY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
+string(REGEX REPLACE "/$" "" GRUNDY_PC_TO_PREFIX "${GRUNDY_PC_TO_PREFIX}")
+configure_file(${CMAKE_SOURCE_DIR}/cmake/grundy.pc.in ${CMAKE_BINARY_DIR}/grundy.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/grundy.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(FILES ${CMAKE_SOURCE_DIR}/docs/man/grundy.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/docs/man/grundy-game.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/language.md
+              ${CMAKE_SOURCE_DIR}/docs/periodicity.md ${CMAKE_SOURCE_DIR}/docs/design.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

@@ -1,0 +1,116 @@
+/* grundy.h: the public C interface of the grundy library, a compiler and solver for impartial
+ * combinatorial games written in the .game language (man 5 grundy-game).
+ *
+ *     gr_diagnostic d;
+ *     gr_program *p = gr_compile("game kayles = octal \"0.77\";", "k.game", &d);
+ *     gr_answer a;
+ *     if (p && gr_solve(p, "kayles(5) + kayles(3)", GR_NORMAL, &a) == 0)
+ *         printf("%c %lld\n", a.outcome, (long long)a.sg);
+ *     gr_program_free(p);
+ *
+ * Every call returns its errors (nothing is printed, nothing jumps across this interface, no
+ * call exits the process). Programs are independent: different threads may use different
+ * programs at the same time; one program is used by one thread at a time. Every symbol the
+ * library exports starts with gr_. */
+#ifndef GRUNDY_H
+#define GRUNDY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GRUNDY_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define GR_API __attribute__((visibility("default")))
+#else
+#define GR_API
+#endif
+
+#define GR_VERSION_MAJOR 0
+#define GR_VERSION_MINOR 1
+#define GR_VERSION_PATCH 0
+
+/* Error codes: 0 is success. */
+enum {
+    GR_OK = 0,
+    GR_EINVAL = 1,   /* a bad argument: NULL where a value is needed, an empty range, ... */
+    GR_EINPUT = 2,   /* bad input text (a position, a game name): see gr_last_error */
+    GR_ELIMIT = 3,   /* a limit was reached (memory, positions, time): see gr_last_error */
+    GR_ENOMEM = 4,   /* the library could not allocate its own bookkeeping */
+    GR_EREFUTED = 5  /* gr_run: a check of the program was refuted (the output is still given) */
+};
+
+typedef enum gr_convention {
+    GR_NORMAL = 0,   /* the player who cannot move loses */
+    GR_MISERE = 1,   /* the player who cannot move wins */
+    GR_ANYLEAF = 2,  /* a component with no move ends the game: the player to move wins */
+    GR_EVERY = 3     /* a move in every component that can move; none can: the mover loses */
+} gr_convention;
+
+/* Where and why input was rejected. line and column count from 1 (0: no location). */
+typedef struct gr_diagnostic {
+    int line, column;
+    char message[512];
+} gr_diagnostic;
+
+typedef struct gr_answer {
+    char outcome;            /* 'P' (the player to move loses), 'N' (wins), 'D' (a draw) */
+    int has_sg;              /* sg is meaningful: normal play, no draw */
+    int64_t sg;              /* Sprague-Grundy value (generalised for loopy games) */
+    int has_remoteness;
+    int64_t remoteness;      /* moves to the end under optimal play, when computed */
+    int nwinning;            /* how many winning moves there are (see gr_winning_moves) */
+} gr_answer;
+
+/* Resource limits of a program; 0 means the default (no limit on memory and time, positions
+ * derived from memory). */
+typedef struct gr_limits {
+    size_t max_memory;       /* bytes */
+    uint64_t max_positions;  /* positions of a position graph */
+    double max_time;         /* seconds of wall clock per call */
+} gr_limits;
+
+typedef struct gr_program gr_program;
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+GR_API const char *gr_version(void);
+/* A sentence for an error code. */
+GR_API const char *gr_strerror(int code);
+
+/* Compiles a .game program (its queries are checked, not run). filename is used in messages
+ * and may be NULL. On bad input returns NULL and fills *diag (which may be NULL). */
+GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagnostic *diag);
+GR_API void gr_program_free(gr_program *p);
+GR_API int gr_set_limits(gr_program *p, const gr_limits *limits);
+
+/* The message of the last failed call on p, with its location in the text it was about
+ * (the program, or the position or game given to the call), or "" after a success. */
+GR_API const char *gr_last_error(const gr_program *p);
+GR_API const gr_diagnostic *gr_last_diagnostic(const gr_program *p);
+
+/* Solves a position written as in a 'solve' query ("kayles(3) + nim(2)", "g.a") under conv. */
+GR_API int gr_solve(gr_program *p, const char *position, gr_convention conv, gr_answer *ans);
+/* The positions the winning moves of position lead to, written as the position is: up to cap
+ * of them, each NUL-terminated, into buf (size bufsize) one after another. Returns 0 and sets
+ * *count to how many there are, or an error code. */
+GR_API int gr_winning_moves(gr_program *p, const char *position, gr_convention conv,
+                            char *buf, size_t bufsize, int *count);
+/* The SG values of game (a rule set with heap positions, "kayles" or "bash[3]") at from..to,
+ * into values[0 .. to - from]; -1 where a position has no SG value. */
+GR_API int gr_table(gr_program *p, const char *game, int64_t from, int64_t to, int64_t *values);
+/* Outcomes ('P', 'N', 'D') of game at from..to under conv, into outcomes[0 .. to - from]. */
+GR_API int gr_table_outcomes(gr_program *p, const char *game, int64_t from, int64_t to,
+                             gr_convention conv, char *outcomes);
+/* Runs the program's own queries and writes their answers in format "text", "csv" or
+ * "json" to *out (a malloc'ed NUL-terminated string the caller frees; *out_len its length,
+ * which may be NULL). Returns 0, GR_EREFUTED if a check was refuted (the output is still
+ * given), or another error code. */
+GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len);
+/* Which evaluator and kernel every rule set gets, and why (grundy --explain). */
+GR_API int gr_explain_program(gr_program *p, char **out, size_t *out_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

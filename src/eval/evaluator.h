@@ -1,0 +1,101 @@
+/* evaluator: the one interface every evaluator fills, and the only way queries and sums reach
+ * values. An evaluator is a table of operations (gr_evaluator_ops) over the positions of one
+ * game (a gr_game of the IR: a heap, a tuple of coordinates, a vertex):
+ *   answers   what it can answer for a game under a convention (value kinds, GR_KIND_*), and
+ *             why, in a sentence (grundy --explain prints it)
+ *   value     the value of one position: SG value, outcome, remoteness (the kinds asked)
+ *   fill      a box of positions in row-major order (a 1-D or 2-D table), in the order the
+ *             evaluator likes best (a heap table from 0, a line kernel from (0, 0))
+ *   options   every option of a position, each a sum of positions of the same game
+ *   terminal  the 'terminal' rule a position matches, if any
+ * An evaluator may decline (value and fill return 0) when it finds out that it cannot answer
+ * (a heap rule set that is not a recurrence after all, a tuple rule set with a cycle): the
+ * caller then asks the ground truth, the position graph over sums (sums/), which answers
+ * every game under every convention from options and terminals alone.
+ *
+ * Adding an evaluator (a dense box, a theory for misere or 'every' sums, Green Hackenbush,
+ * coin turning, ...):
+ *   1. add its id to gr_evaluator in lower/game.h and let lower/lower.c choose it (with the
+ *      reason in g->explain);
+ *   2. write eval/NAME.c (+ NAME.h for its own entry points) with a const gr_evaluator_ops;
+ *      answer only what is proved, decline the rest; value kinds beyond SG, outcome and
+ *      remoteness get a new GR_KIND_* bit and a field in gr_value;
+ *   3. declare it below and put it in the registry in evaluator.c;
+ *   4. test it against the position graph on many random small games (tests/unit_*.c).
+ * No query or sum code changes: they call gr_eval_* only. */
+#ifndef GRUNDY_EVALUATOR_H
+#define GRUNDY_EVALUATOR_H
+#include <stddef.h>
+#include "posgraph.h"
+#include "sema.h"
+
+/* Value kinds, as bits. */
+enum {
+    GR_KIND_SG = 1,          /* Sprague-Grundy value (normal play, acyclic) */
+    GR_KIND_OUTCOME = 2,     /* P, N or D for the player to move, under the convention */
+    GR_KIND_REMOTENESS = 4   /* moves to the end under optimal play (Steinhaus) */
+};
+
+/* The value of one position; a kind not answered is -1. */
+typedef struct gr_value {
+    int outcome;             /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
+    int64_t sg;
+    int64_t remoteness;
+} gr_value;
+
+/* A box of positions: each coordinate either ranges over lo..hi or is fixed (lo == hi); at
+ * most two vary (dim[0] is the row, dim[1] the column). Cells are numbered row-major. */
+typedef struct gr_box {
+    int ncoords;
+    int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+    int ndims;
+    int dim[2];
+    gr_loc loc;              /* blamed for a cell that is not a position of the game */
+} gr_box;
+
+/* One option: nparts positions of the game (g->arity coordinates each, flattened). */
+typedef void (*gr_option_fn)(void *user, const int64_t *parts, int nparts);
+
+typedef struct gr_evaluator_ops {
+    const char *name;        /* "heap recurrence", "table recurrence", "position graph" */
+    /* GR_KIND_* bits it answers for g played under conv (0: none); a sentence in why. */
+    unsigned (*answers)(const gr_game *g, gr_conv conv, char *why, size_t cap);
+    /* 1 and *out filled (at least the kinds asked), or 0: declined. loc is blamed for a
+     * position that is not one of the game. */
+    int (*value)(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
+                 gr_loc loc, gr_value *out);
+    /* out[cell] for every cell of the box: SG values (kind GR_KIND_SG, -1 where none) or
+     * outcomes (GR_KIND_OUTCOME). 1, or 0: declined. NULL: value cell by cell. */
+    int (*fill)(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
+                int64_t *out);
+    /* Every option of a non-terminal position, in a stable order. */
+    void (*options)(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
+    /* The gr_term_kind of the first 'terminal' rule pos matches, or -1. NULL: none. */
+    int (*terminal)(gr_ctx *c, const gr_game *g, const int64_t *pos);
+} gr_evaluator_ops;
+
+/* The evaluators (one file each in eval/) and the registry. */
+extern const gr_evaluator_ops gr_heap_evaluator;    /* heapeval.c */
+extern const gr_evaluator_ops gr_table_evaluator;   /* tableeval.c */
+extern const gr_evaluator_ops gr_graph_evaluator;   /* grapheval.c */
+const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
+
+/* What queries and sums call. */
+unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap);
+int gr_eval_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
+                  gr_loc loc, gr_value *out);
+/* The SG value of pos under normal play, or -1 if the evaluator declines. */
+int64_t gr_eval_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc);
+int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
+                 int64_t *out);
+/* Options of pos; a terminal position has none. */
+void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
+int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
+/* Shared by evaluators: SG values and outcomes under normal play while g is a recurrence (the
+ * why is g->explain); the 'terminal' rules of a rule set (-1 for games without rules). */
+unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap);
+int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos);
+/* The coordinates of cell i of a box; the number of cells (0 past 2^62). */
+void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos);
+int64_t gr_box_cells(const gr_box *box, int64_t *rows, int64_t *cols);
+#endif

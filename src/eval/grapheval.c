@@ -1,0 +1,33 @@
+/* grapheval: the position-graph evaluator's entry in the registry (evaluator.h). Games lowered
+ * to the position graph (explicit graphs, heap rules with 'terminal' or 'where', fixed-outcome
+ * terminals) get their values from the position graph over sums (sums/), which holds sums of
+ * parts as canonical multisets; this table gives what that graph needs from the game itself:
+ * its options (by the form of its positions) and its terminals. It declines every value. */
+#include "evaluator.h"
+#include "rules.h"
+
+static unsigned graph_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
+    (void)conv;
+    if (why && cap) snprintf(why, cap, "%s", g->explain);
+    return 0;
+}
+
+static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user) {
+    switch (g->shape) {
+    case SHAPE_HEAP: gr_heap_evaluator.options(c, g, pos, fn, user); break;
+    case SHAPE_TUPLE: gr_table_evaluator.options(c, g, pos, fn, user); break;
+    case SHAPE_GRAPH:
+        for (int32_t e = g->adj_off[pos[0]]; e < g->adj_off[pos[0] + 1]; e++) {
+            int64_t to = g->adj[e];
+            fn(user, &to, 1);
+        }
+        break;
+    }
+}
+
+const gr_evaluator_ops gr_graph_evaluator = {
+    .name = "position graph",
+    .answers = graph_answers,
+    .options = graph_options,
+    .terminal = gr_rules_terminal_of,
+};

@@ -1,0 +1,72 @@
+/* solve: one position, or a table, by the fastest sound way; see solve.h. */
+#include "solve.h"
+
+gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv) {
+    return !has_conv && n == 1 ? comps[0].game->play : conv;
+}
+
+typedef struct graph_moves { gr_pg *pg; gr_child_fn fn; void *user; } graph_moves;
+
+/* A move is winning when it leaves the opponent a loss. */
+static void graph_move(void *user, const char *text, uint32_t id) {
+    graph_moves *g = user;
+    if (gr_pg_outcome(g->pg, id) == GR_LOSS) g->fn(g->user, text, id);
+}
+
+void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                  gr_solution *out, gr_child_fn fn, void *user) {
+    out->sg = out->remoteness = -1;
+    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n ? n : 1));
+    if (conv == CONV_NORMAL && gr_sum_sg_fast(c, comps, n, &out->sg, vals)) {
+        out->outcome = out->sg ? GR_WIN : GR_LOSS;
+        if (out->sg && fn) gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user);
+    } else if (conv == CONV_NORMAL && n > 1 &&
+               gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
+        /* decided component by component */
+    } else {
+        gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+        uint32_t id = gr_sumgraph_add(s, comps, n);
+        gr_sumgraph_solve(s);
+        gr_pg *pg = gr_sumgraph_pg(s);
+        out->outcome = (int)gr_pg_outcome(pg, id);
+        out->sg = conv == CONV_NORMAL ? gr_pg_sg(pg, id) : -1;
+        out->remoteness = gr_pg_remoteness(pg, id);
+        graph_moves gm = { pg, fn, user };
+        if (out->outcome == GR_WIN && fn) gr_sumgraph_moves(s, comps, n, graph_move, &gm);
+        gr_sumgraph_free(s);
+    }
+    gr_free(c, vals);
+}
+
+static void table_cell(const gr_box *box, const int32_t *vertices, int64_t i, gr_comp *comp) {
+    if (vertices) comp->c[0] = vertices[i];
+    else gr_box_cell(box, i, comp->c);
+}
+
+void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
+                  const int32_t *vertices, int nvertices, unsigned kind, int64_t *out) {
+    if (!vertices && gr_eval_fill(c, g, conv, box, kind, out)) return;
+    /* The position graph: every cell a start of one shared graph. */
+    int64_t n = vertices ? nvertices : gr_box_cells(box, NULL, NULL);
+    gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+    gr_comp comp = { .game = g };
+    for (int64_t i = 0; i < n; i++) {
+        table_cell(box, vertices, i, &comp);
+        gr_sumgraph_add(s, &comp, 1);
+    }
+    gr_sumgraph_solve(s);
+    gr_pg *pg = gr_sumgraph_pg(s);
+    /* Under normal play a loopy position may still have a (generalised) SG value. */
+    int gamma = kind == GR_KIND_SG && conv == CONV_NORMAL;
+    if (gamma) gr_pg_solve_gamma(pg);
+    for (int64_t i = 0; i < n; i++) {
+        table_cell(box, vertices, i, &comp);
+        uint32_t id = gr_sumgraph_id(s, &comp, 1);
+        if (kind == GR_KIND_OUTCOME) out[i] = (int64_t)gr_pg_outcome(pg, id);
+        else {
+            int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
+            out[i] = v >= 0 ? v : -1;
+        }
+    }
+    gr_sumgraph_free(s);
+}

@@ -1,0 +1,27 @@
+/* solve: the answer for one position (a sum of components) under a convention, and tables of
+ * one game, each by the fastest sound way: the evaluators (eval/evaluator.h) first, then
+ * generalised SG values for loopy normal-play sums, then the position graph over sums, which
+ * answers everything. Queries and the public API both call these, so they never pick an
+ * evaluator themselves. */
+#ifndef GRUNDY_SOLVE_H
+#define GRUNDY_SOLVE_H
+#include "evaluator.h"
+#include "sums.h"
+
+typedef struct gr_solution {
+    int outcome;            /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
+    int64_t sg;             /* -1: none (not normal play, a draw, or a win by a terminal) */
+    int64_t remoteness;     /* -1: not computed or a draw */
+} gr_solution;
+
+/* The convention a query means: as written, else a lone component's own play. */
+gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv);
+/* Solves comps[0..n) under conv; every winning move (rendered as the position is written)
+ * goes to fn, which may be NULL. */
+void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                  gr_solution *out, gr_child_fn fn, void *user);
+/* A table of one game: out[cell] for each cell of box (or of the vertex list, when vertices
+ * is not NULL), SG values (-1 where none) or outcomes (kind GR_KIND_SG or GR_KIND_OUTCOME). */
+void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
+                  const int32_t *vertices, int nvertices, unsigned kind, int64_t *out);
+#endif

@@ -1,0 +1,166 @@
+/* unit_api: the public C API (include/grundy.h) as a client sees it: located errors for bad
+ * programs and bad positions, limits returned as GR_ELIMIT, every convention against values
+ * known from the language contract and the literature, tables, and two threads each with its
+ * own program at once (run under ThreadSanitizer in CI: -DGRUNDY_TSAN=ON). */
+#include "grundy.h"
+#include "testlib.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *PROGRAM =
+    "game kayles = octal \"0.77\";\n"
+    "game nim = subtract 1..;\n"
+    "graph g { a -> b, c; b -> d; c -> d; }\n"
+    "graph loop { x -> y; y -> x, z; z -> w; }\n";
+
+static const int64_t KAYLES[] = { 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7 };
+
+static void test_bad_programs(void) {
+    gr_diagnostic d;
+    CHECK(gr_compile("game k = octal ;\n", "k.game", &d) == NULL);
+    CHECK_EQ(d.line, 1);
+    CHECK_EQ(d.column, 16);
+    CHECK(strstr(d.message, "expecting string") != NULL);
+    CHECK(gr_compile("game k = octal \"0.77\";\nsolve kk(3);\n", "k.game", &d) == NULL);
+    CHECK_EQ(d.line, 2);
+    CHECK_EQ(d.column, 7);
+    CHECK(strcmp(d.message, "unknown game 'kk'") == 0);
+    CHECK(gr_compile("game k = octal \"0.7X\";\n", NULL, &d) == NULL);
+    CHECK_EQ(d.line, 1);
+    CHECK_EQ(d.column, 20);
+    CHECK(gr_compile(NULL, NULL, &d) == NULL);
+}
+
+static void test_bad_positions(gr_program *p) {
+    gr_answer a;
+    CHECK_EQ(gr_solve(p, "kayles(5) + nimm(3)", GR_NORMAL, &a), GR_EINPUT);
+    CHECK_EQ(gr_last_diagnostic(p)->line, 1);
+    CHECK_EQ(gr_last_diagnostic(p)->column, 13);
+    CHECK(strcmp(gr_last_error(p), "position:1:13: error: unknown game 'nimm'") == 0);
+    CHECK_EQ(gr_solve(p, "kayles(-1)", GR_NORMAL, &a), GR_EINPUT);
+    CHECK_EQ(gr_last_diagnostic(p)->column, 8);
+    CHECK_EQ(gr_solve(p, "kayles(3", GR_NORMAL, &a), GR_EINPUT);
+    CHECK_EQ(gr_solve(p, "kayles(3); solve nim(1)", GR_NORMAL, &a), GR_EINPUT);
+    CHECK_EQ(gr_last_diagnostic(p)->column, 10);
+    CHECK_EQ(gr_solve(p, "g.q", GR_NORMAL, &a), GR_EINPUT);
+    CHECK_EQ(gr_solve(p, NULL, GR_NORMAL, &a), GR_EINVAL);
+    CHECK_EQ(gr_solve(p, "nim(1)", (gr_convention)7, &a), GR_EINVAL);
+    int64_t v[4];
+    CHECK_EQ(gr_table(p, "g", 0, 3, v), GR_EINPUT);
+    CHECK_EQ(gr_table(p, "kayles", 5, 3, v), GR_EINVAL);
+    CHECK_EQ(gr_table(p, "kayless", 0, 3, v), GR_EINPUT);
+    CHECK_EQ(gr_last_diagnostic(p)->column, 1);
+    /* After errors the program still answers. */
+    CHECK_EQ(gr_solve(p, "nim(3) + nim(5) + nim(6)", GR_NORMAL, &a), 0);
+    CHECK_EQ(a.outcome, 'P');
+    CHECK(gr_last_error(p)[0] == '\0');
+    CHECK(strcmp(gr_strerror(GR_ELIMIT), "a resource limit was reached") == 0);
+}
+
+static void test_conventions(gr_program *p) {
+    gr_answer a;
+    CHECK_EQ(gr_solve(p, "nim(3) + nim(5) + nim(6)", GR_NORMAL, &a), 0);
+    CHECK(a.outcome == 'P' && a.has_sg && a.sg == 0 && a.nwinning == 0);
+    CHECK_EQ(gr_solve(p, "kayles(5) + nim(3)", GR_NORMAL, &a), 0);
+    CHECK(a.outcome == 'N' && a.has_sg && a.sg == 7 && a.nwinning == 2);
+    CHECK_EQ(gr_solve(p, "nim(1) + nim(1) + nim(2)", GR_MISERE, &a), 0);
+    CHECK(a.outcome == 'N' && !a.has_sg);
+    CHECK_EQ(gr_solve(p, "nim(1) + nim(1) + nim(1)", GR_MISERE, &a), 0);
+    CHECK_EQ(a.outcome, 'P');
+    CHECK_EQ(gr_solve(p, "g.b + g.c", GR_ANYLEAF, &a), 0);
+    CHECK_EQ(a.outcome, 'P');
+    CHECK_EQ(gr_solve(p, "kayles(3) + kayles(5)", GR_EVERY, &a), 0);
+    CHECK_EQ(a.outcome, 'N');
+    CHECK_EQ(gr_solve(p, "loop.x", GR_NORMAL, &a), 0);
+    CHECK_EQ(a.outcome, 'D');
+    char buf[256];
+    int n = -1;
+    CHECK_EQ(gr_winning_moves(p, "kayles(5) + nim(3)", GR_NORMAL, buf, sizeof buf, &n), 0);
+    CHECK_EQ(n, 2);
+    CHECK(strcmp(buf, "kayles(3) + nim(3)") == 0);
+    CHECK(strcmp(buf + strlen(buf) + 1, "kayles(1) + kayles(2) + nim(3)") == 0);
+    /* Misere Nim alone: the player to move loses exactly at 1. */
+    char o[6];
+    CHECK_EQ(gr_table_outcomes(p, "nim", 0, 5, GR_MISERE, o), 0);
+    CHECK(memcmp(o, "NPNNNN", 6) == 0);
+    CHECK_EQ(gr_table_outcomes(p, "kayles", 0, 5, GR_NORMAL, o), 0);
+    CHECK(memcmp(o, "PNNNNN", 6) == 0);
+}
+
+static void test_tables_and_limits(gr_program *p) {
+    int64_t v[24];
+    CHECK_EQ(gr_table(p, "kayles", 0, 23, v), 0);
+    for (int i = 0; i < 24; i++) CHECK_EQ(v[i], KAYLES[i]);
+    CHECK_EQ(gr_table(p, "kayles", 20, 23, v), 0);
+    CHECK_EQ(v[0], 1);
+    CHECK_EQ(v[3], 7);
+    char *out = NULL;
+    size_t len = 0;
+    gr_program *q = gr_compile("game s = subtract {1, 3, 4};\ntable s(0..9);\n", "s.game", NULL);
+    CHECK(q != NULL);
+    CHECK_EQ(gr_run(q, "json", &out, &len), 0);
+    CHECK(out && strcmp(out, "{\"query\":\"table\",\"game\":\"s\",\"from\":[0],\"to\":[9],\"kind\":\"sg\",\"values\":[0,1,0,1,2,3,2,0,1,0],\"convention\":\"normal\"}\n") == 0);
+    free(out);
+    gr_program_free(q);
+    /* A position graph larger than the limit stops with GR_ELIMIT and says why. */
+    gr_limits lim = { .max_positions = 50 };
+    CHECK_EQ(gr_set_limits(p, &lim), 0);
+    gr_answer a;
+    CHECK_EQ(gr_solve(p, "kayles(12) + kayles(13)", GR_MISERE, &a), GR_ELIMIT);
+    CHECK(strstr(gr_last_error(p), "positions") != NULL);
+    lim.max_positions = 0;
+    lim.max_memory = 1 << 16;
+    CHECK_EQ(gr_set_limits(p, &lim), 0);
+    CHECK_EQ(gr_table(p, "kayles", 0, 1000000, NULL), GR_EINVAL);
+    int64_t *big = malloc(sizeof *big * 100001);
+    CHECK_EQ(gr_table(p, "kayles", 0, 100000, big), GR_ELIMIT);
+    free(big);
+    lim.max_memory = 0;
+    CHECK_EQ(gr_set_limits(p, &lim), 0);
+    CHECK_EQ(gr_solve(p, "kayles(12) + kayles(13)", GR_MISERE, &a), 0);
+}
+
+/* Two threads, each with its own program, at once. */
+typedef struct worker { int id; int errors; } worker;
+
+static void *work(void *arg) {
+    worker *w = arg;
+    gr_program *p = gr_compile(PROGRAM, w->id ? "b.game" : "a.game", NULL);
+    if (!p) { w->errors++; return NULL; }
+    for (int round = 0; round < 20; round++) {
+        int64_t v[24];
+        if (gr_table(p, "kayles", 0, 23, v) != 0) w->errors++;
+        for (int i = 0; i < 24; i++) w->errors += v[i] != KAYLES[i];
+        gr_answer a;
+        if (gr_solve(p, w->id ? "kayles(7) + nim(3)" : "nim(1) + nim(1) + nim(2)", w->id ? GR_NORMAL : GR_MISERE, &a) != 0) w->errors++;
+        w->errors += a.outcome != 'N';
+        if (gr_solve(p, "kayles(5) + nimm(3)", GR_NORMAL, &a) != GR_EINPUT) w->errors++;
+        w->errors += gr_last_diagnostic(p)->column != 13;
+    }
+    gr_program_free(p);
+    return NULL;
+}
+
+static void test_threads(void) {
+    pthread_t t[2];
+    worker w[2] = { { 0, 0 }, { 1, 0 } };
+    for (int i = 0; i < 2; i++) CHECK_EQ(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    for (int i = 0; i < 2; i++) CHECK_EQ(pthread_join(t[i], NULL), 0);
+    CHECK_EQ(w[0].errors, 0);
+    CHECK_EQ(w[1].errors, 0);
+}
+
+int main(void) {
+    CHECK(strcmp(gr_version(), "0.1.0") == 0);
+    CHECK_EQ(GR_VERSION_MAJOR * 10000 + GR_VERSION_MINOR * 100 + GR_VERSION_PATCH, 100);
+    test_bad_programs();
+    gr_program *p = gr_compile(PROGRAM, "api.game", NULL);
+    if (!CHECK(p != NULL)) return t_finish("unit_api");
+    test_bad_positions(p);
+    test_conventions(p);
+    test_tables_and_limits(p);
+    gr_program_free(p);
+    test_threads();
+    return t_finish("unit_api");
+}
