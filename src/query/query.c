@@ -450,9 +450,11 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
 }
 
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
-    (void)c;
-    for (gr_game *g = m->games; g; g = g->next)
-        fprintf(out, "%s: %s\n", g->name, g->explain);
+    for (gr_game *g = m->games; g; g = g->next) {
+        char more[512];
+        gr_heap_describe(c, g, 16383, more, sizeof more);   /* choices made from the values */
+        fprintf(out, "%s: %s%s%s\n", g->name, g->explain, more[0] ? "; " : "", more);
+    }
     for (gr_gdecl *d = m->decls; d; d = d->next)
         if (d->nparams) {
             int used = 0;
