@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "gamefix.h"
 #include "heap.h"
+#include "heapmoves.h"
 #include "sgtable.h"
 
 enum { N = 3000 };
@@ -80,6 +81,37 @@ static int one_code(const code *k, int64_t *ref) {
     return ok;
 }
 
+/* Options as a flat list: count of parts then the parts. */
+typedef struct optlist { gr_ctx *c; gr_game *g; int64_t want; int64_t v[4096]; int n; } optlist;
+static void keep_opt(void *user, const int64_t *h, int nh) {
+    optlist *l = user;
+    int64_t x = 0;
+    for (int i = 0; i < nh; i++) x ^= gr_heap_sg(l->c, l->g, h[i]);
+    if (x != l->want || l->n + nh + 1 > 4096) return;
+    l->v[l->n++] = nh;
+    for (int i = 0; i < nh; i++) l->v[l->n++] = h[i];
+}
+
+/* The moves through the period equal the options enumerated one by one, for heaps past the
+ * proof (values there come from the period too) and every reachable value. */
+static void moves_match(gf *f, gr_game *g) {
+    static optlist a, b;
+    for (int64_t n = 900; n < 960; n++)
+        for (int64_t want = 0; want < 10; want++) {
+            a.c = b.c = &f->c; a.g = b.g = g; a.want = b.want = want; a.n = b.n = 0;
+            if (!CHECK(gr_heap_moves_fast(&f->c, g, n))) return;
+            int64_t total = gr_heap_moves_to(&f->c, g, n, want, 100000, keep_opt, &b);
+            gr_heap_options(&f->c, g, n, keep_opt, &a);
+            int same = a.n == b.n && memcmp(a.v, b.v, (size_t)a.n * sizeof *a.v) == 0;
+            int64_t count = 0;
+            for (int i = 0; i < a.n; i += (int)a.v[i] + 1) count++;
+            if (!CHECK(same) || !CHECK_EQ(total, count)) {
+                printf("%s(%lld) to value %lld: moves differ\n", g->name, (long long)n, (long long)want);
+                return;
+            }
+        }
+}
+
 static void huge(void) {
     gf f;
     if (!CHECK(gf_open(&f, "game kayles = octal \"0.77\";\ngame dawson = octal \"0.07\";\n"
@@ -96,6 +128,12 @@ static void huge(void) {
     CHECK(gr_heap_period(daw, &p, &e));
     CHECK_EQ(p, 34);
     CHECK_EQ(gr_heap_sg(&f.c, gf_game(&f, "nim"), INT64_C(1000000000000000000)), INT64_C(1000000000000000000));
+    moves_match(&f, kay);
+    moves_match(&f, daw);
+    moves_match(&f, s);
+    /* a count through the residues: Kayles(10^15) to 0 */
+    optlist none = { .c = &f.c, .g = kay, .want = -1 };
+    CHECK(gr_heap_moves_to(&f.c, kay, INT64_C(1000000000000000), 0, 0, keep_opt, &none) > INT64_C(10000000000000));
     /* {2, 5, 7}: period 22 (the finite subtraction window) */
     CHECK_EQ(gr_heap_sg(&f.c, s, INT64_C(123456789012345)), gr_heap_sg(&f.c, s, 100 + (INT64_C(123456789012345) - 100) % 22));
     gf_close(&f);
