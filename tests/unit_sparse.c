@@ -139,7 +139,27 @@ static void huge(void) {
     gf_close(&f);
 }
 
+/* Recognised by shape: 'n - k for k in 1..3' is the subtraction set {1, 2, 3}; Lasker's Nim
+ * (take any, or split in two) is no octal code and keeps a general kernel, with its values. */
+static void shapes(void) {
+    gf f;
+    if (!CHECK(gf_open(&f, "game s3 {\n    heap n;\n    move -> n - k for k in 1..3;\n}\n"
+                           "game lasker {\n    heap n;\n    move -> n - k for k in 1..n;\n"
+                           "    move -> {a, n - a} for a in 1..n-1;\n}\n"))) return;
+    gr_game *s3 = gf_game(&f, "s3"), *las = gf_game(&f, "lasker");
+    CHECK_EQ(s3->kernel, KER_SUBTRACT);
+    CHECK_EQ(s3->nsub, 3);
+    for (int64_t n = 0; n < 100; n++) CHECK_EQ(gr_heap_sg(&f.c, s3, n), n % 4);
+    CHECK(las->kernel != KER_OCTAL && las->kernel != KER_SUBTRACT && las->kernel != KER_NIM);
+    for (int64_t n = 1; n < 200; n++) {
+        int64_t want = n % 4 == 3 ? n + 1 : n % 4 == 0 ? n - 1 : n;
+        CHECK_EQ(gr_heap_sg(&f.c, las, n), want);
+    }
+    gf_close(&f);
+}
+
 int main(void) {
+    shapes();
     int64_t *ref = malloc((N + 1) * sizeof *ref);
     int bad = 0;
     code k;
