@@ -11,6 +11,20 @@
 #include "sgtable.h"
 
 enum { N = 3000 };
+/* Under the sanitizers (about ten times slower) every 8th code is run, so CI stays fast. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(SANITIZED)
+#define SANITIZED 1
+#endif
+#ifdef SANITIZED
+enum { STRIDE = 8 };
+#else
+enum { STRIDE = 1 };
+#endif
 
 typedef struct code { int nd; uint8_t d[24]; uint8_t uneq[24]; } code;
 
@@ -163,7 +177,7 @@ int main(void) {
     int64_t *ref = malloc((N + 1) * sizeof *ref);
     int bad = 0;
     code k;
-    for (int x = 0; x < 512; x++) {
+    for (int x = 0; x < 512; x += STRIDE) {
         memset(&k, 0, sizeof k);
         k.nd = 4;
         k.d[1] = (uint8_t)(x >> 6); k.d[2] = (uint8_t)(x >> 3 & 7); k.d[3] = (uint8_t)(x & 7);
@@ -179,11 +193,11 @@ int main(void) {
             if ((k.d[p] & 4) && i % 2 && t_range(&r, 0, 2) == 0) k.uneq[p] = 1;
         }
         if (k.d[k.nd - 1] == 0) k.d[k.nd - 1] = 4;
-        bad += !one_code(&k, ref);
+        if (i % STRIDE == 0) bad += !one_code(&k, ref);
     }
     CHECK_EQ(bad, 0);
-    printf("rare-value kernel chosen for %d of 812 codes\n", sparse_used);
-    CHECK(sparse_used > 100);
+    printf("rare-value kernel chosen for %d of %d codes\n", sparse_used, (512 + 300) / STRIDE);
+    CHECK(sparse_used > 100 / STRIDE);
     huge();
     free(ref);
     return t_finish("unit_sparse");
