@@ -145,12 +145,18 @@ expect_status 3 && stdout_empty && stderr_has "grundy: error:" && stderr_has "10
 run max_positions_enough misere.game --max-positions 100000
 expect_status 0 && stdout_has "outcome" && ok
 
-printf 'game s = subtract {1, 3, 4};\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game
+# A table of general rules holds its cells: past the memory limit, status 3 and no output.
+printf 'game s {\n    heap n;\n    move -> n - k for k in 1..n where k * k <= n;\n}\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game
 run max_memory huge.game --max-memory 1M
 expect_status 3 && stdout_empty && stderr_has "grundy: error:" && stderr_has "memory" && ok
 
 run max_memory_json huge.game --max-memory 1M --format json
 expect_status 3 && stdout_empty && ok
+
+# A table of a subtraction game is streamed from its proved period: no memory per cell.
+printf 'game s = subtract {1, 3, 4};\ntable s(0..10000000);\n' >streamed.game
+run streamed_table streamed.game --max-memory 1M
+expect_status 0 && stdout_has "9999990 |  0  1  0  1  2  3  2  0  1  0  1" && stdout_has "period 7 from n = 0" && ok
 
 # A 'for' range wider than grundy enumerates: a limit (status 3), never an endless loop.
 printf 'game g {\n    heap n;\n    move -> n - k for k in -10..9223372036854775807;\n}\ntable g(0..3);\n' >wide.game

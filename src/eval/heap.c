@@ -4,10 +4,37 @@
 #include "progress.h"
 #include "rules.h"
 #include "sgtable.h"
+#include "sparse.h"
+#include "proved.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
+
+/* What a heap game's kernels keep between calls: the rare-value kernel's choice and, once a
+ * theorem proves it, the period that ends the computation. */
+struct gr_heap_state {
+    gr_sparse *sparse;
+    int64_t period, pre;    /* period > 0: sg(n + period) = sg(n) for every n >= pre, proved */
+    int64_t next_proof;     /* the table length at which a period is looked for next */
+    int64_t sparse_warmup;  /* gr_heap_tune: heaps before the rare-value kernel (-1: never) */
+    int no_proof;           /* gr_heap_tune: never stop at a proved period */
+};
+
+
+static struct gr_heap_state *heap_state(gr_ctx *c, gr_game *g) {
+    if (!g->hstate) {
+        g->hstate = gr_alloc(c, sizeof *g->hstate);
+        g->hstate->next_proof = 256;
+    }
+    return g->hstate;
+}
+
+void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods) {
+    struct gr_heap_state *hs = heap_state(c, g);
+    hs->sparse_warmup = sparse_warmup;
+    hs->no_proof = !prove_periods;
+}
 
 /* ---- subtraction sets ------------------------------------------------------------------ */
 void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
@@ -397,15 +424,25 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
     gr_sgtable *t = g->sg;
     uint8_t *seen = NULL;
     size_t cap = 0;
+    struct gr_heap_state *hs = heap_state(c, g);
+    if (!hs->sparse && hs->sparse_warmup >= 0 && gr_sparse_applies(g)) hs->sparse = gr_sparse_new(c, g, hs->sparse_warmup);
     while (t->n <= to) {
+        int64_t upto = to;
+        if (hs->sparse) {
+            /* the rare-value kernel while it pays; the plain one in between */
+            if (gr_sparse_fill(c, g, hs->sparse, t, to, pr)) { gr_sgt_fit(c, t, t->max * 2 + 2); continue; }
+            if (t->n > to) break;
+            int64_t until = gr_sparse_plain_until(hs->sparse);
+            if (until - 1 < upto) upto = until - 1;
+        }
         int64_t stop;
         switch (t->width) {
-        case 1: stop = octal_fill_u8(c, g, t, to, pr, &seen, &cap); break;
-        case 2: stop = octal_fill_u16(c, g, t, to, pr, &seen, &cap); break;
-        case 4: stop = octal_fill_u32(c, g, t, to, pr, &seen, &cap); break;
-        default: stop = octal_fill_u64(c, g, t, to, pr, &seen, &cap); break;
+        case 1: stop = octal_fill_u8(c, g, t, upto, pr, &seen, &cap); break;
+        case 2: stop = octal_fill_u16(c, g, t, upto, pr, &seen, &cap); break;
+        case 4: stop = octal_fill_u32(c, g, t, upto, pr, &seen, &cap); break;
+        default: stop = octal_fill_u64(c, g, t, upto, pr, &seen, &cap); break;
         }
-        if (stop <= to) gr_sgt_fit(c, t, t->max * 2 + 2);   /* the next value needs more width */
+        if (stop <= upto) gr_sgt_fit(c, t, t->max * 2 + 2);   /* the next value needs more width */
     }
     gr_free(c, seen);
 }
@@ -413,29 +450,77 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
 /* ---- the dispatcher -------------------------------------------------------------------- */
 static int width_for(uint64_t maxval) { return maxval < 256 ? 1 : maxval < 65536 ? 2 : maxval < (UINT64_C(1) << 32) ? 4 : 8; }
 
+/* Fills the table to heap n with the game's kernel. */
+static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
+    switch (g->kernel) {
+    case KER_SUBTRACT: fill_subtract(c, g, n, pr); return 0;
+    case KER_SUBTRACT_INF: fill_subtract_inf(c, g, n, pr); return 0;
+    case KER_OCTAL: fill_octal(c, g, n, pr); return 0;
+    default: return fill_generic_kernel(c, g, n, pr);
+    }
+}
+
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
     if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
     gr_sgtable *t = g->sg;
-    if (t->n > n) return 0;
-    gr_sgt_reserve(c, t, n + 1);
+    struct gr_heap_state *hs = heap_state(c, g);
+    if (t->n > n || hs->period) return 0;
+    int proving = gr_proved_applies(g) && !hs->no_proof;
     gr_progress pr;
     gr_progress_begin(&pr, c, g->name, (uint64_t)n + 1);
     int rc = 0;
-    switch (g->kernel) {
-    case KER_SUBTRACT: fill_subtract(c, g, n, &pr); break;
-    case KER_SUBTRACT_INF: fill_subtract_inf(c, g, n, &pr); break;
-    case KER_OCTAL: fill_octal(c, g, n, &pr); break;
-    default: rc = fill_generic_kernel(c, g, n, &pr); break;
+    /* In stages that double, looking for a proved period after each: once one is proved the
+     * rest of the values come from it and nothing more is computed or stored. */
+    while (t->n <= n && rc == 0 && !hs->period) {
+        int64_t upto = n;
+        if (proving && hs->next_proof - 1 < upto) upto = hs->next_proof - 1;
+        gr_sgt_reserve(c, t, upto + 1);
+        rc = fill_to(c, g, upto, &pr);
+        if (proving && rc == 0 && t->n >= hs->next_proof) {
+            hs->period = gr_proved_find(g, t, &hs->pre);
+            hs->next_proof = t->n * 2;
+        }
     }
     gr_progress_end(&pr);
     return rc;
+}
+
+int64_t gr_heap_value(const gr_game *g, int64_t n) {
+    if (g->kernel == KER_NIM) return n;
+    const gr_sgtable *t = g->sg;
+    if (n < t->n) return gr_sgt_get(t, n);
+    const struct gr_heap_state *hs = g->hstate;
+    return gr_sgt_get(t, hs->pre + (n - hs->pre) % hs->period);
 }
 
 int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return n;
     if (gr_heap_ensure(c, g, n) < 0)
         gr_fail(c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", g->name, g->explain);
-    return gr_sgt_get(g->sg, n);
+    return gr_heap_value(g, n);
+}
+
+int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
+    if (g->kernel == KER_NIM) { *period = 1; *pre = 0; return 1; }
+    if (!g->hstate || !g->hstate->period) return 0;
+    *period = g->hstate->period;
+    *pre = g->hstate->pre;
+    return 1;
+}
+
+void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap) {
+    buf[0] = '\0';
+    if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return;
+    /* the choice depends on the values: compute a first stretch to show it */
+    if (gr_heap_ensure(c, g, upto) < 0) return;
+    struct gr_heap_state *hs = heap_state(c, g);
+    if (hs->period) snprintf(buf, cap, "period %lld from heap %lld proved (Guy-Smith): no further values are computed",
+                             (long long)hs->period, (long long)hs->pre);
+    else if (hs->sparse) gr_sparse_describe(hs->sparse, buf, cap);
+}
+
+int gr_heap_streams(const gr_game *g, gr_conv conv) {
+    return conv == CONV_NORMAL && g->evaluator == EVAL_HEAP && g->shape == SHAPE_HEAP && g->kernel <= KER_TB;
 }

@@ -19,6 +19,21 @@
  * (g->not_recurrence is then set and a message is in g->explain). */
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n);
 int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n);   /* fails if not a recurrence */
+/* sg(n) once gr_heap_ensure(n) succeeded: from the table, or from the proved period beyond it
+ * (gr_heap_ensure stops filling once a window theorem proves a period; see proved.h). */
+int64_t gr_heap_value(const gr_game *g, int64_t n);
+/* 1 if a 1-D SG table of g under conv can be streamed with gr_heap_ensure/gr_heap_value, holding
+ * no array of cells: normal play by a kernel that is always a recurrence (nim, subtraction,
+ * take-and-break). */
+int gr_heap_streams(const gr_game *g, gr_conv conv);
+/* The proved period (nim: 1 from 0, saltus 1); 0 if none is proved yet. */
+int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre);
+/* For tests and benchmarks: the rare-value kernel after sparse_warmup heaps (0: the default;
+ * -1: never, the plain kernel only), and whether a proved period ends the filling. */
+void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods);
+/* For --explain: what the values decided, once heaps up to `upto` are computed (the rare-value
+ * kernel's mask and rare class, or a proved period); "" when nothing depends on the values. */
+void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap);
 
 /* Every option of heap n, as a list of heap sizes (a sum; possibly empty), in a stable order:
  * by amount removed, then by the sizes of the parts. */

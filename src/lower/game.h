@@ -89,6 +89,7 @@ struct gr_game {
     /* solver state */
     gr_sgtable *sg;                /* heap SG table, grown on demand */
     void *table;                   /* tuple table recurrence state */
+    struct gr_heap_state *hstate;  /* heap kernels: rare-value kernel, proved period (heap.c) */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
     gr_game *next;
 };

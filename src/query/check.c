@@ -163,7 +163,7 @@ static void ensure_values(gr_ctx *c, const gr_rquery *q, int64_t upto) {
                    q->game->name, q->game->explain);
 }
 
-static int64_t value_at(const gr_game *g, int64_t n) { return gr_sgt_get(g->sg, n); }
+static int64_t value_at(const gr_game *g, int64_t n) { return gr_heap_value(g, n); }
 
 /* ---- how far to compute -----------------------------------------------------------------------
  * With --to N, heaps up to N. Without it, up to DEFAULT_TO, and for kernels whose work per heap

@@ -1,6 +1,7 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
 #include "check.h"
+#include "heap.h"
 #include "solve.h"
 #include <string.h>
 
@@ -38,17 +39,50 @@ static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
 }
 
 /* ---- computing tables ---- */
+/* A 1-D table of a heap game that is always a recurrence is streamed: its cells are read from
+ * the game's own table (narrow values, or none once a period is proved), computed in blocks as
+ * the writer reaches them, and never copied; so a table of 10^8 heaps holds no array of cells. */
+typedef struct table_stream {
+    gr_ctx *c;
+    gr_game *g;
+    int64_t lo, hi, ready;  /* heaps lo..hi; sg(0..ready-1) are available */
+} table_stream;
+enum { STREAM_BLOCK = 1 << 16 };
+
 typedef struct table_data {
     int64_t *vals;          /* row-major: first varying coordinate is the row */
     int64_t rows, cols;     /* cols == 1 for 1-D */
     int outcome;
     gr_conv conv;
+    table_stream *stream;   /* cells come from here instead of vals */
 } table_data;
+
+static int64_t stream_cell(const table_data *t, int64_t i) {
+    table_stream *s = t->stream;
+    int64_t n = s->lo + i;
+    if (n >= s->ready) {
+        int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
+        if (gr_heap_ensure(s->c, s->g, upto) < 0)
+            gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
+        s->ready = upto + 1;
+    }
+    int64_t v = gr_heap_value(s->g, n);
+    return t->outcome ? (v ? GR_WIN : GR_LOSS) : v;
+}
+#define CELL(t, i) ((t)->stream ? stream_cell((t), (i)) : (t)->vals[i])
 
 static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
     gr_game *g = q->game;
     t->conv = q->q->has_conv ? q->conv : g->play;
     t->outcome = q->outcome || t->conv != CONV_NORMAL;
+    if (gr_heap_streams(g, t->conv) && !q->vertex_list) {
+        /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
+        t->rows = q->hi[0] - q->lo[0] + 1;
+        t->cols = 1;
+        t->stream = gr_alloc(c, sizeof *t->stream);
+        *t->stream = (table_stream){ c, g, q->lo[0], q->hi[0], 0 };
+        return;
+    }
     gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
     memcpy(box.lo, q->lo, sizeof box.lo);
     memcpy(box.hi, q->hi, sizeof box.hi);
@@ -82,7 +116,7 @@ static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
         if (t->cols > 1 || q->ndims == 2) fputc('[', out);
         for (int64_t k = 0; k < t->cols; k++) {
             if (k) fputc(',', out);
-            cell_json(out, t->outcome, t->vals[r * t->cols + k]);
+            cell_json(out, t->outcome, CELL(t, r * t->cols + k));
         }
         if (t->cols > 1 || q->ndims == 2) fputc(']', out);
     }
@@ -94,15 +128,15 @@ static void table_csv(FILE *out, const gr_rquery *q, const table_data *t) {
     if (q->vertex_list) {
         fprintf(out, "vertex,value\n");
         for (int64_t r = 0; r < t->rows; r++) {
-            cell_text(cell, sizeof cell, t->outcome, t->vals[r]);
-            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], t->vals[r] < 0 ? "" : cell);
+            cell_text(cell, sizeof cell, t->outcome, CELL(t, r));
+            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], CELL(t, r) < 0 ? "" : cell);
         }
         return;
     }
     fprintf(out, q->ndims == 2 ? "x,y,value\n" : "n,value\n");
     for (int64_t r = 0; r < t->rows; r++)
         for (int64_t k = 0; k < t->cols; k++) {
-            int64_t v = t->vals[r * t->cols + k];
+            int64_t v = CELL(t, r * t->cols + k);
             cell_text(cell, sizeof cell, t->outcome, v);
             if (q->ndims == 2)
                 fprintf(out, "%lld,%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), (long long)(q->lo[q->dim[1]] + k), (!t->outcome && v < 0) ? "" : cell);
@@ -118,7 +152,7 @@ static int64_t display_period(const table_data *t) {
     if (n < 24) return 0;
     for (int64_t p = 1; p <= 30 && 3 * p <= n; p++) {
         int ok = 1;
-        for (int64_t i = n / 3; i + p < n && ok; i++) ok = t->vals[i] == t->vals[i + p];
+        for (int64_t i = n / 3; i + p < n && ok; i++) ok = CELL(t, i) == CELL(t, i + p);
         if (ok) return p;
     }
     return 0;
@@ -130,7 +164,7 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
     char cell[32];
     int w = 1;
     for (int64_t i = 0; i < t->rows; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, t->vals[i]);
+        int n = cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
         if (n > w) w = n;
     }
     int64_t lo = q->lo[q->dim[0]], hi = q->hi[q->dim[0]];
@@ -159,14 +193,14 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
         }
         fprintf(out, "  %*lld |", iw, (long long)(lo + r * per_row));
         for (int64_t k = 0; k < per_row && r * per_row + k < t->rows; k++) {
-            cell_text(cell, sizeof cell, t->outcome, t->vals[r * per_row + k]);
+            cell_text(cell, sizeof cell, t->outcome, CELL(t, r * per_row + k));
             fprintf(out, " %*s", w, cell);
         }
         fputc('\n', out);
     }
     if (p) {
         int64_t e = t->rows;   /* where the visible period starts */
-        while (e - 1 - p >= 0 && t->vals[e - 1] == t->vals[e - 1 - p]) e--;
+        while (e - 1 - p >= 0 && CELL(t, e - 1) == CELL(t, e - 1 - p)) e--;
         e -= p;
         if (e < 0) e = 0;
         fprintf(out, "  (as far as shown, the values repeat with period %lld from n = %lld on)\n",
@@ -178,7 +212,7 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const table_data *t) {
     char cell[32];
     int w = 1;
     for (int64_t i = 0; i < t->rows * t->cols; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, t->vals[i]);
+        int n = cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
         if (n > w) w = n;
     }
     int64_t ylo = q->lo[q->dim[1]], xlo = q->lo[q->dim[0]];
@@ -200,7 +234,7 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const table_data *t) {
         for (int64_t r = 0; r < t->rows; r++) {
             fprintf(out, "  %*lld |", xw, (long long)(xlo + r));
             for (int64_t k = b; k < end; k++) {
-                cell_text(cell, sizeof cell, t->outcome, t->vals[r * t->cols + k]);
+                cell_text(cell, sizeof cell, t->outcome, CELL(t, r * t->cols + k));
                 fprintf(out, " %*s", w, cell);
             }
             fputc('\n', out);
@@ -215,7 +249,7 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t)
         size_t used = 10;
         int64_t end = start;
         while (end < t->rows) {
-            cell_text(cell, sizeof cell, t->outcome, t->vals[end]);
+            cell_text(cell, sizeof cell, t->outcome, CELL(t, end));
             size_t w = strlen(q->game->vertices[q->vertex_list[end]]);
             if (strlen(cell) > w) w = strlen(cell);
             if (end > start && used + w + 1 > TEXT_WIDTH) break;
@@ -224,13 +258,13 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t)
         }
         fprintf(out, "  vertex |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, t->vals[i]);
+            cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
             int w = (int)strlen(cell);
             fprintf(out, " %*s", w, q->game->vertices[q->vertex_list[i]]);
         }
         fprintf(out, "\n   value |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, t->vals[i]);
+            cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
             int w = (int)strlen(q->game->vertices[q->vertex_list[i]]);
             fprintf(out, " %*s", w, cell);
         }
@@ -254,6 +288,7 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fputc('\n', out);
     }
     gr_free(c, t.vals);
+    gr_free(c, t.stream);
 }
 
 /* ---- solve ---- */
@@ -361,11 +396,12 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
 }
 
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
-    (void)c;
     char why[sizeof m->games->explain];
     for (gr_game *g = m->games; g; g = g->next) {
+        char more[512];
         gr_eval_answers(g, g->play, why, sizeof why);
-        fprintf(out, "%s: %s\n", g->name, why);
+        gr_heap_describe(c, g, 16383, more, sizeof more);   /* choices made from the values */
+        fprintf(out, "%s: %s%s%s\n", g->name, why, more[0] ? "; " : "", more);
     }
     for (gr_gdecl *d = m->decls; d; d = d->next)
         if (d->nparams) {

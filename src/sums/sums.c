@@ -1,10 +1,12 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
 #include "evaluator.h"
+#include "heapmoves.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { MAX_CHILDREN_EVERY = 1 << 20 };
+enum { HUGE_HEAP = 1 << 20, HUGE_LISTED = 100 };   /* heaps answered through their period */
 
 typedef struct atom { int32_t game; int64_t c[GR_MAX_ARITY]; } atom;
 
@@ -558,6 +560,17 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
         gr_game *g = comps[i].game;
         f->at = i;
         f->want = total ^ vals[i];
+        if (g->shape == SHAPE_HEAP && comps[i].c[0] > HUGE_HEAP && gr_heap_moves_fast(c, g, comps[i].c[0])) {
+            /* through the proved period; a huge heap may have ~h winning moves: the first are listed */
+            int64_t h = comps[i].c[0];
+            int64_t all = gr_heap_moves_to(c, g, h, f->want, HUGE_LISTED, fast_option, f);
+            if (all > HUGE_LISTED) {
+                snprintf(f->text, sizeof f->text, "... and %lld more winning moves in %s(%lld), not listed",
+                         (long long)(all - HUGE_LISTED), g->name, (long long)h);
+                fn(user, f->text, 0);
+            }
+            continue;
+        }
         gr_eval_options(c, g, comps[i].c, fast_option, f);
     }
     gr_free(c, f->seen);

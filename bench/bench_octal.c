@@ -1,0 +1,70 @@
+/* bench_octal: the take-and-break engine on the octal games the dedicated programs compute:
+ * Grundy's game 4!.0, 0.16, 0.007, 0.6 and Kayles 0.77. For each, the library's default kernels
+ * (rare values, proved periods) run from heap 0 and are timed as they pass 2^16, 2^17, ... up to
+ * 2^K (K from the command line); beside them, in the same process, the plain kernel (no rare
+ * values, no period) up to 2^P (default 18: it is quadratic). Printed per size: seconds so far,
+ * values per second, the growth exponent log2(T(2^k) / T(2^(k-2))) / 2 (1: linear, 2: quadratic),
+ * and the plain kernel's time and the ratio. Values of the two are compared where both exist.
+ *
+ * usage: bench_octal [K] [--plain P] [--only CODE] */
+#include <math.h>
+#include "benchlib.h"
+#include "heap.h"
+
+static double seconds_to(unit *u, gr_game *g, int64_t n) {
+    double t0 = now();
+    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_octal: %s is not a recurrence\n", g->name); exit(2); }
+    return now() - t0;
+}
+
+int main(int argc, char **argv) {
+    int K = 20, P = 18;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--plain") && i + 1 < argc) P = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (argv[i][0] != '-') K = atoi(argv[i]);
+        else { fprintf(stderr, "usage: bench_octal [K] [--plain P] [--only CODE]\n"); return 2; }
+    }
+    if (K < 16 || K > 40) { fprintf(stderr, "bench_octal: K from 16 to 40\n"); return 2; }
+    static const char *codes[] = { "4!.0", "0.16", "0.007", "0.6", "0.77" };
+    printf("octal games to 2^%d: grundy's default kernels beside the plain kernel (to 2^%d) in the same process\n", K, P);
+    printf("%-6s %4s %10s %12s %9s %10s %9s  %s\n", "code", "2^k", "seconds", "values/s", "exponent", "plain s", "ratio", "kernel");
+    int differ = 0;
+    for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
+        if (only && strcmp(only, codes[ci])) continue;
+        char src[128];
+        snprintf(src, sizeof src, "game a = octal \"%s\";\ngame b = octal \"%s\";\n", codes[ci], codes[ci]);
+        unit u;
+        gr_game *a = compile(&u, src, "a"), *b = NULL;
+        for (gr_game *g = u.mod.games; g; g = g->next) if (!strcmp(g->name, "b")) b = g;
+        gr_heap_tune(&u.c, b, -1, 0);
+        double ta[41] = { 0 }, sa = 0, sb = 0;
+        int64_t prev = -1;
+        for (int k = 16; k <= K; k++) {
+            int64_t n = ((int64_t)1 << k) - 1;
+            sa += seconds_to(&u, a, n);
+            ta[k] = sa;
+            if (k <= P) sb += seconds_to(&u, b, n);
+            char why[512];
+            gr_heap_describe(&u.c, a, 0, why, sizeof why);
+            printf("%-6s %4d %10.3f %12.3e ", codes[ci], k, sa, (double)(n + 1) / (sa > 0 ? sa : 1e-9));
+            if (k >= 18 && ta[k - 2] > 0) printf("%9.2f ", log2(ta[k] / ta[k - 2]) / 2);
+            else printf("%9s ", "-");
+            if (k <= P) printf("%10.3f %8.1fx", sb, sb / (sa > 0 ? sa : 1e-9));
+            else printf("%10s %9s", "-", "-");
+            printf("  %.60s\n", why[0] ? why : "");
+            fflush(stdout);
+            if (k <= P)
+                for (int64_t i = prev + 1; i <= n && !differ; i++)
+                    if (gr_heap_value(a, i) != gr_heap_value(b, i)) {
+                        printf("  %s: values DIFFER at heap %lld\n", codes[ci], (long long)i);
+                        differ = 1;
+                    }
+            prev = n;
+        }
+        gr_ctx_free(&u.c);
+    }
+    printf(differ ? "values DIFFER\n" : "values agree\n");
+    return differ;
+}

@@ -1,0 +1,244 @@
+/* sparse: the rare-value kernel; see sparse.h. */
+#include "sparse.h"
+#include <string.h>
+
+enum { WARMUP = 1024, PROGRESS_MASK = (1 << 12) - 1 };
+enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
+#define MAX_SPARSE_P (UINT64_C(1) << 20)   /* values beyond: the histogram is not worth it */
+
+struct gr_sparse {
+    /* the moves of the code, by place */
+    int64_t *take; int ntake;          /* digit bit 1: leave one heap of n - k */
+    int64_t *takeall; int ntakeall;    /* digit bit 0: take a whole heap of k */
+    int64_t *equal; int nequal;        /* '=' splits: two equal heaps */
+    int64_t *split; uint8_t *uneq; int nsplit;  /* splits into two heaps; '!'/'?': unequal */
+    int kappa;                         /* the parity of every split place, or -1 if mixed */
+    int64_t warmup;                    /* heaps before the first choice */
+    /* the choice */
+    int mode;
+    uint64_t mask, P;                  /* P: a power of two above every value at the choice */
+    int hp, cc;                        /* heap-parity bit; the common class */
+    int64_t chosen_n, chosen_rare, plain_until, best_rare;
+    /* the rare heaps, in increasing order, with their values */
+    int64_t *ra; uint32_t *rv; int64_t nr, rcap;
+    /* scratch */
+    uint8_t *mark, *need; size_t scap;
+};
+
+int gr_sparse_applies(const gr_game *g) {
+    const gr_tbcode *t = &g->tb;
+    if (g->kernel != KER_OCTAL || t->period || t->max_heaps > 2 || t->last_place < 0) return 0;
+    if (t->d[0].mask & 3u) return 0;
+    for (int k = 0; k <= t->last_place; k++)
+        if ((t->d[k].mask & 4u) && t->d[k].constraint != TB_EQUAL) return 1;
+    return 0;
+}
+
+static int64_t *push_place(gr_ctx *c, int64_t *a, int *n, int64_t k) {
+    a = gr_realloc(c, a, (size_t)(*n + 1) * sizeof *a);
+    a[(*n)++] = k;
+    return a;
+}
+
+gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup) {
+    gr_sparse *s = gr_alloc(c, sizeof *s);
+    s->warmup = warmup > 0 ? warmup : WARMUP;
+    const gr_tbcode *t = &g->tb;
+    s->kappa = -2;
+    for (int k = 0; k <= t->last_place; k++) {
+        gr_tbdigit d = t->d[k];
+        if (d.mask & 1u) s->takeall = push_place(c, s->takeall, &s->ntakeall, k);
+        if (d.mask & 2u) s->take = push_place(c, s->take, &s->ntake, k);
+        if (!(d.mask & 4u)) continue;
+        if (d.constraint == TB_EQUAL) { s->equal = push_place(c, s->equal, &s->nequal, k); continue; }
+        s->split = push_place(c, s->split, &s->nsplit, k);
+        s->uneq = gr_realloc(c, s->uneq, (size_t)s->nsplit);
+        s->uneq[s->nsplit - 1] = d.constraint != TB_ANY;
+        s->kappa = s->kappa == -2 ? (k & 1) : s->kappa == (k & 1) ? s->kappa : -1;
+    }
+    return s;
+}
+
+void gr_sparse_free(gr_ctx *c, gr_sparse *s) {
+    if (!s) return;
+    gr_free(c, s->take); gr_free(c, s->takeall); gr_free(c, s->equal);
+    gr_free(c, s->split); gr_free(c, s->uneq);
+    gr_free(c, s->ra); gr_free(c, s->rv);
+    gr_free(c, s->mark); gr_free(c, s->need);
+    gr_free(c, s);
+}
+
+int64_t gr_sparse_plain_until(const gr_sparse *s) { return s->plain_until; }
+
+static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
+    return __builtin_parityll(v & s->mask) ^ (s->hp & (int)(n & 1));
+}
+
+static void push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
+    if (s->nr == s->rcap) {
+        s->rcap = s->rcap ? s->rcap * 2 : 256;
+        s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)s->rcap, sizeof *s->ra));
+        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)s->rcap, sizeof *s->rv));
+    }
+    s->ra[s->nr] = n;
+    s->rv[s->nr++] = (uint32_t)v;
+}
+
+/* The mask and heap-parity bit whose rare class is smallest, from the Walsh-Hadamard transform
+ * of the histogram of (value, heap parity): coefficient (M, h) is #class 0 - #class 1. The
+ * common class must be 1 xor (h and kappa): a mixed split then gives the common class. */
+static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
+    int64_t N = tab->n;
+    uint64_t P = 2;
+    while (P <= (uint64_t)tab->max) P <<= 1;
+    s->chosen_n = N;
+    s->P = P;
+    s->nr = 0;
+    if (N < s->warmup || P > MAX_SPARSE_P || tab->width > 4) {
+        s->mode = MODE_PLAIN;
+        s->plain_until = P > MAX_SPARSE_P || tab->width > 4 ? INT64_MAX : s->warmup;
+        return;
+    }
+    size_t L = (size_t)(2 * P);
+    int64_t *w = gr_alloc(c, gr_size_mul(c, L, sizeof *w));
+    for (int64_t x = 0; x < N; x++) w[((uint64_t)gr_sgt_get(tab, x) << 1) | (uint64_t)(x & 1)]++;
+    for (size_t h = 1; h < L; h <<= 1)
+        for (size_t i = 0; i < L; i += 2 * h)
+            for (size_t j = i; j < i + h; j++) {
+                int64_t a = w[j], b = w[j + h];
+                w[j] = a + b;
+                w[j + h] = a - b;
+            }
+    int64_t best = N + 1;
+    size_t best_s = 0;
+    for (size_t i = 2; i < L; i++) {
+        int hp = (int)(i & 1);
+        if (hp && s->kappa < 0) continue;
+        int cc = 1 ^ (hp & s->kappa);
+        int64_t rare = cc ? (N + w[i]) / 2 : (N - w[i]) / 2;
+        if (rare < best) { best = rare; best_s = i; }
+    }
+    gr_free(c, w);
+    s->best_rare = best;
+    if (best_s == 0 || best * 8 > N) {
+        s->mode = MODE_PLAIN;
+        s->plain_until = 2 * N;
+        return;
+    }
+    s->mode = MODE_SPARSE;
+    s->mask = best_s >> 1;
+    s->hp = (int)(best_s & 1);
+    s->cc = 1 ^ (s->hp & s->kappa);
+    for (int64_t x = 1; x < N; x++) {
+        uint64_t v = (uint64_t)gr_sgt_get(tab, x);
+        if (cls(s, v, x) != s->cc) push_rare(c, s, x, v);
+    }
+    s->chosen_rare = s->nr;
+    if (s->scap < (size_t)P + 1) {
+        s->scap = (size_t)P + 1;
+        s->mark = gr_realloc(c, s->mark, s->scap);
+        s->need = gr_realloc(c, s->need, s->scap);
+    }
+    memset(s->need, 0, s->scap);
+}
+
+/* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
+ * to `to` or when a new choice is due (mode reset to undecided). */
+#define SPARSE_RUN(NAME, T, TMAX)                                                                 \
+    static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
+        T *restrict t = tab->data;                                                                \
+        const uint64_t P = s->P;                                                                  \
+        uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
+        for (int64_t n = tab->n; n <= to; n++) {                                                  \
+            if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
+                s->mode = MODE_UNDECIDED;                                                         \
+                return 0;                                                                         \
+            }                                                                                     \
+            memset(mark, 0, (size_t)P);                                                           \
+            for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;     \
+            for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;            \
+            for (int i = 0; i < s->nequal; i++) {                                                 \
+                int64_t r = n - s->equal[i];                                                      \
+                if (r >= 2 && !(r & 1)) mark[0] = 1;                                              \
+            }                                                                                     \
+            /* every split with a rare part: all options of the common class */                 \
+            for (int j = 0; j < s->nsplit; j++) {                                                 \
+                int64_t m = n - s->split[j];                                                      \
+                if (m < 2) continue;                                                              \
+                const int64_t *ra = s->ra;                                                        \
+                const uint32_t *rv = s->rv;                                                       \
+                int64_t nr = s->nr;                                                               \
+                if (s->uneq[j]) {                                                                 \
+                    for (int64_t i = 0; i < nr && ra[i] < m; i++)                                 \
+                        if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                       \
+                } else {                                                                          \
+                    for (int64_t i = 0; i < nr && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1; \
+                }                                                                                 \
+            }                                                                                     \
+            int nb = s->hp & (int)(n & 1);                                                        \
+            uint64_t v = 0;                                                                       \
+            while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
+            /* rare-class values below v not seen yet: only common-common splits give them */    \
+            int64_t count = 0;                                                                    \
+            uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                \
+            for (uint64_t x = 0; x < vlim; x++)                                                   \
+                if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+            if (count) {                                                                          \
+                for (int j = 0; j < s->nsplit && count; j++) {                                    \
+                    int64_t m = n - s->split[j];                                                  \
+                    int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                              \
+                    const T *restrict tm = t + m;                                                 \
+                    for (int64_t a = 1; a <= half; a++) {                                         \
+                        uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                   \
+                        if (need[x]) { need[x] = 0; if (!--count) break; }                        \
+                    }                                                                             \
+                }                                                                                 \
+                if (count) {                                                                      \
+                    uint64_t w = 0;                                                               \
+                    while (!need[w]) w++;                                                         \
+                    for (uint64_t x = w; x < vlim; x++) need[x] = 0;                              \
+                    v = w;                                                                        \
+                }                                                                                 \
+            }                                                                                     \
+            if (v > P) v = P;          /* P itself is of the rare class and no option */         \
+            if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                   \
+            t[n] = (T)v;                                                                          \
+            if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
+            tab->n = n + 1;                                                                       \
+            if (cls(s, v, n) != s->cc) push_rare(c, s, n, v);                                     \
+            if (v >= P) { s->mode = MODE_UNDECIDED; return 0; }                                   \
+            if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                    \
+        }                                                                                         \
+        return 0;                                                                                 \
+    }
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX)
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX)
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX)
+
+int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
+    (void)g;
+    for (;;) {
+        if (tab->n > to) return 0;
+        if (s->mode == MODE_PLAIN && tab->n < s->plain_until) return 0;
+        if (s->mode != MODE_SPARSE) choose(c, s, tab);
+        if (s->mode == MODE_PLAIN) return 0;
+        int r;
+        switch (tab->width) {
+        case 1: r = sparse_run_u8(c, s, tab, to, pr); break;
+        case 2: r = sparse_run_u16(c, s, tab, to, pr); break;
+        default: r = sparse_run_u32(c, s, tab, to, pr); break;
+        }
+        if (r) return 1;
+        if (s->mode == MODE_SPARSE) return 0;
+    }
+}
+
+void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap) {
+    if (s->mode == MODE_SPARSE)
+        snprintf(buf, cap, "rare-value kernel at heap %lld: mask 0x%llx%s, rare class %lld heaps",
+                 (long long)s->chosen_n, (unsigned long long)s->mask, s->hp ? " with heap parity" : "",
+                 (long long)s->nr);
+    else
+        snprintf(buf, cap, "rare-value kernel not in use at heap %lld (the smallest rare class, %lld heaps, is not under "
+                 "1/8 of them): plain kernel", (long long)s->chosen_n, (long long)s->best_rare);
+}

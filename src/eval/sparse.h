@@ -1,0 +1,41 @@
+/* sparse: the rare-value ("sparse space") kernel for take-and-break codes whose moves leave at
+ * most two heaps (Grundy's game and the other '!' codes included).
+ *
+ * The method of the octal-game literature (Gangolli-Plambeck; Flammenkamp's computations of
+ * Grundy's game and the octal games): a mask M over value bits and a heap-parity bit h split the
+ * heaps into two classes by cls(x) = parity(sg(x) & M) xor (h and x odd). When one class, the
+ * rare class R, holds few heaps, the xor of two parts of a split has class cls(a) xor cls(b),
+ * so a value of the *common* class for heap n can only come from a split with exactly one rare
+ * part: |R| look-ups per split place give every such option. The least common-class value
+ * missing, c, is then sg(n) unless a rare-class value below c is missing too; those are looked
+ * for in a scan of all splits that stops as soon as every one of them has been seen (usually
+ * after a few hundred pairs). Exact for any mask; fast when R is small.
+ *
+ * The mask is the one that makes R smallest, read off a Walsh-Hadamard transform of the
+ * histogram of (value, heap parity); it is chosen again when the values outgrow a power of two,
+ * when the heaps double, or when R grows. While no mask makes R small (under 1/8 of the heaps),
+ * the plain kernel runs; it is re-examined at the next doubling. */
+#ifndef GRUNDY_SPARSE_H
+#define GRUNDY_SPARSE_H
+#include "game.h"
+#include "progress.h"
+#include "sgtable.h"
+
+typedef struct gr_sparse gr_sparse;
+
+/* Is the code one the kernel handles (at most two heaps, no repeating digits, some split)? */
+int gr_sparse_applies(const gr_game *g);
+/* warmup: heaps computed by the plain kernel before the first choice (0: the default, 1024). */
+gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup);
+void gr_sparse_free(gr_ctx *c, gr_sparse *s);
+
+/* Computes heaps tab->n.. while the rare-value kernel is worth it, up to `to`. Returns 1 if it
+ * stopped because the next value does not fit the table's width (the caller widens and calls
+ * again), 0 otherwise. When it returns with tab->n <= to and 0, the plain kernel should compute
+ * heaps up to gr_sparse_plain_until(s) - 1 before this is called again. */
+int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr);
+int64_t gr_sparse_plain_until(const gr_sparse *s);
+
+/* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */
+void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap);
+#endif
