@@ -1,5 +1,6 @@
 /* tuple: memoised table recurrence over tuple positions; see tuple.h. */
 #include "tuple.h"
+#include "box.h"
 #include "rules.h"
 #include "sema.h"
 #include "sgtable.h"
@@ -23,6 +24,7 @@ typedef struct frame {
 } frame;
 
 typedef struct tuple_state {
+    gr_box *box;                   /* rule sets the dense box supports: values live there */
     memo m;
     int64_t *buf; size_t nbuf, capbuf;   /* scratch stack of int64 */
     frame *frames; size_t nframes, capframes;
@@ -119,6 +121,77 @@ static void push_frame(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *p) 
     t->frames[t->nframes++] = f;
 }
 
+static tuple_state *tuple_state_of(gr_ctx *c, gr_game *g) {
+    tuple_state *t = g->table;
+    if (!t) {
+        t = g->table = gr_alloc(c, sizeof *t);
+        t->m.arity = g->arity;
+        memo_grow(c, &t->m);
+    }
+    return t;
+}
+
+static void mark_cycle(gr_game *g) {
+    g->not_recurrence = 1;
+    size_t len = strlen(g->explain);
+    snprintf(g->explain + len, sizeof g->explain - len, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
+}
+
+/* The box covering lo..hi and the old box, evaluated over lo..hi (grown until closed). */
+static void box_cover(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *lo, const int64_t *hi) {
+    int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY];
+    memcpy(blo, lo, (size_t)g->arity * sizeof *blo);
+    memcpy(bhi, hi, (size_t)g->arity * sizeof *bhi);
+    if (t->box) {
+        int64_t olo[GR_MAX_ARITY], ohi[GR_MAX_ARITY];
+        gr_box_grown(t->box, olo, ohi);
+        for (int k = 0; k < g->arity; k++) {
+            if (olo[k] < blo[k]) blo[k] = olo[k];
+            if (ohi[k] > bhi[k]) bhi[k] = ohi[k];
+        }
+        gr_box_free(t->box);
+        t->box = NULL;
+    }
+    gr_box *b = gr_box_new(c, g, CONV_NORMAL, blo, bhi);
+    t->box = b;
+}
+
+/* By the dense box: a position below pos (every coordinate from min(0, x) to x) is what a
+ * position of a rule set whose moves go down needs; a move leaving the box grows it. */
+static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
+    for (;;) {
+        if (!t->box || !gr_box_contains(t->box, pos)) {
+            int64_t lo[GR_MAX_ARITY];
+            for (int k = 0; k < g->arity; k++) lo[k] = pos[k] < 0 ? pos[k] : 0;
+            box_cover(c, g, t, lo, pos);
+        }
+        if (gr_box_eval(t->box, pos)) break;
+        int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+        gr_box_grown(t->box, lo, hi);
+        box_cover(c, g, t, lo, hi);
+    }
+    if (gr_box_cyclic(t->box)) {
+        mark_cycle(g);
+        return -1;
+    }
+    return gr_box_sg(t->box, pos);
+}
+
+void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi) {
+    char why[128];
+    if (g->not_recurrence || !gr_box_supported(g, CONV_NORMAL, why, sizeof why)) return;
+    tuple_state *t = tuple_state_of(c, g);
+    if (t->box && gr_box_contains(t->box, lo) && gr_box_contains(t->box, hi)) return;
+    if (t->box) gr_box_free(t->box);
+    t->box = gr_box_range(c, g, CONV_NORMAL, lo, hi);
+    if (gr_box_cyclic(t->box)) mark_cycle(g);
+}
+
+gr_box *gr_tuple_box(const gr_game *g) {
+    const tuple_state *t = g->table;
+    return t ? t->box : NULL;
+}
+
 int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
     if (g->not_recurrence) return -1;
     if (!gr_rules_valid(c, g, pos)) {
@@ -127,12 +200,9 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
         for (int i = 0; i < g->arity && n < sizeof buf; i++) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? ", " : "", (long long)pos[i]);
         gr_fail_at(c, loc, GR_EXIT_INPUT, "%s%s is not a position of '%s': it fails the rule set's 'where'", buf, n < sizeof buf ? ")" : "", g->name);
     }
-    tuple_state *t = g->table;
-    if (!t) {
-        t = g->table = gr_alloc(c, sizeof *t);
-        t->m.arity = g->arity;
-        memo_grow(c, &t->m);
-    }
+    tuple_state *t = tuple_state_of(c, g);
+    char why[128];
+    if (gr_box_supported(g, CONV_NORMAL, why, sizeof why)) return box_sg(c, g, t, pos);
     int a = g->arity;
     uint64_t s = memo_slot(&t->m, pos);
     if (t->m.state[s] == ST_DONE) return t->m.vals[s];
@@ -151,9 +221,7 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
                 uint64_t slot = memo_slot(&t->m, t->buf + at);
                 if (t->m.state[slot] == ST_DONE) continue;
                 if (t->m.state[slot] == ST_BUSY) {   /* a cycle: not a recurrence */
-                    g->not_recurrence = 1;
-                    size_t len = strlen(g->explain);
-                    snprintf(g->explain + len, sizeof g->explain - len, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
+                    mark_cycle(g);
                     t->nbuf = 0;
                     t->nframes = 0;
                     return -1;
@@ -187,5 +255,5 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
 
 uint64_t gr_tuple_count(const gr_game *g) {
     const tuple_state *t = g->table;
-    return t ? t->m.count : 0;
+    return !t ? 0 : t->box ? gr_box_evaluated(t->box) : t->m.count;
 }
