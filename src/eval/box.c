@@ -725,6 +725,20 @@ gr_box *gr_box_range(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, con
     }
 }
 
+gr_box *gr_box_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos) {
+    int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+    for (int k = 0; k < g->arity; k++) {
+        lo[k] = pos[k] < 0 ? pos[k] : 0;
+        hi[k] = pos[k] < 0 ? 0 : pos[k];
+    }
+    for (;;) {
+        gr_box *b = gr_box_new(c, g, conv, lo, hi);
+        if (gr_box_eval(b, pos)) return b;
+        gr_box_grown(b, lo, hi);
+        gr_box_free(b);
+    }
+}
+
 int gr_box_cyclic(const gr_box *b) { return b->cyclic; }
 
 gr_outcome gr_box_outcome(const gr_box *b, const int64_t *pos) {

@@ -45,6 +45,10 @@ void gr_box_grown(const gr_box *b, int64_t *lo, int64_t *hi);
  * box starts at lo..hi and grows (each extent at least doubling) until no move leaves it. */
 gr_box *gr_box_range(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi);
 
+/* A box in which pos (inside 'where') is evaluated with what it needs: it starts below pos (each
+ * coordinate from min(0, x) to max(0, x)) and grows as gr_box_range does. */
+gr_box *gr_box_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos);
+
 int gr_box_contains(const gr_box *b, const int64_t *pos);
 int gr_box_valid(gr_box *b, const int64_t *pos);          /* inside the box and its 'where' */
 int gr_box_cyclic(const gr_box *b);                       /* solved by retrograde analysis */

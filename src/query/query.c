@@ -1,5 +1,6 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
+#include "box.h"
 #include "check.h"
 #include "heap.h"
 #include "lines.h"
@@ -115,12 +116,25 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
         gr_free(c, box);
     } else if (!by_graph && g->shape == SHAPE_TUPLE) {
         int64_t pos[GR_MAX_ARITY];
+        gr_tuple_reserve(c, g, q->lo, q->hi);   /* the whole range at once, in a dense box */
         for (int64_t i = 0; i < t->rows * t->cols && !by_graph; i++) {
             cell_coords(q, i / t->cols, i % t->cols, pos);
             int64_t v = gr_tuple_sg(c, g, pos, q->q->loc);
             if (v < 0) by_graph = 1;
             else t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
         }
+    }
+    char why[128];
+    if (by_graph && t->outcome && g->shape == SHAPE_TUPLE && gr_box_supported(g, t->conv, why, sizeof why)) {
+        /* Outcomes (any cycles, misere play) by the dense box over the range. */
+        gr_box *b = gr_box_range(c, g, t->conv, q->lo, q->hi);
+        int64_t pos[GR_MAX_ARITY];
+        for (int64_t i = 0; i < t->rows * t->cols; i++) {
+            cell_coords(q, i / t->cols, i % t->cols, pos);
+            t->vals[i] = (int64_t)gr_box_outcome(b, pos);
+        }
+        gr_box_free(b);
+        by_graph = 0;
     }
     if (by_graph) table_by_graph(c, m, q, t);
 }
@@ -323,7 +337,7 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 }
 
 /* ---- solve ---- */
-typedef struct move_list { gr_ctx *c; char **v; size_t n, cap; gr_pg *pg; } move_list;
+typedef struct move_list { gr_ctx *c; char **v; size_t n, cap; gr_pg *pg; gr_box *box; gr_game *game; } move_list;
 
 static void keep_move(move_list *l, const char *text) {
     if (l->n == l->cap) {
@@ -339,6 +353,16 @@ static void graph_move(void *user, const char *text, uint32_t id) {
     if (gr_pg_outcome(l->pg, id) == GR_LOSS) keep_move(l, text);
 }
 
+static void box_move(void *user, const int64_t *child) {
+    move_list *l = user;
+    if (gr_box_outcome(l->box, child) != GR_LOSS) return;
+    gr_comp comp = { .game = l->game };
+    memcpy(comp.c, child, (size_t)l->game->arity * sizeof *child);
+    char text[4096];
+    gr_render_comps(&comp, 1, text, sizeof text);
+    keep_move(l, text);
+}
+
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
@@ -347,6 +371,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     int outcome;
     int64_t sg = -1, remoteness = -1;
     move_list moves = { .c = c };
+    char why[128];
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
     if (conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
         outcome = sg ? O_N : O_P;
@@ -354,6 +379,16 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     } else if (conv == CONV_NORMAL && q->ncomps > 1 &&
                gr_sum_gamma(c, m, q->comps, q->ncomps, &outcome, &sg, fast_move, &moves)) {
         /* decided component by component */
+    } else if (q->ncomps == 1 && gr_box_supported(q->comps[0].game, conv, why, sizeof why)) {
+        /* One tuple position: the dense box below it (loopy or misere play alike). */
+        gr_box *b = gr_box_at(c, q->comps[0].game, conv, q->comps[0].c);
+        outcome = (int)gr_box_outcome(b, q->comps[0].c);
+        sg = gr_box_sg(b, q->comps[0].c);
+        remoteness = gr_box_remoteness(b, q->comps[0].c);
+        moves.box = b;
+        moves.game = q->comps[0].game;
+        if (outcome == O_N) gr_box_options(b, q->comps[0].c, box_move, &moves);
+        gr_box_free(b);
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         uint32_t id = gr_sumgraph_add(s, q->comps, q->ncomps);
