@@ -1,6 +1,7 @@
 /* tuple: memoised table recurrence over tuple positions; see tuple.h. */
 #include "tuple.h"
 #include "box.h"
+#include "lines.h"
 #include "rules.h"
 #include "sema.h"
 #include "sgtable.h"
@@ -25,6 +26,7 @@ typedef struct frame {
 
 typedef struct tuple_state {
     gr_box *box;                   /* rule sets the dense box supports: values live there */
+    int64_t *lines, lrows, lcols;  /* line-move rule sets: sg of 0..lrows-1 x 0..lcols-1 */
     memo m;
     int64_t *buf; size_t nbuf, capbuf;   /* scratch stack of int64 */
     frame *frames; size_t nframes, capframes;
@@ -177,8 +179,29 @@ static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos)
     return gr_box_sg(t->box, pos);
 }
 
+/* Line-move rule sets: the per-line bitset kernel over the box from (0, 0), which is what any
+ * position of them needs; a larger position refills a larger box. */
+static int64_t lines_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
+    if (pos[0] >= t->lrows || pos[1] >= t->lcols) {
+        int64_t rows = pos[0] + 1 > t->lrows ? pos[0] + 1 : t->lrows;
+        int64_t cols = pos[1] + 1 > t->lcols ? pos[1] + 1 : t->lcols;
+        gr_free(c, t->lines);
+        t->lines = NULL;
+        t->lrows = t->lcols = 0;
+        t->lines = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *t->lines));
+        gr_lines_fill(c, g, rows, cols, t->lines);
+        t->lrows = rows;
+        t->lcols = cols;
+    }
+    return t->lines[pos[0] * t->lcols + pos[1]];
+}
+
 void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi) {
     char why[128];
+    if (g->kernel == KER_LINES && lo[0] >= 0 && lo[1] >= 0) {
+        lines_sg(c, g, tuple_state_of(c, g), hi);
+        return;
+    }
     if (g->not_recurrence || !gr_box_supported(g, CONV_NORMAL, why, sizeof why)) return;
     tuple_state *t = tuple_state_of(c, g);
     if (t->box && gr_box_contains(t->box, lo) && gr_box_contains(t->box, hi)) return;
@@ -202,6 +225,7 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
     }
     tuple_state *t = tuple_state_of(c, g);
     char why[128];
+    if (g->kernel == KER_LINES && pos[0] >= 0 && pos[1] >= 0) return lines_sg(c, g, t, pos);
     if (gr_box_supported(g, CONV_NORMAL, why, sizeof why)) return box_sg(c, g, t, pos);
     int a = g->arity;
     uint64_t s = memo_slot(&t->m, pos);
