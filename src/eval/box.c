@@ -506,6 +506,9 @@ int gr_box_eval(gr_box *b, const int64_t *pos) {
     if (b->cyclic) return 1;   /* retrograde valued everything; pos is outside 'where' */
     int r = walk_from(b, i);
     if (r < 0) {
+        gr_free(b->c, b->stack);   /* the walk is over: retrograde needs its own queue */
+        b->stack = NULL;
+        b->nstack = b->capstack = 0;
         retrograde(b);
         return !b->escaped;
     }
