@@ -88,7 +88,8 @@ struct gr_box {
     uint32_t *stack; size_t nstack, capstack;
     gr_optacc acc;
     /* scratch for enumerating one move */
-    int64_t frame[MAX_FRAME], bhi[MAX_FRAME];
+    int64_t frame[MAX_FRAME];
+    const gr_rmove *cur;          /* the move collect_deltas is reading */
 };
 
 /* ---- positions ------------------------------------------------------------------------------ */
@@ -168,43 +169,48 @@ typedef void (*target_fn)(gr_box *b, void *user, const int64_t *t, uint64_t ti);
 
 /* Runs move bm from the frame loaded with pos: every target inside 'where' goes to fn with its
  * index; a target outside the box is an escape (fn is not called; the caller checks b->escaped). */
-static void run_move(gr_box *b, const bmove *bm, target_fn fn, void *user) {
-    gr_ctx *c = b->c;
-    const gr_rmove *mv = bm->mv;
-    int64_t *frame = b->frame, *hi = b->bhi, t[GR_MAX_ARITY];
-    int nb = mv->nbinds, i = 0;
-    for (;;) {
-        if (i < nb) {
-            int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
-            hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
-            if (lo <= hi[i]) {
-                if ((uint64_t)hi[i] - (uint64_t)lo > (UINT64_C(1) << 40))
-                    gr_fail_at(c, mv->binds[i].loc, GR_EXIT_LIMIT, "'%s' ranges over %lld..%lld, more values than grundy will enumerate for one move",
-                               mv->binds[i].name, (long long)lo, (long long)hi[i]);
-                frame[mv->binds[i].slot] = lo;
-                i++;
-                continue;
-            }
-        } else if (!mv->guard || gr_eval(c, mv->guard, frame, NULL)) {
-            for (int k = 0; k < b->a; k++) t[k] = gr_eval(c, mv->parts[0].coords[k], frame, NULL);
-            if (gr_box_contains(b, t)) {
-                uint64_t ti = index_of(b, t);
-                if (valid_at(b, ti, t)) fn(b, user, t, ti);
-            } else if (gr_rules_valid(c, b->g, t)) {
-                escape(b, t);
-            }
-        }
-        for (;;) {
-            if (--i < 0) return;
-            int slot = mv->binds[i].slot;
-            if (frame[slot] < hi[i]) { frame[slot]++; i++; break; }
-        }
+typedef struct move_ctx { gr_box *b; const bmove *bm; target_fn fn; void *user; } move_ctx;
+
+static int move_at(void *user, int64_t *frame) {
+    move_ctx *m = user;
+    gr_box *b = m->b;
+    const gr_rmove *mv = m->bm->mv;
+    int64_t t[GR_MAX_ARITY];
+    if (mv->guard && !gr_eval(b->c, mv->guard, frame, NULL)) return 0;
+    for (int k = 0; k < b->a; k++) t[k] = gr_eval(b->c, mv->parts[0].coords[k], frame, NULL);
+    if (gr_box_contains(b, t)) {
+        uint64_t ti = index_of(b, t);
+        if (valid_at(b, ti, t)) m->fn(b, m->user, t, ti);
+    } else if (gr_rules_valid(b->c, b->g, t)) {
+        escape(b, t);
     }
+    return 0;
+}
+
+static void run_move(gr_box *b, const bmove *bm, target_fn fn, void *user) {
+    move_ctx m = { b, bm, fn, user };
+    gr_rules_bind(b->c, bm->mv, b->frame, move_at, &m);
 }
 
 static void load_frame(gr_box *b, const int64_t *p) {
     memcpy(b->frame, b->g->params, (size_t)b->g->rules->nparams * sizeof *b->frame);
     memcpy(b->frame + b->g->rules->nparams, p, (size_t)b->a * sizeof *p);
+}
+
+/* One assignment of a translation's 'for' variables: its delta, unless already known. Stops
+ * the enumeration (returns 1) when there are too many. */
+static int delta_at(void *user, int64_t *frame) {
+    gr_box *b = user;
+    const gr_rmove *mv = b->cur;
+    if (mv->guard && !gr_eval(b->c, mv->guard, frame, NULL)) return 0;
+    int64_t d[GR_MAX_ARITY];
+    for (int k = 0; k < b->a; k++) d[k] = gr_eval(b->c, mv->parts[0].coords[k], frame, NULL);
+    for (int j = 0; j < b->ndelta; j++)
+        if (!memcmp(b->delta + j * b->a, d, (size_t)b->a * sizeof *d)) return 0;
+    if (b->ndelta == MAX_DELTAS) return 1;
+    memcpy(b->delta + b->ndelta * b->a, d, (size_t)b->a * sizeof *d);
+    b->ndelta++;
+    return 0;
 }
 
 /* Appends the deltas of move mv to b if it is a translation: targets pos + delta with delta
@@ -228,38 +234,13 @@ static int collect_deltas(gr_box *b, const gr_rmove *mv) {
         if (r->nparams + k >= GR_AFFINE_SLOTS) return 0;
     }
     /* Enumerate the 'for' variables with every coordinate 0: the targets are the deltas. */
+    b->cur = mv;
     int64_t zero[GR_MAX_ARITY] = { 0 };
     load_frame(b, zero);
-    gr_ctx *c = b->c;
-    int64_t *frame = b->frame, *hi = b->bhi;
-    int nb = mv->nbinds, i = 0;
-    for (;;) {
-        if (i < nb) {
-            int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
-            hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
-            if (lo <= hi[i]) {
-                if ((uint64_t)hi[i] - (uint64_t)lo >= MAX_DELTAS) return 0;
-                frame[mv->binds[i].slot] = lo;
-                i++;
-                continue;
-            }
-        } else if (!mv->guard || gr_eval(c, mv->guard, frame, NULL)) {
-            int64_t d[GR_MAX_ARITY];
-            for (int k = 0; k < b->a; k++) d[k] = gr_eval(c, mv->parts[0].coords[k], frame, NULL);
-            int dup = 0;
-            for (int j = 0; j < b->ndelta && !dup; j++) dup = !memcmp(b->delta + j * b->a, d, (size_t)b->a * sizeof *d);
-            if (!dup) {
-                if (b->ndelta == MAX_DELTAS) return 0;
-                memcpy(b->delta + b->ndelta * b->a, d, (size_t)b->a * sizeof *d);
-                b->ndelta++;
-            }
-        }
-        for (;;) {
-            if (--i < 0) return 1;
-            int slot = mv->binds[i].slot;
-            if (frame[slot] < hi[i]) { frame[slot]++; i++; break; }
-        }
-    }
+    for (int i = 0; i < mv->nbinds; i++)   /* a constant range longer than MAX_DELTAS: not worth it */
+        if (mv->binds[i].lo->is_const && mv->binds[i].hi->is_const &&
+            (uint64_t)mv->binds[i].hi->value - (uint64_t)mv->binds[i].lo->value >= MAX_DELTAS) return 0;
+    return !gr_rules_bind(b->c, mv, b->frame, delta_at, b);
 }
 
 /* Every distinct option of in-box position p (index i) to fn, in move order; escapes noted. */
