@@ -346,6 +346,22 @@ static void insert_batch(gr_pg *g, uint32_t parent) {
     g->batch_len = 0;
 }
 
+/* Stops the expansion as soon as the graph cannot be solved within --max-memory: solving adds
+ * the reverse edges (4 bytes an edge, 8 a position) and two 4-byte arrays a position, so a graph
+ * whose edges outgrow the memory stops here, with how far it got, instead of filling memory
+ * first (a wide game adds millions of edges while adding few positions). */
+static void check_budget(gr_pg *g) {
+    gr_ctx *c = g->c;
+    uint64_t need = (uint64_t)c->mem_used + g->nedges * 4 + (uint64_t)g->n * 16;
+    if (need <= c->mem_limit) return;
+    if (g->prog) gr_progress_end(g->prog);
+    gr_fail(c, GR_EXIT_LIMIT,
+            "position graph too large for --max-memory: %u positions and %llu edges explored "
+            "(%u positions expanded); solving them needs about %llu MiB, the limit is %zu MiB; "
+            "raise --max-memory or analyse a smaller game",
+            g->n, (unsigned long long)g->nedges, g->n_expanded, (unsigned long long)(need >> 20), c->mem_limit >> 20);
+}
+
 /* Expands every position not yet expanded, breadth first in id order. */
 static void expand_pending(gr_pg *g) {
     /* rem of an old position still holds its remoteness, which is below the number of
@@ -366,6 +382,7 @@ static void expand_pending(gr_pg *g) {
         g->child_off[id + 1] = g->nedges;
         g->n_expanded = id + 1;
         if ((id & 1023) == 0) gr_progress_update(&bar, id);
+        if ((id & 63) == 0) check_budget(g);
     }
     gr_progress_end(&bar);
     g->prog = NULL;

@@ -11,6 +11,10 @@
 typedef void (*gr_move_fn)(void *user, const int64_t *parts, int nparts, const gr_rmove *mv);
 void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user);
 
+/* Runs the 'for' bindings of mv as an odometer over frame (loaded with the parameters and the
+ * position), calling at for each assignment; at returning nonzero stops the run (returns 1). */
+typedef int (*gr_bind_fn)(void *user, int64_t *frame);
+int gr_rules_bind(gr_ctx *c, const gr_rmove *mv, int64_t *frame, gr_bind_fn at, void *user);
 /* The first matching 'terminal when' of pos: -1 if none, else a gr_term_kind. */
 int gr_rules_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
 #endif

@@ -1,26 +1,51 @@
 /* tableeval: the table recurrence over tuples (tuple.h) and its per-line bitset kernel
  * (lines.h) as an evaluator (evaluator.h). Normal play only; a rule set found to have a cycle
- * is declined (the position graph takes over). A box of a line-move game from (0, 0) is
- * filled by the line kernel, anything else cell by cell through the memoised recurrence. */
+ * falls to the dense box (dense.h) where it supports the rule set: outcomes and remoteness
+ * under normal and misere play, cycles included; otherwise it is declined (the position graph
+ * takes over). A box of a line-move game from (0, 0) is filled by the line kernel, anything
+ * else cell by cell through the memoised recurrence. */
 #include "evaluator.h"
+#include "dense.h"
 #include "lines.h"
 #include "rules.h"
 #include "tuple.h"
 
+static unsigned table_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
+    unsigned k = gr_answers_normal_recurrence(g, conv, why, cap);
+    char w[128];
+    if (gr_dense_supported(g, conv, w, sizeof w)) k |= GR_KIND_OUTCOME | GR_KIND_REMOTENESS;
+    return k;
+}
+
+/* pos (or the box lo..hi) by the dense box: outcome, remoteness, SG where defined. */
+static int dense_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
+                       gr_loc loc, gr_value *out) {
+    gr_dense *b = gr_tuple_dense(c, g, conv, pos, pos, loc);
+    if (!b) return 0;
+    out->outcome = (int)gr_dense_outcome(b, pos);
+    out->sg = gr_dense_sg(b, pos);
+    out->remoteness = gr_dense_remoteness(b, pos);
+    return !((kinds & GR_KIND_SG) && out->sg < 0);
+}
+
 static int table_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                        gr_loc loc, gr_value *out) {
-    (void)conv; (void)kinds;
-    int64_t v = gr_tuple_sg(c, g, pos, loc);
-    if (v < 0) return 0;
-    out->sg = v;
-    out->outcome = v ? GR_WIN : GR_LOSS;
-    return 1;
+    if (conv == CONV_NORMAL && !(kinds & GR_KIND_REMOTENESS)) {
+        int64_t v = gr_tuple_sg(c, g, pos, loc);
+        if (v >= 0) {
+            out->sg = v;
+            out->outcome = v ? GR_WIN : GR_LOSS;
+            return 1;
+        }
+        if (kinds & GR_KIND_SG) return 0;   /* a cycle: generalised values come from the graph */
+    }
+    return dense_value(c, g, conv, pos, kinds, loc, out);
 }
 
 static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
                       int64_t *out) {
     int64_t n = gr_box_cells(box, NULL, NULL), pos[GR_MAX_ARITY];
-    if (g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
+    if (conv == CONV_NORMAL && kind != GR_KIND_REMOTENESS && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
         /* The whole box from (0, 0), in order, then the requested cells. */
         int64_t rows = box->hi[0] + 1, cols = box->hi[1] + 1;
         int64_t *all = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *all));
@@ -33,11 +58,37 @@ static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, un
         gr_free(c, all);
         return 1;
     }
+    if (conv == CONV_NORMAL && kind == GR_KIND_SG) {
+        for (int64_t i = 0; i < n; i++) {
+            gr_value v;
+            gr_box_cell(box, i, pos);
+            if (!table_value(c, g, conv, pos, kind, box->loc, &v)) return 0;
+            out[i] = v.sg;
+        }
+        return 1;
+    }
+    if (conv == CONV_NORMAL && kind == GR_KIND_OUTCOME && !g->not_recurrence) {
+        gr_tuple_reserve(c, g, box->lo, box->hi);
+        int ok = 1;
+        for (int64_t i = 0; i < n && ok; i++) {
+            gr_box_cell(box, i, pos);
+            int64_t v = gr_tuple_sg(c, g, pos, box->loc);
+            if (v < 0) ok = 0;
+            else out[i] = v ? GR_WIN : GR_LOSS;
+        }
+        if (ok) return 1;
+    }
+    /* Outcomes or remoteness under any play, cycles included: one dense box over the range. */
+    gr_dense *b = gr_tuple_dense(c, g, conv, box->lo, box->hi, box->loc);
+    if (!b) return 0;
     for (int64_t i = 0; i < n; i++) {
-        gr_value v;
         gr_box_cell(box, i, pos);
-        if (!table_value(c, g, conv, pos, kind, box->loc, &v)) return 0;
-        out[i] = kind == GR_KIND_OUTCOME ? v.outcome : v.sg;
+        if (!gr_dense_valid(b, pos)) {
+            gr_value v;   /* blames the table for a cell outside 'where' */
+            dense_value(c, g, conv, pos, kind, box->loc, &v);
+        }
+        out[i] = kind == GR_KIND_OUTCOME ? (int64_t)gr_dense_outcome(b, pos)
+               : kind == GR_KIND_SG ? gr_dense_sg(b, pos) : gr_dense_remoteness(b, pos);
     }
     return 1;
 }
@@ -56,7 +107,7 @@ static void table_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
 
 const gr_evaluator_ops gr_table_evaluator = {
     .name = "table recurrence",
-    .answers = gr_answers_normal_recurrence,
+    .answers = table_answers,
     .value = table_value,
     .fill = table_fill,
     .options = table_options,

@@ -1,5 +1,7 @@
 /* tuple: memoised table recurrence over tuple positions; see tuple.h. */
 #include "tuple.h"
+#include "dense.h"
+#include "lines.h"
 #include "rules.h"
 #include "sema.h"
 #include "sgtable.h"
@@ -23,6 +25,8 @@ typedef struct frame {
 } frame;
 
 typedef struct tuple_state {
+    gr_dense *box;                   /* rule sets the dense box supports: values live there */
+    int64_t *lines, lrows, lcols;  /* line-move rule sets: sg of 0..lrows-1 x 0..lcols-1 */
     memo m;
     int64_t *buf; size_t nbuf, capbuf;   /* scratch stack of int64 */
     frame *frames; size_t nframes, capframes;
@@ -119,20 +123,141 @@ static void push_frame(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *p) 
     t->frames[t->nframes++] = f;
 }
 
-int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
-    if (g->not_recurrence) return -1;
-    if (!gr_rules_valid(c, g, pos)) {
-        char buf[256];
-        size_t n = (size_t)snprintf(buf, sizeof buf, "(");
-        for (int i = 0; i < g->arity && n < sizeof buf; i++) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? ", " : "", (long long)pos[i]);
-        gr_fail_at(c, loc, GR_EXIT_INPUT, "%s%s is not a position of '%s': it fails the rule set's 'where'", buf, n < sizeof buf ? ")" : "", g->name);
-    }
+static tuple_state *tuple_state_of(gr_ctx *c, gr_game *g) {
     tuple_state *t = g->table;
     if (!t) {
         t = g->table = gr_alloc(c, sizeof *t);
         t->m.arity = g->arity;
         memo_grow(c, &t->m);
     }
+    return t;
+}
+
+static void mark_cycle(gr_game *g) {
+    g->not_recurrence = 1;
+    size_t len = strlen(g->explain);
+    snprintf(g->explain + len, sizeof g->explain - len, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
+}
+
+/* The box covering lo..hi and the old box, evaluated over lo..hi (grown until closed). */
+static void box_cover(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *lo, const int64_t *hi) {
+    int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY];
+    memcpy(blo, lo, (size_t)g->arity * sizeof *blo);
+    memcpy(bhi, hi, (size_t)g->arity * sizeof *bhi);
+    if (t->box) {
+        int64_t olo[GR_MAX_ARITY], ohi[GR_MAX_ARITY];
+        gr_dense_grown(t->box, olo, ohi);
+        for (int k = 0; k < g->arity; k++) {
+            if (olo[k] < blo[k]) blo[k] = olo[k];
+            if (ohi[k] > bhi[k]) bhi[k] = ohi[k];
+        }
+        gr_dense_free(t->box);
+        t->box = NULL;
+    }
+    gr_dense *b = gr_dense_new(c, g, CONV_NORMAL, blo, bhi);
+    t->box = b;
+}
+
+/* By the dense box: a position below pos (every coordinate from min(0, x) to x) is what a
+ * position of a rule set whose moves go down needs; a move leaving the box grows it. */
+static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
+    for (;;) {
+        if (!t->box || !gr_dense_contains(t->box, pos)) {
+            int64_t lo[GR_MAX_ARITY];
+            for (int k = 0; k < g->arity; k++) lo[k] = pos[k] < 0 ? pos[k] : 0;
+            box_cover(c, g, t, lo, pos);
+        }
+        if (gr_dense_eval(t->box, pos)) break;
+        int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+        gr_dense_grown(t->box, lo, hi);
+        box_cover(c, g, t, lo, hi);
+    }
+    if (gr_dense_cyclic(t->box)) {
+        mark_cycle(g);
+        return -1;
+    }
+    return gr_dense_sg(t->box, pos);
+}
+
+/* Line-move rule sets: the per-line bitset kernel over the box from (0, 0), which is what any
+ * position of them needs; a larger position refills a larger box. */
+static int64_t lines_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
+    if (pos[0] >= t->lrows || pos[1] >= t->lcols) {
+        int64_t rows = pos[0] + 1 > t->lrows ? pos[0] + 1 : t->lrows;
+        int64_t cols = pos[1] + 1 > t->lcols ? pos[1] + 1 : t->lcols;
+        gr_free(c, t->lines);
+        t->lines = NULL;
+        t->lrows = t->lcols = 0;
+        t->lines = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *t->lines));
+        gr_lines_fill(c, g, rows, cols, t->lines);
+        t->lrows = rows;
+        t->lcols = cols;
+    }
+    return t->lines[pos[0] * t->lcols + pos[1]];
+}
+
+void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi) {
+    char why[128];
+    if (g->kernel == KER_LINES && lo[0] >= 0 && lo[1] >= 0) {
+        lines_sg(c, g, tuple_state_of(c, g), hi);
+        return;
+    }
+    if (g->not_recurrence || !gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return;
+    tuple_state *t = tuple_state_of(c, g);
+    if (t->box && gr_dense_contains(t->box, lo) && gr_dense_contains(t->box, hi)) return;
+    if (t->box) gr_dense_free(t->box);
+    t->box = gr_dense_range(c, g, CONV_NORMAL, lo, hi);
+    if (gr_dense_cyclic(t->box)) mark_cycle(g);
+}
+
+gr_dense *gr_tuple_box(const gr_game *g) {
+    const tuple_state *t = g->table;
+    return t ? t->box : NULL;
+}
+
+/* Fails (status 2, at loc) unless pos is a position of g. */
+static void require_valid(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_loc loc) {
+    if (gr_rules_valid(c, g, pos)) return;
+    char buf[256];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "(");
+    for (int i = 0; i < g->arity && n < sizeof buf; i++) n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%lld", i ? ", " : "", (long long)pos[i]);
+    gr_fail_at(c, loc, GR_EXIT_INPUT, "%s%s is not a position of '%s': it fails the rule set's 'where'", buf, n < sizeof buf ? ")" : "", g->name);
+}
+
+gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, gr_loc loc) {
+    char why[128];
+    if (!gr_dense_supported(g, conv, why, sizeof why)) return NULL;
+    if (lo == hi) require_valid(c, g, lo, loc);
+    gr_dense **slot = (gr_dense **)&g->dense[conv];
+    if (*slot && gr_dense_contains(*slot, lo) && gr_dense_contains(*slot, hi)) {
+        int ok = 1;
+        if (lo == hi) ok = gr_dense_eval(*slot, lo);
+        else {
+            int64_t pos[GR_MAX_ARITY];
+            memcpy(pos, lo, (size_t)g->arity * sizeof *pos);
+            /* every cell of lo..hi, odometer order */
+            for (;;) {
+                if (gr_dense_valid(*slot, pos) && !gr_dense_eval(*slot, pos)) { ok = 0; break; }
+                int k = g->arity - 1;
+                while (k >= 0 && pos[k] == hi[k]) { pos[k] = lo[k]; k--; }
+                if (k < 0) break;
+                pos[k]++;
+            }
+        }
+        if (ok) return *slot;
+    }
+    if (*slot) gr_dense_free(*slot);
+    *slot = lo == hi ? gr_dense_at(c, g, conv, lo) : gr_dense_range(c, g, conv, lo, hi);
+    return *slot;
+}
+
+int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
+    if (g->not_recurrence) return -1;
+    require_valid(c, g, pos, loc);
+    tuple_state *t = tuple_state_of(c, g);
+    char why[128];
+    if (g->kernel == KER_LINES && pos[0] >= 0 && pos[1] >= 0) return lines_sg(c, g, t, pos);
+    if (gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return box_sg(c, g, t, pos);
     int a = g->arity;
     uint64_t s = memo_slot(&t->m, pos);
     if (t->m.state[s] == ST_DONE) return t->m.vals[s];
@@ -151,9 +276,7 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
                 uint64_t slot = memo_slot(&t->m, t->buf + at);
                 if (t->m.state[slot] == ST_DONE) continue;
                 if (t->m.state[slot] == ST_BUSY) {   /* a cycle: not a recurrence */
-                    g->not_recurrence = 1;
-                    size_t len = strlen(g->explain);
-                    snprintf(g->explain + len, sizeof g->explain - len, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
+                    mark_cycle(g);
                     t->nbuf = 0;
                     t->nframes = 0;
                     return -1;
@@ -187,5 +310,5 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
 
 uint64_t gr_tuple_count(const gr_game *g) {
     const tuple_state *t = g->table;
-    return t ? t->m.count : 0;
+    return !t ? 0 : t->box ? gr_dense_evaluated(t->box) : t->m.count;
 }

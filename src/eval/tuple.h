@@ -1,6 +1,8 @@
 /* tuple: the table recurrence for rule sets with tuple positions (Wythoff, E&D, a token on a
  * board). Values are filled in the order the moves lead: a depth-first evaluation on an
- * explicit stack (never the C stack), memoised in a hash table of positions. If a move leads
+ * explicit stack (never the C stack), in the dense box of dense.h when the rule set allows it
+ * (positions indexed by mixed radix, shared option sets), else memoised in a hash table of
+ * positions (moves that lead to sums). If a move leads
  * back to a position still under evaluation the rule set is not a recurrence: it is marked
  * not_recurrence and the caller asks the position graph instead, so a table is never wrong. */
 #ifndef GRUNDY_TUPLE_H
@@ -10,6 +12,16 @@
 /* sg of a position, or -1 if the rule set turned out to have a cycle. The position must be
  * inside the rule set's 'where' (loc is blamed otherwise). */
 int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc);
+/* Makes the values of every position in lo..hi ready at once (a dense box, see dense.h), so the
+ * lookups that follow cost an index computation. No effect for rule sets the box cannot run. */
+void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi);
+/* The dense box holding the values, or NULL. */
+struct gr_dense *gr_tuple_box(const gr_game *g);
 /* How many positions the memo holds (for benchmarks and --explain). */
+/* A dense box of g under conv in which every position of lo..hi (or the one position lo, when
+ * lo == hi as pointers; it must be a position of g, loc is blamed otherwise) is evaluated, kept
+ * in the game for later calls; NULL if the dense box does not support g under conv. Normal,
+ * misere, loopy play alike: outcomes, remoteness, and SG values where they exist. */
+struct gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, gr_loc loc);
 uint64_t gr_tuple_count(const gr_game *g);
 #endif

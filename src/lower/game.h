@@ -89,6 +89,7 @@ struct gr_game {
     /* solver state */
     gr_sgtable *sg;                /* heap SG table, grown on demand */
     void *table;                   /* tuple table recurrence state */
+    void *dense[4];                /* dense boxes by convention (eval/tuple.c gr_tuple_dense) */
     struct gr_heap_state *hstate;  /* heap kernels: rare-value kernel, proved period (heap.c) */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
     gr_game *next;

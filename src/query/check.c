@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "heap.h"
+#include "lines.h"
 #include "lower.h"
 #include "period.h"
 #include "progress.h"
@@ -500,7 +501,42 @@ typedef struct formula_state {
     gr_game *g;
     gr_sumgraph *graph;        /* the ground truth, made on first need */
     gr_module module;          /* for the sum graph: the games from g on */
+    int64_t *dense;            /* line-move rule sets: sg of 0..rows-1 x 0..cols-1, filled at once */
+    int64_t rows, cols;
 } formula_state;
+
+/* The box the bound variables span, when there is one variable per coordinate with constant
+ * bounds (the usual 'for x in 0..N, y in 0..M'); 0 otherwise. */
+static int binding_box(const gr_rquery *q, int arity, int64_t *lo, int64_t *hi) {
+    if (q->nbinds != arity) return 0;
+    for (int i = 0; i < arity; i++) {
+        if (!q->binds[i].lo->is_const || !q->binds[i].hi->is_const) return 0;
+        lo[i] = q->binds[i].lo->value;
+        hi[i] = q->binds[i].hi->value;
+        if (lo[i] > hi[i]) return 0;
+    }
+    return 1;
+}
+
+/* Fills the values the check will read with the fastest evaluator for the range, before the
+ * pass over the claim: the line kernel for line-move rule sets, the dense box for other tuple
+ * rule sets (heap games fill their table as the hooks ask, in order). */
+static void prefill(formula_state *st, const gr_rquery *q) {
+    gr_game *g = st->g;
+    int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+    if (g->play != CONV_NORMAL || g->shape != SHAPE_TUPLE || g->evaluator != EVAL_TABLE) return;
+    if (!binding_box(q, g->arity, lo, hi)) return;
+    if (g->kernel == KER_LINES) {
+        if (lo[0] < 0 || lo[1] < 0 || hi[0] > INT32_MAX || hi[1] > INT32_MAX) return;
+        st->rows = hi[0] + 1;
+        st->cols = hi[1] + 1;
+        st->dense = gr_alloc(st->c, gr_size_mul(st->c, gr_size_mul(st->c, (size_t)st->rows, (size_t)st->cols), sizeof *st->dense));
+        gr_lines_fill(st->c, g, st->rows, st->cols, st->dense);
+        return;
+    }
+    if (!gr_rules_valid(st->c, g, lo) || !gr_rules_valid(st->c, g, hi)) return;
+    gr_tuple_reserve(st->c, g, lo, hi);
+}
 
 static const char *hook_name(int hook) { return hook == GR_HOOK_P ? "P" : hook == GR_HOOK_N ? "N" : "sg"; }
 
@@ -539,17 +575,25 @@ static void format_args(char *buf, size_t cap, const int64_t *args, int nargs) {
     for (int i = 0; i < nargs; i++) appendf(buf, cap, &pos, "%s%lld", i ? ", " : "", (long long)args[i]);
 }
 
+static const char *fmt_args(char *buf, size_t cap, const int64_t *args, int nargs) {
+    format_args(buf, cap, args, nargs);
+    return buf;
+}
+
 static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, gr_loc loc) {
     formula_state *st = user;
     gr_ctx *c = st->c;
     gr_game *g = st->g;
-    char at[256];
-    format_args(at, sizeof at, args, nargs);
+    if (st->dense && args[0] >= 0 && args[1] >= 0 && args[0] < st->rows && args[1] < st->cols) {
+        int64_t v = st->dense[args[0] * st->cols + args[1]];
+        return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
+    }
+    char at[256];   /* the arguments as text, written only for a message */
     if (g->shape == SHAPE_HEAP && args[0] < 0)
-        gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), at);
+        gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), fmt_args(at, sizeof at, args, nargs));
     if (g->rules && g->rules->where && !gr_rules_valid(c, g, args))
         gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): (%s) is not a position of '%s' (outside its 'where')",
-                   hook_name(hook), at, at, g->name);
+                   hook_name(hook), fmt_args(at, sizeof at, args, nargs), at, g->name);
     int64_t v = recurrence_sg(st, args, loc);
     if (v >= 0) return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
     uint32_t id = graph_position(st, args);
@@ -557,7 +601,7 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     if (hook == GR_HOOK_SG) {
         int64_t sg = g->play == CONV_NORMAL ? gr_pg_sg(pg, id) : -1;
         if (sg < 0)
-            gr_fail_at(c, loc, GR_EXIT_INPUT, "sg(%s) is undefined: %s", at,
+            gr_fail_at(c, loc, GR_EXIT_INPUT, "sg(%s) is undefined: %s", fmt_args(at, sizeof at, args, nargs),
                        g->play != CONV_NORMAL ? "Sprague-Grundy values are for normal play"
                                               : "the position can reach a cycle or a fixed outcome");
         return sg;
@@ -651,6 +695,7 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     int n = q->nbinds;
     int64_t *frame = gr_alloc(c, sizeof(int64_t) * (size_t)(q->nslots > 0 ? q->nslots : 1));
     int64_t *hi = gr_alloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    prefill(&st, q);
     gr_progress pr;
     gr_progress_begin(&pr, c, "check", 0);
     int64_t count = 0;
@@ -689,6 +734,7 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
         textf(out->theorem, sizeof out->theorem, "refuted at assignment %lld in iteration order", (long long)count);
     }
     if (st.graph) gr_sumgraph_free(st.graph);
+    gr_free(c, st.dense);
     gr_free(c, frame);
     gr_free(c, hi);
 }

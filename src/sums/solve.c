@@ -1,5 +1,6 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
+#include <string.h>
 
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv) {
     return !has_conv && n == 1 ? comps[0].game->play : conv;
@@ -13,6 +14,53 @@ static void graph_move(void *user, const char *text, uint32_t id) {
     if (gr_pg_outcome(g->pg, id) == GR_LOSS) g->fn(g->user, text, id);
 }
 
+/* One component whose evaluator answers outcomes under conv by itself (a dense box, say):
+ * its value, and its winning moves from its options' values. 0 if some option is a sum of
+ * several positions, which only the position graph combines. */
+typedef struct one_moves {
+    gr_ctx *c; const gr_comp *comp; gr_conv conv;
+    int many;                       /* an option split into several positions */
+    int64_t (*parts)[GR_MAX_ARITY]; int nwin, cap;
+} one_moves;
+
+static void one_option(void *user, const int64_t *parts, int nparts) {
+    one_moves *o = user;
+    if (nparts != 1) { o->many = 1; return; }
+    gr_value v;
+    gr_game *g = o->comp->game;
+    if (!gr_eval_value(o->c, g, o->conv, parts, GR_KIND_OUTCOME, g->decl->name_loc, &v)) { o->many = 1; return; }
+    if (v.outcome != GR_LOSS) return;
+    if (o->nwin == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 8;
+        o->parts = gr_realloc(o->c, o->parts, (size_t)o->cap * sizeof *o->parts);
+    }
+    memcpy(o->parts[o->nwin++], parts, (size_t)g->arity * sizeof *parts);
+}
+
+static int solve_one(gr_ctx *c, const gr_comp *comp, gr_conv conv, gr_solution *out,
+                     gr_child_fn fn, void *user) {
+    gr_game *g = comp->game;
+    unsigned kinds = GR_KIND_OUTCOME | GR_KIND_REMOTENESS;
+    if ((gr_eval_answers(g, conv, NULL, 0) & kinds) != kinds) return 0;
+    gr_value v;
+    if (!gr_eval_value(c, g, conv, comp->c, kinds, g->decl->name_loc, &v)) return 0;
+    one_moves o = { .c = c, .comp = comp, .conv = conv };
+    if (v.outcome == GR_WIN && fn) gr_eval_options(c, g, comp->c, one_option, &o);
+    if (o.many) { gr_free(c, o.parts); return 0; }
+    out->outcome = v.outcome;
+    out->sg = conv == CONV_NORMAL ? v.sg : -1;
+    out->remoteness = v.remoteness;
+    char text[4096];
+    for (int i = 0; i < o.nwin; i++) {
+        gr_comp child = { .game = g };
+        memcpy(child.c, o.parts[i], (size_t)g->arity * sizeof *child.c);
+        gr_render_comps(&child, 1, text, sizeof text);
+        fn(user, text, 0);
+    }
+    gr_free(c, o.parts);
+    return 1;
+}
+
 void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                   gr_solution *out, gr_child_fn fn, void *user) {
     out->sg = out->remoteness = -1;
@@ -23,6 +71,8 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
     } else if (conv == CONV_NORMAL && n > 1 &&
                gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
         /* decided component by component */
+    } else if (n == 1 && solve_one(c, comps, conv, out, fn, user)) {
+        /* one component, by its own evaluator */
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         uint32_t id = gr_sumgraph_add(s, comps, n);

@@ -1,0 +1,208 @@
+/* unit_box: the dense box (box.h) and shared option sets (optset.h) against the position graph
+ * on random tuple rule sets (with 'where', cycles, terminal conditions, normal and misere play),
+ * E&D against its formula to 2000 x 2000, Wythoff against the golden-ratio pairs, and the limit
+ * that stops a box too large before anything is evaluated. */
+#include <math.h>
+#include "dense.h"
+#include "gamefix.h"
+#include "lines.h"
+#include "optset.h"
+#include "rules.h"
+
+typedef struct rcase { gr_game *g; gr_conv conv; int64_t B; int ok; } rcase;
+static int draws, loops_boxed, sg_defined;
+
+/* Every position of 0..B x 0..B inside 'where': the box's outcome, remoteness and SG value must
+ * equal the position graph's. */
+static void compare_body(gf *f, void *arg) {
+    rcase *rc = arg;
+    gr_ctx *c = &f->c;
+    int64_t lo[2] = { 0, 0 }, hi[2] = { rc->B, rc->B };
+    gr_dense *b = gr_dense_range(c, rc->g, rc->conv, lo, hi);
+    gr_sumgraph *s = gr_sumgraph_new(c, &f->mod, rc->conv);
+    for (int64_t x = 0; x <= rc->B; x++)
+        for (int64_t y = 0; y <= rc->B; y++) {
+            gr_comp k = gf_comp(rc->g, x, y);
+            if (gr_rules_valid(c, rc->g, k.c)) gr_sumgraph_add(s, &k, 1);
+        }
+    gr_sumgraph_solve(s);
+    gr_pg *pg = gr_sumgraph_pg(s);
+    int bad = 0;
+    for (int64_t x = 0; x <= rc->B; x++)
+        for (int64_t y = 0; y <= rc->B; y++) {
+            gr_comp k = gf_comp(rc->g, x, y);
+            if (!gr_rules_valid(c, rc->g, k.c)) continue;
+            uint32_t id = gr_sumgraph_id(s, &k, 1);
+            bad += !CHECK_EQ(gr_dense_outcome(b, k.c), gr_pg_outcome(pg, id));
+            draws += gr_dense_outcome(b, k.c) == GR_DRAW;
+            sg_defined += gr_dense_cyclic(b) && gr_dense_sg(b, k.c) >= 0;
+            bad += !CHECK_EQ(gr_dense_remoteness(b, k.c), gr_pg_remoteness(pg, id));
+            bad += !CHECK_EQ(gr_dense_sg(b, k.c), rc->conv == CONV_NORMAL ? gr_pg_sg(pg, id) : -1);
+            if (bad) { fprintf(stderr, "  at (%lld, %lld) of\n%s\n", (long long)x, (long long)y, c->src); return; }
+        }
+    /* One position alone: the box below it, grown as moves lead out of it. */
+    int64_t p[2] = { rc->B / 2, rc->B / 3 };
+    if (gr_rules_valid(c, rc->g, p)) {
+        gr_dense *one = gr_dense_at(c, rc->g, rc->conv, p);
+        uint32_t id = gr_sumgraph_id(s, &(gr_comp){ .game = rc->g, .c = { p[0], p[1] } }, 1);
+        CHECK_EQ(gr_dense_outcome(one, p), gr_pg_outcome(pg, id));
+        CHECK_EQ(gr_dense_remoteness(one, p), gr_pg_remoteness(pg, id));
+        gr_dense_free(one);
+    }
+    loops_boxed += gr_dense_cyclic(b);
+    gr_sumgraph_free(s);
+    gr_dense_free(b);
+    rc->ok = 1;
+}
+
+static void random_rule_sets(void) {
+    t_rng r = { 20240611 };
+    int cyclic = 0, shared = 0;
+    for (int t = 0; t < 300; t++) {
+        char src[2048];
+        size_t n = 0;
+        int64_t B = t_range(&r, 3, 9);
+        int bounded = (int)t_range(&r, 0, 3);   /* 0: no upper bound in 'where' (moves go down) */
+        n += (size_t)snprintf(src + n, sizeof src - n, "game r {\n  position (x, y) where x >= 0 && y >= 0%s",
+                              bounded ? "" : "");
+        if (bounded == 1) n += (size_t)snprintf(src + n, sizeof src - n, " && x <= %lld && y <= %lld", (long long)B, (long long)B);
+        else if (bounded == 2) n += (size_t)snprintf(src + n, sizeof src - n, " && x + y <= %lld", (long long)B);
+        else if (bounded == 3) n += (size_t)snprintf(src + n, sizeof src - n, " && x <= %lld && y <= %lld && (x + y) %% 5 != 3", (long long)B, (long long)B);
+        n += (size_t)snprintf(src + n, sizeof src - n, ";\n");
+        int nm = (int)t_range(&r, 1, 4);
+        for (int m = 0; m < nm; m++) {
+            int kind = (int)t_range(&r, 0, 4);
+            int64_t dx = t_range(&r, -2, bounded ? 2 : -1), dy = t_range(&r, -2, bounded ? 2 : 0);
+            if (!bounded && dx == 0 && dy == 0) dx = -1;
+            switch (kind) {
+            case 0: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x + %lld, y + %lld);\n", (long long)dx, (long long)dy); break;
+            case 1: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x - k, y + %lld) for k in 1..2;\n", (long long)(bounded ? dy : 0)); break;
+            case 2: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (i, x - i) for i in 1..x-1;\n"); break;
+            case 3: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x - k, y) for k in 1..x where (x + k) %% 3 != 0;\n"); break;
+            default: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (y %% %lld, x %% %lld) where x > y;\n", (long long)(B - 1), (long long)B); break;
+            }
+        }
+        int term = (int)t_range(&r, 0, 5);
+        if (term == 1) n += (size_t)snprintf(src + n, sizeof src - n, "  terminal when x == y;\n");
+        if (term == 2) n += (size_t)snprintf(src + n, sizeof src - n, "  terminal when x == 1 && y == 2 wins;\n");
+        if (term == 3) n += (size_t)snprintf(src + n, sizeof src - n, "  terminal when x + y == 3 loses;\n");
+        snprintf(src + n, sizeof src - n, "}\ntable r(0..1, 0..1) outcome;\n");
+        gf f;
+        if (!gf_open(&f, src)) { CHECK(0); continue; }
+        gr_game *g = gf_game(&f, "r");
+        for (int conv = CONV_NORMAL; conv <= CONV_MISERE; conv++) {
+            rcase rc = { g, (gr_conv)conv, B, 0 };
+            if (!gf_run(&f, compare_body, &rc)) gf_report_failure(&f, src);
+        }
+        /* the normal-play table recurrence goes through the same box */
+        gr_dense *tb = gr_tuple_box(g);
+        (void)tb;
+        for (gr_game *h = f.mod.games; h; h = h->next) {
+            uint32_t deps = 0;
+            for (int m = 0; m < h->rules->nmoves; m++) deps |= gr_move_coord_deps(h->rules, &h->rules->moves[m]) != 3;
+            shared += deps != 0;
+        }
+        cyclic += bounded != 0;
+        gf_close(&f);
+    }
+    CHECK(cyclic > 50);
+    CHECK(draws > 100);
+    CHECK(loops_boxed > 50);
+    CHECK(sg_defined > 100);
+    printf("random rule sets: %d boxes with cycles, %d draws, %d SG values beside cycles\n", loops_boxed, draws, sg_defined);
+    CHECK(shared > 50);
+}
+
+/* E&D: sg(x, y) is the index of the lowest 0 bit of (x - 1) | (y - 1). */
+static void ed_body(gf *f, void *arg) {
+    (void)arg;
+    gr_game *g = gf_game(f, "ed");
+    int64_t lo[2] = { 1, 1 }, hi[2] = { 2000, 2000 };
+    gr_tuple_reserve(&f->c, g, lo, hi);
+    gr_dense *b = gr_tuple_box(g);
+    CHECK(b != NULL);
+    if (!b) return;
+    CHECK_EQ(gr_dense_shared_moves(b), 2);
+    int bad = 0;
+    for (int64_t x = 1; x <= 2000 && bad < 5; x++)
+        for (int64_t y = 1; y <= 2000 && bad < 5; y++) {
+            int64_t p[2] = { x, y };
+            int64_t want = __builtin_ctzll(~(uint64_t)((x - 1) | (y - 1)));
+            bad += !CHECK_EQ(gr_dense_sg(b, p), want);
+        }
+    /* solve ed(2000, 1997): only what it reaches */
+    int64_t p[2] = { 2000, 1997 };
+    gr_dense *one = gr_dense_at(&f->c, g, CONV_NORMAL, p);
+    CHECK_EQ(gr_dense_sg(one, p), 4);
+    CHECK(gr_dense_evaluated(one) < gr_dense_size(one) / 2);
+    gr_dense_free(one);
+}
+
+static void ed_formula(void) {
+    gf f;
+    if (!gf_open(&f, "game ed { position (x, y) where x >= 1 && y >= 1;\n"
+                     "  move -> (i, x - i) for i in 1..x-1;\n  move -> (i, y - i) for i in 1..y-1; }\n"
+                     "solve ed(2, 2);\n")) { CHECK(0); return; }
+    if (!gf_run(&f, ed_body, NULL)) gf_report_failure(&f, "ed");
+    gf_close(&f);
+}
+
+/* Wythoff: the P-positions are (floor(k phi), floor(k phi) + k) and their mirrors. The line
+ * kernel fills 0..N x 0..N; the box agrees with it on a corner. */
+static void wythoff_body(gf *f, void *arg) {
+    (void)arg;
+    enum { N = 2000, M = 60 };
+    gr_game *g = gf_game(f, "w");
+    int64_t *v = gr_alloc(&f->c, sizeof *v * (size_t)N * N);
+    gr_lines_fill(&f->c, g, N, N, v);
+    uint8_t *isP = gr_alloc(&f->c, (size_t)N * N);
+    double phi = (1 + sqrt(5.0)) / 2;
+    for (int64_t k = 0;; k++) {
+        int64_t a = (int64_t)floor((double)k * phi), b = a + k;
+        if (a >= N) break;
+        isP[a * N + (b < N ? b : a)] |= b < N;
+        if (b < N) isP[b * N + a] = 1;
+    }
+    int bad = 0;
+    for (int64_t i = 0; i < (int64_t)N * N && bad < 5; i++) bad += !CHECK_EQ(v[i] == 0, isP[i]);
+    int64_t lo[2] = { 0, 0 }, hi[2] = { M, M };
+    gr_dense *b = gr_dense_range(&f->c, g, CONV_NORMAL, lo, hi);
+    for (int64_t x = 0; x <= M; x++)
+        for (int64_t y = 0; y <= M; y++) CHECK_EQ(gr_dense_sg(b, (int64_t[]){ x, y }), v[x * N + y]);
+    gr_dense_free(b);
+    gr_free(&f->c, v);
+    gr_free(&f->c, isP);
+}
+
+static void wythoff_pairs(void) {
+    gf f;
+    if (!gf_open(&f, "game w { position (a, b);\n  move -> (a - k, b) for k in 1..a;\n  move -> (a, b - k) for k in 1..b;\n"
+                     "  move -> (a - k, b - k) for k in 1..min(a, b); }\nsolve w(1, 2);\n")) { CHECK(0); return; }
+    if (!gf_run(&f, wythoff_body, NULL)) gf_report_failure(&f, "wythoff");
+    gf_close(&f);
+}
+
+/* A box beyond --max-positions stops at once with status 3, having evaluated nothing. */
+static void limit_body(gf *f, void *arg) {
+    (void)arg;
+    int64_t p[2] = { 100000, 100000 };
+    gr_dense_at(&f->c, gf_game(f, "w"), CONV_NORMAL, p);
+}
+
+static void limits(void) {
+    gf f;
+    if (!gf_open(&f, "game w { position (a, b);\n  move -> (a - k, b) for k in 1..a;\n  move -> (a, b - k) for k in 1..b; }\nsolve w(1, 2);\n")) { CHECK(0); return; }
+    f.c.max_positions = 1000000;
+    CHECK(!gf_run(&f, limit_body, NULL));
+    CHECK_EQ(f.c.fail_status, GR_EXIT_LIMIT);
+    CHECK(strstr(f.c.fail_msg, "10000200001 positions") != NULL || strstr(f.c.fail_msg, "2^32") != NULL);
+    gf_close(&f);
+}
+
+int main(void) {
+    random_rule_sets();
+    ed_formula();
+    wythoff_pairs();
+    limits();
+    return t_finish("unit_box");
+}
