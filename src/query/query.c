@@ -5,6 +5,9 @@
 #include "lines.h"
 #include "sums.h"
 #include "tuple.h"
+#include "anyleaf.h"
+#include "every.h"
+#include "misere.h"
 #include <string.h>
 
 enum { V_UNDEF = -1, O_P = 0, O_N = 1, O_D = 2 };
@@ -339,6 +342,20 @@ static void graph_move(void *user, const char *text, uint32_t id) {
     if (gr_pg_outcome(l->pg, id) == GR_LOSS) keep_move(l, text);
 }
 
+/* The theory evaluator of a convention other than normal play (1 if it decided the sum). */
+static int theory_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
+                        gr_child_fn fn, void *user) {
+    memset(t, 0, sizeof *t);
+    if (c->no_theory) { snprintf(t->why, sizeof t->why, "--no-theory: by the position graph"); return 0; }
+    switch (conv) {
+    case CONV_EVERY: gr_every_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_ANYLEAF: gr_anyleaf_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_MISERE: gr_misere_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_NORMAL: break;
+    }
+    return t->decided;
+}
+
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
@@ -348,13 +365,18 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     int64_t sg = -1, remoteness = -1;
     move_list moves = { .c = c };
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
-    if (conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
+    gr_theory th = { 0 };
+    if (!c->no_theory && conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
         outcome = sg ? O_N : O_P;
         if (sg) gr_sum_fast_moves(c, q->comps, q->ncomps, vals, sg, fast_move, &moves);
-    } else if (conv == CONV_NORMAL && q->ncomps > 1 &&
+    } else if (!c->no_theory && conv == CONV_NORMAL && q->ncomps > 1 &&
                gr_sum_gamma(c, m, q->comps, q->ncomps, &outcome, &sg, fast_move, &moves)) {
         /* decided component by component */
+    } else if (conv != CONV_NORMAL && theory_solve(c, m, q->comps, q->ncomps, conv, &th, fast_move, &moves)) {
+        outcome = th.outcome;
+        remoteness = th.remoteness;
     } else {
+        th.moves_partial = 0;   /* the graph lists every move */
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         uint32_t id = gr_sumgraph_add(s, q->comps, q->ncomps);
         gr_sumgraph_solve(s);
@@ -390,7 +412,8 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fputc('\n', out);
         if (moves.n == 0) fprintf(out, "  winning moves: none\n");
         else {
-            fprintf(out, "  winning moves (%zu):\n", moves.n);
+            if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
         }
         fputc('\n', out);
