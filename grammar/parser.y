@@ -264,8 +264,9 @@ table_coord
 
 kind_opt
     : %empty                     { $$ = 0; }
-    | OUTCOME                    { $$ = 1; }
-    | IDENT                      { if (strcmp($1, "sg") != 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg' or ';' after the table"); YYABORT; } $$ = 0; }
+    | OUTCOME                    { $$ = TK_OUTCOME; }
+    | IDENT                      { $$ = !strcmp($1, "sg") ? TK_SG : !strcmp($1, "remoteness") ? TK_REMOTENESS : !strcmp($1, "genus") ? TK_GENUS : -1;
+                                   if ($$ < 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table"); YYABORT; } }
     ;
 
 check_tail

@@ -112,6 +112,9 @@ typedef enum { CK_PERIODIC, CK_PERIOD, CK_FORMULA } gr_check_kind;
 /* One coordinate of a table: a range lo..hi, or a single value (hi == NULL) */
 typedef struct gr_coord { gr_expr *lo, *hi; gr_loc loc; } gr_coord;
 
+/* What a table prints: 'sg' (the default), 'outcome', 'remoteness', 'genus'. */
+typedef enum { TK_SG, TK_OUTCOME, TK_REMOTENESS, TK_GENUS } gr_table_kind;
+
 typedef struct gr_query gr_query;
 struct gr_query {
     gr_query_kind kind;
@@ -119,7 +122,7 @@ struct gr_query {
     gr_conv conv; int has_conv;
     gr_gameref game;                 /* table, check */
     gr_coord *coords; int ncoords, cap; int has_coords; /* table */
-    int outcome;                     /* table ... outcome */
+    int outcome;                     /* table ... outcome: a gr_table_kind */
     gr_posref *parts; int nparts, pcap; /* solve */
     gr_check_kind check;
     gr_expr *period, *preperiod, *saltus;

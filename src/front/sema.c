@@ -395,7 +395,7 @@ static int graph_vertex(sema *s, gr_game *g, const char *name, gr_loc loc) {
 static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
     gr_game *g = r->game = instantiate(s, &q->game);
     gr_scope empty = { 0 };
-    r->outcome = q->outcome;
+    r->outcome = q->outcome == TK_OUTCOME;
     if (g->shape == SHAPE_GRAPH) {
         int n = q->has_coords ? q->ncoords : g->nvertices;
         r->vertex_list = GR_NEWN(s->c, int32_t, n);

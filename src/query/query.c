@@ -32,23 +32,47 @@ static void json_coords(FILE *out, const int64_t *v, int n) {
     fputc(']', out);
 }
 
+/* A genus cell is packed in one value: 4 bits each for g, the superscript's length L, then
+ * lambda_0 .. lambda_{L-1} (see genus_pack). */
+static int genus_unpack(int64_t v, int32_t *digits) {
+    int n = (int)(v >> 4 & 15);
+    digits[0] = (int32_t)(v & 15);
+    for (int i = 0; i < n; i++) digits[1 + i] = (int32_t)(v >> (8 + 4 * i) & 15);
+    return n;
+}
+
 static void cell_json(FILE *out, int outcome, int64_t v) {
-    if (outcome) fprintf(out, "\"%c\"", OUTCOME_CHAR[v]);
+    if (outcome == 2) {
+        int32_t d[16];
+        int n = genus_unpack(v, d);
+        fputc('[', out);
+        for (int i = 0; i <= n; i++) fprintf(out, "%s%d", i ? "," : "", d[i]);
+        fputc(']', out);
+    } else if (outcome) fprintf(out, "\"%c\"", OUTCOME_CHAR[v]);
     else if (v < 0) fputs("null", out);
     else fprintf(out, "%lld", (long long)v);
 }
 
 static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
+    if (outcome == 2) {
+        int32_t d[16];
+        int n = genus_unpack(v, d);
+        int len = snprintf(buf, cap, "%d^", d[0]);
+        for (int i = 1; i <= n && (size_t)len < cap; i++) len += snprintf(buf + len, cap - (size_t)len, "%d", d[i]);
+        return len;
+    }
     if (outcome) return snprintf(buf, cap, "%c", OUTCOME_CHAR[v]);
     if (v < 0) return snprintf(buf, cap, "-");
     return snprintf(buf, cap, "%lld", (long long)v);
 }
 
 /* ---- computing tables ---- */
+
 typedef struct table_data {
     int64_t *vals;          /* row-major: first varying coordinate is the row */
     int64_t rows, cols;     /* cols == 1 for 1-D */
-    int outcome;
+    int outcome;            /* 0 numbers, 1 outcomes, 2 genus (packed) */
+    int kind;               /* TK_SG, TK_OUTCOME, TK_REMOTENESS, TK_GENUS as asked */
     gr_conv conv;
 } table_data;
 
@@ -56,6 +80,50 @@ static void cell_coords(const gr_rquery *q, int64_t r, int64_t col, int64_t *pos
     for (int i = 0; i < q->ncoords; i++) pos[i] = q->lo[i];
     pos[q->dim[0]] = q->lo[q->dim[0]] + r;
     if (q->ndims == 2) pos[q->dim[1]] = q->lo[q->dim[1]] + col;
+}
+
+static int64_t genus_pack(gr_ctx *c, const gr_rquery *q, const int32_t *gen) {
+    int n = gr_genus_len(gen);
+    int64_t v = (int64_t)gen[0] | (int64_t)n << 4;
+    for (int i = 0; i <= n; i++)
+        if (gen[i] > 15) gr_fail_at(c, q->q->loc, GR_EXIT_LIMIT, "a genus value above 15 here; grundy prints genera of values up to 15");
+    for (int i = 0; i < n; i++) v |= (int64_t)gen[1 + i] << (8 + 4 * i);
+    return v;
+}
+
+/* Tables the theory evaluators answer: step numbers ('every' remoteness), genus, and the
+ * values of 'anyleaf' after leaf deletion. Returns 0 to leave the table to the others. */
+static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
+    int genus = t->kind == TK_GENUS, steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
+    int leafless = t->conv == CONV_ANYLEAF && t->kind == TK_SG;
+    if (!genus && !steps && !leafless) return 0;
+    if (q->game->shape == SHAPE_GRAPH) { t->rows = q->nvertex_list; t->cols = 1; }
+    else {
+        t->rows = q->hi[q->dim[0]] - q->lo[q->dim[0]] + 1;
+        t->cols = q->ndims == 2 ? q->hi[q->dim[1]] - q->lo[q->dim[1]] + 1 : 1;
+    }
+    size_t n = gr_size_mul(c, (size_t)t->rows, (size_t)t->cols);
+    t->vals = gr_alloc(c, gr_size_mul(c, n, sizeof *t->vals));
+    gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
+    for (size_t i = 0; i < n; i++) {
+        comps[i].game = q->game;
+        if (q->game->shape == SHAPE_GRAPH) comps[i].c[0] = q->vertex_list[i];
+        else cell_coords(q, (int64_t)i / t->cols, (int64_t)i % t->cols, comps[i].c);
+    }
+    int ok;
+    t->outcome = 0;
+    if (genus) {
+        int32_t *gen = gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen));
+        ok = gr_misere_genus(c, m, comps, (int)n, gen, NULL);
+        for (size_t i = 0; ok && i < n; i++) t->vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
+        t->outcome = 2;
+        gr_free(c, gen);
+    } else if (steps) ok = gr_every_steps(c, m, comps, (int)n, t->vals);
+    else ok = gr_anyleaf_values(c, m, comps, (int)n, t->vals);
+    gr_free(c, comps);
+    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name,
+                        genus ? "genus is defined for games that end" : steps ? "step numbers are defined for games that end" : "leaf deletion needs a game that ends");
+    return 1;
 }
 
 /* The whole table from the position graph: every cell a start of one shared graph. */
@@ -77,7 +145,8 @@ static void table_by_graph(gr_ctx *c, gr_module *m, const gr_rquery *q, table_da
         if (q->game->shape == SHAPE_GRAPH) comp.c[0] = q->vertex_list[i];
         else cell_coords(q, i / t->cols, i % t->cols, comp.c);
         uint32_t id = gr_sumgraph_id(s, &comp, 1);
-        if (t->outcome) t->vals[i] = (int64_t)gr_pg_outcome(pg, id);
+        if (t->kind == TK_REMOTENESS) t->vals[i] = gr_pg_remoteness(pg, id);
+        else if (t->outcome) t->vals[i] = (int64_t)gr_pg_outcome(pg, id);
         else {
             int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
             t->vals[i] = v >= 0 ? v : -1;
@@ -90,13 +159,16 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
     gr_game *g = q->game;
     t->conv = q->q->has_conv ? q->conv : g->play;
     t->outcome = q->outcome || t->conv != CONV_NORMAL;
+    t->kind = q->q->outcome;
+    if (theory_table(c, m, q, t)) return;
+    if (t->kind == TK_REMOTENESS) t->outcome = 0;
     if (g->shape == SHAPE_GRAPH) { t->rows = q->nvertex_list; t->cols = 1; }
     else {
         t->rows = q->hi[q->dim[0]] - q->lo[q->dim[0]] + 1;
         t->cols = q->ndims == 2 ? q->hi[q->dim[1]] - q->lo[q->dim[1]] + 1 : 1;
     }
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
-    int by_graph = t->conv != CONV_NORMAL || g->evaluator == EVAL_GRAPH;
+    int by_graph = t->conv != CONV_NORMAL || g->evaluator == EVAL_GRAPH || c->no_theory || t->kind == TK_REMOTENESS;
     if (!by_graph && g->shape == SHAPE_HEAP) {
         if (gr_heap_ensure(c, g, q->hi[0]) < 0) by_graph = 1;
         else
@@ -145,7 +217,8 @@ static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
         fprintf(out, ",\"to\":");
         json_coords(out, q->hi, q->ncoords);
     }
-    fprintf(out, ",\"kind\":\"%s\",\"values\":[", t->outcome ? "outcome" : "sg");
+    static const char *kinds[] = { "sg", "outcome", "remoteness", "genus" };
+    fprintf(out, ",\"kind\":\"%s\",\"values\":[", t->outcome == 1 ? "outcome" : kinds[t->kind]);
     for (int64_t r = 0; r < t->rows; r++) {
         if (r) fputc(',', out);
         if (t->cols > 1 || q->ndims == 2) fputc('[', out);
@@ -315,7 +388,10 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
     else {
         fprintf(out, "%s: %s%s\n", q->text,
-                t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" : "Sprague-Grundy values",
+                t.kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
+                t.kind == TK_REMOTENESS ? (t.conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :
+                t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" :
+                t.conv == CONV_ANYLEAF ? "values after leaf deletion (- at a leaf)" : "Sprague-Grundy values",
                 t.conv != CONV_NORMAL && !q->q->has_conv ? " (the rule set is played misere)" : "");
         if (q->game->shape == SHAPE_GRAPH) table_text_graph(out, q, &t);
         else if (q->ndims == 2) table_text_2d(out, q, &t);
