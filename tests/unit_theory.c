@@ -162,5 +162,31 @@ int main(void) {
         }
         gf_close(&f);
     }
+    /* subtract allbut LIST against a mex written here: sg(n) = mex sg(n - k), k >= 1 not listed */
+    for (int trial = 0; trial < 100; trial++) {
+        char src[256];
+        int listed[6], nl = (int)t_range(&r, 1, 5);
+        size_t pos = (size_t)snprintf(src, sizeof src, "game ab = subtract allbut {");
+        for (int i = 0; i < nl; i++) {
+            listed[i] = (int)t_range(&r, 1, 8);
+            pos += (size_t)snprintf(src + pos, sizeof src - pos, "%s%d", i ? ", " : "", listed[i]);
+        }
+        snprintf(src + pos, sizeof src - pos, "};");
+        if (!gf_open(&f, src)) { CHECK(0); continue; }
+        gr_game *ab = gf_game(&f, "ab");
+        int64_t want[41];
+        for (int n = 0; n <= 40; n++) {
+            uint64_t seen = 0;
+            for (int k = 1; k <= n; k++) {
+                int skip = 0;
+                for (int i = 0; i < nl; i++) skip |= listed[i] == k;
+                if (!skip && want[n - k] < 64) seen |= UINT64_C(1) << want[n - k];
+            }
+            want[n] = 0;
+            while (seen >> want[n] & 1) want[n]++;
+            CHECK_EQ(gr_heap_sg(&f.c, ab, n), want[n]);
+        }
+        gf_close(&f);
+    }
     return t_finish("unit_theory");
 }

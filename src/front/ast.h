@@ -89,6 +89,7 @@ struct gr_gdecl {
     const char **params; gr_loc *param_locs; int nparams;
     int misere;              /* "misere" after the game expression */
     gr_set *set;             /* GD_SUBTRACT */
+    int allbut;              /* subtract allbut SET: every positive amount not in SET */
     const char *code; gr_loc code_loc;  /* GD_OCTAL (without quotes) */
     gr_item *items;          /* GD_BLOCK */
     gr_edge *edges; int nedges, cap;     /* GD_GRAPH */

@@ -422,7 +422,7 @@ static void graph_move(void *user, const char *text, uint32_t id) {
 static int theory_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
                         gr_child_fn fn, void *user) {
     memset(t, 0, sizeof *t);
-    if (c->no_theory) { snprintf(t->why, sizeof t->why, "--no-theory: by the position graph"); return 0; }
+    if (c->no_theory) { snprintf(t->why, sizeof t->why, "--no-theory"); return 0; }
     switch (conv) {
     case CONV_EVERY: gr_every_solve(c, m, comps, n, t, fn, user); break;
     case CONV_ANYLEAF: gr_anyleaf_solve(c, m, comps, n, t, fn, user); break;
@@ -549,7 +549,6 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
 }
 
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
-    (void)c;
     for (gr_game *g = m->games; g; g = g->next)
         fprintf(out, "%s: %s\n", g->name, g->explain);
     for (gr_gdecl *d = m->decls; d; d = d->next)
@@ -558,4 +557,12 @@ void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
             for (gr_game *g = m->games; g; g = g->next) used |= g->decl == d;
             if (!used) fprintf(out, "%s: parameterised; lowered for each instance used (none here)\n", d->name);
         }
+    /* Sums under another convention: which theory decides each, or why none does. */
+    for (int i = 0; i < m->nqueries; i++) {
+        const gr_rquery *q = &m->queries[i];
+        if (q->kind != Q_SOLVE || q->conv == CONV_NORMAL) continue;
+        gr_theory t;
+        int ok = theory_solve(c, m, q->comps, q->ncomps, q->conv, &t, NULL, NULL);
+        fprintf(out, "%s: %s%s\n", q->text, t.why, ok ? "" : "; answered by the position graph");
+    }
 }
