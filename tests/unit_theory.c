@@ -46,8 +46,8 @@ static void body(gf *f, void *arg) {
         if (out == GR_WIN) gr_sumgraph_moves(s, j->comps, j->n, mgraph, &b);
         j->agree = out == t.outcome;
         if (!t.moves_partial) {
-            qsort(a.v, a.n, sizeof *a.v, scmp);
-            qsort(b.v, b.n, sizeof *b.v, scmp);
+            if (a.n) qsort(a.v, a.n, sizeof *a.v, scmp);
+            if (b.n) qsort(b.v, b.n, sizeof *b.v, scmp);
             j->agree &= a.n == b.n;
             for (size_t i = 0; j->agree && i < a.n; i++) j->agree = strcmp(a.v[i], b.v[i]) == 0;
         } else {
