@@ -205,3 +205,14 @@ int gr_theory_dup(const gr_comp *comps, int at) {
             return 1;
     return 0;
 }
+
+gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t, const char *what) {
+    memset(t, 0, sizeof *t);
+    t->remoteness = t->value = -1;
+    if (!gr_theory_plain(comps, n, t)) return NULL;
+    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
+    if (g->acyclic) return g;
+    snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what);
+    gr_compgraph_free(g);
+    return NULL;
+}

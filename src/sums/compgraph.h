@@ -58,6 +58,9 @@ typedef struct gr_theory {
 
 /* Are these components fit for the theories (no terminal that fixes an outcome)? */
 int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t);
+/* Clears t and builds the components' graph; NULL (with t->why) if a terminal fixes an
+ * outcome or a component is loopy (`what` says what the cycle prevents). */
+gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t, const char *what);
 /* Is comps[at] equal to an earlier component? (its moves give the same positions) */
 int gr_theory_dup(const gr_comp *comps, int at);
 /* The text of a sum where component `at` is replaced by a child written `child`;

@@ -56,15 +56,8 @@ static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t
 
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                     gr_child_fn fn, void *user) {
-    memset(t, 0, sizeof *t);
-    t->remoteness = t->value = -1;
-    if (!gr_theory_plain(comps, n, t)) return;
-    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
-    if (!g->acyclic) {
-        snprintf(t->why, sizeof t->why, "a component has a cycle, so it has no step number");
-        gr_compgraph_free(g);
-        return;
-    }
+    gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no step number");
+    if (!g) return;
     gr_compgraph_steps(g);
     int64_t top = 0;
     int at = -1;

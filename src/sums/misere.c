@@ -45,15 +45,8 @@ static void mis_move(void *user, const char *text, uint32_t id) {
 
 void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                      gr_child_fn fn, void *user) {
-    memset(t, 0, sizeof *t);
-    t->remoteness = t->value = -1;
-    if (!gr_theory_plain(comps, n, t)) return;
-    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
-    if (!g->acyclic) {
-        snprintf(t->why, sizeof t->why, "a component has a cycle, so it has no genus");
-        gr_compgraph_free(g);
-        return;
-    }
+    gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no genus");
+    if (!g) return;
     gr_compgraph_genus(g);
     int64_t x = 0;
     int all_small = 1, wild = -1;
