@@ -41,7 +41,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
     int flag;
 }
 
-%token GAME "game" GRAPH "graph" SUBTRACT "subtract" OCTAL "octal" HEAP "heap"
+%token GAME "game" GRAPH "graph" SUBTRACT "subtract" OCTAL "octal" HEAP "heap" ALLBUT "allbut"
 %token POSITION "position" MOVE "move" FOR "for" IN "in" WHERE "where"
 %token TERMINAL "terminal" WHEN "when" WINS "wins" LOSES "loses" PLAY "play"
 %token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
@@ -100,6 +100,8 @@ statement
 game_decl
     : GAME IDENT params_opt '=' SUBTRACT set misere_opt ';'
         { $$ = ast_gdecl(C, L(@$), GD_SUBTRACT); ast_gdecl_head($$, $2, L(@2), $3); $$->set = $6; $$->misere = $7; }
+    | GAME IDENT params_opt '=' SUBTRACT ALLBUT set misere_opt ';'
+        { $$ = ast_gdecl(C, L(@$), GD_SUBTRACT); ast_gdecl_head($$, $2, L(@2), $3); $$->set = $7; $$->allbut = 1; $$->misere = $8; }
     | GAME IDENT params_opt '=' OCTAL STRING misere_opt ';'
         { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code = $6; $$->code_loc = L(@6); $$->misere = $7; }
     | GAME IDENT params_opt '{' items '}'
@@ -264,8 +266,9 @@ table_coord
 
 kind_opt
     : %empty                     { $$ = 0; }
-    | OUTCOME                    { $$ = 1; }
-    | IDENT                      { if (strcmp($1, "sg") != 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg' or ';' after the table"); YYABORT; } $$ = 0; }
+    | OUTCOME                    { $$ = TK_OUTCOME; }
+    | IDENT                      { $$ = !strcmp($1, "sg") ? TK_SG : !strcmp($1, "remoteness") ? TK_REMOTENESS : !strcmp($1, "genus") ? TK_GENUS : -1;
+                                   if ($$ < 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table"); YYABORT; } }
     ;
 
 check_tail

@@ -89,6 +89,7 @@ struct gr_gdecl {
     const char **params; gr_loc *param_locs; int nparams;
     int misere;              /* "misere" after the game expression */
     gr_set *set;             /* GD_SUBTRACT */
+    int allbut;              /* subtract allbut SET: every positive amount not in SET */
     const char *code; gr_loc code_loc;  /* GD_OCTAL (without quotes) */
     gr_item *items;          /* GD_BLOCK */
     gr_edge *edges; int nedges, cap;     /* GD_GRAPH */
@@ -112,6 +113,9 @@ typedef enum { CK_PERIODIC, CK_PERIOD, CK_FORMULA } gr_check_kind;
 /* One coordinate of a table: a range lo..hi, or a single value (hi == NULL) */
 typedef struct gr_coord { gr_expr *lo, *hi; gr_loc loc; } gr_coord;
 
+/* What a table prints: 'sg' (the default), 'outcome', 'remoteness', 'genus'. */
+typedef enum { TK_SG, TK_OUTCOME, TK_REMOTENESS, TK_GENUS } gr_table_kind;
+
 typedef struct gr_query gr_query;
 struct gr_query {
     gr_query_kind kind;
@@ -119,7 +123,7 @@ struct gr_query {
     gr_conv conv; int has_conv;
     gr_gameref game;                 /* table, check */
     gr_coord *coords; int ncoords, cap; int has_coords; /* table */
-    int outcome;                     /* table ... outcome */
+    int outcome;                     /* table ... outcome: a gr_table_kind */
     gr_posref *parts; int nparts, pcap; /* solve */
     gr_check_kind check;
     gr_expr *period, *preperiod, *saltus;

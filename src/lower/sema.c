@@ -206,6 +206,32 @@ static void prepare_decls(sema *s) {
 }
 
 /* ---- instances ---- */
+/* subtract allbut SET: the gaps between the listed amounts, then every amount past the last. */
+static void lower_allbut(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const int64_t *frame) {
+    if (d->set->kind == SET_BUILDER)
+        gr_fail_at(s->c, d->set->loc, GR_EXIT_INPUT, "'allbut' takes a finite list of amounts, as in allbut {1, 3}");
+    int64_t *lo = GR_NEWN(s->c, int64_t, di->nset + 1), *hi = GR_NEWN(s->c, int64_t, di->nset + 1);
+    for (int i = 0; i < di->nset; i++) {
+        gr_set *item = d->set->kind == SET_LIST ? d->set->items[i] : d->set;
+        if (!di->set_hi[i]) gr_fail_at(s->c, item->loc, GR_EXIT_INPUT, "'allbut' takes finite amounts; an open range leaves a finite set: write it as a list");
+        lo[i] = gr_eval(s->c, di->set_lo[i], frame, NULL);
+        hi[i] = gr_eval(s->c, di->set_hi[i], frame, NULL);
+        if (lo[i] < 1) gr_fail_at(s->c, item->loc, GR_EXIT_INPUT, "a subtraction set holds positive amounts; %lld is not", (long long)lo[i]);
+    }
+    for (int i = 1; i < di->nset; i++)   /* insertion sort by lo: lists are short */
+        for (int j = i; j > 0 && lo[j - 1] > lo[j]; j--) {
+            int64_t t = lo[j]; lo[j] = lo[j - 1]; lo[j - 1] = t;
+            t = hi[j]; hi[j] = hi[j - 1]; hi[j - 1] = t;
+        }
+    int64_t next = 1;   /* the least amount not yet excluded or emitted */
+    for (int i = 0; i < di->nset; i++) {
+        if (hi[i] < lo[i]) continue;
+        if (lo[i] > next) gr_lower_subtract_range(s->c, g, d->set->loc, next, lo[i] - 1, 0);
+        if (hi[i] >= next) next = hi[i] + 1;
+    }
+    gr_lower_subtract_range(s->c, g, d->set->loc, next, 0, 1);
+}
+
 static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     gr_gdecl *d = find_decl(s, ref->name);
     if (!d) gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s'", ref->name);
@@ -249,6 +275,7 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
             int64_t hi = has_hi ? gr_eval(s->c, di->gen_hi, frame, NULL) : 0;
             gr_lower_subtract_generator(s->c, g, d->set, di->gen_elem, di->gen_slot, lo, hi, has_hi);
         }
+        if (d->allbut) { lower_allbut(s, d, di, g, frame); break; }
         for (int i = 0; i < di->nset; i++) {
             int64_t lo = gr_eval(s->c, di->set_lo[i], frame, NULL);
             int open = di->set_hi[i] == NULL;
@@ -301,7 +328,7 @@ static int graph_vertex(sema *s, gr_game *g, const char *name, gr_loc loc) {
 static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
     gr_game *g = r->game = instantiate(s, &q->game);
     gr_scope empty = { 0 };
-    r->outcome = q->outcome;
+    r->outcome = q->outcome == TK_OUTCOME;
     if (g->shape == SHAPE_GRAPH) {
         int n = q->has_coords ? q->ncoords : g->nvertices;
         r->vertex_list = GR_NEWN(s->c, int32_t, n);

@@ -3,6 +3,9 @@
 #include "check.h"
 #include "heap.h"
 #include "solve.h"
+#include "anyleaf.h"
+#include "every.h"
+#include "misere.h"
 #include <string.h>
 
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };
@@ -26,13 +29,35 @@ static void json_coords(FILE *out, const int64_t *v, int n) {
     fputc(']', out);
 }
 
+/* A genus cell is packed in one value: 4 bits each for g, the superscript's length L, then
+ * lambda_0 .. lambda_{L-1} (see genus_pack). */
+static int genus_unpack(int64_t v, int32_t *digits) {
+    int n = (int)(v >> 4 & 15);
+    digits[0] = (int32_t)(v & 15);
+    for (int i = 0; i < n; i++) digits[1 + i] = (int32_t)(v >> (8 + 4 * i) & 15);
+    return n;
+}
+
 static void cell_json(FILE *out, int outcome, int64_t v) {
-    if (outcome) fprintf(out, "\"%c\"", OUTCOME_CHAR[v]);
+    if (outcome == 2) {
+        int32_t d[16];
+        int n = genus_unpack(v, d);
+        fputc('[', out);
+        for (int i = 0; i <= n; i++) fprintf(out, "%s%d", i ? "," : "", d[i]);
+        fputc(']', out);
+    } else if (outcome) fprintf(out, "\"%c\"", OUTCOME_CHAR[v]);
     else if (v < 0) fputs("null", out);
     else fprintf(out, "%lld", (long long)v);
 }
 
 static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
+    if (outcome == 2) {
+        int32_t d[16];
+        int n = genus_unpack(v, d);
+        int len = snprintf(buf, cap, "%d^", d[0]);
+        for (int i = 1; i <= n && (size_t)len < cap; i++) len += snprintf(buf + len, cap - (size_t)len, "%d", d[i]);
+        return len;
+    }
     if (outcome) return snprintf(buf, cap, "%c", OUTCOME_CHAR[v]);
     if (v < 0) return snprintf(buf, cap, "-");
     return snprintf(buf, cap, "%lld", (long long)v);
@@ -52,7 +77,8 @@ enum { STREAM_BLOCK = 1 << 16 };
 typedef struct table_data {
     int64_t *vals;          /* row-major: first varying coordinate is the row */
     int64_t rows, cols;     /* cols == 1 for 1-D */
-    int outcome;
+    int outcome;            /* 0 numbers, 1 outcomes, 2 genus (packed) */
+    int kind;               /* TK_SG, TK_OUTCOME, TK_REMOTENESS, TK_GENUS as asked */
     gr_conv conv;
     table_stream *stream;   /* cells come from here instead of vals */
 } table_data;
@@ -69,13 +95,68 @@ static int64_t stream_cell(const table_data *t, int64_t i) {
     int64_t v = gr_heap_value(s->g, n);
     return t->outcome ? (v ? GR_WIN : GR_LOSS) : v;
 }
+
+/* The box of positions a table query ranges over. */
+static gr_box query_box(const gr_rquery *q) {
+    gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
+    memcpy(box.lo, q->lo, sizeof box.lo);
+    memcpy(box.hi, q->hi, sizeof box.hi);
+    return box;
+}
+
+static int64_t genus_pack(gr_ctx *c, const gr_rquery *q, const int32_t *gen) {
+    int n = gr_genus_len(gen);
+    int64_t v = (int64_t)gen[0] | (int64_t)n << 4;
+    for (int i = 0; i <= n; i++)
+        if (gen[i] > 15) gr_fail_at(c, q->q->loc, GR_EXIT_LIMIT, "a genus value above 15 here; grundy prints genera of values up to 15");
+    for (int i = 0; i < n; i++) v |= (int64_t)gen[1 + i] << (8 + 4 * i);
+    return v;
+}
+
+/* Tables the theory evaluators answer: step numbers ('every' remoteness), genus, and the
+ * values of 'anyleaf' after leaf deletion. Returns 0 to leave the table to the others. */
+static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
+    int genus = t->kind == TK_GENUS, steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
+    int leafless = t->conv == CONV_ANYLEAF && t->kind == TK_SG;
+    if (!genus && !steps && !leafless) return 0;
+    if (c->no_theory && !genus && !steps) return 0;
+    gr_box box = query_box(q);
+    if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
+    else gr_box_cells(&box, &t->rows, &t->cols);
+    size_t n = gr_size_mul(c, (size_t)t->rows, (size_t)t->cols);
+    t->vals = gr_alloc(c, gr_size_mul(c, n, sizeof *t->vals));
+    gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
+    for (size_t i = 0; i < n; i++) {
+        comps[i].game = q->game;
+        if (q->vertex_list) comps[i].c[0] = q->vertex_list[i];
+        else gr_box_cell(&box, (int64_t)i, comps[i].c);
+    }
+    int ok;
+    t->outcome = 0;
+    if (genus) {
+        int32_t *gen = gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen));
+        ok = gr_misere_genus(c, m, comps, (int)n, gen, NULL);
+        for (size_t i = 0; ok && i < n; i++) t->vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
+        t->outcome = 2;
+        gr_free(c, gen);
+    } else if (steps) ok = gr_every_steps(c, m, comps, (int)n, t->vals);
+    else ok = gr_anyleaf_values(c, m, comps, (int)n, t->vals);
+    gr_free(c, comps);
+    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name,
+                        genus ? "genus is defined for games that end" : steps ? "step numbers are defined for games that end" : "leaf deletion needs a game that ends");
+    return 1;
+}
+
 #define CELL(t, i) ((t)->stream ? stream_cell((t), (i)) : (t)->vals[i])
 
 static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
     gr_game *g = q->game;
     t->conv = q->q->has_conv ? q->conv : g->play;
     t->outcome = q->outcome || t->conv != CONV_NORMAL;
-    if (gr_heap_streams(g, t->conv) && !q->vertex_list) {
+    t->kind = q->q->outcome;
+    if (theory_table(c, m, q, t)) return;
+    if (t->kind == TK_REMOTENESS) t->outcome = 0;
+    if (gr_heap_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
         /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
         t->rows = q->hi[0] - q->lo[0] + 1;
         t->cols = 1;
@@ -83,14 +164,12 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
         *t->stream = (table_stream){ c, g, q->lo[0], q->hi[0], 0 };
         return;
     }
-    gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
-    memcpy(box.lo, q->lo, sizeof box.lo);
-    memcpy(box.hi, q->hi, sizeof box.hi);
+    gr_box box = query_box(q);
     if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
     else gr_box_cells(&box, &t->rows, &t->cols);
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
     gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
-                 t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
+                 t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
 }
 
 /* ---- writing tables ---- */
@@ -110,7 +189,8 @@ static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
         fprintf(out, ",\"to\":");
         json_coords(out, q->hi, q->ncoords);
     }
-    fprintf(out, ",\"kind\":\"%s\",\"values\":[", t->outcome ? "outcome" : "sg");
+    static const char *kinds[] = { "sg", "outcome", "remoteness", "genus" };
+    fprintf(out, ",\"kind\":\"%s\",\"values\":[", t->outcome == 1 ? "outcome" : kinds[t->kind]);
     for (int64_t r = 0; r < t->rows; r++) {
         if (r) fputc(',', out);
         if (t->cols > 1 || q->ndims == 2) fputc('[', out);
@@ -280,7 +360,10 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
     else {
         fprintf(out, "%s: %s%s\n", q->text,
-                t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" : "Sprague-Grundy values",
+                t.kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
+                t.kind == TK_REMOTENESS ? (t.conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :
+                t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" :
+                t.conv == CONV_ANYLEAF ? "values after leaf deletion (- at a leaf)" : "Sprague-Grundy values",
                 t.conv != CONV_NORMAL && !q->q->has_conv ? " (the rule set is played misere)" : "");
         if (q->vertex_list) table_text_graph(out, q, &t);
         else if (q->ndims == 2) table_text_2d(out, q, &t);
@@ -313,6 +396,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);
     int outcome = sol.outcome;
     int64_t sg = sol.sg, remoteness = sol.remoteness;
+    gr_theory th = { .moves_partial = sol.moves_partial };
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         json_string(out, position);
@@ -336,7 +420,8 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fputc('\n', out);
         if (moves.n == 0) fprintf(out, "  winning moves: none\n");
         else {
-            fprintf(out, "  winning moves (%zu):\n", moves.n);
+            if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
         }
         fputc('\n', out);
@@ -409,4 +494,12 @@ void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
             for (gr_game *g = m->games; g; g = g->next) used |= g->decl == d;
             if (!used) fprintf(out, "%s: parameterised; lowered for each instance used (none here)\n", d->name);
         }
+    /* Sums under another convention: which theory decides each, or why none does. */
+    for (int i = 0; i < m->nqueries; i++) {
+        const gr_rquery *q = &m->queries[i];
+        if (q->kind != Q_SOLVE || q->conv == CONV_NORMAL) continue;
+        gr_theory t;
+        int ok = gr_sum_theory(c, m, q->comps, q->ncomps, q->conv, &t, NULL, NULL);
+        fprintf(out, "%s: %s%s\n", q->text, t.why, ok ? "" : "; answered by the position graph");
+    }
 }

@@ -1,5 +1,8 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
+#include "anyleaf.h"
+#include "every.h"
+#include "misere.h"
 #include <string.h>
 
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv) {
@@ -61,17 +64,37 @@ static int solve_one(gr_ctx *c, const gr_comp *comp, gr_conv conv, gr_solution *
     return 1;
 }
 
+int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
+                  gr_child_fn fn, void *user) {
+    memset(t, 0, sizeof *t);
+    if (c->no_theory) { snprintf(t->why, sizeof t->why, "--no-theory"); return 0; }
+    switch (conv) {
+    case CONV_EVERY: gr_every_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_ANYLEAF: gr_anyleaf_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_MISERE: gr_misere_solve(c, m, comps, n, t, fn, user); break;
+    case CONV_NORMAL: break;
+    }
+    return t->decided;
+}
+
 void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                   gr_solution *out, gr_child_fn fn, void *user) {
     out->sg = out->remoteness = -1;
+    out->moves_partial = 0;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n ? n : 1));
-    if (conv == CONV_NORMAL && gr_sum_sg_fast(c, comps, n, &out->sg, vals)) {
+    gr_theory th;
+    int theory = !c->no_theory;
+    if (theory && conv == CONV_NORMAL && gr_sum_sg_fast(c, comps, n, &out->sg, vals)) {
         out->outcome = out->sg ? GR_WIN : GR_LOSS;
         if (out->sg && fn) gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user);
-    } else if (conv == CONV_NORMAL && n > 1 &&
+    } else if (theory && conv == CONV_NORMAL && n > 1 &&
                gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
         /* decided component by component */
-    } else if (n == 1 && solve_one(c, comps, conv, out, fn, user)) {
+    } else if (conv != CONV_NORMAL && gr_sum_theory(c, m, comps, n, conv, &th, fn, user)) {
+        out->outcome = th.outcome;
+        out->remoteness = th.remoteness;
+        out->moves_partial = th.moves_partial;
+    } else if (theory && n == 1 && solve_one(c, comps, conv, out, fn, user)) {
         /* one component, by its own evaluator */
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
@@ -95,7 +118,7 @@ static void table_cell(const gr_box *box, const int32_t *vertices, int64_t i, gr
 
 void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
                   const int32_t *vertices, int nvertices, unsigned kind, int64_t *out) {
-    if (!vertices && gr_eval_fill(c, g, conv, box, kind, out)) return;
+    if (!vertices && !c->no_theory && gr_eval_fill(c, g, conv, box, kind, out)) return;
     /* The position graph: every cell a start of one shared graph. */
     int64_t n = vertices ? nvertices : gr_box_cells(box, NULL, NULL);
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
@@ -113,6 +136,7 @@ void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_bo
         table_cell(box, vertices, i, &comp);
         uint32_t id = gr_sumgraph_id(s, &comp, 1);
         if (kind == GR_KIND_OUTCOME) out[i] = (int64_t)gr_pg_outcome(pg, id);
+        else if (kind == GR_KIND_REMOTENESS) out[i] = gr_pg_remoteness(pg, id);
         else {
             int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
             out[i] = v >= 0 ? v : -1;

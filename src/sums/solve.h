@@ -7,12 +7,20 @@
 #define GRUNDY_SOLVE_H
 #include "evaluator.h"
 #include "sums.h"
+#include "compgraph.h"
 
 typedef struct gr_solution {
     int outcome;            /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
     int64_t sg;             /* -1: none (not normal play, a draw, or a win by a terminal) */
     int64_t remoteness;     /* -1: not computed or a draw */
+    int moves_partial;      /* the winning moves listed are some, not all (a theory's strategy) */
 } gr_solution;
+
+/* The theory of a convention other than normal play (every, anyleaf, misere; sums/every.h,
+ * anyleaf.h, misere.h): 1 if it decided the sum, with winning moves to fn; t->why says what
+ * applied or why nothing did (for --explain). Never with --no-theory. */
+int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
+                  gr_child_fn fn, void *user);
 
 /* The convention a query means: as written, else a lone component's own play. */
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv);
@@ -21,7 +29,8 @@ gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv con
 void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                   gr_solution *out, gr_child_fn fn, void *user);
 /* A table of one game: out[cell] for each cell of box (or of the vertex list, when vertices
- * is not NULL), SG values (-1 where none) or outcomes (kind GR_KIND_SG or GR_KIND_OUTCOME). */
+ * is not NULL), SG values (-1 where none), outcomes or remoteness (-1 for a draw) (kind
+ * GR_KIND_SG, GR_KIND_OUTCOME or GR_KIND_REMOTENESS). */
 void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
                   const int32_t *vertices, int nvertices, unsigned kind, int64_t *out);
 #endif

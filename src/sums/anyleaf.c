@@ -1,0 +1,69 @@
+/* anyleaf: 'anyleaf' sums by leaf deletion; see anyleaf.h. */
+#include "anyleaf.h"
+#include <string.h>
+
+int gr_anyleaf_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int64_t *out) {
+    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
+    int ok = g->acyclic;
+    if (ok) {
+        gr_compgraph_leafless(g);
+        for (int i = 0; i < n; i++) out[i] = g->leafless[gr_compgraph_id(g, &comps[i])];
+    }
+    gr_compgraph_free(g);
+    return ok;
+}
+
+typedef struct leaf_moves {
+    gr_compgraph *g;
+    const gr_comp *comps; int n, at;
+    int64_t want;
+    gr_child_fn fn; void *user;
+    char text[8192];
+} leaf_moves;
+
+static void leaf_move(void *user, const char *text, uint32_t id) {
+    leaf_moves *l = user;
+    if (l->g->leafless[id] != l->want) return;   /* a leaf (-1) is never wanted */
+    gr_theory_text(l->comps, l->n, l->at, text, 1, l->text, sizeof l->text);
+    l->fn(l->user, l->text, 0);
+}
+
+void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
+                      gr_child_fn fn, void *user) {
+    gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "leaves cannot be deleted in order");
+    if (!g) return;
+    gr_compgraph_leafless(g);
+    int64_t x = 0;
+    int leaf = -1;
+    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        vals[i] = g->leafless[gr_compgraph_id(g, &comps[i])];
+        if (vals[i] < 0 && leaf < 0) leaf = i;
+        x ^= vals[i] < 0 ? 0 : vals[i];
+    }
+    t->decided = 1;
+    if (leaf >= 0) {
+        char one[256];
+        gr_render_comps(&comps[leaf], 1, one, sizeof one);
+        t->outcome = GR_WIN;
+        t->remoteness = 0;
+        snprintf(t->why, sizeof t->why, "anyleaf: %s is already at a leaf, so the player to move has won", one);
+    } else {
+        t->outcome = x ? GR_WIN : GR_LOSS;
+        t->value = x;
+        snprintf(t->why, sizeof t->why, "anyleaf: leaf deletion, the xor of the reduced values is %lld", (long long)x);
+        if (x && fn) {
+            leaf_moves *l = gr_alloc(c, sizeof *l);
+            l->g = g; l->comps = comps; l->n = n; l->fn = fn; l->user = user;
+            for (int i = 0; i < n; i++) {
+                if (gr_theory_dup(comps, i)) continue;
+                l->at = i;
+                l->want = x ^ vals[i];
+                gr_compgraph_moves(g, &comps[i], leaf_move, l);
+            }
+            gr_free(c, l);
+        }
+    }
+    gr_free(c, vals);
+    gr_compgraph_free(g);
+}

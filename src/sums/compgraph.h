@@ -1,0 +1,69 @@
+/* compgraph: the theory evaluators' common ground. Every component of a sum is a normal-play
+ * game on its own (a heap that splits stays one component: its positions are multisets of
+ * heaps); the values the theories need (step numbers for 'every', leaf-deleted values for
+ * 'anyleaf', misere Grundy values and genus for 'misere') are functions of that one
+ * component's own graph, never of the product of the components. This file builds one
+ * shared normal-play graph for all the components of a query, orders it children first
+ * (Kahn's algorithm, no recursion) and fills those values in that order. A cycle anywhere
+ * leaves the graph marked cyclic: the theories then do not apply. */
+#ifndef GRUNDY_COMPGRAPH_H
+#define GRUNDY_COMPGRAPH_H
+#include "sums.h"
+
+enum { GR_GENUS_K = 12 };   /* the genus is computed to lambda_0 .. lambda_{K-1} */
+
+typedef struct gr_compgraph {
+    gr_ctx *c;
+    gr_sumgraph *s;
+    gr_pg *pg;
+    uint32_t n;               /* positions */
+    uint32_t *order;          /* children before parents (valid if acyclic) */
+    int acyclic;
+    int64_t *step;            /* step numbers (Every-SG), or NULL until asked */
+    int64_t *leafless;        /* values after leaf deletion (-1 at a leaf), or NULL */
+    int32_t *genus;           /* per position: g, then lambda_0..lambda_{K-1} (K+1 values) */
+    uint8_t *tame;            /* per position: 1 if it and every position below have tame genus */
+} gr_compgraph;
+
+/* Builds and solves the graph of every component (each alone, normal play). */
+gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, int n);
+void gr_compgraph_free(gr_compgraph *g);
+uint32_t gr_compgraph_id(gr_compgraph *g, const gr_comp *comp);
+
+void gr_compgraph_steps(gr_compgraph *g);
+void gr_compgraph_leafless(gr_compgraph *g);
+void gr_compgraph_genus(gr_compgraph *g);
+static inline const int32_t *gr_compgraph_genus_of(const gr_compgraph *g, uint32_t id) {
+    return g->genus + (size_t)id * (GR_GENUS_K + 1);
+}
+/* Is this genus (g, lambda...) the genus of a misere Nim position: 0^120, 1^031, or a^{a,a^2}? */
+int gr_genus_is_tame(const int32_t *gen);
+/* Writes a genus as text "1^031": the superscript up to where its last two digits alternate. */
+void gr_genus_text(const int32_t *gen, char *buf, size_t cap);
+/* The length of that shortest superscript. */
+int gr_genus_len(const int32_t *gen);
+
+/* The moves of one component, each with the child's id in the graph and its text. */
+void gr_compgraph_moves(gr_compgraph *g, const gr_comp *comp, gr_child_fn fn, void *user);
+
+/* ---- what a theory evaluator answers about a sum ---- */
+typedef struct gr_theory {
+    int decided;              /* 1: the theory applied and the fields below hold */
+    int outcome;              /* GR_LOSS or GR_WIN */
+    int64_t remoteness;       /* of the whole sum, -1 where the theory does not give it */
+    int64_t value;            /* the theory's value of the sum (reduced value, genus g), -1 none */
+    int moves_partial;        /* the winning moves listed are some, not all */
+    char why[1024];           /* what applied, or why nothing did (for --explain) */
+} gr_theory;
+
+/* Are these components fit for the theories (no terminal that fixes an outcome)? */
+int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t);
+/* Clears t and builds the components' graph; NULL (with t->why) if a terminal fixes an
+ * outcome or a component is loopy (`what` says what the cycle prevents). */
+gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t, const char *what);
+/* Is comps[at] equal to an earlier component? (its moves give the same positions) */
+int gr_theory_dup(const gr_comp *comps, int at);
+/* The text of a sum where component `at` is replaced by a child written `child`;
+ * group: parenthesise a child of several atoms ('anyleaf', 'every'). */
+void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
+#endif
