@@ -3,6 +3,8 @@
 #include "check.h"
 #include "heap.h"
 #include "lines.h"
+#include "remote.h"
+#include "show.h"
 #include "sums.h"
 #include "tuple.h"
 #include <string.h>
@@ -22,6 +24,8 @@ static void json_string(FILE *out, const char *s) {
     }
     fputc('"', out);
 }
+
+void gr_json_string(FILE *out, const char *s) { json_string(out, s); }
 
 static void json_coords(FILE *out, const int64_t *v, int n) {
     fputc('[', out);
@@ -123,6 +127,14 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
         }
     }
     if (by_graph) table_by_graph(c, m, q, t);
+}
+
+int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
+                         int *outcome, gr_conv *conv) {
+    table_data t = { 0 };
+    compute_table(c, m, q, &t);
+    *rows = t.rows; *cols = t.cols; *outcome = t.outcome; *conv = t.conv;
+    return t.vals;
 }
 
 /* ---- writing tables ---- */
@@ -367,11 +379,16 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         gr_sumgraph_free(s);
     }
     gr_free(c, vals);
+    /* JSON names the remoteness; off the graph path it needs a graph of its own, if small. */
+    if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != O_D)
+        gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         json_string(out, position);
         fprintf(out, ",\"convention\":\"%s\",\"outcome\":\"%c\",\"sg\":", gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg); else fputs("null", out);
+        fputs(",\"remoteness\":", out);
+        if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); json_string(out, moves.v[i]); }
         fprintf(out, "]}\n");
@@ -436,15 +453,31 @@ static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
 }
 
 int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
-    int refuted = 0;
+    return gr_run_queries_ex(c, m, fmt, out, NULL, NULL);
+}
+
+int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {
+    int refuted = 0, ran = 0;
+    if (c->query_only > m->nqueries)
+        gr_fail(c, GR_EXIT_INPUT, "--query %d: the file has %d quer%s", c->query_only, m->nqueries, m->nqueries == 1 ? "y" : "ies");
+    /* CSV blocks name themselves when more than one query runs. */
+    int several = c->query_only == 0 && m->nqueries > 1;
     for (int i = 0; i < m->nqueries; i++) {
         gr_rquery *q = &m->queries[i];
-        if (fmt == GR_FMT_CSV && i > 0) fputc('\n', out);
+        if (c->query_only && i + 1 != c->query_only) continue;
+        if (start) start(user, i, m->nqueries, q);
+        if (fmt == GR_FMT_CSV && ran) fputc('\n', out);
+        if (fmt == GR_FMT_CSV && several) fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
         switch (q->kind) {
         case Q_TABLE: run_table(c, m, q, fmt, out); break;
         case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
         case Q_CHECK: refuted |= run_check(c, q, fmt, out); break;
+        case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
+        case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
+        case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
         }
+        ran++;
+        fflush(out);   /* each answer reaches the reader when its query ends */
     }
     return refuted ? GR_EXIT_REFUTED : GR_EXIT_OK;
 }
