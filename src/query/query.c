@@ -3,6 +3,7 @@
 #include "check.h"
 #include "heap.h"
 #include "lines.h"
+#include "progress.h"
 #include "remote.h"
 #include "show.h"
 #include "sums.h"
@@ -119,12 +120,16 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
         gr_free(c, box);
     } else if (!by_graph && g->shape == SHAPE_TUPLE) {
         int64_t pos[GR_MAX_ARITY];
+        gr_progress bar;
+        gr_progress_begin(&bar, c, g->name, (uint64_t)(t->rows * t->cols));
         for (int64_t i = 0; i < t->rows * t->cols && !by_graph; i++) {
+            gr_progress_update(&bar, (uint64_t)i);
             cell_coords(q, i / t->cols, i % t->cols, pos);
             int64_t v = gr_tuple_sg(c, g, pos, q->q->loc);
             if (v < 0) by_graph = 1;
             else t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
         }
+        gr_progress_end(&bar);
     }
     if (by_graph) table_by_graph(c, m, q, t);
 }
