@@ -5,15 +5,7 @@
 # the next, so the moves it accepts are uniform over the legal ones (rejection sampling).
 # Also: moves typed as positions, bad moves, the end of the input, the longest defence from a
 # P position, and a bad position.
-set -u
-export LC_ALL=C
-grundy=$1
-case $grundy in /*) ;; *) grundy=$PWD/$grundy ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 2
-pass=0 fail=0
-bad() { fail=$((fail + 1)); echo "FAIL $*"; tail -n 5 out | sed 's/^/    /'; }
+source "$(dirname "$0")/scriptlib.sh"
 
 cat > g.game <<'G'
 game kayles = octal "0.77";

@@ -2,15 +2,7 @@
 # run_stream.sh GRUNDY: answers as they come. The first query's answer must be readable while
 # a slow second query still runs; Ctrl-C (SIGINT) then stops with status 130, keeps the first
 # answer and says where it stopped. Also --query N and the self-naming CSV blocks.
-set -u
-export LC_ALL=C
-grundy=$1
-case $grundy in /*) ;; *) grundy=$PWD/$grundy ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 2
-pass=0 fail=0
-bad() { fail=$((fail + 1)); echo "FAIL $*"; sed 's/^/    out: /' out | head -n 8; sed 's/^/    err: /' err | head -n 4; }
+source "$(dirname "$0")/scriptlib.sh"
 
 # Grundy's game to two million takes minutes: the test never waits for it to finish.
 printf 'game grundys = octal "4!.0";\ntable grundys(0..20);\ntable grundys(0..2000000);\n' > slow.game

@@ -225,13 +225,14 @@ static void note_query_start(void *user, int index, int nqueries, const gr_rquer
     interrupt_which = w;
 }
 
-/* Parses, checks and runs; every failure below longjmps back here with its status. Kept apart
- * from main so that no local of main lives across the setjmp. */
-static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
+/* Parses, checks and calls run; every failure below longjmps back here with its status. Kept
+ * apart from main so that no local of main lives across the setjmp. play.c uses it too. */
+int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
     jmp_buf jb;
     c->on_fail = &jb;
     if (setjmp(jb) != 0) {
         if (c->progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
+        fflush(stdout);
         fputs(c->fail_msg, stderr);
         return c->fail_status;
     }
@@ -239,8 +240,13 @@ static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
     gr_module mod;
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &mod);
-    if (o->explain) { gr_explain(c, &mod, out); return GR_EXIT_OK; }
-    return gr_run_queries_ex(c, &mod, o->format, out, note_query_start, NULL);
+    return run(c, &mod, user);
+}
+
+static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
+    const options *o = user;
+    if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
+    return gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
 }
 
 int main(int argc, char **argv) {
@@ -277,7 +283,7 @@ int main(int argc, char **argv) {
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
-    int status = compile_and_run(&c, &o, stdout);
+    int status = gr_cli_compile(&c, run_file, &o);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
         if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) status = GR_EXIT_LIMIT;

@@ -123,7 +123,8 @@ static int read_line(char *buf, size_t cap) {
     return 1;
 }
 
-static int play_game(gr_ctx *c, gr_module *m, const play_opts *o) {
+static int play_game(gr_ctx *c, gr_module *m, const void *user) {
+    const play_opts *o = user;
     gr_rquery *q = &m->queries[m->nqueries - 1];
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
@@ -202,22 +203,6 @@ static int play_game(gr_ctx *c, gr_module *m, const play_opts *o) {
     return 0;
 }
 
-/* Compiles and plays; failures longjmp back here. Kept apart so no local lives across setjmp. */
-static int compile_and_play(gr_ctx *c, const play_opts *o) {
-    jmp_buf jb;
-    c->on_fail = &jb;
-    if (setjmp(jb) != 0) {
-        if (c->progress) fputs("\r\033[K", stderr);
-        fflush(stdout);
-        fputs(c->fail_msg, stderr);
-        return c->fail_status;
-    }
-    gr_ast_program prog;
-    gr_module mod;
-    if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
-    gr_sema(c, &prog, &mod);
-    return play_game(c, &mod, o);
-}
 
 int gr_play_main(int argc, char **argv) {
     play_opts o = parse_play_args(argc, argv);
@@ -239,7 +224,7 @@ int gr_play_main(int argc, char **argv) {
     gr_ctx_init(&c, o.file, src, (size_t)n);
     c.max_positions = o.max_positions;
     c.progress = isatty(STDERR_FILENO);
-    int status = compile_and_play(&c, &o);
+    int status = gr_cli_compile(&c, play_game, &o);
     fflush(stdout);
     gr_ctx_free(&c);
     free(src);

@@ -599,9 +599,13 @@ static void fast_rules_move(void *user, const int64_t *parts, int nparts, const 
     if (x == f->want || f->want < 0) fast_report(f, g, parts, nparts, x);
 }
 
-/* Every move of component after component; with want < 0, every option (for ofn). */
-static void fast_options(fast_ctx *f, const gr_comp *comps, int n, const int64_t *vals, int64_t total, int every) {
-    gr_ctx *c = f->c;
+/* Every move of component after component to a result of value 0 (to fn), or with ofn every
+ * option and its value. */
+static void fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                         gr_child_fn fn, gr_option_fn ofn, void *user) {
+    fast_ctx *f = gr_alloc(c, sizeof *f);
+    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user;
+    int every = ofn != NULL;
     for (int i = 0; i < n; i++) {
         gr_game *g = comps[i].game;
         f->at = i;
@@ -615,24 +619,18 @@ static void fast_options(fast_ctx *f, const gr_comp *comps, int n, const int64_t
             gr_rules_moves(c, g, comps[i].c, fast_rules_move, f);
         }
     }
+    gr_free(c, f->seen);
+    gr_free(c, f);
 }
 
 void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                        gr_child_fn fn, void *user) {
-    fast_ctx *f = gr_alloc(c, sizeof *f);
-    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->user = user;
-    fast_options(f, comps, n, vals, total, 0);
-    gr_free(c, f->seen);
-    gr_free(c, f);
+    fast_options(c, comps, n, vals, total, fn, NULL, user);
 }
 
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                          gr_option_fn fn, void *user) {
-    fast_ctx *f = gr_alloc(c, sizeof *f);
-    f->c = c; f->comps = comps; f->n = n; f->ofn = fn; f->user = user;
-    fast_options(f, comps, n, vals, total, 1);
-    gr_free(c, f->seen);
-    gr_free(c, f);
+    fast_options(c, comps, n, vals, total, NULL, fn, user);
 }
 
 /* ---- loopy sums by generalised SG values ---- */
