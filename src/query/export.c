@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void gr_write_file(gr_ctx *c, const char *path, int (*write)(void *user, FILE *f), void *user) {
@@ -16,6 +17,10 @@ void gr_write_file(gr_ctx *c, const char *path, int (*write)(void *user, FILE *f
         gr_free(c, tmp);
         gr_fail(c, GR_EXIT_LIMIT, "cannot write %s: %s", path, strerror(e));
     }
+    /* mkstemp makes the file private (0600); the file we write is an ordinary one. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)!fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "wb");
     int bad = !f || write(user, f) != 0;
     int e = errno;

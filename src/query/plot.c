@@ -21,9 +21,8 @@ void gr_plot_frame_cells(int width, int height, int64_t nx, int64_t ny, gr_plot_
     if (ny == 1) { ch = ah < STRIP_MAX ? ah : STRIP_MAX; }
     else if (cw < ch) ch = cw;
     else cw = ch;
-    /* Whole pixels per cell where cells are at least a pixel wide, so cells are crisp. */
-    if (cw >= 1) cw = floor(cw);
-    if (ch >= 1) ch = floor(ch);
+    /* Cell edges fall on whole pixels (gr_plot_cell_rect), so cells stay crisp; their sizes
+     * may differ by a pixel rather than leave the area part empty. */
     f->cw = cw; f->ch = ch;
     f->left = MARGIN_L;
     f->right = MARGIN_L + cw * (double)nx;
