@@ -47,6 +47,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
 %token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
 %token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
 %token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
+%token PLOT "plot" DOT "dot" OPTIONS "options" TO "to"
 %token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token ANDAND "&&" OROR "||"
 %token LEXERROR "invalid token"
@@ -74,7 +75,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
 %type <str> vname
 %type <item> items item
 %type <decl> game_decl graph_decl graph_items
-%type <query> query table_query check_tail period_clauses sum table_coords
+%type <query> query show_query table_query check_tail period_clauses sum table_coords
 %type <coord> table_coord
 %type <gameref> gameref
 %type <posref> posref
@@ -240,6 +241,18 @@ query
         { $$ = $3; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = (gr_loc){ @1.off, @3.end - @1.off }; }
     | CHECK gameref check_tail ';'
         { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
+    | show_query ';'             { $$ = $1; }
+    ;
+
+/* Showing and exporting: a plot of a table, the position graph as DOT, the options of a position. */
+show_query
+    : PLOT conv_opt gameref '(' table_coords ')' kind_opt TO STRING
+        { $$ = $5; $$->kind = Q_PLOT; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->game = $3; $$->outcome = $7;
+          $$->file = $9; $$->file_loc = L(@9); $$->loc = L(@$); }
+    | DOT conv_opt sum TO STRING
+        { $$ = $3; $$->kind = Q_DOT; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->file = $5; $$->file_loc = L(@5); $$->loc = L(@$); }
+    | OPTIONS conv_opt sum
+        { $$ = $3; $$->kind = Q_OPTIONS; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = L(@$); }
     ;
 
 sum

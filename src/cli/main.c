@@ -1,18 +1,22 @@
 /* main: the grundy command line, a thin client of the library. Reads a .game file (or
- * standard input), compiles it and runs its queries. Output goes to a temporary file first and
- * reaches standard output only when the run did not fail, so an error leaves nothing
- * half-written. */
+ * standard input), compiles it and runs its queries. Nothing is written before the whole file
+ * compiled, so an input error leaves standard output empty; then each query's answer is
+ * written and flushed when that query ends, so a run stopped by a limit or by Ctrl-C keeps
+ * every finished answer. "grundy play" is src/cli/play.c. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "ctx.h"
 #include "parse.h"
+#include "play.h"
 #include "query.h"
 #include "sema.h"
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
+    "       grundy play FILE.game \"POSITION\" [--first human|computer] [--convention C]\n"
     "  --format text|csv|json   output format (default text)\n"
     "  --explain                say which evaluator and kernel each rule set gets, and why\n"
     "  --to N                   how far 'check ... periodic' may compute (default 100000)\n"
@@ -169,8 +173,8 @@ static options parse_args(int argc, char **argv) {
     return o;
 }
 
-/* Reads the whole input; NULL with errno set on failure. */
-static char *read_all(FILE *f, size_t *len) {
+/* Reads the whole input; NULL with errno set on failure. (play.c reads its file with it.) */
+char *gr_read_all(FILE *f, size_t *len) {
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) return NULL;
@@ -192,22 +196,43 @@ static char *read_all(FILE *f, size_t *len) {
     return buf;
 }
 
-static int copy_out(FILE *tmp) {
-    rewind(tmp);
-    char buf[1 << 15];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, tmp)) > 0)
-        if (fwrite(buf, 1, n, stdout) != n) return -1;
-    return fflush(stdout);
+/* Ctrl-C: the answers of finished queries are already written and flushed; the handler says
+ * which query it stopped in and leaves at once (exit status 130, the shell's convention for
+ * SIGINT). It may only touch what a signal handler may, so the message is made before each
+ * query starts, in one of two buffers, and published by an index. */
+static char interrupt_msg[2][512];
+static volatile sig_atomic_t interrupt_which = -1;
+static volatile sig_atomic_t interrupt_bar;
+
+static void on_interrupt(int sig) {
+    (void)sig;
+    if (interrupt_bar) (void)!write(STDERR_FILENO, "\r\033[K", 4);
+    int w = interrupt_which;
+    const char *msg = w >= 0 ? interrupt_msg[w] : "grundy: interrupted before any query ran\n";
+    (void)!write(STDERR_FILENO, msg, strlen(msg));
+    _exit(130);
 }
 
-/* Parses, checks and runs; every failure below longjmps back here with its status. Kept apart
- * from main so that no local of main lives across the setjmp. */
-static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
+static void note_query_start(void *user, int index, int nqueries, const gr_rquery *q) {
+    (void)user;
+    int w = interrupt_which == 0 ? 1 : 0;
+    if (index == 0)
+        snprintf(interrupt_msg[w], sizeof interrupt_msg[w], "grundy: interrupted in query 1 of %d (%.300s%s); no answer was finished\n",
+                 nqueries, q->kind == Q_CHECK ? "check " : "", q->text);
+    else
+        snprintf(interrupt_msg[w], sizeof interrupt_msg[w], "grundy: interrupted in query %d of %d (%s%.300s); the answers above are complete\n",
+                 index + 1, nqueries, q->kind == Q_CHECK ? "check " : "", q->text);
+    interrupt_which = w;
+}
+
+/* Parses, checks and calls run; every failure below longjmps back here with its status. Kept
+ * apart from main so that no local of main lives across the setjmp. play.c uses it too. */
+int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
     jmp_buf jb;
     c->on_fail = &jb;
     if (setjmp(jb) != 0) {
         if (c->progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
+        fflush(stdout);
         fputs(c->fail_msg, stderr);
         return c->fail_status;
     }
@@ -215,16 +240,22 @@ static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
     gr_module mod;
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &mod);
-    if (o->explain) { gr_explain(c, &mod, out); return GR_EXIT_OK; }
-    return gr_run_queries(c, &mod, o->format, out);
+    return run(c, &mod, user);
+}
+
+static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
+    const options *o = user;
+    if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
+    return gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
     options o = parse_args(argc, argv);
     int from_stdin = !strcmp(o.file, "-");
     FILE *in = from_stdin ? stdin : fopen(o.file, "rb");
     size_t len = 0;
-    char *src = in ? read_all(in, &len) : NULL;
+    char *src = in ? gr_read_all(in, &len) : NULL;
     if (!src) {
         fprintf(stderr, "grundy: error: cannot read %s: %s\n", from_stdin ? "standard input" : o.file, strerror(errno));
         return GR_EXIT_INPUT;
@@ -246,21 +277,17 @@ int main(int argc, char **argv) {
     c.plot_width = o.plot_width;
     c.plot_height = o.plot_height;
 
-    FILE *out = tmpfile();
-    if (!out) {
-        fprintf(stderr, "grundy: error: cannot create a temporary file for the output: %s\n", strerror(errno));
-        gr_ctx_free(&c);
-        free(src);
-        return GR_EXIT_LIMIT;
+    interrupt_bar = c.progress;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    int status = gr_cli_compile(&c, run_file, &o);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
+        if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) status = GR_EXIT_LIMIT;
     }
-    int status = compile_and_run(&c, &o, out);
-    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
-        if (copy_out(out) != 0) {
-            fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
-            status = GR_EXIT_LIMIT;
-        }
-    }
-    fclose(out);
     gr_ctx_free(&c);
     free(src);
     return status;

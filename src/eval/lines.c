@@ -1,5 +1,6 @@
 /* lines: the per-line bitset kernel for line-move tuple games; see lines.h. */
 #include "lines.h"
+#include "progress.h"
 #include <string.h>
 
 /* One line: the values seen on it so far, and how many leading words are full. */
@@ -34,8 +35,11 @@ void gr_lines_fill(gr_ctx *c, const gr_game *g, int64_t rows, int64_t cols, int6
     size_t nlines = nrow + ncol + ndiag;
     line *lines = gr_alloc(c, gr_size_mul(c, nlines, sizeof *lines));
     line *rowl = lines, *coll = lines + nrow, *diagl = coll + ncol;
+    gr_progress bar;
+    gr_progress_begin(&bar, c, g->name, (uint64_t)rows * (uint64_t)cols);
     for (int64_t a = 0; a < rows; a++) {
         int64_t *o = out + a * cols;
+        gr_progress_update(&bar, (uint64_t)a * (uint64_t)cols);
         for (int64_t b = 0; b < cols; b++) {
             line *L[3] = { NULL, NULL, NULL };
             int nl = 0;
@@ -60,6 +64,7 @@ void gr_lines_fill(gr_ctx *c, const gr_game *g, int64_t rows, int64_t cols, int6
             for (int i = 0; i < nl; i++) line_add(c, L[i], mex);
         }
     }
+    gr_progress_end(&bar);
     for (size_t i = 0; i < nlines; i++) gr_free(c, lines[i].w);
     gr_free(c, lines);
 }

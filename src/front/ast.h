@@ -108,7 +108,7 @@ typedef struct gr_posref {
     gr_loc loc;
 } gr_posref;
 
-typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK } gr_query_kind;
+typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK, Q_PLOT, Q_DOT, Q_OPTIONS } gr_query_kind;
 typedef enum { CK_PERIODIC, CK_PERIOD, CK_FORMULA } gr_check_kind;
 /* One coordinate of a table: a range lo..hi, or a single value (hi == NULL) */
 typedef struct gr_coord { gr_expr *lo, *hi; gr_loc loc; } gr_coord;
@@ -128,6 +128,7 @@ struct gr_query {
     gr_check_kind check;
     gr_expr *period, *preperiod, *saltus;
     gr_expr *formula; gr_bindings bindings;
+    const char *file; gr_loc file_loc;  /* plot, dot: the file written */
     gr_query *next;
 };
 

@@ -432,6 +432,25 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
     }
 }
 
+/* plot is a table drawn to a file; dot and options take a position, as solve does. */
+static void resolve_show(sema *s, gr_query *q, gr_rquery *r) {
+    r->file = q->file;
+    if (q->kind == Q_PLOT) {
+        resolve_table(s, q, r);
+        if (r->game->shape == SHAPE_GRAPH)
+            gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'plot' draws rule sets with heap or tuple positions; '%s' is a graph (try 'dot')", r->game->name);
+        size_t n = strlen(q->file);
+        if (n < 5 || (strcmp(q->file + n - 4, ".png") && strcmp(q->file + n - 4, ".svg")))
+            gr_fail_at(s->c, q->file_loc, GR_EXIT_INPUT, "a plot is written to a .png or .svg file");
+        return;
+    }
+    if (q->kind == Q_DOT && !q->file[0]) gr_fail_at(s->c, q->file_loc, GR_EXIT_INPUT, "'dot' needs a file name");
+    r->ncomps = q->nparts;
+    r->comps = GR_NEWN(s->c, gr_comp, q->nparts);
+    for (int i = 0; i < q->nparts; i++) resolve_part(s, &q->parts[i], &r->comps[i]);
+    check_sum_parts(s, q, r);
+}
+
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
@@ -461,6 +480,7 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
             check_sum_parts(&s, q, r);
             break;
         case Q_CHECK: resolve_check(&s, q, r); break;
+        case Q_PLOT: case Q_DOT: case Q_OPTIONS: resolve_show(&s, q, r); break;
         }
     }
 }

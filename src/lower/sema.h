@@ -39,6 +39,7 @@ typedef struct gr_rquery {
     gr_scope scope;                /* the check's bound variables (to compile parts of the formula) */
     gr_rbinding *binds; int nbinds;
     int nslots;
+    const char *file;              /* plot, dot: the file written */
 } gr_rquery;
 
 typedef struct gr_module {

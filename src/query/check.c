@@ -689,6 +689,28 @@ static int enter_binding(gr_ctx *c, const gr_rquery *q, int64_t *frame, int64_t 
     return lo <= hi[k];
 }
 
+/* How many cases a formula check tests, for the progress bar: the product of the ranges when
+ * no range depends on an earlier variable (each evaluated at both ends of the ranges before
+ * it gives the same answer); 0 (unknown: a counter with a rate) otherwise. */
+static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
+    if (!c->progress) return 0;
+    double total = 1;
+    for (int k = 0; k < q->nbinds; k++) {
+        const gr_rbinding *b = &q->binds[k];
+        int64_t lo = gr_eval(c, b->lo, frame, NULL), hi = gr_eval(c, b->hi, frame, NULL);
+        for (int i = 0; i < k; i++) {          /* the earlier variables at their far ends */
+            int64_t keep = frame[q->binds[i].slot];
+            frame[q->binds[i].slot] = gr_eval(c, q->binds[i].hi, frame, NULL);
+            int same = gr_eval(c, b->lo, frame, NULL) == lo && gr_eval(c, b->hi, frame, NULL) == hi;
+            frame[q->binds[i].slot] = keep;
+            if (!same) return 0;
+        }
+        frame[b->slot] = lo;
+        total *= hi >= lo ? (double)hi - (double)lo + 1 : 0;
+    }
+    return total >= 1 && total < 1e18 ? (uint64_t)total : 0;
+}
+
 static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     formula_state st = { .c = c, .g = q->game };
     gr_hooks hooks = { .call = hook_call, .user = &st, .arity = q->game->arity };
@@ -697,7 +719,7 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     int64_t *hi = gr_alloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
     prefill(&st, q);
     gr_progress pr;
-    gr_progress_begin(&pr, c, "check", 0);
+    gr_progress_begin(&pr, c, "check", formula_total(c, q, frame));
     int64_t count = 0;
     int refuted = 0;
     /* An odometer: descend entering each binding at its lo; at the bottom test the formula;

@@ -6,6 +6,9 @@
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"
+#include "progress.h"
+#include "remote.h"
+#include "show.h"
 #include <string.h>
 
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };
@@ -22,6 +25,8 @@ static void json_string(FILE *out, const char *s) {
     }
     fputc('"', out);
 }
+
+void gr_json_string(FILE *out, const char *s) { json_string(out, s); }
 
 static void json_coords(FILE *out, const int64_t *v, int n) {
     fputc('[', out);
@@ -170,6 +175,18 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
     gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
                  t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
+}
+
+int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
+                         int *outcome, gr_conv *conv) {
+    table_data t = { 0 };
+    compute_table(c, m, q, &t);
+    if (t.stream) {   /* a streamed heap table: its cells, read once into an array */
+        t.vals = gr_alloc(c, gr_size_mul(c, (size_t)t.rows, sizeof *t.vals));
+        for (int64_t i = 0; i < t.rows; i++) t.vals[i] = stream_cell(&t, i);
+    }
+    *rows = t.rows; *cols = t.cols; *outcome = t.outcome; *conv = t.conv;
+    return t.vals;
 }
 
 /* ---- writing tables ---- */
@@ -356,6 +373,9 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t)
 static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     table_data t = { 0 };
     compute_table(c, m, q, &t);
+    /* A streamed table computes its first block before writing a byte, so an error there
+     * (a set builder that is not a subtraction set, say) leaves no half-written table. */
+    if (t.stream && t.rows > 0) (void)stream_cell(&t, 0);
     if (fmt == GR_FMT_JSON) table_json(out, q, &t);
     else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
     else {
@@ -397,11 +417,16 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     int outcome = sol.outcome;
     int64_t sg = sol.sg, remoteness = sol.remoteness;
     gr_theory th = { .moves_partial = sol.moves_partial };
+    /* JSON names the remoteness; off the graph path it needs a graph of its own, if small. */
+    if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != GR_DRAW)
+        gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         json_string(out, position);
         fprintf(out, ",\"convention\":\"%s\",\"outcome\":\"%c\",\"sg\":", gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg); else fputs("null", out);
+        fputs(",\"remoteness\":", out);
+        if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); json_string(out, moves.v[i]); }
         fprintf(out, "]}\n");
@@ -467,15 +492,31 @@ static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
 }
 
 int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
-    int refuted = 0;
+    return gr_run_queries_ex(c, m, fmt, out, NULL, NULL);
+}
+
+int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {
+    int refuted = 0, ran = 0;
+    if (c->query_only > m->nqueries)
+        gr_fail(c, GR_EXIT_INPUT, "--query %d: the file has %d quer%s", c->query_only, m->nqueries, m->nqueries == 1 ? "y" : "ies");
+    /* CSV blocks name themselves when more than one query runs. */
+    int several = c->query_only == 0 && m->nqueries > 1;
     for (int i = 0; i < m->nqueries; i++) {
         gr_rquery *q = &m->queries[i];
-        if (fmt == GR_FMT_CSV && i > 0) fputc('\n', out);
+        if (c->query_only && i + 1 != c->query_only) continue;
+        if (start) start(user, i, m->nqueries, q);
+        if (fmt == GR_FMT_CSV && ran) fputc('\n', out);
+        if (fmt == GR_FMT_CSV && several) fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
         switch (q->kind) {
         case Q_TABLE: run_table(c, m, q, fmt, out); break;
         case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
         case Q_CHECK: refuted |= run_check(c, q, fmt, out); break;
+        case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
+        case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
+        case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
         }
+        ran++;
+        fflush(out);   /* each answer reaches the reader when its query ends */
     }
     return refuted ? GR_EXIT_REFUTED : GR_EXIT_OK;
 }

@@ -9,6 +9,10 @@ typedef enum { GR_FMT_TEXT, GR_FMT_CSV, GR_FMT_JSON } gr_format;
 
 /* Returns GR_EXIT_OK, or GR_EXIT_REFUTED if a check was refuted. Failures longjmp. */
 int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out);
+/* The same, calling start (if not NULL) before each query runs, so the command can say where
+ * an interrupt stopped; out is flushed after each query. Honours c->query_only. */
+typedef void (*gr_query_start_fn)(void *user, int index, int nqueries, const gr_rquery *q);
+int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user);
 /* --explain: the evaluator and kernel of every rule set, and why. */
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out);
 #endif

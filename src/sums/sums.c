@@ -475,6 +475,16 @@ uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n) {
 }
 
 void gr_sumgraph_solve(gr_sumgraph *s) { gr_pg_solve(s->pg); }
+
+void gr_sumgraph_render(gr_sumgraph *s, uint32_t id, char *buf, size_t cap) {
+    size_t len;
+    const uint8_t *key = gr_pg_key(s->pg, id, &len);
+    spos p = { 0 };
+    decode(s, key, len, &p);
+    render_spos(s, &p, buf, cap);
+    gr_free(s->c, p.a);
+    gr_free(s->c, p.cs);
+}
 gr_pg *gr_sumgraph_pg(gr_sumgraph *s) { return s->pg; }
 
 /* ---- moves of a start, for winning-move lists ---- */
@@ -515,12 +525,14 @@ typedef struct fast_ctx {
     gr_ctx *c;
     const gr_comp *comps; int n, at;
     int64_t want;                 /* the value the moved component must take */
+    int64_t rest;                 /* xor of the other components (every option: want < 0) */
     gr_child_fn fn; void *user;
+    gr_valued_option_fn ofn;             /* every option, with its value */
     char **seen; size_t nseen, cap;
     char text[4096];
 } fast_ctx;
 
-static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int nparts) {
+static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int nparts, int64_t x) {
     size_t pos = 0, cap = sizeof f->text;
     f->text[0] = '\0';
     int first = 1;
@@ -541,7 +553,8 @@ static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int
     for (size_t i = 0; i < f->nseen; i++) if (strcmp(f->seen[i], f->text) == 0) return;
     f->seen = grow(f->c, f->seen, f->nseen + 1, &f->cap, sizeof *f->seen);
     f->seen[f->nseen++] = gr_strndup(f->c, f->text, strlen(f->text));
-    f->fn(f->user, f->text, 0);
+    if (f->ofn) f->ofn(f->user, f->text, f->rest ^ x);
+    else f->fn(f->user, f->text, 0);
 }
 
 static void fast_option(void *user, const int64_t *parts, int nparts) {
@@ -549,18 +562,22 @@ static void fast_option(void *user, const int64_t *parts, int nparts) {
     gr_game *g = f->comps[f->at].game;
     int64_t x = 0;
     for (int i = 0; i < nparts; i++) x ^= comp_sg(f->c, g, parts + i * g->arity);
-    if (x == f->want) fast_report(f, g, parts, nparts);
+    if (x == f->want || f->want < 0) fast_report(f, g, parts, nparts, x);
 }
 
-void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                       gr_child_fn fn, void *user) {
+/* Every move of component after component to a result of value 0 (to fn), or with ofn every
+ * option and its value. */
+static void fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                         gr_child_fn fn, gr_valued_option_fn ofn, void *user) {
     fast_ctx *f = gr_alloc(c, sizeof *f);
-    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->user = user;
+    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user;
+    int every = ofn != NULL;
     for (int i = 0; i < n; i++) {
         gr_game *g = comps[i].game;
         f->at = i;
-        f->want = total ^ vals[i];
-        if (g->shape == SHAPE_HEAP && comps[i].c[0] > HUGE_HEAP && gr_heap_moves_fast(c, g, comps[i].c[0])) {
+        f->want = every ? -1 : total ^ vals[i];
+        f->rest = total ^ vals[i];
+        if (!every && g->shape == SHAPE_HEAP && comps[i].c[0] > HUGE_HEAP && gr_heap_moves_fast(c, g, comps[i].c[0])) {
             /* through the proved period; a huge heap may have ~h winning moves: the first are listed */
             int64_t h = comps[i].c[0];
             int64_t all = gr_heap_moves_to(c, g, h, f->want, HUGE_LISTED, fast_option, f);
@@ -575,6 +592,16 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
     }
     gr_free(c, f->seen);
     gr_free(c, f);
+}
+
+void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                       gr_child_fn fn, void *user) {
+    fast_options(c, comps, n, vals, total, fn, NULL, user);
+}
+
+void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                         gr_valued_option_fn fn, void *user) {
+    fast_options(c, comps, n, vals, total, NULL, fn, user);
 }
 
 /* ---- loopy sums by generalised SG values ---- */

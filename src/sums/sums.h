@@ -25,6 +25,11 @@ typedef void (*gr_child_fn)(void *user, const char *text, uint32_t child_id);
 void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                        gr_child_fn fn, void *user);
 
+/* Every option of the sum once (distinct results), with its SG value, in move order. */
+typedef void (*gr_valued_option_fn)(void *user, const char *text, int64_t sg);
+void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                         gr_valued_option_fn fn, void *user);
+
 typedef struct gr_sumgraph gr_sumgraph;
 gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv);
 void gr_sumgraph_free(gr_sumgraph *s);
@@ -32,6 +37,8 @@ void gr_sumgraph_free(gr_sumgraph *s);
 uint32_t gr_sumgraph_add(gr_sumgraph *s, const gr_comp *comps, int n);
 void gr_sumgraph_solve(gr_sumgraph *s);
 gr_pg *gr_sumgraph_pg(gr_sumgraph *s);
+/* Writes position id (after solve) in canonical order, as a move list writes it. */
+void gr_sumgraph_render(gr_sumgraph *s, uint32_t id, char *buf, size_t cap);
 /* The id of a start added earlier (valid after solve). */
 uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n);
 

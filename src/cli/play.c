@@ -1,0 +1,232 @@
+/* play: "grundy play FILE.game POSITION": the solver plays against the user in the terminal.
+ * The file is compiled with one more query, "solve POSITION;", which resolves the position
+ * (and any parameterised rule set it names); the whole position graph from there is built and
+ * solved once. Each turn shows the position; the user's turn lists the moves, numbered, and
+ * reads one line: a number, or a position typed in full (spaces and the order of a sum's parts
+ * do not matter). The computer answers with a winning move when one exists, the quickest;
+ * else the move that delays the end longest; from a draw, a move that keeps the draw. It
+ * works the same with standard input from a pipe (one move a line; the line is echoed so the
+ * transcript reads well). Exit status: 0 the game ended (or the user resigned with q), 1 the
+ * input ended first, 2 bad input, 3 a limit. */
+#include "play.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ctx.h"
+#include "parse.h"
+#include "sema.h"
+#include "sums.h"
+
+static const char PLAY_USAGE[] =
+    "usage: grundy play FILE.game \"POSITION\" [--first human|computer]\n"
+    "                   [--convention normal|misere|anyleaf|every] [--max-positions N]\n"
+    "  POSITION is written as in a solve query, e.g. \"kayles(5) + kayles(3)\".\n";
+
+typedef struct play_opts {
+    const char *file, *position, *convention;
+    int computer_first;
+    uint64_t max_positions;
+} play_opts;
+
+_Noreturn static void play_usage(const char *msg, const char *arg) {
+    fprintf(stderr, "grundy play: error: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", PLAY_USAGE);
+    exit(GR_EXIT_INPUT);
+}
+
+static play_opts parse_play_args(int argc, char **argv) {
+    play_opts o = { 0 };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(PLAY_USAGE, stdout); exit(0); }
+        if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) continue;
+        if (!strcmp(a, "--first") || !strcmp(a, "--convention") || !strcmp(a, "--max-positions")) {
+            if (i + 1 >= argc) play_usage("this option needs a value:", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--first")) {
+                if (strcmp(v, "human") && strcmp(v, "computer")) play_usage("--first is human or computer, not", v);
+                o.computer_first = !strcmp(v, "computer");
+            } else if (!strcmp(a, "--convention")) {
+                if (strcmp(v, "normal") && strcmp(v, "misere") && strcmp(v, "anyleaf") && strcmp(v, "every"))
+                    play_usage("--convention is normal, misere, anyleaf or every, not", v);
+                o.convention = v;
+            } else {
+                char *end;
+                errno = 0;
+                o.max_positions = strtoull(v, &end, 10);
+                if (errno || end == v || *end || v[0] == '-') play_usage("--max-positions needs a whole number, not", v);
+            }
+            continue;
+        }
+        if (a[0] == '-' && a[1] == '-') play_usage("unknown option", a);
+        if (!o.file) o.file = a;
+        else if (!o.position) o.position = a;
+        else play_usage("one file and one position; this is a third argument:", a);
+    }
+    if (!o.file || !o.position) play_usage("give a file and a position", NULL);
+    if (strchr(o.position, ';')) play_usage("the position is one sum, without ';':", o.position);
+    return o;
+}
+
+/* A sum written without spaces, its top-level parts sorted, so typed positions compare equal. */
+static void normalise(const char *in, char *out, size_t cap) {
+    char flat[4096];
+    size_t n = 0;
+    for (; *in && n + 1 < sizeof flat; in++) if (*in != ' ' && *in != '\t' && *in != '\r' && *in != '\n') flat[n++] = *in;
+    flat[n] = '\0';
+    const char *parts[256];
+    int np = 0, depth = 0;
+    parts[np++] = flat;
+    for (size_t i = 0; i < n; i++) {
+        if (flat[i] == '(') depth++;
+        else if (flat[i] == ')') depth--;
+        else if (flat[i] == '+' && depth == 0 && np < 256) { flat[i] = '\0'; parts[np++] = flat + i + 1; }
+    }
+    for (int i = 1; i < np; i++)          /* insertion sort: sums are short */
+        for (int k = i; k > 0 && strcmp(parts[k - 1], parts[k]) > 0; k--) {
+            const char *t = parts[k]; parts[k] = parts[k - 1]; parts[k - 1] = t;
+        }
+    size_t pos = 0;
+    out[0] = '\0';
+    for (int i = 0; i < np && pos < cap; i++)
+        pos += (size_t)snprintf(out + pos, cap - pos, "%s%s", i ? "+" : "", parts[i]);
+}
+
+/* The computer's move from id: the quickest win, else the longest defence, else a draw kept. */
+static uint32_t choose(const gr_pg *pg, uint32_t id, const char **why) {
+    uint32_t k = gr_pg_nchildren(pg, id);
+    const uint32_t *ch = gr_pg_children(pg, id);
+    gr_outcome o = gr_pg_outcome(pg, id);
+    uint32_t best = ch[0];
+    int64_t best_r = -1;
+    for (uint32_t i = 0; i < k; i++) {
+        gr_outcome co = gr_pg_outcome(pg, ch[i]);
+        int64_t r = gr_pg_remoteness(pg, ch[i]);
+        if (o == GR_WIN && co == GR_LOSS && (best_r < 0 || r < best_r)) { best = ch[i]; best_r = r; }
+        if (o == GR_LOSS && r > best_r) { best = ch[i]; best_r = r; }
+        if (o == GR_DRAW && co == GR_DRAW && best_r < 0) { best = ch[i]; best_r = 0; }
+    }
+    *why = o == GR_WIN ? "a winning move: it leaves a P position" :
+           o == GR_LOSS ? "no winning move exists; this one holds out longest" : "keeps the draw";
+    return best;
+}
+
+/* Reads one line into buf; 0 at the end of the input. */
+static int read_line(char *buf, size_t cap) {
+    if (!fgets(buf, (int)cap, stdin)) return 0;
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] != '\n' && !feof(stdin)) {   /* too long: drop the rest */
+        int ch;
+        while ((ch = getchar()) != EOF && ch != '\n') {}
+    }
+    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) buf[--n] = '\0';
+    return 1;
+}
+
+static int play_game(gr_ctx *c, gr_module *m, const void *user) {
+    const play_opts *o = user;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    gr_conv conv = q->conv;
+    if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
+    gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+    uint32_t cur = gr_sumgraph_add(s, q->comps, q->ncomps);
+    gr_sumgraph_solve(s);
+    gr_pg *pg = gr_sumgraph_pg(s);
+    int echo = !isatty(STDIN_FILENO);
+    static const char *const RULE[] = { "normal play: whoever cannot move loses",
+        "misere play: whoever cannot move wins", "anyleaf: when any part has no move, the player to move wins",
+        "every: a move in every part that can move; whoever cannot move loses" };
+    char text[4096], line[4096], want[4096], have[4096];
+    gr_sumgraph_render(s, cur, text, sizeof text);
+    printf("grundy play: %s (%s; %u positions)\n", text, RULE[conv], gr_pg_count(pg));
+    printf("%s first.\n", o->computer_first ? "The computer moves" : "You move");
+    int human = !o->computer_first;
+    for (;;) {
+        gr_sumgraph_render(s, cur, text, sizeof text);
+        printf("\nPosition: %s\n", text);
+        uint32_t k = gr_pg_nchildren(pg, cur);
+        const uint32_t *ch = gr_pg_children(pg, cur);
+        if (k == 0) {
+            int mover_wins = gr_pg_outcome(pg, cur) == GR_WIN;
+            int human_wins = human == mover_wins;
+            printf("No move is left for %s. Game over: %s.\n", human ? "you" : "the computer",
+                   human_wins ? "you win" : "the computer wins");
+            break;
+        }
+        if (!human) {
+            const char *why;
+            uint32_t next = choose(pg, cur, &why);
+            uint32_t num = 0;
+            while (ch[num] != next) num++;
+            gr_sumgraph_render(s, next, text, sizeof text);
+            printf("The computer plays %u: %s  (%s)\n", num + 1, text, why);
+            cur = next;
+            human = 1;
+            continue;
+        }
+        printf("Your moves:\n");
+        for (uint32_t i = 0; i < k; i++) {
+            gr_sumgraph_render(s, ch[i], text, sizeof text);
+            printf("  %3u. %s\n", i + 1, text);
+        }
+        int64_t pick = -1;
+        while (pick < 0) {
+            printf("Your move (1-%u, or a position; q to resign): ", k);
+            fflush(stdout);
+            if (!read_line(line, sizeof line)) {
+                printf("\nThe input ended before the game did.\n");
+                gr_sumgraph_free(s);
+                return 1;
+            }
+            if (echo) printf("%s\n", line);
+            if (!strcmp(line, "q") || !strcmp(line, "quit")) {
+                printf("You resign. Game over: the computer wins.\n");
+                gr_sumgraph_free(s);
+                return 0;
+            }
+            char *end;
+            errno = 0;
+            long long v = strtoll(line, &end, 10);
+            if (line[0] && !*end && !errno && v >= 1 && v <= (long long)k) { pick = v - 1; break; }
+            normalise(line, want, sizeof want);
+            for (uint32_t i = 0; i < k && pick < 0; i++) {
+                gr_sumgraph_render(s, ch[i], text, sizeof text);
+                normalise(text, have, sizeof have);
+                if (!strcmp(want, have)) pick = i;
+            }
+            if (pick < 0) printf("'%s' is not a move from here: type a number from 1 to %u or one of the positions listed.\n", line, k);
+        }
+        cur = ch[pick];
+        human = 0;
+    }
+    gr_sumgraph_free(s);
+    return 0;
+}
+
+
+int gr_play_main(int argc, char **argv) {
+    play_opts o = parse_play_args(argc, argv);
+    FILE *in = fopen(o.file, "rb");
+    size_t len = 0;
+    char *file = in ? gr_read_all(in, &len) : NULL;
+    if (!file) {
+        fprintf(stderr, "grundy play: error: cannot read %s: %s\n", o.file, strerror(errno));
+        return GR_EXIT_INPUT;
+    }
+    fclose(in);
+    /* The position becomes the file's last query; a mistake in it is reported on that line. */
+    size_t cap = len + strlen(o.position) + 64;
+    char *src = malloc(cap);
+    if (!src) { free(file); return GR_EXIT_LIMIT; }
+    int n = snprintf(src, cap, "%s\nsolve %s %s;\n", file, o.convention ? o.convention : "", o.position);
+    free(file);
+    gr_ctx c;
+    gr_ctx_init(&c, o.file, src, (size_t)n);
+    c.max_positions = o.max_positions;
+    c.progress = isatty(STDERR_FILENO);
+    int status = gr_cli_compile(&c, play_game, &o);
+    fflush(stdout);
+    gr_ctx_free(&c);
+    free(src);
+    return status;
+}

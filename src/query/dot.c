@@ -1,0 +1,86 @@
+/* dot: the position graph reachable from a position, in Graphviz's DOT language. One node per
+ * position (as the graph holds them: equal multisets are one node), labelled with the position
+ * and its SG value (normal play) or outcome; P positions are filled, the start has a double
+ * border, and winning moves (to a P position from an N position) are drawn bold. The graph is
+ * bounded by --max-positions like every position graph. See show.h. */
+#include "show.h"
+#include "sums.h"
+#include <string.h>
+
+typedef struct dot_job { gr_sumgraph *s; gr_pg *pg; uint32_t start; int normal; uint64_t bold; } dot_job;
+
+static void dot_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if (*s == '\n') { fputs("\\n", f); continue; }
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int write_dot(void *user, FILE *f) {
+    dot_job *j = user;
+    static const char OUT[] = { 'P', 'N', 'D' };
+    uint32_t n = gr_pg_count(j->pg);
+    char text[4096], label[4200];
+    fputs("digraph positions {\n"
+          "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
+          "  edge [color=\"#777777\"];\n", f);
+    for (uint32_t id = 0; id < n; id++) {
+        gr_sumgraph_render(j->s, id, text, sizeof text);
+        gr_outcome o = gr_pg_outcome(j->pg, id);
+        int64_t sg = j->normal ? gr_pg_sg(j->pg, id) : -1;
+        if (sg >= 0) snprintf(label, sizeof label, "%s\nsg %lld", text, (long long)sg);
+        else snprintf(label, sizeof label, "%s\n%c", text, OUT[o]);
+        fprintf(f, "  n%u [label=", id);
+        dot_string(f, label);
+        if (o == GR_LOSS) fputs(", style=\"rounded,filled\", fillcolor=\"#2b3a55\", fontcolor=white", f);
+        else if (o == GR_DRAW) fputs(", style=\"rounded,filled\", fillcolor=\"#f0c070\"", f);
+        if (id == j->start) fputs(", peripheries=2", f);
+        fputs("];\n", f);
+    }
+    j->bold = 0;
+    for (uint32_t id = 0; id < n; id++) {
+        uint32_t k = gr_pg_nchildren(j->pg, id);
+        const uint32_t *ch = gr_pg_children(j->pg, id);
+        int win = gr_pg_outcome(j->pg, id) == GR_WIN;
+        for (uint32_t i = 0; i < k; i++) {
+            int bold = win && gr_pg_outcome(j->pg, ch[i]) == GR_LOSS;
+            j->bold += (uint64_t)bold;
+            fprintf(f, "  n%u -> n%u%s;\n", id, ch[i], bold ? " [style=bold, color=black, penwidth=2.5]" : "");
+        }
+    }
+    fputs("}\n", f);
+    return 0;
+}
+
+void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+    gr_conv conv = q->conv;
+    if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
+    char position[4096];
+    gr_render_comps(q->comps, q->ncomps, position, sizeof position);
+    dot_job j = { .s = gr_sumgraph_new(c, m, conv), .normal = conv == CONV_NORMAL };
+    j.start = gr_sumgraph_add(j.s, q->comps, q->ncomps);
+    gr_sumgraph_solve(j.s);
+    j.pg = gr_sumgraph_pg(j.s);
+    gr_write_file(c, q->file, write_dot, &j);
+    uint32_t n = gr_pg_count(j.pg);
+    uint64_t e = gr_pg_edges(j.pg);
+    if (fmt == GR_FMT_JSON) {
+        fputs("{\"query\":\"dot\",\"position\":", out);
+        gr_json_string(out, position);
+        fprintf(out, ",\"convention\":\"%s\",\"file\":", gr_convention_name(conv));
+        gr_json_string(out, q->file);
+        fprintf(out, ",\"positions\":%u,\"moves\":%llu,\"winning_moves\":%llu}\n", n, (unsigned long long)e,
+                (unsigned long long)j.bold);
+    } else if (fmt == GR_FMT_CSV) {
+        fprintf(out, "file,positions,moves,winning_moves\n\"%s\",%u,%llu,%llu\n", q->file, n, (unsigned long long)e,
+                (unsigned long long)j.bold);
+    } else {
+        fprintf(out, "dot %s%s%s: wrote %s (%u position%s, %llu move%s, %llu of them winning)\n\n",
+                conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position,
+                q->file, n, n == 1 ? "" : "s", (unsigned long long)e, e == 1 ? "" : "s", (unsigned long long)j.bold);
+    }
+    gr_sumgraph_free(j.s);
+}

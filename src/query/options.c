@@ -1,0 +1,77 @@
+/* options: every move from a position, once per distinct result, with the result's SG value
+ * or outcome. Normal play with values for every component is answered by values (any heap
+ * size); otherwise by the position graph of the position. See show.h. */
+#include "show.h"
+#include "sums.h"
+#include <string.h>
+
+typedef struct option { char *text; int64_t sg; int outcome; } option;
+typedef struct option_list { gr_ctx *c; option *v; size_t n, cap; gr_pg *pg; } option_list;
+
+static void push(option_list *l, const char *text, int64_t sg, int outcome) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = gr_realloc(l->c, l->v, gr_size_mul(l->c, l->cap, sizeof *l->v));
+    }
+    l->v[l->n++] = (option){ gr_strndup(l->c, text, strlen(text)), sg, outcome };
+}
+
+static void by_value(void *user, const char *text, int64_t sg) { push(user, text, sg, sg ? GR_WIN : GR_LOSS); }
+static void by_graph(void *user, const char *text, uint32_t id) {
+    option_list *l = user;
+    push(l, text, gr_pg_sg(l->pg, id), (int)gr_pg_outcome(l->pg, id));
+}
+
+void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+    gr_conv conv = q->conv;
+    if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
+    char position[4096];
+    gr_render_comps(q->comps, q->ncomps, position, sizeof position);
+    option_list l = { .c = c };
+    int64_t sg = -1;
+    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
+    if (conv == CONV_NORMAL && !c->no_theory && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
+        gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, &l);
+    } else {
+        gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+        gr_sumgraph_add(s, q->comps, q->ncomps);
+        gr_sumgraph_solve(s);
+        l.pg = gr_sumgraph_pg(s);
+        gr_sumgraph_moves(s, q->comps, q->ncomps, by_graph, &l);
+        if (conv != CONV_NORMAL) for (size_t i = 0; i < l.n; i++) l.v[i].sg = -1;
+        gr_sumgraph_free(s);
+    }
+    gr_free(c, vals);
+    static const char OUT[] = { 'P', 'N', 'D' };
+    if (fmt == GR_FMT_JSON) {
+        fputs("{\"query\":\"options\",\"position\":", out);
+        gr_json_string(out, position);
+        fprintf(out, ",\"convention\":\"%s\",\"options\":[", gr_convention_name(conv));
+        for (size_t i = 0; i < l.n; i++) {
+            fputs(i ? ",{\"position\":" : "{\"position\":", out);
+            gr_json_string(out, l.v[i].text);
+            if (l.v[i].sg >= 0) fprintf(out, ",\"sg\":%lld", (long long)l.v[i].sg);
+            else fputs(",\"sg\":null", out);
+            fprintf(out, ",\"outcome\":\"%c\"}", OUT[l.v[i].outcome]);
+        }
+        fputs("]}\n", out);
+    } else if (fmt == GR_FMT_CSV) {
+        fputs("position,value\n", out);
+        for (size_t i = 0; i < l.n; i++) {
+            if (l.v[i].sg >= 0) fprintf(out, "\"%s\",%lld\n", l.v[i].text, (long long)l.v[i].sg);
+            else fprintf(out, "\"%s\",%c\n", l.v[i].text, OUT[l.v[i].outcome]);
+        }
+    } else {
+        fprintf(out, "options %s%s%s: %zu move%s\n", conv != CONV_NORMAL ? gr_convention_name(conv) : "",
+                conv != CONV_NORMAL ? " " : "", position, l.n, l.n == 1 ? "" : "s");
+        int w = 0;
+        for (size_t i = 0; i < l.n; i++) { int n = (int)strlen(l.v[i].text); if (n > w && n <= 60) w = n; }
+        for (size_t i = 0; i < l.n; i++) {
+            fprintf(out, "  -> %-*s  %c", w, l.v[i].text, OUT[l.v[i].outcome]);
+            if (l.v[i].sg >= 0) fprintf(out, "  sg %lld", (long long)l.v[i].sg);
+            fputc('\n', out);
+        }
+        fputc('\n', out);
+    }
+    gr_free(c, l.v);
+}

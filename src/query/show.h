@@ -1,0 +1,24 @@
+/* show: the queries that show or export rather than answer: plot (plot.c, a picture of a
+ * table drawn with cairo), dot (dot.c, the position graph for Graphviz) and options
+ * (options.c, every move and the value it leads to). Each writes its summary line (or CSV,
+ * or JSON object) to out; plot and dot also write their file, whole or not at all. */
+#ifndef GRUNDY_SHOW_H
+#define GRUNDY_SHOW_H
+#include "query.h"
+
+void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+
+/* From query.c: a table's values as the table query computes them (row-major, rows along the
+ * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),
+ * in tracked memory the caller frees with gr_free. */
+int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
+                         int *outcome, gr_conv *conv);
+void gr_json_string(FILE *out, const char *s);
+
+/* Writes path through a temporary file in the same folder and a rename, so a failure leaves
+ * no half-written file; write(user, f) returns 0 on success. Fails with status 3 naming the
+ * file if it cannot be written. */
+void gr_write_file(gr_ctx *c, const char *path, int (*write)(void *user, FILE *f), void *user);
+#endif

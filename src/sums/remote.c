@@ -1,0 +1,46 @@
+/* remote: remoteness of a sum by a bounded position graph; see remote.h. */
+#include "remote.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Kept apart so that no local of the caller lives across the setjmp. */
+static int try_graph(gr_ctx *c, gr_sumgraph *s, const gr_comp *comps, int n, int64_t *out) {
+    jmp_buf jb, *saved = c->on_fail;
+    int status = c->fail_status;
+    char msg[sizeof c->fail_msg];
+    memcpy(msg, c->fail_msg, sizeof msg);
+    c->on_fail = &jb;
+    if (setjmp(jb) != 0) {
+        /* Only "too large" is ours to absorb; anything else (a time limit, bad input) goes
+         * on to the caller's handler with its message. */
+        int limit = c->fail_status == GR_EXIT_LIMIT &&
+                    (strstr(c->fail_msg, "position graph limit reached") || strstr(c->fail_msg, "memory limit reached"));
+        c->on_fail = saved;
+        if (!limit) {
+            if (!saved) { fputs(c->fail_msg, stderr); abort(); }
+            longjmp(*saved, 1);
+        }
+        c->fail_status = status;
+        memcpy(c->fail_msg, msg, sizeof msg);
+        return 0;
+    }
+    uint32_t id = gr_sumgraph_add(s, comps, n);
+    gr_sumgraph_solve(s);
+    *out = gr_pg_remoteness(gr_sumgraph_pg(s), id);
+    c->on_fail = saved;
+    return 1;
+}
+
+int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                      uint64_t max, int64_t *out) {
+    uint64_t saved = c->max_positions;
+    if (saved && saved < max) max = saved;
+    c->max_positions = max;
+    gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+    c->max_positions = saved;
+    int64_t r = -1;
+    int ok = try_graph(c, s, comps, n, &r);
+    gr_sumgraph_free(s);
+    if (ok) *out = r;
+    return ok;
+}

@@ -1,0 +1,16 @@
+/* remote: the remoteness of a sum (moves to the end under optimal play: the winner hurries,
+ * the loser delays) where the fast path answered without a position graph. Remoteness does
+ * not follow from the components' values, so it needs the sum's own graph: built only while
+ * it stays under a bound, so an answer that took microseconds never takes minutes for it. */
+#ifndef GRUNDY_REMOTE_H
+#define GRUNDY_REMOTE_H
+#include "sums.h"
+
+/* The most positions a graph built only for remoteness may hold. */
+#define GR_REMOTENESS_GRAPH_MAX ((uint64_t)1 << 18)
+
+/* 1 and *out set (-1 for a draw) if the graph of the sum has at most max positions (and at
+ * most --max-positions); 0 and *out untouched if it is larger. Other failures still fail. */
+int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                      uint64_t max, int64_t *out);
+#endif

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# run_play.sh GRUNDY: "grundy play" driven through a pipe. From N positions with the computer
+# first, against random legal moves, the computer must always win. The random player sends
+# numbers drawn uniformly from 1..60; play rejects those above the number of moves and reads
+# the next, so the moves it accepts are uniform over the legal ones (rejection sampling).
+# Also: moves typed as positions, bad moves, the end of the input, the longest defence from a
+# P position, and a bad position.
+source "$(dirname "$0")/scriptlib.sh"
+
+cat > g.game <<'G'
+game kayles = octal "0.77";
+game nim = subtract 1..;
+game wythoff { position (a, b); move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b;
+               move -> (a - k, b - k) for k in 1..min(a, b); }
+G
+randoms() { awk -v seed="$1" 'BEGIN { srand(seed); for (i = 0; i < 3000; i++) print int(rand() * 60) + 1 }'; }
+
+# N positions (a winning move exists), under several conventions.
+while IFS='|' read -r pos conv; do
+    for seed in 1 2 3 4; do
+        args=(play g.game "$pos" --first computer)
+        [ -n "$conv" ] && args+=(--convention "$conv")
+        randoms "$seed" | timeout 60 "$grundy" "${args[@]}" >out 2>err
+        rc=$?
+        if [ $rc -ne 0 ]; then bad "$pos $conv seed $seed: exit status $rc"; continue; fi
+        if ! tail -n 1 out | grep -q "Game over: the computer wins."; then bad "$pos $conv seed $seed: the computer did not win"; continue; fi
+        if ! grep -q "The computer plays .*(a winning move" out; then bad "$pos $conv seed $seed: no winning move announced"; continue; fi
+        if grep -q "holds out longest" out; then bad "$pos $conv seed $seed: the computer was ever losing"; continue; fi
+        pass=$((pass + 1))
+    done
+done <<'CASES'
+kayles(7) + kayles(4)|
+nim(3) + nim(5) + nim(7)|
+wythoff(5, 9)|
+nim(2) + nim(3) + nim(4)|misere
+kayles(3) + kayles(5)|anyleaf
+kayles(6)|misere
+CASES
+
+# A position typed in full (other order, other spacing) is the same move as its number.
+printf 'kayles(2)+kayles(1)\n1\n1\n1\n1\n' | "$grundy" play g.game "kayles(4)" >out 2>err
+if grep -q "^Position: kayles(1) + kayles(2)$" out; then pass=$((pass + 1)); else bad "a move typed as a position"; fi
+
+# Bad moves are refused and asked again; the end of the input stops with status 1.
+printf 'zz\n99\n' | "$grundy" play g.game "kayles(4)" >out 2>err
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c 'is not a move from here' out)" = 2 ] && grep -q "input ended" out; then pass=$((pass + 1)); else bad "bad moves and the end of the input (status $rc)"; fi
+
+# From a P position the computer, moving first, has no winning move and says it plays the
+# longest defence; resigning ends the game with status 0.
+printf 'q\n' | "$grundy" play g.game "nim(2) + nim(2)" --first computer >out 2>err
+rc=$?
+if [ $rc -eq 0 ] && grep -q "holds out longest" out && grep -q "You resign" out; then pass=$((pass + 1)); else bad "losing side (status $rc)"; fi
+
+# A bad position is a located input error (status 2).
+"$grundy" play g.game "kayles(-1)" </dev/null >out 2>err
+rc=$?
+if [ $rc -eq 2 ] && grep -q "error: a heap cannot be negative" err; then pass=$((pass + 1)); else bad "bad position (status $rc)"; fi
+
+echo "play: $pass passed, $fail failed"
+[ "$fail" = 0 ]
