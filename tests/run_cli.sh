@@ -140,17 +140,33 @@ if [ $rc -eq 0 ] || [ $rc -eq 2 ]; then ok; else expect_status 0; fi
 # ---- resource limits: status 3, a message, nothing half-written ----
 printf 'game nim = subtract 1..;\nsolve nim(1) + nim(2);\nsolve misere nim(5) + nim(6) + nim(7) + nim(3);\n' >misere.game
 run max_positions misere.game --max-positions 100
-expect_status 3 && stdout_empty && stderr_has "grundy: error:" && stderr_has "100" && ok
+# a limit still prints the answers finished before it (the first solve), not the stopped one
+expect_status 3 && stdout_has "nim(1) + nim(1)" && ! grep -q misere out && stderr_has "grundy: error:" && stderr_has "100" && ok
 
 run max_positions_enough misere.game --max-positions 100000
 expect_status 0 && stdout_has "outcome" && ok
 
 printf 'game s = subtract {1, 3, 4};\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game
 run max_memory huge.game --max-memory 1M
-expect_status 3 && stdout_empty && stderr_has "grundy: error:" && stderr_has "memory" && ok
+expect_status 3 && stdout_has "table s(0..10):" && ! grep -q "100000000" out && stderr_has "grundy: error:" && stderr_has "memory" && ok
 
 run max_memory_json huge.game --max-memory 1M --format json
-expect_status 3 && stdout_empty && ok
+expect_status 3 && [ "$(wc -l <out)" -eq 1 ] && stdout_has '"to":\[10\]' && ok
+
+# --max-time: a run that would go on for ever stops within a second past the limit, prints
+# the answers finished before it, and names the query and how far it got.
+{ printf 'game kayles = octal "0.77";\nsolve kayles(3) + kayles(4);\nsolve misere kayles(5)'
+  for ((i = 6; i < 35; i++)); do printf ' + kayles(%d)' $i; done; printf ';\n'; } >slow.game
+t0=$(date +%s%N)
+run max_time slow.game --max-time 1
+t1=$(date +%s%N)
+expect_status 3 && stdout_has "kayles(3) + kayles(3)" && ! grep -q misere out && stderr_has "time limit of 1 s reached in query 2 (solve misere kayles(5)" \
+    && stderr_has "positions" && [ $(( (t1 - t0) / 1000000 )) -lt 2500 ] && ok
+printf 'game k = octal "0.07";\ntable k(0..100000000);\n' >slowtable.game
+run max_time_kernel slowtable.game --max-time 0.5
+expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)); k: [0-9]* of 100000001 done" && ok
+run max_time_bad slowtable.game --max-time -1
+expect_status 2 && stderr_has "max-time" && ok
 
 # A 'for' range wider than grundy enumerates: a limit (status 3), never an endless loop.
 printf 'game g {\n    heap n;\n    move -> n - k for k in -10..9223372036854775807;\n}\ntable g(0..3);\n' >wide.game

@@ -254,7 +254,8 @@ int main(int argc, char **argv) {
         return GR_EXIT_LIMIT;
     }
     int status = compile_and_run(&c, &o, out);
-    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
+    /* A limit (status 3) still prints the answers finished before it. */
+    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED || status == GR_EXIT_LIMIT) {
         if (copy_out(out) != 0) {
             fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
             status = GR_EXIT_LIMIT;

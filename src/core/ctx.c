@@ -18,6 +18,7 @@ void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
     c->diag = stderr;
     c->mem_limit = (size_t)8 << 30;
     c->threads = 1;
+    c->poll_left = c->poll_every = 1;
     gr_arena_init(&c->arena);
 }
 
@@ -194,4 +195,32 @@ char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
     char *p = gr_arena_strndup(&c->arena, s, n);
     if (!p) over_limit(c, n);
     return p;
+}
+
+/* ---- the time limit ---- */
+void gr_poll_clock(gr_ctx *c) {
+    if (c->deadline <= 0) { c->poll_left = c->poll_every = 1u << 16; return; }
+    double t = gr_now();
+    /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
+    double dt = t - c->poll_last;
+    if (c->poll_last > 0 && dt < 0.001 && c->poll_every < (1u << 24)) c->poll_every *= 2;
+    else if (dt > 0.004 && c->poll_every > 1) c->poll_every /= 2;
+    c->poll_last = t;
+    c->poll_left = c->poll_every;
+    if (t < c->deadline) return;
+    char where[512] = "";
+    size_t pos = 0;
+    if (c->query_no > 0) {
+        const char *q = c->query_text ? c->query_text : "";
+        size_t len = strlen(q);
+        append(where, sizeof where, &pos, " in query %d (%.*s%s)", c->query_no, len > 120 ? 120 : (int)len, q,
+               len > 120 ? "..." : "");
+    }
+    if (c->step_label) {
+        append(where, sizeof where, &pos, "; %.80s: %llu", c->step_label, (unsigned long long)c->step_done);
+        if (c->step_total) append(where, sizeof where, &pos, " of %llu", (unsigned long long)c->step_total);
+        append(where, sizeof where, &pos, " done");
+    }
+    c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
+    gr_fail(c, GR_EXIT_LIMIT, "time limit of %g s reached%s (raise it with --max-time)", c->max_time, where);
 }

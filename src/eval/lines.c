@@ -110,6 +110,7 @@ void gr_lines_fill(gr_ctx *c, const gr_game *g, int64_t rows, int64_t cols, int6
     for (int64_t a = 0; a < rows; a++) {
         int64_t *o = out + a * cols;
         for (int64_t b = 0; b < cols; b++) {
+            gr_poll(c);
             line *L[3] = { NULL, NULL, NULL };
             int nl = 0;
             if (nrow) L[nl++] = &rowl[a];

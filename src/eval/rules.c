@@ -66,6 +66,7 @@ void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn 
                     continue;
                 }
             } else {
+                gr_poll(c);
                 emit_target(c, g, mv, frame, fn, user);
             }
             for (;;) {

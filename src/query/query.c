@@ -342,8 +342,7 @@ static void graph_move(void *user, const char *text, uint32_t id) {
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
-    char position[4096];
-    gr_render_comps(q->comps, q->ncomps, position, sizeof position);
+    const char *position = gr_render_sum(c, q->comps, q->ncomps);
     int outcome;
     int64_t sg = -1, remoteness = -1;
     move_list moves = { .c = c };
@@ -439,6 +438,9 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
     int refuted = 0;
     for (int i = 0; i < m->nqueries; i++) {
         gr_rquery *q = &m->queries[i];
+        c->query_no = i + 1;            /* for a limit's message */
+        c->query_text = q->text;
+        c->step_label = NULL;
         if (fmt == GR_FMT_CSV && i > 0) fputc('\n', out);
         switch (q->kind) {
         case Q_TABLE: run_table(c, m, q, fmt, out); break;
