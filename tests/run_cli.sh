@@ -168,6 +168,21 @@ expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)
 run max_time_bad slowtable.game --max-time -1
 expect_status 2 && stderr_has "max-time" && ok
 
+# Heaps that grow: found when lowered (--explain says so), solved by the position graph, and
+# stopped early with the move that grows and the largest heap reached.
+printf 'game up {\n    heap n;\n    move -> n + k for k in 1..2;\n    move -> n - 3 where n >= 3;\n}\ntable up(0..5);\n' >up.game
+run grow_explain up.game --explain
+expect_status 0 && stdout_has "^up: position graph: heaps can grow, since the move at line 3 ('move -> n + k for k in 1..2;')" && ok
+run grow_default_cap up.game
+expect_status 3 && stdout_empty && stderr_has "position graph stopped at 1048577 positions" \
+    && stderr_has "the heaps of 'up' grow: the move at line 3 ('move -> n + k for k in 1..2;') leads to larger heaps, and the largest heap reached is [0-9]" && ok
+run grow_max_positions up.game --max-positions 3000
+expect_status 3 && stderr_has "--max-positions 3000" && stderr_has "largest heap reached is 29[0-9][0-9]" && ok
+# bounded growth (a guard): a recurrence no more, but the graph answers
+printf 'game b {\n    heap n;\n    move -> n + 1 where n < 3;\n    move -> n - 2 where n >= 2;\n}\nsolve b(0);\nsolve b(1);\n' >bounded.game
+run grow_bounded bounded.game
+expect_status 0 && stdout_has "solve b(0)" && ok
+
 # A 'for' range wider than grundy enumerates: a limit (status 3), never an endless loop.
 printf 'game g {\n    heap n;\n    move -> n - k for k in -10..9223372036854775807;\n}\ntable g(0..3);\n' >wide.game
 T=20 run wide_binding_range wide.game

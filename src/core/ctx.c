@@ -122,6 +122,7 @@ void gr_fail(gr_ctx *c, int status, const char *fmt, ...) {
     int n = vsnprintf(c->fail_msg + pos, sizeof c->fail_msg - pos, fmt, ap);
     va_end(ap);
     if (n > 0) pos += (size_t)n < sizeof c->fail_msg - pos ? (size_t)n : sizeof c->fail_msg - pos - 1;
+    if (status == GR_EXIT_LIMIT && c->limit_note[0]) append(c->fail_msg, sizeof c->fail_msg, &pos, "; %s", c->limit_note);
     append(c->fail_msg, sizeof c->fail_msg, &pos, "\n");
     jump(c, status);
 }

@@ -55,6 +55,7 @@ typedef struct gr_ctx {
     const char *query_text;
     const char *step_label;
     uint64_t step_done, step_total;
+    char limit_note[320];     /* added to a limit's message when set (e.g. heaps that grow) */
 } gr_ctx;
 
 /* The cheap limit check every loop that can run long calls once per step: a decrement, and

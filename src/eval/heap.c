@@ -1,5 +1,6 @@
 /* heap: the heap-recurrence evaluator and its kernels; see heap.h. */
 #include "heap.h"
+#include "grow.h"
 #include "progress.h"
 #include "rules.h"
 #include "sgtable.h"
@@ -172,6 +173,7 @@ static int64_t generic_value(gr_ctx *c, gr_game *g, int64_t n, generic_state *s,
 
 static void not_recurrence(gr_game *g, int64_t n, int64_t heap) {
     g->not_recurrence = 1;
+    gr_grow_found(g, n, heap);
     size_t len = strlen(g->explain);
     snprintf(g->explain + len, sizeof g->explain - len,
              "; but heap %lld has a move to a heap of %lld, not smaller, so values come from the position graph",

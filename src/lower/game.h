@@ -90,6 +90,8 @@ struct gr_game {
     gr_sgtable *sg;                /* heap SG table, grown on demand */
     void *table;                   /* tuple table recurrence state */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
+    const gr_rmove *grow_move;     /* heap rules: a move that leads to larger heaps (grow.h) */
+    int64_t grow_max;              /* the largest heap of it reached in a position graph */
     gr_game *next;
 };
 #endif

@@ -1,5 +1,6 @@
 /* lower: kernel choice and the IR of each rule set; see lower.h. */
 #include "lower.h"
+#include "grow.h"
 #include "heap.h"
 #include "lines.h"
 #include <stdlib.h>
@@ -352,6 +353,15 @@ void gr_lower(gr_ctx *c, gr_game *g) {
                 g->evaluator = EVAL_GRAPH;
                 snprintf(g->explain, sizeof g->explain, "position graph: heap rules with %s",
                          g->rules->nterms ? "'terminal' conditions" : "a 'where' restriction");
+            }
+            if ((g->grow_move = gr_rules_growing_move(g)) != NULL) {
+                char mv[160];
+                gr_grow_move_text(c, g, mv, sizeof mv);
+                g->evaluator = EVAL_GRAPH;
+                snprintf(g->explain, sizeof g->explain, "position graph: heaps can grow, since %s leads to larger "
+                         "heaps, so this is no heap recurrence; its reachable positions may have no bound, and the "
+                         "graph stops at the limits (at most %d positions unless --max-positions is given)",
+                         mv, GR_GROW_MAX_POSITIONS);
             }
         } else if (gr_lines_recognise(g, why, sizeof why)) {
             g->evaluator = EVAL_TABLE;

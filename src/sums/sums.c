@@ -1,5 +1,6 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
+#include "grow.h"
 #include "heap.h"
 #include "rules.h"
 #include "textset.h"
@@ -463,6 +464,14 @@ static void emit_child(gr_sumgraph *s, spos *child, void *user) {
 static gr_expand_kind expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {
     gr_sumgraph *s = user;
     decode(s, pos, len, &s->cur);
+    for (int i = 0; i < s->cur.na; i++) {
+        gr_game *g = s->games[s->cur.a[i].game];
+        if (!g->grow_move) continue;
+        gr_grow_reached(s->c, g, s->cur.a[i].c[0]);
+        if (!s->c->max_positions && gr_pg_count(s->pg) > GR_GROW_MAX_POSITIONS)
+            gr_fail(s->c, GR_EXIT_LIMIT, "position graph stopped at %u positions, the default for heaps that grow "
+                    "(raise --max-positions to look further)", gr_pg_count(s->pg));
+    }
     expand_ctx e = { sink };
     return children(s, &s->cur, emit_child, &e);
 }
