@@ -168,6 +168,17 @@ expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)
 run max_time_bad slowtable.game --max-time -1
 expect_status 2 && stderr_has "max-time" && ok
 
+# A front end linear in its input: 10^5 declarations (quadratic name checks took minutes).
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "game g%d = subtract {1, %d};\n", i, i % 7 + 2; print "solve g99999(10) + g5(3);" }' >many.game
+T=60 run many_declarations many.game
+expect_status 0 && stdout_has "outcome P" && ok
+awk 'BEGIN { print "game g {\n    heap n;"; for (i = 1; i <= 20000; i++) printf "    move -> n - %d;\n", i; print "}\ntable g(0..3);" }' >items.game
+T=60 run many_items items.game
+expect_status 0 && stdout_has "0 | 0 1 2 3" && ok
+awk 'BEGIN { printf "game nim = subtract 1..;\nsolve nim("; for (i = 0; i < 1000; i++) printf "("; printf "1"; for (i = 0; i < 1000; i++) printf ")"; print ");" }' >nest1000.game
+run nesting_1000 nest1000.game
+expect_status 0 && stdout_has "winning moves (1)" && ok
+
 # Heaps that grow: found when lowered (--explain says so), solved by the position graph, and
 # stopped early with the move that grows and the largest heap reached.
 printf 'game up {\n    heap n;\n    move -> n + k for k in 1..2;\n    move -> n - 3 where n >= 3;\n}\ntable up(0..5);\n' >up.game

@@ -73,15 +73,22 @@ for f in "${files[@]}"; do
 
     src=$(sed -n "${line}p" "$f")
     src=${src%$'\r'}
-    want2=$(printf '%5d | %s' "$line" "$src")
+    # A line over 200 bytes is shown as a window around the caret, "..." marking each cut
+    # (60 bytes before the caret when it is more than 80 in, at most 160 bytes shown).
+    from=0; to=${#src}; left=""; right=""
+    if [ ${#src} -gt 200 ]; then
+        if [ $((col - 1)) -gt 80 ]; then from=$((col - 1 - 60)); left="..."; fi
+        if [ $((to - from)) -gt 160 ]; then to=$((from + 160)); right="..."; fi
+    fi
+    want2=$(printf '%5d | %s%s%s' "$line" "$left" "${src:from:to-from}" "$right")
     if [ "$e2" != "$want2" ]; then
         fail_case "$name" "the second line is not the source line '$want2'"
         continue
     fi
 
     # The caret line: every byte before the column becomes a space, except tabs.
-    pad=""
-    for ((i = 0; i < col - 1; i++)); do
+    pad=${left:+   }
+    for ((i = from; i < col - 1; i++)); do
         ch=${src:i:1}
         if [ "$ch" = $'\t' ]; then pad+=$'\t'; else pad+=" "; fi
     done

@@ -79,11 +79,20 @@ static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, cons
     while (start > 0 && c->src[start - 1] != '\n') start--;
     size_t end = start;
     while (end < c->src_len && c->src[end] != '\n') end++;
-    append(buf, cap, &pos, "%5d | %.*s\n      | ", line, (int)(end - start), c->src + start);
+    /* A long line is shown as a window around the caret, marked with "...", so the caret and
+     * the message always fit. */
+    size_t from = start, to = end, at = loc.off < end ? loc.off : end;
+    int cut_left = 0, cut_right = 0;
+    if (end - start > 200) {
+        if (at - start > 80) { from = at - 60; cut_left = 1; }
+        if (end - from > 160) { to = from + 160; cut_right = 1; }
+    }
+    append(buf, cap, &pos, "%5d | %s%.*s%s\n      | %s", line, cut_left ? "..." : "", (int)(to - from), c->src + from,
+           cut_right ? "..." : "", cut_left ? "   " : "");
     /* Tabs in the prefix are copied so the caret lines up in a terminal. */
-    for (size_t i = start; i < loc.off && i < end; i++) append(buf, cap, &pos, "%c", c->src[i] == '\t' ? '\t' : ' ');
+    for (size_t i = from; i < loc.off && i < to; i++) append(buf, cap, &pos, "%c", c->src[i] == '\t' ? '\t' : ' ');
     append(buf, cap, &pos, "^");
-    for (uint32_t i = 1; i < loc.len && loc.off + i < end; i++) append(buf, cap, &pos, "~");
+    for (uint32_t i = 1; i < loc.len && loc.off + i < to; i++) append(buf, cap, &pos, "~");
     append(buf, cap, &pos, "\n");
 }
 

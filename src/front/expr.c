@@ -61,7 +61,7 @@ typedef struct emitter {
 
 static int emit(emitter *m, uint8_t op, int32_t arg, int64_t imm, uint8_t argc, gr_loc loc, int stack_delta) {
     if (m->n == m->cap) {
-        int ncap = m->cap ? m->cap * 2 : 16;
+        int ncap = m->cap ? m->cap * 2 : 4;   /* most expressions are a few instructions */
         gr_insn *p = GR_NEWN(m->c, gr_insn, ncap);
         if (m->n) memcpy(p, m->ins, (size_t)m->n * sizeof *p);
         m->ins = p;
