@@ -47,19 +47,23 @@ fi
 for f in "${files[@]}"; do
     name=$(basename "$f" .game)
     first=$(head -n 1 "$f")
-    if [[ ! $first =~ ^#\ expect:\ ([0-9]+):([0-9]+)[[:space:]]*$ ]]; then
+    # "# expect: LINE:COL" (bad input, status 2) or "# expect: LINE:COL status 3" (an
+    # arithmetic limit met at run time: the message also names the position)
+    if [[ ! $first =~ ^#\ expect:\ ([0-9]+):([0-9]+)(\ status\ 3)?[[:space:]]*$ ]]; then
         : >"$tmp/err"; : >"$tmp/out"
         fail_case "$name" "the first line is not '# expect: LINE:COL'"
         continue
     fi
     line=${BASH_REMATCH[1]}
     col=${BASH_REMATCH[2]}
+    status=2
+    [ -n "${BASH_REMATCH[3]}" ] && status=3
 
     timeout 60 "$grundy" "$f" --no-progress >"$tmp/out" 2>"$tmp/err" </dev/null
     rc=$?
     if [ $rc -eq 124 ]; then fail_case "$name" "timed out"; continue; fi
     if [ $rc -gt 128 ]; then fail_case "$name" "crashed (status $rc, signal $((rc - 128)))"; continue; fi
-    if [ $rc -ne 2 ]; then fail_case "$name" "exit status $rc, expected 2"; continue; fi
+    if [ $rc -ne $status ]; then fail_case "$name" "exit status $rc, expected $status"; continue; fi
     if [ -s "$tmp/out" ]; then fail_case "$name" "standard output is not empty"; continue; fi
 
     e1=$(sed -n 1p "$tmp/err")
@@ -68,6 +72,10 @@ for f in "${files[@]}"; do
     want="$f:$line:$col: error: "
     if [ "${e1:0:${#want}}" != "$want" ]; then
         fail_case "$name" "expected the first line to start with '$want'"
+        continue
+    fi
+    if [ $status = 3 ] && [[ ! $e1 =~ \ at\ position\ \(-?[0-9]+(,\ -?[0-9]+)*\)$ ]]; then
+        fail_case "$name" "a run-time arithmetic error names its position"
         continue
     fi
 

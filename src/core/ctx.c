@@ -234,3 +234,9 @@ void gr_poll_clock(gr_ctx *c) {
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
     gr_fail(c, GR_EXIT_LIMIT, "time limit of %g s reached%s (raise it with --max-time)", c->max_time, where);
 }
+
+void gr_eval_at(gr_ctx *c, const int64_t *pos, int n) {
+    if (n > 16) n = 16;
+    c->eval_n = n;
+    if (n > 0) memcpy(c->eval_pos, pos, (size_t)n * sizeof *pos);
+}

@@ -56,7 +56,14 @@ typedef struct gr_ctx {
     const char *step_label;
     uint64_t step_done, step_total;
     char limit_note[320];     /* added to a limit's message when set (e.g. heaps that grow) */
+    /* The position whose rules are being evaluated (eval_n > 0: at run time), so that an
+     * arithmetic error there is status 3 and names the position; 0 at compile time. */
+    int eval_n;
+    int64_t eval_pos[16];
 } gr_ctx;
+
+/* Records the position being evaluated (n values; n = 0: none, compile time). */
+void gr_eval_at(gr_ctx *c, const int64_t *pos, int n);
 
 /* The cheap limit check every loop that can run long calls once per step: a decrement, and
  * now and then a read of the clock. Past --max-time it fails with status 3 and a message

@@ -343,7 +343,9 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
         int64_t frame[65] = { 0 };
         memcpy(frame, params, (size_t)d->nparams * sizeof *params);
         if (d->set->kind == SET_BUILDER) {
-            int64_t lo = gr_eval(s->c, di->gen_lo, frame, NULL) + d->set->strict;
+            int64_t lo = gr_eval(s->c, di->gen_lo, frame, NULL);
+            if (d->set->strict && __builtin_add_overflow(lo, 1, &lo))
+                gr_fail_at(s->c, d->set->loc, GR_EXIT_INPUT, "the set starts past the largest 64-bit integer");
             int has_hi = di->gen_hi != NULL;
             int64_t hi = has_hi ? gr_eval(s->c, di->gen_hi, frame, NULL) : 0;
             gr_lower_subtract_generator(s->c, g, d->set, di->gen_elem, di->gen_slot, lo, hi, has_hi);

@@ -185,7 +185,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
         if (!gr_code_affine(mv->parts[i].coords[0], g->params, r->nparams, &f[i])) return 0;
     if (mv->nparts == 1 && !mv->is_sum) {
         if (mv->nbinds == 0) {
-            if (!aff_is(&f[0], 1, n, 0, -1, 0, -1, f[0].k, 1) || f[0].k >= 0) return 0;
+            if (!aff_is(&f[0], 1, n, 0, -1, 0, -1, f[0].k, 1) || f[0].k >= 0 || f[0].k == INT64_MIN) return 0;
             return mark_places(b, -f[0].k, -f[0].k, 3);
         }
         if (mv->nbinds != 1) return 0;
@@ -207,7 +207,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
     if (which < 0) return 0;
     const gr_affine *other = &f[which];
     if (k < 0) {
-        if (!aff_is(other, 1, n, 0, -1, -1, a, other->k, 1) || other->k > 0) return 0;
+        if (!aff_is(other, 1, n, 0, -1, -1, a, other->k, 1) || other->k > 0 || other->k < -TB_MAX_PLACE) return 0;
         K = -other->k;
     } else if (!aff_is(other, 1, n, -1, k, -1, a, 0, 1)) {
         return 0;

@@ -664,6 +664,9 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
             if (k == n) {
                 gr_poll(c);
                 count++;
+                int64_t at[16];
+                for (int i = 0; i < n && i < 16; i++) at[i] = frame[q->binds[i].slot];
+                gr_eval_at(c, at, n < 16 ? n : 16);   /* an arithmetic error names the assignment */
                 if (!gr_eval(c, q->formula, frame, &hooks)) { formula_refuted(c, q, frame, &hooks, out); refuted = 1; }
                 if ((count & 4095) == 0) gr_progress_update(&pr, (uint64_t)count);
                 down = 0;

@@ -442,6 +442,7 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
         c->query_text = q->text;
         c->step_label = NULL;
         c->limit_note[0] = '\0';
+        gr_eval_at(c, NULL, 0);
         if (fmt == GR_FMT_CSV && i > 0) fputc('\n', out);
         switch (q->kind) {
         case Q_TABLE: run_table(c, m, q, fmt, out); break;
