@@ -179,6 +179,33 @@ awk 'BEGIN { printf "game nim = subtract 1..;\nsolve nim("; for (i = 0; i < 1000
 run nesting_1000 nest1000.game
 expect_status 0 && stdout_has "winning moves (1)" && ok
 
+# The command line is input too: one clear line and status 2 for each bad option or file.
+one_line() { if [ "$(wc -l <err)" -ne 1 ]; then bad "more than one line on standard error"; return 1; fi; }
+run opt_negative_to ok.game --to -5
+expect_status 2 && stdout_empty && one_line && stderr_has "^grundy: error: --to needs a non-negative whole number" && ok
+run opt_bad_size ok.game --max-memory 5Q
+expect_status 2 && stdout_empty && one_line && stderr_has "'5Q'" && ok
+run opt_binary_option ok.game $'--\xff\xfe'
+expect_status 2 && stdout_empty && one_line && stderr_has "'--\\\\xff\\\\xfe'" && ok
+run file_missing no-such-file.game
+expect_status 2 && stdout_empty && one_line && stderr_has "cannot read no-such-file.game" && ok
+mkdir -p adir.game
+run file_directory adir.game
+expect_status 2 && stdout_empty && one_line && stderr_has "cannot read adir.game: Is a directory" && ok
+head -c 2000 "$grundy" >garbage.game
+run file_binary garbage.game
+expect_status 2 && stdout_empty && stderr_has "^garbage.game:1:1: error: unexpected character byte 0x7f" && ok
+printf 'game \xc3\x28 = subtract 1..;\n' >utf8.game
+run file_bad_utf8 utf8.game
+expect_status 2 && stdout_empty && stderr_has "^utf8.game:1:6: error: unexpected character byte 0xc3" && ok
+
+# A reader that goes away ends the run at once and quietly (SIGPIPE), even mid-computation.
+t0=$(date +%s%N)
+timeout 60 "$grundy" --no-progress slow.game 2>err | true
+t1=$(date +%s%N)
+name=sigpipe_quiet
+if [ -s err ]; then bad "standard error is not empty"; elif [ $(( (t1 - t0) / 1000000 )) -gt 5000 ]; then bad "took $(( (t1 - t0) / 1000000 )) ms"; else ok; fi
+
 # Heaps that grow: found when lowered (--explain says so), solved by the position graph, and
 # stopped early with the move that grows and the largest heap reached.
 printf 'game up {\n    heap n;\n    move -> n + k for k in 1..2;\n    move -> n - 3 where n >= 3;\n}\ntable up(0..5);\n' >up.game

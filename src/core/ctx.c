@@ -209,7 +209,6 @@ char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
 
 /* ---- the time limit ---- */
 void gr_poll_clock(gr_ctx *c) {
-    if (c->deadline <= 0) { c->poll_left = c->poll_every = 1u << 16; return; }
     double t = gr_now();
     /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
     double dt = t - c->poll_last;
@@ -217,7 +216,8 @@ void gr_poll_clock(gr_ctx *c) {
     else if (dt > 0.004 && c->poll_every > 1) c->poll_every /= 2;
     c->poll_last = t;
     c->poll_left = c->poll_every;
-    if (t < c->deadline) return;
+    if (c->interrupted) c->interrupted(c);
+    if (c->deadline <= 0 || t < c->deadline) return;
     char where[512] = "";
     size_t pos = 0;
     if (c->query_no > 0) {

@@ -60,6 +60,9 @@ typedef struct gr_ctx {
      * arithmetic error there is status 3 and names the position; 0 at compile time. */
     int eval_n;
     int64_t eval_pos[16];
+    /* Asked at each clock read of gr_poll (NULL: never): the command line uses it to end a
+     * run at once, quietly, when the reader of its output has gone (grundy x.game | head). */
+    void (*interrupted)(struct gr_ctx *c);
 } gr_ctx;
 
 /* Records the position being evaluated (n values; n = 0: none, compile time). */
