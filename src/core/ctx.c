@@ -212,7 +212,7 @@ void gr_poll_clock(gr_ctx *c) {
     double t = gr_now();
     /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
     double dt = t - c->poll_last;
-    if (c->poll_last > 0 && dt < 0.001 && c->poll_every < (1u << 24)) c->poll_every *= 2;
+    if (c->poll_last > 0 && dt < 0.001 && c->poll_every < (1u << 20)) c->poll_every *= 2;
     else if (dt > 0.004 && c->poll_every > 1) c->poll_every /= 2;
     c->poll_last = t;
     c->poll_left = c->poll_every;
