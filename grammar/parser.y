@@ -106,7 +106,7 @@ game_decl
     | GAME IDENT params_opt '=' OCTAL STRING misere_opt ';'
         { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code = $6; $$->code_loc = L(@6); $$->misere = $7; }
     | GAME IDENT params_opt '{' items '}'
-        { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = $5; }
+        { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($5); }
     ;
 
 params_opt
@@ -149,9 +149,11 @@ set_item
     | expr DOTDOT                { $$ = ast_set_range(C, L(@$), $1, NULL); }
     ;
 
+/* Left recursive, so a long block never deepens the parser's stack: built in reverse, put
+ * back in order by ast_items_reverse. */
 items
     : %empty                     { $$ = NULL; }
-    | item items                 { $$ = $1; $$->next = $2; }
+    | items item                 { $$ = $2; $$->next = $1; }
     ;
 
 item
@@ -373,5 +375,6 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
     if (st->failed) return;   /* the scanner already explained its bad token */
     st->failed = 1;
     if (strncmp(msg, "syntax error, ", 14) == 0) msg += 14;
+    if (strcmp(msg, "memory exhausted") == 0) msg = "the input nests too deeply here (the parser's stack is full)";
     gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
 }

@@ -159,6 +159,74 @@ printf 'game s = subtract {1, 3, 4};\ntable s(0..10000000);\n' >streamed.game
 run streamed_table streamed.game --max-memory 1M
 expect_status 0 && stdout_has "9999990 |  0  1  0  1  2  3  2  0  1  0  1" && stdout_has "period 7 from n = 0" && ok
 
+# --max-time: a run that would go on for ever stops within a second past the limit, prints
+# the answers finished before it, and names the query and how far it got.
+{ printf 'game kayles = octal "0.77";\nsolve kayles(3) + kayles(4);\nsolve misere kayles(5)'
+  for ((i = 6; i < 35; i++)); do printf ' + kayles(%d)' $i; done; printf ';\n'; } >slow.game
+t0=$(date +%s%N)
+run max_time slow.game --max-time 1
+t1=$(date +%s%N)
+expect_status 3 && stdout_has "kayles(3) + kayles(3)" && ! grep -q misere out && stderr_has "time limit of 1 s reached in query 2 (solve misere kayles(5)" \
+    && stderr_has "positions" && [ $(( (t1 - t0) / 1000000 )) -lt 2500 ] && ok
+printf 'game k = octal "0.007";\ntable k(0..100000000);\n' >slowtable.game
+run max_time_kernel slowtable.game --max-time 0.5
+expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)); k: [0-9]* of [0-9]* done" && ok
+run max_time_bad slowtable.game --max-time -1
+expect_status 2 && stderr_has "max-time" && ok
+
+# A front end linear in its input: 10^5 declarations (quadratic name checks took minutes).
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "game g%d = subtract {1, %d};\n", i, i % 7 + 2; print "solve g99999(10) + g5(3);" }' >many.game
+T=60 run many_declarations many.game
+expect_status 0 && stdout_has "outcome P" && ok
+awk 'BEGIN { print "game g {\n    heap n;"; for (i = 1; i <= 20000; i++) printf "    move -> n - %d;\n", i; print "}\ntable g(0..3);" }' >items.game
+T=60 run many_items items.game
+expect_status 0 && stdout_has "0 | 0 1 2 3" && ok
+awk 'BEGIN { printf "game nim = subtract 1..;\nsolve nim("; for (i = 0; i < 1000; i++) printf "("; printf "1"; for (i = 0; i < 1000; i++) printf ")"; print ");" }' >nest1000.game
+run nesting_1000 nest1000.game
+expect_status 0 && stdout_has "winning moves (1)" && ok
+
+# The command line is input too: one clear line and status 2 for each bad option or file.
+one_line() { if [ "$(wc -l <err)" -ne 1 ]; then bad "more than one line on standard error"; return 1; fi; }
+run opt_negative_to ok.game --to -5
+expect_status 2 && stdout_empty && one_line && stderr_has "^grundy: error: --to needs a non-negative whole number" && ok
+run opt_bad_size ok.game --max-memory 5Q
+expect_status 2 && stdout_empty && one_line && stderr_has "'5Q'" && ok
+run opt_binary_option ok.game $'--\xff\xfe'
+expect_status 2 && stdout_empty && one_line && stderr_has "'--\\\\xff\\\\xfe'" && ok
+run file_missing no-such-file.game
+expect_status 2 && stdout_empty && one_line && stderr_has "cannot read no-such-file.game" && ok
+mkdir -p adir.game
+run file_directory adir.game
+expect_status 2 && stdout_empty && one_line && stderr_has "cannot read adir.game: Is a directory" && ok
+head -c 2000 "$grundy" >garbage.game
+run file_binary garbage.game
+expect_status 2 && stdout_empty && stderr_has "^garbage.game:1:1: error: unexpected character byte 0x7f" && ok
+printf 'game \xc3\x28 = subtract 1..;\n' >utf8.game
+run file_bad_utf8 utf8.game
+expect_status 2 && stdout_empty && stderr_has "^utf8.game:1:6: error: unexpected character byte 0xc3" && ok
+
+# A reader that goes away ends the run at once and quietly (SIGPIPE), even mid-computation.
+t0=$(date +%s%N)
+timeout 60 "$grundy" --no-progress slow.game 2>err | true
+t1=$(date +%s%N)
+name=sigpipe_quiet
+if [ -s err ]; then bad "standard error is not empty"; elif [ $(( (t1 - t0) / 1000000 )) -gt 5000 ]; then bad "took $(( (t1 - t0) / 1000000 )) ms"; else ok; fi
+
+# Heaps that grow: found when lowered (--explain says so), solved by the position graph, and
+# stopped early with the move that grows and the largest heap reached.
+printf 'game up {\n    heap n;\n    move -> n + k for k in 1..2;\n    move -> n - 3 where n >= 3;\n}\ntable up(0..5);\n' >up.game
+run grow_explain up.game --explain
+expect_status 0 && stdout_has "^up: position graph: heaps can grow, since the move at line 3 ('move -> n + k for k in 1..2;')" && ok
+run grow_default_cap up.game
+expect_status 3 && stdout_empty && stderr_has "position graph stopped at 1048577 positions" \
+    && stderr_has "the heaps of 'up' grow: the move at line 3 ('move -> n + k for k in 1..2;') leads to larger heaps, and the largest heap reached is [0-9]" && ok
+run grow_max_positions up.game --max-positions 3000
+expect_status 3 && stderr_has "--max-positions 3000" && stderr_has "largest heap reached is 29[0-9][0-9]" && ok
+# bounded growth (a guard): a recurrence no more, but the graph answers
+printf 'game b {\n    heap n;\n    move -> n + 1 where n < 3;\n    move -> n - 2 where n >= 2;\n}\nsolve b(0);\nsolve b(1);\n' >bounded.game
+run grow_bounded bounded.game
+expect_status 0 && stdout_has "solve b(0)" && ok
+
 # A 'for' range wider than grundy enumerates: a limit (status 3), never an endless loop.
 printf 'game g {\n    heap n;\n    move -> n - k for k in -10..9223372036854775807;\n}\ntable g(0..3);\n' >wide.game
 T=20 run wide_binding_range wide.game

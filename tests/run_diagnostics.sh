@@ -47,19 +47,23 @@ fi
 for f in "${files[@]}"; do
     name=$(basename "$f" .game)
     first=$(head -n 1 "$f")
-    if [[ ! $first =~ ^#\ expect:\ ([0-9]+):([0-9]+)[[:space:]]*$ ]]; then
+    # "# expect: LINE:COL" (bad input, status 2) or "# expect: LINE:COL status 3" (an
+    # arithmetic limit met at run time: the message also names the position)
+    if [[ ! $first =~ ^#\ expect:\ ([0-9]+):([0-9]+)(\ status\ 3)?[[:space:]]*$ ]]; then
         : >"$tmp/err"; : >"$tmp/out"
         fail_case "$name" "the first line is not '# expect: LINE:COL'"
         continue
     fi
     line=${BASH_REMATCH[1]}
     col=${BASH_REMATCH[2]}
+    status=2
+    [ -n "${BASH_REMATCH[3]}" ] && status=3
 
     timeout 60 "$grundy" "$f" --no-progress >"$tmp/out" 2>"$tmp/err" </dev/null
     rc=$?
     if [ $rc -eq 124 ]; then fail_case "$name" "timed out"; continue; fi
     if [ $rc -gt 128 ]; then fail_case "$name" "crashed (status $rc, signal $((rc - 128)))"; continue; fi
-    if [ $rc -ne 2 ]; then fail_case "$name" "exit status $rc, expected 2"; continue; fi
+    if [ $rc -ne $status ]; then fail_case "$name" "exit status $rc, expected $status"; continue; fi
     if [ -s "$tmp/out" ]; then fail_case "$name" "standard output is not empty"; continue; fi
 
     e1=$(sed -n 1p "$tmp/err")
@@ -70,18 +74,29 @@ for f in "${files[@]}"; do
         fail_case "$name" "expected the first line to start with '$want'"
         continue
     fi
+    if [ $status = 3 ] && [[ ! $e1 =~ \ at\ position\ \(-?[0-9]+(,\ -?[0-9]+)*\)$ ]]; then
+        fail_case "$name" "a run-time arithmetic error names its position"
+        continue
+    fi
 
     src=$(sed -n "${line}p" "$f")
     src=${src%$'\r'}
-    want2=$(printf '%5d | %s' "$line" "$src")
+    # A line over 200 bytes is shown as a window around the caret, "..." marking each cut
+    # (60 bytes before the caret when it is more than 80 in, at most 160 bytes shown).
+    from=0; to=${#src}; left=""; right=""
+    if [ ${#src} -gt 200 ]; then
+        if [ $((col - 1)) -gt 80 ]; then from=$((col - 1 - 60)); left="..."; fi
+        if [ $((to - from)) -gt 160 ]; then to=$((from + 160)); right="..."; fi
+    fi
+    want2=$(printf '%5d | %s%s%s' "$line" "$left" "${src:from:to-from}" "$right")
     if [ "$e2" != "$want2" ]; then
         fail_case "$name" "the second line is not the source line '$want2'"
         continue
     fi
 
     # The caret line: every byte before the column becomes a space, except tabs.
-    pad=""
-    for ((i = 0; i < col - 1; i++)); do
+    pad=${left:+   }
+    for ((i = from; i < col - 1; i++)); do
         ch=${src:i:1}
         if [ "$ch" = $'\t' ]; then pad+=$'\t'; else pad+=" "; fi
     done

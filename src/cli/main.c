@@ -4,8 +4,10 @@
  * written and flushed when that query ends, so a run stopped by a limit or by Ctrl-C keeps
  * every finished answer. "grundy play" is src/cli/play.c. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include "ctx.h"
@@ -46,14 +48,35 @@ typedef struct options {
 } options;
 
 _Noreturn static void usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+/* One line on standard error, status 2. The argument is shown with bytes outside printable
+ * ASCII escaped and cut at 80, so a bad option never garbles the terminal. */
 _Noreturn static void usage_error(const char *fmt, const char *arg) {
+    char shown[400];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)arg; *p && n + 8 < sizeof shown; p++) {
+        if (p - (const unsigned char *)arg >= 80) { n += (size_t)snprintf(shown + n, sizeof shown - n, "..."); break; }
+        if (*p >= 0x20 && *p < 0x7f) shown[n++] = (char)*p;
+        else n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *p);
+    }
+    shown[n] = '\0';
     fprintf(stderr, "grundy: error: ");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, shown);
 #pragma GCC diagnostic pop
-    fprintf(stderr, "\n%s", USAGE);
+    fprintf(stderr, " (grundy --help lists the options)\n");
     exit(GR_EXIT_INPUT);
+}
+
+/* The reader of a pipe on standard output has gone: end at once, quietly, as a program
+ * killed by SIGPIPE does. (POLLERR on the write end of a pipe means no reader is left.) */
+static void stdout_gone(gr_ctx *c) {
+    (void)c;
+    struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
+        raise(SIGPIPE);
+        _exit(128 + SIGPIPE);
+    }
 }
 
 static uint64_t parse_count(const char *opt, const char *s) {
@@ -250,6 +273,7 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
 }
 
 int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends the run quietly, whatever the parent set */
     if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
     options o = parse_args(argc, argv);
     int from_stdin = !strcmp(o.file, "-");
@@ -276,6 +300,8 @@ int main(int argc, char **argv) {
     c.query_only = o.query;
     c.plot_width = o.plot_width;
     c.plot_height = o.plot_height;
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 
     interrupt_bar = c.progress;
     struct sigaction sa;

@@ -18,6 +18,7 @@ void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
     c->diag = stderr;
     c->mem_limit = (size_t)8 << 30;
     c->threads = 1;
+    c->poll_left = c->poll_every = 1;
     gr_arena_init(&c->arena);
 }
 
@@ -78,11 +79,20 @@ static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, cons
     while (start > 0 && c->src[start - 1] != '\n') start--;
     size_t end = start;
     while (end < c->src_len && c->src[end] != '\n') end++;
-    append(buf, cap, &pos, "%5d | %.*s\n      | ", line, (int)(end - start), c->src + start);
+    /* A long line is shown as a window around the caret, marked with "...", so the caret and
+     * the message always fit. */
+    size_t from = start, to = end, at = loc.off < end ? loc.off : end;
+    int cut_left = 0, cut_right = 0;
+    if (end - start > 200) {
+        if (at - start > 80) { from = at - 60; cut_left = 1; }
+        if (end - from > 160) { to = from + 160; cut_right = 1; }
+    }
+    append(buf, cap, &pos, "%5d | %s%.*s%s\n      | %s", line, cut_left ? "..." : "", (int)(to - from), c->src + from,
+           cut_right ? "..." : "", cut_left ? "   " : "");
     /* Tabs in the prefix are copied so the caret lines up in a terminal. */
-    for (size_t i = start; i < loc.off && i < end; i++) append(buf, cap, &pos, "%c", c->src[i] == '\t' ? '\t' : ' ');
+    for (size_t i = from; i < loc.off && i < to; i++) append(buf, cap, &pos, "%c", c->src[i] == '\t' ? '\t' : ' ');
     append(buf, cap, &pos, "^");
-    for (uint32_t i = 1; i < loc.len && loc.off + i < end; i++) append(buf, cap, &pos, "~");
+    for (uint32_t i = 1; i < loc.len && loc.off + i < to; i++) append(buf, cap, &pos, "~");
     append(buf, cap, &pos, "\n");
 }
 
@@ -144,6 +154,7 @@ void gr_fail(gr_ctx *c, int status, const char *fmt, ...) {
     int n = vsnprintf(c->fail_msg + pos, sizeof c->fail_msg - pos, fmt, ap);
     va_end(ap);
     if (n > 0) pos += (size_t)n < sizeof c->fail_msg - pos ? (size_t)n : sizeof c->fail_msg - pos - 1;
+    if (status == GR_EXIT_LIMIT && c->limit_note[0]) append(c->fail_msg, sizeof c->fail_msg, &pos, "; %s", c->limit_note);
     append(c->fail_msg, sizeof c->fail_msg, &pos, "\n");
     jump(c, status);
 }
@@ -217,4 +228,38 @@ char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
     char *p = gr_arena_strndup(&c->arena, s, n);
     if (!p) over_limit(c, n);
     return p;
+}
+
+/* ---- the time limit ---- */
+void gr_poll_clock(gr_ctx *c) {
+    double t = gr_now();
+    /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
+    double dt = t - c->poll_last;
+    if (c->poll_last > 0 && dt < 0.001 && c->poll_every < (1u << 20)) c->poll_every *= 2;
+    else if (dt > 0.004 && c->poll_every > 1) c->poll_every /= 2;
+    c->poll_last = t;
+    c->poll_left = c->poll_every;
+    if (c->interrupted) c->interrupted(c);
+    if (c->deadline <= 0 || t < c->deadline) return;
+    char where[512] = "";
+    size_t pos = 0;
+    if (c->query_no > 0) {
+        const char *q = c->query_text ? c->query_text : "";
+        size_t len = strlen(q);
+        append(where, sizeof where, &pos, " in query %d (%.*s%s)", c->query_no, len > 120 ? 120 : (int)len, q,
+               len > 120 ? "..." : "");
+    }
+    if (c->step_label) {
+        append(where, sizeof where, &pos, "; %.80s: %llu", c->step_label, (unsigned long long)c->step_done);
+        if (c->step_total) append(where, sizeof where, &pos, " of %llu", (unsigned long long)c->step_total);
+        append(where, sizeof where, &pos, " done");
+    }
+    c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
+    gr_fail(c, GR_EXIT_LIMIT, "time limit of %g s reached%s (raise it with --max-time)", c->max_time, where);
+}
+
+void gr_eval_at(gr_ctx *c, const int64_t *pos, int n) {
+    if (n > 16) n = 16;
+    c->eval_n = n;
+    if (n > 0) memcpy(c->eval_pos, pos, (size_t)n * sizeof *pos);
 }

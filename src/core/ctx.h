@@ -47,7 +47,37 @@ typedef struct gr_ctx {
     const char *checkpoint;   /* --checkpoint FILE: save and resume long runs (NULL: none) */
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
+
+    /* The limit poll (gr_poll): polls left until the clock is read again, and how many polls
+     * the last interval had (adapted so the clock is read about every few milliseconds). */
+    uint32_t poll_left, poll_every;
+    double poll_last;
+    /* What is running, for the message when a limit stops it: the query (set by the query
+     * runner; 0: none) and the last progress step (gr_progress_begin/update record it). */
+    int query_no;
+    const char *query_text;
+    const char *step_label;
+    uint64_t step_done, step_total;
+    char limit_note[320];     /* added to a limit's message when set (e.g. heaps that grow) */
+    /* The position whose rules are being evaluated (eval_n > 0: at run time), so that an
+     * arithmetic error there is status 3 and names the position; 0 at compile time. */
+    int eval_n;
+    int64_t eval_pos[16];
+    /* Asked at each clock read of gr_poll (NULL: never): the command line uses it to end a
+     * run at once, quietly, when the reader of its output has gone (grundy x.game | head). */
+    void (*interrupted)(struct gr_ctx *c);
 } gr_ctx;
+
+/* Records the position being evaluated (n values; n = 0: none, compile time). */
+void gr_eval_at(gr_ctx *c, const int64_t *pos, int n);
+
+/* The cheap limit check every loop that can run long calls once per step: a decrement, and
+ * now and then a read of the clock. Past --max-time it fails with status 3 and a message
+ * naming the query and how far it got. */
+void gr_poll_clock(gr_ctx *c);
+static inline void gr_poll(gr_ctx *c) {
+    if (__builtin_expect(--c->poll_left == 0, 0)) gr_poll_clock(c);
+}
 
 /* Seconds on a monotonic clock (for --max-time and rates). */
 double gr_now(void);

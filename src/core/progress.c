@@ -68,10 +68,15 @@ void gr_progress_begin(gr_progress *p, gr_ctx *c, const char *label, uint64_t to
     p->label = label;
     p->total = total;
     p->active = c && c->progress && isatty(STDERR_FILENO);
+    if (c) {
+        c->step_label = label; c->step_done = 0; c->step_total = total;
+        c->poll_left = c->poll_every = 1;   /* a new loop: steps may cost more, so re-adapt the poll */
+    }
     if (p->active) p->start = p->last_draw = now_seconds();
 }
 
 void gr_progress_update(gr_progress *p, uint64_t done) {
+    if (p->ctx) p->ctx->step_done = done;   /* how far it got, for a limit message */
     if (!p->active) return; /* the common case costs one branch */
     p->done = done;
     double t = now_seconds();

@@ -195,6 +195,7 @@ static void run_move(gr_dense *b, const bmove *bm, target_fn fn, void *user) {
 static void load_frame(gr_dense *b, const int64_t *p) {
     memcpy(b->frame, b->g->params, (size_t)b->g->rules->nparams * sizeof *b->frame);
     memcpy(b->frame + b->g->rules->nparams, p, (size_t)b->a * sizeof *p);
+    gr_eval_at(b->c, p, b->a);   /* an arithmetic error from here on names this position */
 }
 
 /* One assignment of a translation's 'for' variables: its delta, unless already known. Stops

@@ -1,6 +1,7 @@
 /* heap: the heap-recurrence evaluator and its kernels; see heap.h. */
 #include "heap.h"
 #include "ir.h"
+#include "grow.h"
 #include "progress.h"
 #include "rules.h"
 #include "sgtable.h"
@@ -42,6 +43,7 @@ void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
     int64_t frame[72] = { 0 };
     memcpy(frame, g->params, (size_t)g->nparams * sizeof *frame);
     while (!g->gen_done && (g->nsub == 0 || g->sub[g->nsub - 1] <= upto)) {
+        gr_poll(c);
         if (g->gen_has_hi && g->gen_next > g->gen_hi) { g->gen_done = 1; break; }
         int64_t i = g->gen_next;
         frame[g->gen_slot] = i;
@@ -60,11 +62,13 @@ void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
 static void subtraction_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
     gr_sub_extend(c, g, n);
     for (size_t j = 0; j < g->nsub && g->sub[j] <= n; j++) {
+        gr_poll(c);
         int64_t h = n - g->sub[j];
         fn(user, &h, 1);
     }
     if (g->sub_open_from)
         for (int64_t s = g->sub_open_from; s <= n; s++) {
+            gr_poll(c);
             int64_t h = n - s;
             fn(user, &h, 1);
         }
@@ -81,12 +85,13 @@ static int parts_allowed(const int64_t *p, int h, int constraint) {
 }
 
 /* Every way to write r as h nondecreasing parts >= 1, in lexicographic order. */
-static void partitions(int64_t r, int h, int constraint, gr_heap_option_fn fn, void *user) {
+static void partitions(gr_ctx *c, int64_t r, int h, int constraint, gr_heap_option_fn fn, void *user) {
     int64_t p[32];
     if (r < h) return;
     for (int i = 0; i < h - 1; i++) p[i] = 1;
     p[h - 1] = r - (h - 1);
     for (;;) {
+        gr_poll(c);
         if (parts_allowed(p, h, constraint)) fn(user, p, h);
         /* Advance: the rightmost part that can grow does, and the parts after it restart
          * at its new size with the remainder in the last. */
@@ -105,10 +110,11 @@ static void partitions(int64_t r, int h, int constraint, gr_heap_option_fn fn, v
     }
 }
 
-static void tb_options(gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
+static void tb_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
     const gr_tbcode *t = &g->tb;
     int64_t last = t->last_place == INT32_MAX ? n : (t->last_place < n ? t->last_place : n);
     for (int64_t k = 0; k <= last; k++) {
+        gr_poll(c);
         gr_tbdigit d = gr_tb_digit(t, k);
         int64_t r = n - k;
         for (int h = 0; h < 32; h++) {
@@ -118,7 +124,7 @@ static void tb_options(gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) 
             } else if (h == 1) {
                 if (r >= 1) fn(user, &r, 1);
             } else {
-                partitions(r, h, d.constraint, fn, user);
+                partitions(c, r, h, d.constraint, fn, user);
             }
         }
     }
@@ -138,7 +144,7 @@ void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, voi
         subtraction_options(c, g, n, fn, user);
         break;
     case KER_OCTAL: case KER_TB:
-        tb_options(g, n, fn, user);
+        tb_options(c, g, n, fn, user);
         break;
     default: {
         rules_adapter a = { fn, user };
@@ -186,6 +192,7 @@ static int64_t generic_value(gr_ctx *c, gr_game *g, int64_t n, generic_state *s,
 
 static void not_recurrence(gr_game *g, int64_t n, int64_t heap) {
     g->not_recurrence = 1;
+    gr_grow_found(g, n, heap);
     size_t len = strlen(g->explain);
     snprintf(g->explain + len, sizeof g->explain - len,
              "; but heap %lld has a move to a heap of %lld, not smaller, so values come from the position graph",
@@ -196,6 +203,7 @@ void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out) {
     generic_state s = { .c = c, .array = out };
     gr_mex mex = { 0 };
     for (int64_t m = 0; m <= n; m++) {
+        gr_poll(c);
         out[m] = generic_value(c, g, m, &s, &mex);
         if (out[m] < 0) gr_fail(c, GR_EXIT_INPUT, "%s: heap %lld has a move to heap %lld, which is not smaller",
                                 g->name, (long long)m, (long long)s.bad_heap);
@@ -210,6 +218,7 @@ static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *p
     gr_mex mex = { 0 };
     int rc = 0;
     while (t->n <= to) {
+        gr_poll(c);
         int64_t v = generic_value(c, g, t->n, &s, &mex);
         if (v < 0) { not_recurrence(g, t->n, s.bad_heap); rc = -1; break; }
         gr_sgt_push(c, t, v);
@@ -231,6 +240,7 @@ static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *p
         int64_t smax = m ? S[m - 1] : 0;                                                        \
         gr_mex mex = { 0 };                                                                     \
         for (int64_t n = tab->n; n <= to; n++) {                                                \
+            gr_poll(c);                                                                         \
             uint64_t v;                                                                         \
             if (m < 64) {                                                                       \
                 uint64_t bits = 0;                                                              \
@@ -286,6 +296,7 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
     size_t seen_words = 0, vals_cap = 0;
     int64_t *vals = NULL;
     for (int64_t n = t->n; n <= to; n++) {
+        gr_poll(c);
         gr_sub_extend(c, g, n);
         if (g->sub_open_from) {           /* the tail now reaches heap n - lo */
             while (st->tail_n <= n - g->sub_open_from) {
@@ -352,6 +363,7 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
         const gr_tbcode *code = &g->tb;                                                        \
         int k0 = code->d[0].mask ? 0 : 1;                                                       \
         for (int64_t n = tab->n; n <= to; n++) {                                                \
+            gr_poll(c);                                                                         \
             uint64_t P = 1;                                                                     \
             while (P <= (uint64_t)tab->max) P <<= 1;                                            \
             int64_t last = code->last_place < n ? code->last_place : n;                        \

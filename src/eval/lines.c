@@ -41,6 +41,7 @@ void gr_lines_fill(gr_ctx *c, const gr_game *g, int64_t rows, int64_t cols, int6
         int64_t *o = out + a * cols;
         gr_progress_update(&bar, (uint64_t)a * (uint64_t)cols);
         for (int64_t b = 0; b < cols; b++) {
+            gr_poll(c);
             line *L[3] = { NULL, NULL, NULL };
             int nl = 0;
             if (nrow) L[nl++] = &rowl[a];

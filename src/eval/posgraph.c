@@ -372,6 +372,7 @@ static void expand_pending(gr_pg *g) {
     g->prog = &bar;
     while (g->n_expanded < g->n) {
         uint32_t id = g->n_expanded;
+        gr_poll(g->c);
         gr_pg_sink sink = { g, id };
         g->batch_n = 0;
         g->batch_len = 0;
@@ -434,6 +435,7 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
         }
     }
     while (head < tail) {
+        gr_poll(g->c);
         uint32_t v = queue[head++];
         uint32_t r = g->rem[v] + 1;
         int child_lost = g->outc[v] == GR_LOSS;
@@ -482,6 +484,7 @@ static void grundy_values(gr_pg *g, uint32_t n, const uint64_t *roff, const uint
         if (cnt[v] == 0 && g->kind[v] != GR_EXPAND_WIN) queue[tail++] = v;
     }
     while (head < tail) {
+        gr_poll(g->c);
         uint32_t v = queue[head++];
         g->sg[v] = mex_children(g, v, g->sg, bits);
         for (uint64_t e = roff[v]; e < roff[v + 1]; e++)
@@ -608,7 +611,10 @@ void gr_pg_solve_gamma(gr_pg *g) {
     uint32_t *cnt = resize(c, NULL, sizeof *cnt, n ? n : 1);
     uint32_t *hit = gr_alloc(c, gr_size_mul(c, sizeof *hit, n ? n : 1)); /* zeroed: no stamp */
     uint32_t count = gamma_init(g, n, roff, rev, queue, list);
-    for (uint32_t m = 0; count > 0; m++) count = gamma_stage(g, m, roff, rev, list, count, cnt, hit, queue);
+    for (uint32_t m = 0; count > 0; m++) {
+        gr_poll(c);
+        count = gamma_stage(g, m, roff, rev, list, count, cnt, hit, queue);
+    }
     gr_free(c, hit);
     gr_free(c, cnt);
     gr_free(c, list);

@@ -48,8 +48,9 @@ int gr_rules_bind(gr_ctx *c, const gr_rmove *mv, int64_t *frame, gr_bind_fn at, 
                 i++;
                 continue;
             }
-        } else if (at(user, frame)) {
-            return 1;
+        } else {
+            gr_poll(c);
+            if (at(user, frame)) return 1;
         }
         for (;;) {
             if (--i < 0) return 0;

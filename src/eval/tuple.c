@@ -266,6 +266,7 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
     t->nframes = 0;
     push_frame(c, g, t, pos);
     while (t->nframes) {
+        gr_poll(c);
         frame *f = &t->frames[t->nframes - 1];
         /* Walk the options; descend into the first part not yet known. */
         int descended = 0;

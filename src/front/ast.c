@@ -114,6 +114,17 @@ gr_item *ast_item(gr_ctx *c, gr_loc loc, gr_item_kind kind) {
     return it;
 }
 
+gr_item *ast_items_reverse(gr_item *list) {
+    gr_item *out = NULL;
+    while (list) {
+        gr_item *next = list->next;
+        list->next = out;
+        out = list;
+        list = next;
+    }
+    return out;
+}
+
 gr_gdecl *ast_gdecl(gr_ctx *c, gr_loc loc, gr_gdecl_kind kind) {
     gr_gdecl *d = GR_NEW(c, gr_gdecl);
     d->kind = kind; d->loc = loc;

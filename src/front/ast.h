@@ -161,6 +161,7 @@ typedef struct gr_names { const char **v; gr_loc *locs; int n, cap; } gr_names;
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
 
 gr_item *ast_item(gr_ctx *c, gr_loc loc, gr_item_kind kind);
+gr_item *ast_items_reverse(gr_item *list);
 gr_gdecl *ast_gdecl(gr_ctx *c, gr_loc loc, gr_gdecl_kind kind);
 void ast_gdecl_head(gr_gdecl *d, const char *name, gr_loc name_loc, gr_names params);
 void ast_graph_edge(gr_ctx *c, gr_gdecl *g, const char *from, gr_loc from_loc, gr_names to);

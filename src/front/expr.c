@@ -1,5 +1,7 @@
 /* expr: compiler from syntax tree to stack code, and its evaluator; see expr.h. */
 #include "expr.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { I_CONST, I_LOAD, I_UN, I_BIN, I_ANDJ, I_ORJ, I_BOOL, I_CALL, I_HOOK };
@@ -61,7 +63,7 @@ typedef struct emitter {
 
 static int emit(emitter *m, uint8_t op, int32_t arg, int64_t imm, uint8_t argc, gr_loc loc, int stack_delta) {
     if (m->n == m->cap) {
-        int ncap = m->cap ? m->cap * 2 : 16;
+        int ncap = m->cap ? m->cap * 2 : 4;   /* most expressions are a few instructions */
         gr_insn *p = GR_NEWN(m->c, gr_insn, ncap);
         if (m->n) memcpy(p, m->ins, (size_t)m->n * sizeof *p);
         m->ins = p;
@@ -221,12 +223,29 @@ int gr_code_uses_slot(const gr_code *code, int slot) {
 }
 
 /* ---- evaluator ---- */
+/* An arithmetic error: at compile time a located input error (status 2); while the rules of
+ * a position are evaluated, a run-time limit of the 64-bit arithmetic (status 3) that names
+ * the position as well as the expression. */
+_Noreturn static void eval_fail(gr_ctx *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+_Noreturn static void eval_fail(gr_ctx *c, gr_loc loc, const char *fmt, ...) {
+    char msg[256], where[16 * 22 + 32] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->eval_n <= 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "%s", msg);
+    size_t pos = (size_t)snprintf(where, sizeof where, " at position (");
+    for (int i = 0; i < c->eval_n && pos < sizeof where; i++)
+        pos += (size_t)snprintf(where + pos, sizeof where - pos, "%s%lld", i ? ", " : "", (long long)c->eval_pos[i]);
+    if (pos < sizeof where) snprintf(where + pos, sizeof where - pos, ")");
+    gr_fail_at(c, loc, GR_EXIT_LIMIT, "%s%s", msg, where);
+}
 _Noreturn static void overflow(gr_ctx *c, gr_loc loc) {
-    gr_fail_at(c, loc, GR_EXIT_INPUT, "arithmetic overflow (values are 64-bit signed integers)");
+    eval_fail(c, loc, "arithmetic overflow (values are 64-bit signed integers)");
 }
 
 static int64_t floor_div(gr_ctx *c, int64_t a, int64_t b, gr_loc loc) {
-    if (b == 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "division by zero");
+    if (b == 0) eval_fail(c, loc, "division by zero");
     if (a == INT64_MIN && b == -1) overflow(c, loc);
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
@@ -234,7 +253,7 @@ static int64_t floor_div(gr_ctx *c, int64_t a, int64_t b, gr_loc loc) {
 }
 
 static int64_t floor_mod(gr_ctx *c, int64_t a, int64_t b, gr_loc loc) {
-    if (b == 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "modulo by zero");
+    if (b == 0) eval_fail(c, loc, "modulo by zero");
     if (b == -1) return 0;
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -250,11 +269,11 @@ static int64_t binary(gr_ctx *c, gr_op op, int64_t a, int64_t b, gr_loc loc) {
     case OP_DIV: return floor_div(c, a, b, loc);
     case OP_MOD: return floor_mod(c, a, b, loc);
     case OP_SHL:
-        if (b < 0 || b > 62) gr_fail_at(c, loc, GR_EXIT_INPUT, "shift count %lld is out of range 0..62", (long long)b);
+        if (b < 0 || b > 62) eval_fail(c, loc, "shift count %lld is out of range 0..62", (long long)b);
         if (a > (INT64_MAX >> b) || a < (INT64_MIN >> b)) overflow(c, loc);
         return (int64_t)((uint64_t)a << b);
     case OP_SHR:
-        if (b < 0 || b > 63) gr_fail_at(c, loc, GR_EXIT_INPUT, "shift count %lld is out of range 0..63", (long long)b);
+        if (b < 0 || b > 63) eval_fail(c, loc, "shift count %lld is out of range 0..63", (long long)b);
         return a >= 0 ? a >> b : ~(~a >> b); /* arithmetic shift, spelled portably */
     case OP_BITAND: return a & b;
     case OP_BITOR: return a | b;
@@ -273,8 +292,8 @@ static int64_t binary(gr_ctx *c, gr_op op, int64_t a, int64_t b, gr_loc loc) {
 }
 
 int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc) {
-    if (n < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld): the argument must not be negative", (long long)n);
-    if (n > 92) gr_fail_at(c, loc, GR_EXIT_INPUT, "fib(%lld) does not fit in 64 bits (fib(92) is the largest)", (long long)n);
+    if (n < 0) eval_fail(c, loc, "fib(%lld): the argument must not be negative", (long long)n);
+    if (n > 92) eval_fail(c, loc, "fib(%lld) does not fit in 64 bits (fib(92) is the largest)", (long long)n);
     if (n == 0) return 0;
     int64_t a = 0, b = 1;   /* b = fib(i) after step i; never computes past fib(n) */
     for (int64_t i = 1; i < n; i++) { int64_t t = a + b; a = b; b = t; }
@@ -300,14 +319,14 @@ static int64_t call_builtin(gr_ctx *c, int b, const int64_t *a, int argc, gr_loc
     case B_CLZ: return a[0] == 0 ? 64 : __builtin_clzll((unsigned long long)a[0]);
     case B_POPCOUNT: return __builtin_popcountll((unsigned long long)a[0]);
     case B_ISQRT:
-        if (a[0] < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "isqrt(%lld): the argument must not be negative", (long long)a[0]);
+        if (a[0] < 0) eval_fail(c, loc, "isqrt(%lld): the argument must not be negative", (long long)a[0]);
         return isqrt(a[0]);
     case B_FIB: return gr_fib(c, a[0], loc);
     case B_LOG2:
-        if (a[0] <= 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "log2(%lld): the argument must be positive", (long long)a[0]);
+        if (a[0] <= 0) eval_fail(c, loc, "log2(%lld): the argument must be positive", (long long)a[0]);
         return 63 - __builtin_clzll((unsigned long long)a[0]);
     case B_POW: {
-        if (a[1] < 0) gr_fail_at(c, loc, GR_EXIT_INPUT, "pow(%lld, %lld): the exponent must not be negative", (long long)a[0], (long long)a[1]);
+        if (a[1] < 0) eval_fail(c, loc, "pow(%lld, %lld): the exponent must not be negative", (long long)a[0], (long long)a[1]);
         int64_t r = 1;
         for (int64_t i = 0; i < a[1]; i++) {
             if (__builtin_mul_overflow(r, a[0], &r)) overflow(c, loc);

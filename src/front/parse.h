@@ -11,6 +11,7 @@ typedef struct gr_parser_state {
     gr_ast_program *prog;
     uint32_t pos;          /* byte offset of the scanner */
     int failed;
+    int depth;             /* open ( [ { brackets, kept below GR_MAX_NESTING */
 } gr_parser_state;
 
 /* The location type of the grammar: a byte span [off, end). */
@@ -19,6 +20,12 @@ typedef struct gr_yyltype { uint32_t off, end; } gr_yyltype;
 #define YYLTYPE_IS_DECLARED 1
 
 static inline gr_loc gr_span(gr_yyltype l) { return (gr_loc){ l.off, l.end > l.off ? l.end - l.off : 0 }; }
+
+/* Limits of the front end, each a located error past it: brackets nested deeper than
+ * GR_MAX_NESTING, identifiers longer than GR_MAX_IDENT bytes, strings longer than
+ * GR_MAX_STRING. (Unbracketed nesting, such as a long run of unary minus signs, is bounded by
+ * the parser's stack, also with a located error.) */
+enum { GR_MAX_NESTING = 1024, GR_MAX_IDENT = 255, GR_MAX_STRING = 4096 };
 
 int gr_parse(gr_ctx *c, gr_ast_program *out);
 #endif

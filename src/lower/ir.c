@@ -16,6 +16,7 @@ void gr_rules_frame(gr_ctx *c, const gr_game *g, const int64_t *pos, int64_t *fr
     if (r->nslots > GR_MAX_FRAME) gr_fail(c, GR_EXIT_INPUT, "rule set '%s' uses more than %d variables", g->name, GR_MAX_FRAME);
     memcpy(frame, g->params, (size_t)r->nparams * sizeof *frame);
     memcpy(frame + r->nparams, pos, (size_t)r->arity * sizeof *frame);
+    gr_eval_at(c, pos, r->arity);   /* an arithmetic error from here on names this position */
 }
 
 int gr_rules_valid(gr_ctx *c, const gr_game *g, const int64_t *pos) {

@@ -2,6 +2,7 @@
 #include "lower.h"
 #include "ir.h"
 #include "lineshape.h"
+#include "grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,7 +185,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
         if (!gr_code_affine(mv->parts[i].coords[0], g->params, r->nparams, &f[i])) return 0;
     if (mv->nparts == 1 && !mv->is_sum) {
         if (mv->nbinds == 0) {
-            if (!aff_is(&f[0], 1, n, 0, -1, 0, -1, f[0].k, 1) || f[0].k >= 0) return 0;
+            if (!aff_is(&f[0], 1, n, 0, -1, 0, -1, f[0].k, 1) || f[0].k >= 0 || f[0].k == INT64_MIN) return 0;
             return mark_places(b, -f[0].k, -f[0].k, 3);
         }
         if (mv->nbinds != 1) return 0;
@@ -206,7 +207,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
     if (which < 0) return 0;
     const gr_affine *other = &f[which];
     if (k < 0) {
-        if (!aff_is(other, 1, n, 0, -1, -1, a, other->k, 1) || other->k > 0) return 0;
+        if (!aff_is(other, 1, n, 0, -1, -1, a, other->k, 1) || other->k > 0 || other->k < -TB_MAX_PLACE) return 0;
         K = -other->k;
     } else if (!aff_is(other, 1, n, -1, k, -1, a, 0, 1)) {
         return 0;
@@ -352,6 +353,15 @@ void gr_lower(gr_ctx *c, gr_game *g) {
                 g->evaluator = EVAL_GRAPH;
                 snprintf(g->explain, sizeof g->explain, "position graph: heap rules with %s",
                          g->rules->nterms ? "'terminal' conditions" : "a 'where' restriction");
+            }
+            if ((g->grow_move = gr_rules_growing_move(g)) != NULL) {
+                char mv[160];
+                gr_grow_move_text(c, g, mv, sizeof mv);
+                g->evaluator = EVAL_GRAPH;
+                snprintf(g->explain, sizeof g->explain, "position graph: heaps can grow, since %s leads to larger "
+                         "heaps, so this is no heap recurrence; its reachable positions may have no bound, and the "
+                         "graph stops at the limits (at most %d positions unless --max-positions is given)",
+                         mv, GR_GROW_MAX_POSITIONS);
             }
         } else if (gr_lines_recognise(g, why, sizeof why)) {
             g->evaluator = EVAL_TABLE;

@@ -3,6 +3,8 @@
 #include "ir.h"
 #include "lower.h"
 #include "tbcode.h"
+#include "names.h"
+#include "parse.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -15,6 +17,7 @@ typedef struct decl_info {
     int nset;
     gr_code *gen_elem, *gen_lo, *gen_hi; int gen_slot;   /* GD_SUBTRACT builder */
     const char **vertices; int nvertices;
+    gr_names_map vertex_ids;       /* vertex name -> index + 1 */
     int32_t *adj_off, *adj;
 } decl_info;
 
@@ -23,13 +26,11 @@ typedef struct sema {
     gr_ast_program *prog;
     gr_module *mod;
     gr_game **games_tail;
+    gr_names_map decls;            /* name -> declaration */
+    gr_names_map instances;        /* output name ("bash[3]") -> instance */
 } sema;
 
-static gr_gdecl *find_decl(sema *s, const char *name) {
-    for (gr_gdecl *d = s->prog->decls; d; d = d->next)
-        if (strcmp(d->name, name) == 0) return d;
-    return NULL;
-}
+static gr_gdecl *find_decl(sema *s, const char *name) { return gr_names_get(&s->decls, name); }
 
 /* ---- declarations ---- */
 static void declare_params(sema *s, gr_gdecl *d, decl_info *di) {
@@ -151,9 +152,10 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
 }
 
 static int vertex_index(sema *s, decl_info *di, const char *name, int add) {
-    for (int i = 0; i < di->nvertices; i++)
-        if (strcmp(di->vertices[i], name) == 0) return i;
+    intptr_t id = (intptr_t)gr_names_get(&di->vertex_ids, name);
+    if (id) return (int)(id - 1);
     if (!add) return -1;
+    gr_names_put(s->c, &di->vertex_ids, name, (void *)(intptr_t)(di->nvertices + 1));
     if ((di->nvertices & (di->nvertices - 1)) == 0) {
         const char **p = GR_NEWN(s->c, const char *, di->nvertices ? di->nvertices * 2 : 4);
         if (di->nvertices) memcpy(p, di->vertices, (size_t)di->nvertices * sizeof *p);
@@ -187,12 +189,12 @@ static void prepare_graph(sema *s, gr_gdecl *d, decl_info *di) {
 
 static void prepare_decls(sema *s) {
     for (gr_gdecl *d = s->prog->decls; d; d = d->next) {
-        for (gr_gdecl *e = s->prog->decls; e != d; e = e->next)
-            if (strcmp(e->name, d->name) == 0) {
-                int line, col;
-                gr_line_col(s->c, e->name_loc.off, &line, &col);
-                gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", d->name, line);
-            }
+        gr_gdecl *e = gr_names_put(s->c, &s->decls, d->name, d);
+        if (e != d) {
+            int line, col;
+            gr_line_col(s->c, e->name_loc.off, &line, &col);
+            gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", d->name, line);
+        }
         decl_info *di = GR_NEW(s->c, decl_info);
         d->sema = di;
         declare_params(s, d, di);
@@ -245,23 +247,26 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     if (d->nparams > 64) gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "at most 64 parameters");
     gr_scope empty = { 0 };
     for (int i = 0; i < d->nparams; i++) params[i] = gr_const_eval(s->c, ref->args.v[i], &empty);
-    for (gr_game *g = s->mod->games; g; g = g->next)
-        if (g->decl == d && (d->nparams == 0 || memcmp(g->params, params, (size_t)d->nparams * sizeof *params) == 0))
-            return g;
+    /* The output name identifies the instance: "bash[3]" (the name and 64 parameters of at
+     * most 20 digits always fit the buffer). */
+    const char *name = d->name;
+    if (d->nparams) {
+        char buf[64 * 22 + 2 * GR_MAX_IDENT];
+        size_t pos = (size_t)snprintf(buf, sizeof buf, "%s[", d->name);
+        for (int i = 0; i < d->nparams && pos < sizeof buf; i++)
+            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%lld", i ? ", " : "", (long long)params[i]);
+        if (pos < sizeof buf) snprintf(buf + pos, sizeof buf - pos, "]");
+        name = gr_strndup(s->c, buf, strlen(buf));
+    }
+    gr_game *known = gr_names_get(&s->instances, name);
+    if (known) return known;
     gr_game *g = GR_NEW(s->c, gr_game);
     g->decl = d;
     g->nparams = d->nparams;
     g->params = GR_NEWN(s->c, int64_t, d->nparams ? d->nparams : 1);
     memcpy(g->params, params, (size_t)d->nparams * sizeof *params);
-    if (d->nparams == 0) g->name = d->name;
-    else {
-        char buf[1024];
-        size_t pos = (size_t)snprintf(buf, sizeof buf, "%s[", d->name);
-        for (int i = 0; i < d->nparams && pos < sizeof buf; i++)
-            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%lld", i ? ", " : "", (long long)params[i]);
-        if (pos < sizeof buf) snprintf(buf + pos, sizeof buf - pos, "]");
-        g->name = gr_strndup(s->c, buf, strlen(buf));
-    }
+    g->name = name;
+    gr_names_put(s->c, &s->instances, name, g);
     g->play = d->misere ? CONV_MISERE : CONV_NORMAL;
     decl_info *di = d->sema;
     switch (d->kind) {
@@ -270,7 +275,9 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
         int64_t frame[65] = { 0 };
         memcpy(frame, params, (size_t)d->nparams * sizeof *params);
         if (d->set->kind == SET_BUILDER) {
-            int64_t lo = gr_eval(s->c, di->gen_lo, frame, NULL) + d->set->strict;
+            int64_t lo = gr_eval(s->c, di->gen_lo, frame, NULL);
+            if (d->set->strict && __builtin_add_overflow(lo, 1, &lo))
+                gr_fail_at(s->c, d->set->loc, GR_EXIT_INPUT, "the set starts past the largest 64-bit integer");
             int has_hi = di->gen_hi != NULL;
             int64_t hi = has_hi ? gr_eval(s->c, di->gen_hi, frame, NULL) : 0;
             gr_lower_subtract_generator(s->c, g, d->set, di->gen_elem, di->gen_slot, lo, hi, has_hi);

@@ -383,7 +383,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     gr_period_init(&t, c);
     for (int64_t next; (next = plan_next(&pl, t.n)) > t.n;) {
         ensure_values(c, q, next - 1);
-        while (t.n < next) gr_period_push(&t, value_at(g, t.n));
+        while (t.n < next) { gr_poll(c); gr_period_push(&t, value_at(g, t.n)); }
         int64_t e, p = ct.kind != CERT_NONE ? least_certified(&t, &ct, &e) : 0;
         if (p) {
             out->status = GR_CHECK_PROVED;
@@ -460,6 +460,7 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
         have = more;
         ensure_values(c, q, have - 1);
         for (; next < have - p; next++) {
+            gr_poll(c);
             int64_t a = value_at(g, next), b = value_at(g, next + p);
             if (b - a != s) {
                 refute(out, next, p, s, a, b);
@@ -728,7 +729,11 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     while (!refuted) {
         if (down) {
             if (k == n) {
+                gr_poll(c);
                 count++;
+                int64_t at[16];
+                for (int i = 0; i < n && i < 16; i++) at[i] = frame[q->binds[i].slot];
+                gr_eval_at(c, at, n < 16 ? n : 16);   /* an arithmetic error names the assignment */
                 if (!gr_eval(c, q->formula, frame, &hooks)) { formula_refuted(c, q, frame, &hooks, out); refuted = 1; }
                 if ((count & 4095) == 0) gr_progress_update(&pr, (uint64_t)count);
                 down = 0;

@@ -25,8 +25,7 @@ static void by_graph(void *user, const char *text, uint32_t id) {
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
-    char position[4096];
-    gr_render_comps(q->comps, q->ncomps, position, sizeof position);
+    const char *position = gr_render_sum(c, q->comps, q->ncomps);
     option_list l = { .c = c };
     int64_t sg = -1;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);

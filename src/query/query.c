@@ -409,8 +409,7 @@ static void keep_move(void *user, const char *text, uint32_t id) {
 
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
-    char position[4096];
-    gr_render_comps(q->comps, q->ncomps, position, sizeof position);
+    const char *position = gr_render_sum(c, q->comps, q->ncomps);
     move_list moves = { .c = c };
     gr_solution sol;
     gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);
@@ -505,6 +504,11 @@ int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_quer
         gr_rquery *q = &m->queries[i];
         if (c->query_only && i + 1 != c->query_only) continue;
         if (start) start(user, i, m->nqueries, q);
+        c->query_no = i + 1;            /* for a limit's message */
+        c->query_text = q->text;
+        c->step_label = NULL;
+        c->limit_note[0] = '\0';
+        gr_eval_at(c, NULL, 0);
         if (fmt == GR_FMT_CSV && ran) fputc('\n', out);
         if (fmt == GR_FMT_CSV && several) fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
         switch (q->kind) {

@@ -2,6 +2,8 @@
 #include "sums.h"
 #include "evaluator.h"
 #include "heapmoves.h"
+#include "grow.h"
+#include "textset.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,24 +84,43 @@ void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap) {
     }
 }
 
-/* Components with more than one atom are parenthesised where components matter. */
-static void render_spos(const gr_sumgraph *s, const spos *p, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    int group = s->conv == CONV_ANYLEAF || s->conv == CONV_EVERY;
-    for (int k = 0; k < p->nc && pos < cap; k++) {
-        int lo = p->cs[k], hi = p->cs[k + 1];
-        if (k) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        if (lo == hi) { pos += (size_t)snprintf(buf + pos, cap - pos, "0"); continue; }
-        int paren = group && hi - lo > 1 && p->nc > 1;
-        if (paren && pos < cap) pos += (size_t)snprintf(buf + pos, cap - pos, "(");
-        for (int i = lo; i < hi && pos < cap; i++) {
-            if (i > lo) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-            pos = render_atom(s->games[p->a[i].game], p->a[i].c, buf, cap, pos);
-        }
-        if (paren && pos < cap) pos += (size_t)snprintf(buf + pos, cap - pos, ")");
+/* The text of an atom, with no length limit. */
+static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) {
+    if (g->shape == SHAPE_GRAPH) { gr_text_printf(t, "%s.%s", g->name, g->vertices[coords[0]]); return; }
+    gr_text_printf(t, "%s(", g->name);
+    for (int i = 0; i < g->arity; i++) gr_text_printf(t, "%s%lld", i ? ", " : "", (long long)coords[i]);
+    gr_text_printf(t, ")");
+}
+
+const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n) {
+    gr_text t;
+    gr_text_init(&t, c);
+    for (int i = 0; i < n; i++) {
+        if (i) gr_text_printf(&t, " + ");
+        text_atom(&t, comps[i].game, comps[i].c);
     }
-    if (p->nc == 0) snprintf(buf, cap, "0");
+    char *out = gr_strndup(c, t.s, t.n);
+    gr_text_free(&t);
+    return out;
+}
+
+/* Components with more than one atom are parenthesised where components matter. */
+static void render_spos(const gr_sumgraph *s, const spos *p, gr_text *t) {
+    gr_text_clear(t);
+    int group = s->conv == CONV_ANYLEAF || s->conv == CONV_EVERY;
+    for (int k = 0; k < p->nc; k++) {
+        int lo = p->cs[k], hi = p->cs[k + 1];
+        if (k) gr_text_printf(t, " + ");
+        if (lo == hi) { gr_text_printf(t, "0"); continue; }
+        int paren = group && hi - lo > 1 && p->nc > 1;
+        if (paren) gr_text_printf(t, "(");
+        for (int i = lo; i < hi; i++) {
+            if (i > lo) gr_text_printf(t, " + ");
+            text_atom(t, s->games[p->a[i].game], p->a[i].c);
+        }
+        if (paren) gr_text_printf(t, ")");
+    }
+    if (p->nc == 0) gr_text_printf(t, "0");
 }
 
 /* ---- the fast path ---- */
@@ -348,6 +369,7 @@ static gr_expand_kind children(gr_sumgraph *s, const spos *p, child_fn fn, void 
             if (i > 0 && cmp_atom(&p->a[i], &p->a[i - 1]) == 0 && s->conv != CONV_ANYLEAF) continue;
             size_t off = s->move_off[i];
             for (int m = 0; m < s->move_count[i]; m++) {
+                gr_poll(c);
                 build_child(s, p, &i, &off, 1);
                 fn(s, &s->child, user);
                 off += move_size(s, p->a[i].game, off);
@@ -384,6 +406,7 @@ static gr_expand_kind children(gr_sumgraph *s, const spos *p, child_fn fn, void 
                 m -= s->move_count[i];
             }
         }
+        gr_poll(c);
         build_child(s, p, repl_atom, repl_move, nm);
         fn(s, &s->child, user);
         if (++produced > MAX_CHILDREN_EVERY)
@@ -416,6 +439,14 @@ static void emit_child(gr_sumgraph *s, spos *child, void *user) {
 static gr_expand_kind expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {
     gr_sumgraph *s = user;
     decode(s, pos, len, &s->cur);
+    for (int i = 0; i < s->cur.na; i++) {
+        gr_game *g = s->games[s->cur.a[i].game];
+        if (!g->grow_move) continue;
+        gr_grow_reached(s->c, g, s->cur.a[i].c[0]);
+        if (!s->c->max_positions && gr_pg_count(s->pg) > GR_GROW_MAX_POSITIONS)
+            gr_fail(s->c, GR_EXIT_LIMIT, "position graph stopped at %u positions, the default for heaps that grow "
+                    "(raise --max-positions to look further)", gr_pg_count(s->pg));
+    }
     expand_ctx e = { sink };
     return children(s, &s->cur, emit_child, &e);
 }
@@ -481,29 +512,34 @@ void gr_sumgraph_render(gr_sumgraph *s, uint32_t id, char *buf, size_t cap) {
     const uint8_t *key = gr_pg_key(s->pg, id, &len);
     spos p = { 0 };
     decode(s, key, len, &p);
-    render_spos(s, &p, buf, cap);
+    gr_text t;
+    gr_text_init(&t, s->c);
+    render_spos(s, &p, &t);
+    snprintf(buf, cap, "%s", t.s);
+    gr_text_free(&t);
     gr_free(s->c, p.a);
     gr_free(s->c, p.cs);
 }
 gr_pg *gr_sumgraph_pg(gr_sumgraph *s) { return s->pg; }
 
 /* ---- moves of a start, for winning-move lists ---- */
+/* Children are told apart by their ids in the solved graph (equal positions under the
+ * convention have one id), kept in a hash set: one entry per distinct position, at once. */
 typedef struct list_ctx {
     gr_child_fn fn; void *user;
-    uint32_t *seen; size_t nseen, cap;
-    char text[4096];
+    gr_byteset seen;
+    gr_text text;
 } list_ctx;
 
 static void list_child(gr_sumgraph *s, spos *child, void *user) {
     list_ctx *l = user;
-    render_spos(s, child, l->text, sizeof l->text);   /* before encode sorts it */
+    render_spos(s, child, &l->text);   /* before encode sorts it */
     encode(s, child);
     int64_t id = gr_pg_find(s->pg, s->enc, s->nenc);
     if (id < 0) return;
-    for (size_t i = 0; i < l->nseen; i++) if (l->seen[i] == (uint32_t)id) return;
-    l->seen = grow(s->c, l->seen, l->nseen + 1, &l->cap, sizeof *l->seen);
-    l->seen[l->nseen++] = (uint32_t)id;
-    l->fn(l->user, l->text, (uint32_t)id);
+    uint32_t key = (uint32_t)id;
+    if (!gr_byteset_add(&l->seen, &key, sizeof key)) return;
+    l->fn(l->user, l->text.s, key);
 }
 
 void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn fn, void *user) {
@@ -512,12 +548,103 @@ void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn 
     list_ctx *l = gr_alloc(s->c, sizeof *l);
     l->fn = fn;
     l->user = user;
+    gr_byteset_init(&l->seen, s->c);
+    gr_text_init(&l->text, s->c);
     /* children() uses s->cur only through its argument, so a private start is safe. */
     children(s, &start, list_child, l);
-    gr_free(s->c, l->seen);
+    gr_byteset_free(&l->seen);
+    gr_text_free(&l->text);
     gr_free(s->c, l);
     gr_free(s->c, start.a);
     gr_free(s->c, start.cs);
+}
+
+/* ---- one move of one component: is its resulting position new? ----
+ * A move replaces atom a of the sum C by parts P, leading to C - a + P. Two such moves lead
+ * to the same multiset exactly when their net changes agree: P minus a, as signed multisets
+ * (C - a + P = C - a' + P' iff P + a' = P' + a). So the key of a move is its game, the sorted
+ * parts with heaps of 0 that have no move dropped (the graph drops them too), and the removed
+ * atom, cancelled against an equal part. It costs O(|P| log |P|), never O(|C|). */
+typedef struct move_keys {
+    gr_ctx *c;
+    gr_byteset seen;
+    int64_t *parts; size_t cap;                  /* scratch: parts as GR_MAX_ARITY-wide rows */
+    const gr_game *zero_game[8]; int8_t zero_dead[8]; int nzero;
+} move_keys;
+
+static int cmp_row(const void *x, const void *y) {
+    const int64_t *a = x, *b = y;
+    for (int i = 0; i < GR_MAX_ARITY; i++)
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+typedef struct count_ctx { int n; } count_ctx;
+static void count_option(void *user, const int64_t *heaps, int nheaps) { (void)heaps; (void)nheaps; ((count_ctx *)user)->n++; }
+
+/* Is a heap of 0 of g a position without moves? Asked once per game. */
+static int heap_zero_dead(move_keys *k, gr_game *g) {
+    if (g->shape != SHAPE_HEAP) return 0;
+    for (int i = 0; i < k->nzero; i++) if (k->zero_game[i] == g) return k->zero_dead[i];
+    count_ctx n = { 0 };
+    int64_t zero[GR_MAX_ARITY] = { 0 };
+    gr_eval_options(k->c, g, zero, count_option, &n);
+    if (k->nzero < 8) { k->zero_game[k->nzero] = g; k->zero_dead[k->nzero++] = (int8_t)(n.n == 0); }
+    return n.n == 0;
+}
+
+static void move_keys_init(move_keys *k, gr_ctx *c) {
+    memset(k, 0, sizeof *k);
+    k->c = c;
+    gr_byteset_init(&k->seen, c);
+}
+
+static void move_keys_free(move_keys *k) {
+    gr_byteset_free(&k->seen);
+    gr_free(k->c, k->parts);
+}
+
+/* 1 if the move of atom `removed` of game g to parts (nparts rows of g->arity) leads to a
+ * position not seen before. */
+static int move_is_new(move_keys *k, gr_game *g, const int64_t *removed, const int64_t *parts, int nparts) {
+    enum { W = GR_MAX_ARITY };
+    size_t need = gr_size_mul(k->c, (size_t)nparts + 2, W);
+    if (need > k->cap) {
+        k->parts = gr_realloc(k->c, k->parts, gr_size_mul(k->c, need, sizeof *k->parts));
+        k->cap = need;
+    }
+    int64_t *rows = k->parts, *rm = k->parts + (size_t)(nparts + 1) * W;
+    int dead = heap_zero_dead(k, g), n = 0;
+    for (int q = 0; q < nparts; q++) {
+        const int64_t *p = parts + (size_t)q * (size_t)g->arity;
+        if (dead && p[0] == 0) continue;
+        memset(rows + (size_t)n * W, 0, W * sizeof *rows);
+        memcpy(rows + (size_t)n * W, p, (size_t)g->arity * sizeof *p);
+        n++;
+    }
+    memset(rm, 0, W * sizeof *rm);
+    memcpy(rm, removed, (size_t)g->arity * sizeof *rm);
+    if (n > 1) qsort(rows, (size_t)n, W * sizeof *rows, cmp_row);
+    int64_t has_removed = 1;
+    for (int q = 0; q < n; q++)
+        if (cmp_row(rows + (size_t)q * W, rm) == 0) {
+            memmove(rows + (size_t)q * W, rows + (size_t)(q + 1) * W, (size_t)(n - q - 1) * W * sizeof *rows);
+            n--;
+            has_removed = 0;
+            break;
+        }
+    /* key: a header row (game, whether an atom is removed), the parts, then that atom */
+    memmove(rows + W, rows, (size_t)n * W * sizeof *rows);
+    uintptr_t gp = (uintptr_t)g;
+    memset(rows, 0, W * sizeof *rows);
+    memcpy(rows, &gp, sizeof gp);
+    rows[1] = has_removed;
+    size_t len = (size_t)(n + 1) * W * sizeof *rows;
+    if (has_removed) {
+        memmove(rows + (size_t)(n + 1) * W, rm, W * sizeof *rm);
+        len += W * sizeof *rm;
+    }
+    return gr_byteset_add(&k->seen, rows, len);
 }
 
 /* ---- winning moves on the fast path ---- */
@@ -527,34 +654,32 @@ typedef struct fast_ctx {
     int64_t want;                 /* the value the moved component must take */
     int64_t rest;                 /* xor of the other components (every option: want < 0) */
     gr_child_fn fn; void *user;
-    gr_valued_option_fn ofn;             /* every option, with its value */
-    char **seen; size_t nseen, cap;
-    char text[4096];
+    gr_valued_option_fn ofn;      /* every option, with its value */
+    move_keys keys;
+    gr_text text;
 } fast_ctx;
 
-static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int nparts, int64_t x) {
-    size_t pos = 0, cap = sizeof f->text;
-    f->text[0] = '\0';
+static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int nparts, int64_t x) {
+    if (!move_is_new(&f->keys, g, f->comps[f->at].c, parts, nparts)) return;
+    gr_text *t = &f->text;
+    gr_text_clear(t);
     int first = 1;
-    for (int i = 0; i < f->n && pos < cap; i++) {
+    for (int i = 0; i < f->n; i++) {
         if (i != f->at) {
-            if (!first) pos += (size_t)snprintf(f->text + pos, cap - pos, " + ");
-            pos = render_atom(f->comps[i].game, f->comps[i].c, f->text, cap, pos);
+            if (!first) gr_text_printf(t, " + ");
+            text_atom(t, f->comps[i].game, f->comps[i].c);
             first = 0;
             continue;
         }
-        for (int q = 0; q < nparts && pos < cap; q++) {
-            if (!first) pos += (size_t)snprintf(f->text + pos, cap - pos, " + ");
-            pos = render_atom(g, parts + q * g->arity, f->text, cap, pos);
+        for (int q = 0; q < nparts; q++) {
+            if (!first) gr_text_printf(t, " + ");
+            text_atom(t, g, parts + q * g->arity);
             first = 0;
         }
     }
-    if (first) snprintf(f->text, cap, "0");
-    for (size_t i = 0; i < f->nseen; i++) if (strcmp(f->seen[i], f->text) == 0) return;
-    f->seen = grow(f->c, f->seen, f->nseen + 1, &f->cap, sizeof *f->seen);
-    f->seen[f->nseen++] = gr_strndup(f->c, f->text, strlen(f->text));
-    if (f->ofn) f->ofn(f->user, f->text, f->rest ^ x);
-    else f->fn(f->user, f->text, 0);
+    if (first) gr_text_printf(t, "0");
+    if (f->ofn) f->ofn(f->user, t->s, f->rest ^ x);
+    else f->fn(f->user, t->s, 0);
 }
 
 static void fast_option(void *user, const int64_t *parts, int nparts) {
@@ -571,26 +696,36 @@ static void fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *
                          gr_child_fn fn, gr_valued_option_fn ofn, void *user) {
     fast_ctx *f = gr_alloc(c, sizeof *f);
     f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user;
+    move_keys_init(&f->keys, c);
+    gr_text_init(&f->text, c);
     int every = ofn != NULL;
     for (int i = 0; i < n; i++) {
         gr_game *g = comps[i].game;
+        gr_poll(c);
         f->at = i;
         f->want = every ? -1 : total ^ vals[i];
         f->rest = total ^ vals[i];
+        if (!every && g->shape == SHAPE_HEAP && g->kernel == KER_NIM) {
+            /* nim: the one option of value want is the heap of that size, if smaller */
+            if (f->want < comps[i].c[0]) fast_report(f, g, &f->want, 1, f->want);
+            continue;
+        }
         if (!every && g->shape == SHAPE_HEAP && comps[i].c[0] > HUGE_HEAP && gr_heap_moves_fast(c, g, comps[i].c[0])) {
             /* through the proved period; a huge heap may have ~h winning moves: the first are listed */
             int64_t h = comps[i].c[0];
             int64_t all = gr_heap_moves_to(c, g, h, f->want, HUGE_LISTED, fast_option, f);
             if (all > HUGE_LISTED) {
-                snprintf(f->text, sizeof f->text, "... and %lld more winning moves in %s(%lld), not listed",
-                         (long long)(all - HUGE_LISTED), g->name, (long long)h);
-                fn(user, f->text, 0);
+                gr_text_clear(&f->text);
+                gr_text_printf(&f->text, "... and %lld more winning moves in %s(%lld), not listed",
+                               (long long)(all - HUGE_LISTED), g->name, (long long)h);
+                fn(user, f->text.s, 0);
             }
             continue;
         }
         gr_eval_options(c, g, comps[i].c, fast_option, f);
     }
-    gr_free(c, f->seen);
+    move_keys_free(&f->keys);
+    gr_text_free(&f->text);
     gr_free(c, f);
 }
 
@@ -619,20 +754,37 @@ typedef struct gamma_moves {
     gamma_comp *g;
     int64_t rest;                 /* xor of the other components, all finite */
     gr_child_fn fn; void *user;
-    char text[4096];
+    move_keys keys;
+    gr_text text;
+    spos child;
+    int64_t *parts; size_t cap;
 } gamma_moves;
 
 static void gamma_move(void *user, const char *text, uint32_t child) {
     gamma_moves *m = user;
     int64_t v = gr_pg_gamma(gr_sumgraph_pg(m->g[m->at].s), child);
     if (v < 0 || (v ^ m->rest) != 0) return;
-    size_t pos = 0, cap = sizeof m->text;
-    for (int i = 0; i < m->n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(m->text + pos, cap - pos, " + ");
-        if (i == m->at) pos += (size_t)snprintf(m->text + pos, cap - pos, "%s", text);
-        else pos = render_atom(m->comps[i].game, m->comps[i].c, m->text, cap, pos);
+    /* the component's new atoms, from the child's canonical encoding */
+    gr_sumgraph *s = m->g[m->at].s;
+    size_t len;
+    const uint8_t *key = gr_pg_key(gr_sumgraph_pg(s), child, &len);
+    decode(s, key, len, &m->child);
+    gr_game *g = m->comps[m->at].game;
+    size_t need = gr_size_mul(m->c, (size_t)m->child.na + 1, GR_MAX_ARITY);
+    if (need > m->cap) {
+        m->parts = gr_realloc(m->c, m->parts, gr_size_mul(m->c, need, sizeof *m->parts));
+        m->cap = need;
     }
-    m->fn(m->user, m->text, 0);
+    for (int i = 0; i < m->child.na; i++)
+        memcpy(m->parts + (size_t)i * (size_t)g->arity, m->child.a[i].c, (size_t)g->arity * sizeof *m->parts);
+    if (!move_is_new(&m->keys, g, m->comps[m->at].c, m->parts, m->child.na)) return;
+    gr_text_clear(&m->text);
+    for (int i = 0; i < m->n; i++) {
+        if (i) gr_text_printf(&m->text, " + ");
+        if (i == m->at) gr_text_printf(&m->text, "%s", text);
+        else text_atom(&m->text, m->comps[i].game, m->comps[i].c);
+    }
+    m->fn(m->user, m->text.s, 0);
 }
 
 int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
@@ -671,12 +823,17 @@ int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outc
         if (*outcome == GR_WIN && fn) {
             gamma_moves *gm = gr_alloc(c, sizeof *gm);
             *gm = (gamma_moves){ .c = c, .comps = comps, .n = n, .g = g, .fn = fn, .user = user };
+            move_keys_init(&gm->keys, c);
+            gr_text_init(&gm->text, c);
             for (int i = 0; i < n; i++) {
                 if (ninf == 1 && i != inf_at) continue;
                 gm->at = i;
                 gm->rest = ninf == 1 ? x : x ^ g[i].gamma;
                 gr_sumgraph_moves(g[i].s, &comps[i], 1, gamma_move, gm);
             }
+            move_keys_free(&gm->keys);
+            gr_text_free(&gm->text);
+            gr_free(c, gm->child.a); gr_free(c, gm->child.cs); gr_free(c, gm->parts);
             gr_free(c, gm);
         }
     }

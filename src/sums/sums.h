@@ -42,9 +42,11 @@ void gr_sumgraph_render(gr_sumgraph *s, uint32_t id, char *buf, size_t cap);
 /* The id of a start added earlier (valid after solve). */
 uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n);
 
-/* Every move from a start position, in a stable order, rendered as the position is written,
- * each with the canonical id of the child in the solved graph. Duplicates (moves that lead
- * to the same position) are reported once. */
+/* Every move from a start position, in a stable order (by component, then by target),
+ * rendered as the position is written, whole, each with the canonical id of the child in the
+ * solved graph. Moves that lead to the same position (equal as multisets of components under
+ * the convention) are reported once, at the first. The fast-path and loopy lists below keep
+ * the same rule. */
 void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn fn, void *user);
 
 /* Normal play on components that may be loopy, by generalised SG values (gamma): each
@@ -54,6 +56,8 @@ void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn 
 int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
                  gr_child_fn fn, void *user);
 
-/* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)". */
+/* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)" (cut at cap). */
 void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap);
+/* The same text, whole, in the compilation's arena. */
+const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n);
 #endif
