@@ -6,6 +6,7 @@
 #include "sgtable.h"
 #include "sparse.h"
 #include "proved.h"
+#include "octpar.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,6 +435,13 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
             if (t->n > to) break;
             int64_t until = gr_sparse_plain_until(hs->sparse);
             if (until - 1 < upto) upto = until - 1;
+        }
+        if (c->threads > 1) {
+            /* large heaps across threads; the serial kernel below GR_OCTPAR_FROM */
+            int r = t->n >= GR_OCTPAR_FROM ? gr_octpar_fill(c, g, t, upto, pr) : -1;
+            if (r == 1) gr_sgt_fit(c, t, t->max * 2 + 2);
+            if (r >= 0) continue;
+            if (t->n < GR_OCTPAR_FROM && upto >= GR_OCTPAR_FROM) upto = GR_OCTPAR_FROM - 1;
         }
         int64_t stop;
         switch (t->width) {
