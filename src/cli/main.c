@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "checkpoint.h"
 #include "ctx.h"
 #include "parse.h"
 #include "query.h"
@@ -216,7 +217,8 @@ static int compile_and_run(gr_ctx *c, const options *o, FILE *out) {
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &mod);
     if (o->explain) { gr_explain(c, &mod, out); return GR_EXIT_OK; }
-    return gr_run_queries(c, &mod, o->format, out);
+    if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
+    return gr_ckpt_close(c, gr_run_queries(c, &mod, o->format, out));
 }
 
 int main(int argc, char **argv) {
@@ -242,6 +244,7 @@ int main(int argc, char **argv) {
     if (o.max_time > 0) c.deadline = gr_now() + o.max_time;
     c.no_theory = o.no_theory;
     c.checkpoint = o.checkpoint;
+    if (o.checkpoint) gr_ckpt_catch_signals();
     c.query_only = o.query;
     c.plot_width = o.plot_width;
     c.plot_height = o.plot_height;

@@ -7,6 +7,7 @@
 #include "sparse.h"
 #include "proved.h"
 #include "octpar.h"
+#include "checkpoint.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ struct gr_heap_state {
     int64_t next_proof;     /* the table length at which a period is looked for next */
     int64_t sparse_warmup;  /* gr_heap_tune: heaps before the rare-value kernel (-1: never) */
     int no_proof;           /* gr_heap_tune: never stop at a proved period */
+    int64_t chunk;          /* with a checkpoint: heaps filled between safe points */
 };
 
 
@@ -471,6 +473,7 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
+    if (c->ckpt) gr_ckpt_claim(c, g);    /* the first time: the values saved by an earlier run */
     if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
     gr_sgtable *t = g->sg;
     struct gr_heap_state *hs = heap_state(c, g);
@@ -484,12 +487,25 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     while (t->n <= n && rc == 0 && !hs->period) {
         int64_t upto = n;
         if (proving && hs->next_proof - 1 < upto) upto = hs->next_proof - 1;
+        /* with a checkpoint: in chunks of about a quarter second, each ending at a safe point */
+        double t0 = 0;
+        if (c->ckpt) {
+            if (!hs->chunk) hs->chunk = 4096;
+            if (t->n + hs->chunk - 1 < upto) upto = t->n + hs->chunk - 1;
+            t0 = gr_now();
+        }
         gr_sgt_reserve(c, t, upto + 1);
         rc = fill_to(c, g, upto, &pr);
+        if (c->ckpt) {
+            double dt = gr_now() - t0;
+            if (dt < 0.1 && hs->chunk < (INT64_C(1) << 30)) hs->chunk *= 2;
+            else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
+        }
         if (proving && rc == 0 && t->n >= hs->next_proof) {
             hs->period = gr_proved_find(g, t, &hs->pre);
             hs->next_proof = t->n * 2;
         }
+        if (c->ckpt && rc == 0) gr_ckpt_point(c, g);   /* saves now and then; stops on a signal */
     }
     gr_progress_end(&pr);
     return rc;
@@ -516,6 +532,66 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
     *period = g->hstate->period;
     *pre = g->hstate->pre;
     return 1;
+}
+
+/* ---- checkpoints ------------------------------------------------------------------------ */
+enum { SV_KERNEL, SV_WIDTH, SV_N, SV_MAX, SV_PERIOD, SV_PRE, SV_NEXT_PROOF, SV_SPARSE, SV_SPARSE_AT };
+
+int gr_heap_save(const gr_game *g, gr_heap_saved *out) {
+    if (g->kernel == KER_NIM || g->kernel == KER_SUBTRACT_INF || g->kernel > KER_RULES) return 0;
+    const gr_sgtable *t = g->sg;
+    const struct gr_heap_state *hs = g->hstate;
+    if (!t || t->n == 0 || !hs) return 0;
+    memset(out, 0, sizeof *out);
+    int64_t *f = out->f;
+    f[SV_KERNEL] = g->kernel;
+    f[SV_WIDTH] = t->width;
+    f[SV_N] = t->n;
+    f[SV_MAX] = t->max;
+    f[SV_PERIOD] = hs->period;
+    f[SV_PRE] = hs->pre;
+    f[SV_NEXT_PROOF] = hs->next_proof;
+    f[SV_SPARSE] = hs->sparse != NULL;
+    if (hs->sparse) gr_sparse_save(hs->sparse, f + SV_SPARSE_AT);
+    out->values = t->data;
+    out->bytes = (size_t)t->n * (size_t)t->width;
+    return 1;
+}
+
+int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
+    const int64_t *f = in->f;
+    int64_t w = f[SV_WIDTH], n = f[SV_N];
+    if (f[SV_KERNEL] != g->kernel || (w != 1 && w != 2 && w != 4 && w != 8) || n < 1 ||
+        in->bytes != (size_t)n * (size_t)w || f[SV_PERIOD] < 0 || f[SV_PRE] < 0 || f[SV_NEXT_PROOF] < 0 ||
+        (f[SV_PERIOD] && f[SV_PRE] + f[SV_PERIOD] > n) || (f[SV_SPARSE] & ~1) ||
+        (f[SV_SPARSE] && g->kernel != KER_OCTAL))
+        return -1;
+    if (g->sg && g->sg->n) return 0;          /* already computed in this run: keep it */
+    if (!g->sg) g->sg = gr_sgt_new(c, (int)w);
+    gr_sgtable *t = g->sg;
+    t->width = (int)w;
+    gr_sgt_reserve(c, t, n);
+    memcpy(t->data, in->values, in->bytes);
+    int64_t max = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = gr_sgt_get(t, i);
+        if (v < 0) return -1;
+        if (v > max) max = v;
+    }
+    if (max != f[SV_MAX]) return -1;
+    t->n = n;
+    t->max = max;
+    struct gr_heap_state *hs = heap_state(c, g);
+    hs->period = f[SV_PERIOD];
+    hs->pre = f[SV_PRE];
+    hs->next_proof = f[SV_NEXT_PROOF];
+    if (f[SV_SPARSE] && !(hs->sparse = gr_sparse_restore(c, g, hs->sparse_warmup, f + SV_SPARSE_AT, t))) {
+        t->n = 0;
+        t->max = 0;
+        hs->period = 0;
+        return -1;
+    }
+    return 0;
 }
 
 void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap) {

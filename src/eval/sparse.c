@@ -242,3 +242,39 @@ void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap) {
         snprintf(buf, cap, "rare-value kernel not in use at heap %lld (the smallest rare class, %lld heaps, is not under "
                  "1/8 of them): plain kernel", (long long)s->chosen_n, (long long)s->best_rare);
 }
+
+void gr_sparse_save(const gr_sparse *s, int64_t *out) {
+    int64_t v[GR_SPARSE_SAVED] = { s->mode, (int64_t)s->mask, (int64_t)s->P, s->hp, s->cc,
+                                   s->chosen_n, s->chosen_rare, s->plain_until, s->best_rare };
+    memcpy(out, v, sizeof v);
+}
+
+gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const int64_t *in, const gr_sgtable *tab) {
+    int64_t mode = in[0], P = in[2];
+    if (mode < MODE_UNDECIDED || mode > MODE_PLAIN || (in[3] & ~1) || (in[4] & ~1) || in[5] < 0 || in[5] > tab->n)
+        return NULL;
+    if (mode == MODE_SPARSE && (P < 2 || P > (int64_t)MAX_SPARSE_P || (P & (P - 1)) || tab->max >= 2 * P ||
+                                (uint64_t)in[1] >= (uint64_t)P || tab->width > 4))
+        return NULL;
+    gr_sparse *s = gr_sparse_new(c, g, warmup);
+    s->mode = (int)mode;
+    s->mask = (uint64_t)in[1];
+    s->P = (uint64_t)P;
+    s->hp = (int)in[3];
+    s->cc = (int)in[4];
+    s->chosen_n = in[5];
+    s->chosen_rare = in[6];
+    s->plain_until = in[7];
+    s->best_rare = in[8];
+    if (s->mode != MODE_SPARSE) return s;
+    /* as choose() left it, with every rare heap computed since */
+    for (int64_t x = 1; x < tab->n; x++) {
+        uint64_t v = (uint64_t)gr_sgt_get(tab, x);
+        if (cls(s, v, x) != s->cc) push_rare(c, s, x, v);
+    }
+    s->scap = (size_t)P + 1;
+    s->mark = gr_realloc(c, s->mark, s->scap);
+    s->need = gr_realloc(c, s->need, s->scap);
+    memset(s->need, 0, s->scap);
+    return s;
+}
