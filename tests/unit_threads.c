@@ -22,8 +22,8 @@ enum { N = GR_OCTPAR_FROM + 2500 };
 enum { N = 3 * GR_OCTPAR_FROM };
 #endif
 
-/* The values of `code` to N with `threads` threads; plain: no rare values, no period. */
-static int64_t *values(const char *code, int threads, int plain, int64_t *maxv) {
+/* The values of `code` to `N` with `threads` threads; plain: no rare values, no period. */
+static int64_t *values_to(const char *code, int64_t upto, int threads, int plain, int64_t *maxv) {
     char src[128];
     snprintf(src, sizeof src, "game g = octal \"%s\";\n", code);
     gf f;
@@ -31,15 +31,39 @@ static int64_t *values(const char *code, int threads, int plain, int64_t *maxv) 
     f.c.threads = threads;
     gr_game *g = gf_game(&f, "g");
     if (plain) gr_heap_tune(&f.c, g, -1, 0);
-    int64_t *v = malloc((N + 1) * sizeof *v);
-    CHECK_EQ(gr_heap_ensure(&f.c, g, N), 0);
+    int64_t *v = malloc((size_t)(upto + 1) * sizeof *v);
+    CHECK_EQ(gr_heap_ensure(&f.c, g, upto), 0);
     *maxv = 0;
-    for (int64_t i = 0; i <= N; i++) {
+    for (int64_t i = 0; i <= upto; i++) {
         v[i] = gr_heap_value(g, i);
         if (v[i] > *maxv) *maxv = v[i];
     }
     gf_close(&f);
     return v;
+}
+static int64_t *values(const char *code, int threads, int plain, int64_t *maxv) {
+    return values_to(code, N, threads, plain, maxv);
+}
+
+/* Grundy's game and 0.6 far enough that the rare-value kernel's look-ups are split across
+ * threads too (its rare class passes a thousand heaps), against one thread. */
+static void rare_far(void) {
+    static const char *codes[] = { "4!.0", "0.6" };
+    static const int threads[] = { 2, 3, 8 };
+    int64_t far = 4 * N, m;
+    for (size_t ci = 0; ci < 2; ci++) {
+        int64_t *ref = values_to(codes[ci], far, 1, 0, &m);
+        for (size_t ti = 0; ti < 3 && ref; ti++) {
+            int64_t *v = values_to(codes[ci], far, threads[ti], 0, &m);
+            for (int64_t i = 0; i <= far; i++)
+                if (!CHECK_EQ(v[i], ref[i])) {
+                    printf("%s with %d threads: heap %lld differs\n", codes[ci], threads[ti], (long long)i);
+                    break;
+                }
+            free(v);
+        }
+        free(ref);
+    }
 }
 
 int main(void) {
@@ -77,5 +101,6 @@ int main(void) {
         printf("%-6s to %d: largest value %lld\n", codes[ci], (int)N, (long long)top);
         free(ref);
     }
+    rare_far();
     return t_finish("unit_threads");
 }
