@@ -69,7 +69,9 @@ if [ -s saved.ck ]; then
     # damaged: one byte of the values changed
     cp saved.ck ck
     size=$(stat -c %s ck)
-    printf '\x7f' | dd of=ck bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null
+    byte=$(od -An -tu1 -j $((size - 3)) -N1 ck | tr -d ' ')
+    printf "\\$(printf %03o $(( (byte + 1) % 256 )))" | dd of=ck bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null
+    cmp -s ck saved.ck && bad "the damaged copy is not damaged"
     "$grundy" run.game --no-progress --checkpoint ck >out 2>err
     rc=$?
     if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "damaged" err && [ -e ck ]; then ok; else bad "damaged checkpoint: status $rc"; fi
