@@ -8,15 +8,7 @@
 #include "heap.h"
 #include "octpar.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(SANITIZED)
-#define SANITIZED 1
-#endif
-#ifdef SANITIZED
+#ifdef T_SANITIZED
 enum { N = GR_OCTPAR_FROM + 2500 };
 #else
 enum { N = 3 * GR_OCTPAR_FROM };

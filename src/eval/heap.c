@@ -7,6 +7,7 @@
 #include "sparse.h"
 #include "proved.h"
 #include "octpar.h"
+#include "octscan.h"
 #include "checkpoint.h"
 #include <stdlib.h>
 #include <string.h>
@@ -370,13 +371,8 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                         if (r % 2 == 0) m0 |= 1;            /* x ^ x: equal halves give 0 */     \
                     } else if (d & 4u) {                                                        \
                         int64_t a = 1, half = code->d[k].constraint ? (r - 1) / 2 : r / 2;      \
-                        for (; a + 3 <= half; a += 4) {                                         \
-                            m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);                             \
-                            m1 |= UINT64_C(1) << (t[a + 1] ^ t[r - a - 1]);                     \
-                            m2 |= UINT64_C(1) << (t[a + 2] ^ t[r - a - 2]);                     \
-                            m3 |= UINT64_C(1) << (t[a + 3] ^ t[r - a - 3]);                     \
-                        }                                                                       \
-                        for (; a <= half; a++) m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);          \
+                        const T *restrict tr = t + r;                                           \
+                        GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);                      \
                     }                                                                           \
                 }                                                                               \
                 uint64_t all = m0 | m1 | m2 | m3;                                               \
@@ -398,13 +394,7 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                     } else if (d & 4u) {                                                        \
                         int64_t half = code->d[k].constraint ? (r - 1) / 2 : r / 2, a = 1;      \
                         const T *restrict tr = t + r;                                           \
-                        for (; a + 3 <= half; a += 4) {                                         \
-                            s[t[a] ^ tr[-a]] = 1;                                               \
-                            s[t[a + 1] ^ tr[-a - 1]] = 1;                                       \
-                            s[t[a + 2] ^ tr[-a - 2]] = 1;                                       \
-                            s[t[a + 3] ^ tr[-a - 3]] = 1;                                       \
-                        }                                                                       \
-                        for (; a <= half; a++) s[t[a] ^ tr[-a]] = 1;                            \
+                        GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                   \
                     }                                                                           \
                 }                                                                               \
                 v = 0;                                                                          \

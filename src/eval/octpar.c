@@ -1,5 +1,6 @@
 /* octpar: the plain octal kernel across threads; see octpar.h. */
 #include "octpar.h"
+#include "octscan.h"
 #include "pool.h"
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -44,23 +45,8 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
                 int64_t half = split_half(d, r), a = r - J->n0 + 1;                               \
                 if (a < 1) a = 1;                                                                 \
                 const T *restrict tr = t + r;                                                     \
-                if (J->P0 <= 64) {                                                                \
-                    for (; a + 3 <= half; a += 4) {                                               \
-                        m0 |= UINT64_C(1) << (t[a] ^ tr[-a]);                                     \
-                        m1 |= UINT64_C(1) << (t[a + 1] ^ tr[-a - 1]);                             \
-                        m2 |= UINT64_C(1) << (t[a + 2] ^ tr[-a - 2]);                             \
-                        m3 |= UINT64_C(1) << (t[a + 3] ^ tr[-a - 3]);                             \
-                    }                                                                             \
-                    for (; a <= half; a++) m0 |= UINT64_C(1) << (t[a] ^ tr[-a]);                  \
-                } else {                                                                          \
-                    for (; a + 3 <= half; a += 4) {                                               \
-                        s[t[a] ^ tr[-a]] = 1;                                                     \
-                        s[t[a + 1] ^ tr[-a - 1]] = 1;                                             \
-                        s[t[a + 2] ^ tr[-a - 2]] = 1;                                             \
-                        s[t[a + 3] ^ tr[-a - 3]] = 1;                                             \
-                    }                                                                             \
-                    for (; a <= half; a++) s[t[a] ^ tr[-a]] = 1;                                  \
-                }                                                                                 \
+                if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
+                else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
             }                                                                                     \
             if (J->P0 <= 64) {                                                                    \
                 uint64_t all = m0 | m1 | m2 | m3;                                                 \
