@@ -1,5 +1,7 @@
 /* pool: worker threads that run one job at a time; see pool.h. A generation counter under a
- * mutex starts a job, a count of members still running ends it. */
+ * mutex starts a job. When the caller's own share returns the job is closed: members that have
+ * not started it by then (a loaded machine may not have run them yet) skip it, and the caller
+ * waits only for those inside it. */
 #include "pool.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -10,7 +12,8 @@ struct gr_pool {
     pthread_mutex_t mu;
     pthread_cond_t go, done;
     int members;               /* the caller plus the started threads */
-    int pending;               /* threads still running the current job */
+    int running;               /* threads inside the current job */
+    int closed;                /* the current job takes no more members */
     int quit;
     uint64_t generation;       /* bumped for every job */
     gr_pool_fn fn;
@@ -30,12 +33,14 @@ static void *worker(void *user) {
         while (p->generation == seen && !p->quit) pthread_cond_wait(&p->go, &p->mu);
         if (p->quit) break;
         seen = p->generation;
+        if (p->closed) continue;
         gr_pool_fn fn = p->fn;
         void *arg = p->arg;
+        p->running++;
         pthread_mutex_unlock(&p->mu);
         fn(arg, index, p->members);
         pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0) pthread_cond_signal(&p->done);
+        if (--p->running == 0) pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -70,13 +75,14 @@ void gr_pool_run(gr_pool *p, gr_pool_fn fn, void *arg) {
     pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->arg = arg;
-    p->pending = p->members - 1;
+    p->closed = 0;
     p->generation++;
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
     fn(arg, 0, p->members);
     pthread_mutex_lock(&p->mu);
-    while (p->pending) pthread_cond_wait(&p->done, &p->mu);
+    p->closed = 1;
+    while (p->running) pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
 }
 

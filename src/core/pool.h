@@ -14,7 +14,9 @@ typedef void (*gr_pool_fn)(void *arg, int member, int members);
  * could be started (the work then runs serially). Plain malloc: never fails with a longjmp. */
 gr_pool *gr_pool_new(int threads);
 int gr_pool_size(const gr_pool *p);       /* members; 1 for NULL */
-/* Runs fn(arg, i, members) for every member i and returns when all have returned. */
+/* Runs fn(arg, i, members) on the caller (i = 0) and on every member that wakes before the
+ * caller's call returns; returns when all that started have returned. So a job must take its
+ * work from a shared counter until none is left: whoever runs, all of it is done. */
 void gr_pool_run(gr_pool *p, gr_pool_fn fn, void *arg);
 void gr_pool_free(gr_pool *p);            /* joins the threads; NULL is fine */
 #endif

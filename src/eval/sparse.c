@@ -204,9 +204,11 @@ enum { PAR_MIN_WORK = 1024, PAR_MAX_BLOCK = 1024 };
 #define PAR_BLOCK_WORK (INT64_C(1) << 22)
 #define PAR_MAX_MARKS ((size_t)16 << 20)
 
-/* Starts a block at heap n: its size, its marks (tracked memory, before any thread exists),
- * then a team that lives for this block only, so no failure can leave threads behind. */
-static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan) {
+/* Starts a block at heap n: its size, its marks, and the team's work. The team lives while
+ * the kernel runs, but is ended before any tracked allocation (which may fail with a longjmp)
+ * and started again after it, so no failure can leave threads behind. */
+static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan,
+                            gr_pool **pool) {
     int64_t B = PAR_BLOCK_WORK / (s->nr * s->nsplit + 1);
     if (B < 2 * c->threads) B = 2 * (int64_t)c->threads;
     if (B > PAR_MAX_BLOCK) B = PAR_MAX_BLOCK;
@@ -215,11 +217,15 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
     if (B > 2 * s->chosen_n - n) B = 2 * s->chosen_n - n;
     if (B < 1) B = 1;
     size_t bytes = gr_size_mul(c, (size_t)B, (size_t)s->P);
-    if (bytes > s->bcap) { s->bmarks = gr_realloc(c, s->bmarks, bytes); s->bcap = bytes; }
+    if (bytes > s->bcap) {
+        gr_pool_free(*pool);
+        *pool = NULL;
+        s->bmarks = gr_realloc(c, s->bmarks, bytes);
+        s->bcap = bytes;
+    }
     sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, 0 };
-    gr_pool *pool = gr_pool_new(c->threads);
-    gr_pool_run(pool, scan, &J);
-    gr_pool_free(pool);
+    if (!*pool) *pool = gr_pool_new(c->threads);
+    gr_pool_run(*pool, scan, &J);
     return B;
 }
 
@@ -229,15 +235,17 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
         const uint64_t P = s->P;                                                                  \
         uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
         int64_t blk_n0 = 0, blk_end = 0, blk_nr0 = 0;   /* the block of marks from the team */    \
+        gr_pool *pool = NULL;                                                                     \
         for (int64_t n = tab->n; n <= to; n++) {                                                  \
             if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
                 s->mode = MODE_UNDECIDED;                                                         \
+                gr_pool_free(pool);                                                               \
                 return 0;                                                                         \
             }                                                                                     \
             if (n >= blk_end && c->threads > 1 && s->nr * s->nsplit >= PAR_MIN_WORK) {            \
                 blk_n0 = n;                                                                       \
                 blk_nr0 = s->nr;                                                                  \
-                blk_end = n + sparse_block(c, s, tab, n, to, SCAN);                               \
+                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool);                        \
             }                                                                                     \
             int in_blk = n < blk_end;                                                             \
             if (in_blk) memcpy(mark, s->bmarks + (size_t)(n - blk_n0) * P, (size_t)P);            \
@@ -292,14 +300,18 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
                 }                                                                                 \
             }                                                                                     \
             if (v > P) v = P;          /* P itself is of the rare class and no option */         \
-            if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                   \
+            if (v > (uint64_t)(TMAX)) { tab->n = n; gr_pool_free(pool); return 1; }               \
             t[n] = (T)v;                                                                          \
             if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
             tab->n = n + 1;                                                                       \
-            if (cls(s, v, n) != s->cc) push_rare(c, s, n, v);                                     \
-            if (v >= P) { s->mode = MODE_UNDECIDED; return 0; }                                   \
+            if (cls(s, v, n) != s->cc) {                                                          \
+                if (s->nr == s->rcap) { gr_pool_free(pool); pool = NULL; }  /* it may fail */     \
+                push_rare(c, s, n, v);                                                            \
+            }                                                                                     \
+            if (v >= P) { s->mode = MODE_UNDECIDED; gr_pool_free(pool); return 0; }               \
             if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                    \
         }                                                                                         \
+        gr_pool_free(pool);                                                                       \
         return 0;                                                                                 \
     }
 SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8)
@@ -344,7 +356,7 @@ gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const 
     int64_t mode = in[0], P = in[2];
     if (mode < MODE_UNDECIDED || mode > MODE_PLAIN || (in[3] & ~1) || (in[4] & ~1) || in[5] < 0 || in[5] > tab->n)
         return NULL;
-    if (mode == MODE_SPARSE && (P < 2 || P > (int64_t)MAX_SPARSE_P || (P & (P - 1)) || tab->max >= 2 * P ||
+    if (mode == MODE_SPARSE && (P < 2 || P > (int64_t)MAX_SPARSE_P || (P & (P - 1)) ||
                                 (uint64_t)in[1] >= (uint64_t)P || tab->width > 4))
         return NULL;
     gr_sparse *s = gr_sparse_new(c, g, warmup);
