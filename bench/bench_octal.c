@@ -6,7 +6,9 @@
  * values per second, the growth exponent log2(T(2^k) / T(2^(k-2))) / 2 (1: linear, 2: quadratic),
  * and the plain kernel's time and the ratio. Values of the two are compared where both exist.
  *
- * usage: bench_octal [K] [--plain P] [--only CODE] */
+ * --threads N: the default kernels run with N threads (the plain baseline always with one).
+ *
+ * usage: bench_octal [K] [--plain P] [--only CODE] [--threads N] */
 #include <math.h>
 #include "benchlib.h"
 #include "heap.h"
@@ -18,17 +20,20 @@ static double seconds_to(unit *u, gr_game *g, int64_t n) {
 }
 
 int main(int argc, char **argv) {
-    int K = 20, P = 18;
+    int K = 20, P = 18, threads = 1;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--plain") && i + 1 < argc) P = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
         else if (argv[i][0] != '-') K = atoi(argv[i]);
-        else { fprintf(stderr, "usage: bench_octal [K] [--plain P] [--only CODE]\n"); return 2; }
+        else { fprintf(stderr, "usage: bench_octal [K] [--plain P] [--only CODE] [--threads N]\n"); return 2; }
     }
     if (K < 16 || K > 40) { fprintf(stderr, "bench_octal: K from 16 to 40\n"); return 2; }
+    if (threads < 1 || threads > 256) { fprintf(stderr, "bench_octal: --threads from 1 to 256\n"); return 2; }
     static const char *codes[] = { "4!.0", "0.16", "0.007", "0.6", "0.77" };
-    printf("octal games to 2^%d: grundy's default kernels beside the plain kernel (to 2^%d) in the same process\n", K, P);
+    printf("octal games to 2^%d: grundy's default kernels (%d thread%s) beside the plain kernel (one thread, to 2^%d) "
+           "in the same process\n", K, threads, threads > 1 ? "s" : "", P);
     printf("%-6s %4s %10s %12s %9s %10s %9s  %s\n", "code", "2^k", "seconds", "values/s", "exponent", "plain s", "ratio", "kernel");
     int differ = 0;
     for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
@@ -39,13 +44,18 @@ int main(int argc, char **argv) {
         gr_game *a = compile(&u, src, "a"), *b = NULL;
         for (gr_game *g = u.mod.games; g; g = g->next) if (!strcmp(g->name, "b")) b = g;
         gr_heap_tune(&u.c, b, -1, 0);
+        u.c.threads = threads;
         double ta[41] = { 0 }, sa = 0, sb = 0;
         int64_t prev = -1;
         for (int k = 16; k <= K; k++) {
             int64_t n = ((int64_t)1 << k) - 1;
             sa += seconds_to(&u, a, n);
             ta[k] = sa;
-            if (k <= P) sb += seconds_to(&u, b, n);
+            if (k <= P) {
+                u.c.threads = 1;
+                sb += seconds_to(&u, b, n);
+                u.c.threads = threads;
+            }
             char why[512];
             gr_heap_describe(&u.c, a, 0, why, sizeof why);
             printf("%-6s %4d %10.3f %12.3e ", codes[ci], k, sa, (double)(n + 1) / (sa > 0 ? sa : 1e-9));

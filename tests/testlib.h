@@ -14,6 +14,17 @@ int t_check_eq(long long a, long long b, const char *as, const char *bs, const c
 /* Prints "N passed, M failed" and returns the exit status. */
 int t_finish(const char *name);
 
+/* T_SANITIZED: built with AddressSanitizer (gcc or clang); such runs are about ten times
+ * slower, so tests do less. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define T_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(T_SANITIZED)
+#define T_SANITIZED 1
+#endif
+
 typedef struct { uint64_t s; } t_rng;
 uint64_t t_next(t_rng *r);
 int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */

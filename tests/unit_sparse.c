@@ -12,15 +12,7 @@
 
 enum { N = 3000 };
 /* Under the sanitizers (about ten times slower) every 8th code is run, so CI stays fast. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(SANITIZED)
-#define SANITIZED 1
-#endif
-#ifdef SANITIZED
+#ifdef T_SANITIZED
 enum { STRIDE = 8 };
 #else
 enum { STRIDE = 1 };

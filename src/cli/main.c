@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
+#include "checkpoint.h"
 #include "ctx.h"
 #include "parse.h"
 #include "play.h"
@@ -269,7 +270,8 @@ int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
 static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     const options *o = user;
     if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
-    return gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
+    if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
+    return gr_ckpt_close(c, gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL));
 }
 
 int main(int argc, char **argv) {
@@ -304,11 +306,14 @@ int main(int argc, char **argv) {
     if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 
     interrupt_bar = c.progress;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    if (o.checkpoint) gr_ckpt_catch_signals();   /* a signal saves the run at a safe point */
+    else {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+    }
     int status = gr_cli_compile(&c, run_file, &o);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));

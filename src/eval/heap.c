@@ -7,6 +7,9 @@
 #include "sgtable.h"
 #include "sparse.h"
 #include "proved.h"
+#include "octpar.h"
+#include "octscan.h"
+#include "checkpoint.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@ struct gr_heap_state {
     int64_t next_proof;     /* the table length at which a period is looked for next */
     int64_t sparse_warmup;  /* gr_heap_tune: heaps before the rare-value kernel (-1: never) */
     int no_proof;           /* gr_heap_tune: never stop at a proved period */
+    int64_t chunk;          /* with a checkpoint: heaps filled between safe points */
 };
 
 
@@ -379,13 +383,8 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                         if (r % 2 == 0) m0 |= 1;            /* x ^ x: equal halves give 0 */     \
                     } else if (d & 4u) {                                                        \
                         int64_t a = 1, half = code->d[k].constraint ? (r - 1) / 2 : r / 2;      \
-                        for (; a + 3 <= half; a += 4) {                                         \
-                            m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);                             \
-                            m1 |= UINT64_C(1) << (t[a + 1] ^ t[r - a - 1]);                     \
-                            m2 |= UINT64_C(1) << (t[a + 2] ^ t[r - a - 2]);                     \
-                            m3 |= UINT64_C(1) << (t[a + 3] ^ t[r - a - 3]);                     \
-                        }                                                                       \
-                        for (; a <= half; a++) m0 |= UINT64_C(1) << (t[a] ^ t[r - a]);          \
+                        const T *restrict tr = t + r;                                           \
+                        GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);                      \
                     }                                                                           \
                 }                                                                               \
                 uint64_t all = m0 | m1 | m2 | m3;                                               \
@@ -407,13 +406,7 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                     } else if (d & 4u) {                                                        \
                         int64_t half = code->d[k].constraint ? (r - 1) / 2 : r / 2, a = 1;      \
                         const T *restrict tr = t + r;                                           \
-                        for (; a + 3 <= half; a += 4) {                                         \
-                            s[t[a] ^ tr[-a]] = 1;                                               \
-                            s[t[a + 1] ^ tr[-a - 1]] = 1;                                       \
-                            s[t[a + 2] ^ tr[-a - 2]] = 1;                                       \
-                            s[t[a + 3] ^ tr[-a - 3]] = 1;                                       \
-                        }                                                                       \
-                        for (; a <= half; a++) s[t[a] ^ tr[-a]] = 1;                            \
+                        GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                   \
                     }                                                                           \
                 }                                                                               \
                 v = 0;                                                                          \
@@ -447,6 +440,13 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
             int64_t until = gr_sparse_plain_until(hs->sparse);
             if (until - 1 < upto) upto = until - 1;
         }
+        if (c->threads > 1) {
+            /* large heaps across threads; the serial kernel below GR_OCTPAR_FROM */
+            int r = t->n >= GR_OCTPAR_FROM ? gr_octpar_fill(c, g, t, upto, pr) : -1;
+            if (r == 1) gr_sgt_fit(c, t, t->max * 2 + 2);
+            if (r >= 0) continue;
+            if (t->n < GR_OCTPAR_FROM && upto >= GR_OCTPAR_FROM) upto = GR_OCTPAR_FROM - 1;
+        }
         int64_t stop;
         switch (t->width) {
         case 1: stop = octal_fill_u8(c, g, t, upto, pr, &seen, &cap); break;
@@ -475,6 +475,7 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
+    if (c->ckpt) gr_ckpt_claim(c, g);    /* the first time: the values saved by an earlier run */
     if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
     gr_sgtable *t = g->sg;
     struct gr_heap_state *hs = heap_state(c, g);
@@ -488,12 +489,29 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     while (t->n <= n && rc == 0 && !hs->period) {
         int64_t upto = n;
         if (proving && hs->next_proof - 1 < upto) upto = hs->next_proof - 1;
+        /* In chunks of about a quarter second, each ending at a safe point: for a checkpoint,
+         * and for the limits when the threaded kernels (which cannot jump out while their
+         * team runs) do the work. */
+        int chunked = c->ckpt || c->threads > 1;
+        double t0 = 0;
+        if (chunked) {
+            if (!hs->chunk) hs->chunk = 4096;
+            if (t->n + hs->chunk - 1 < upto) upto = t->n + hs->chunk - 1;
+            t0 = gr_now();
+        }
         gr_sgt_reserve(c, t, upto + 1);
         rc = fill_to(c, g, upto, &pr);
+        if (chunked) {
+            double dt = gr_now() - t0;
+            if (dt < 0.1 && hs->chunk < (INT64_C(1) << 30)) hs->chunk *= 2;
+            else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
+        }
         if (proving && rc == 0 && t->n >= hs->next_proof) {
             hs->period = gr_proved_find(g, t, &hs->pre);
             hs->next_proof = t->n * 2;
         }
+        if (c->ckpt && rc == 0) gr_ckpt_point(c, g);   /* saves now and then; stops on a signal */
+        if (chunked) gr_poll_clock(c);                  /* --max-time, a reader gone */
     }
     gr_progress_end(&pr);
     return rc;
@@ -520,6 +538,66 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
     *period = g->hstate->period;
     *pre = g->hstate->pre;
     return 1;
+}
+
+/* ---- checkpoints ------------------------------------------------------------------------ */
+enum { SV_KERNEL, SV_WIDTH, SV_N, SV_MAX, SV_PERIOD, SV_PRE, SV_NEXT_PROOF, SV_SPARSE, SV_SPARSE_AT };
+
+int gr_heap_save(const gr_game *g, gr_heap_saved *out) {
+    if (g->kernel == KER_NIM || g->kernel == KER_SUBTRACT_INF || g->kernel > KER_RULES) return 0;
+    const gr_sgtable *t = g->sg;
+    const struct gr_heap_state *hs = g->hstate;
+    if (!t || t->n == 0 || !hs) return 0;
+    memset(out, 0, sizeof *out);
+    int64_t *f = out->f;
+    f[SV_KERNEL] = g->kernel;
+    f[SV_WIDTH] = t->width;
+    f[SV_N] = t->n;
+    f[SV_MAX] = t->max;
+    f[SV_PERIOD] = hs->period;
+    f[SV_PRE] = hs->pre;
+    f[SV_NEXT_PROOF] = hs->next_proof;
+    f[SV_SPARSE] = hs->sparse != NULL;
+    if (hs->sparse) gr_sparse_save(hs->sparse, f + SV_SPARSE_AT);
+    out->values = t->data;
+    out->bytes = (size_t)t->n * (size_t)t->width;
+    return 1;
+}
+
+int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
+    const int64_t *f = in->f;
+    int64_t w = f[SV_WIDTH], n = f[SV_N];
+    if (f[SV_KERNEL] != g->kernel || (w != 1 && w != 2 && w != 4 && w != 8) || n < 1 ||
+        in->bytes != (size_t)n * (size_t)w || f[SV_PERIOD] < 0 || f[SV_PRE] < 0 || f[SV_NEXT_PROOF] < 0 ||
+        (f[SV_PERIOD] && f[SV_PRE] + f[SV_PERIOD] > n) || (f[SV_SPARSE] & ~1) ||
+        (f[SV_SPARSE] && g->kernel != KER_OCTAL))
+        return -1;
+    if (g->sg && g->sg->n) return 0;          /* already computed in this run: keep it */
+    if (!g->sg) g->sg = gr_sgt_new(c, (int)w);
+    gr_sgtable *t = g->sg;
+    t->width = (int)w;
+    gr_sgt_reserve(c, t, n);
+    memcpy(t->data, in->values, in->bytes);
+    int64_t max = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = gr_sgt_get(t, i);
+        if (v < 0) return -1;
+        if (v > max) max = v;
+    }
+    if (max > f[SV_MAX]) return -1;
+    t->n = n;
+    t->max = f[SV_MAX];   /* a bound, not always a value: widening raises it (gr_sgt_fit) */
+    struct gr_heap_state *hs = heap_state(c, g);
+    hs->period = f[SV_PERIOD];
+    hs->pre = f[SV_PRE];
+    hs->next_proof = f[SV_NEXT_PROOF];
+    if (f[SV_SPARSE] && !(hs->sparse = gr_sparse_restore(c, g, hs->sparse_warmup, f + SV_SPARSE_AT, t))) {
+        t->n = 0;
+        t->max = 0;
+        hs->period = 0;
+        return -1;
+    }
+    return 0;
 }
 
 void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap) {

@@ -35,6 +35,15 @@ void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_period
  * kernel's mask and rare class, or a proved period); "" when nothing depends on the values. */
 void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap);
 
+/* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
+ * numbers and the table's bytes. Save returns 0 when there is nothing worth saving (nim, an
+ * infinite subtraction set, an empty table); restore fills an empty table of g and returns -1
+ * if the numbers cannot be a state of g (a damaged or foreign checkpoint). */
+enum { GR_HEAP_SAVED = 20 };
+typedef struct gr_heap_saved { int64_t f[GR_HEAP_SAVED]; const void *values; size_t bytes; } gr_heap_saved;
+int gr_heap_save(const gr_game *g, gr_heap_saved *out);
+int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in);
+
 /* Every option of heap n, as a list of heap sizes (a sum; possibly empty), in a stable order:
  * by amount removed, then by the sizes of the parts. */
 typedef void (*gr_heap_option_fn)(void *user, const int64_t *heaps, int nheaps);

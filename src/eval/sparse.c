@@ -1,5 +1,7 @@
 /* sparse: the rare-value kernel; see sparse.h. */
 #include "sparse.h"
+#include "pool.h"
+#include <stdatomic.h>
 #include <string.h>
 
 enum { WARMUP = 1024, PROGRESS_MASK = (1 << 12) - 1 };
@@ -23,6 +25,7 @@ struct gr_sparse {
     int64_t *ra; uint32_t *rv; int64_t nr, rcap;
     /* scratch */
     uint8_t *mark, *need; size_t scap;
+    uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
 };
 
 int gr_sparse_applies(const gr_game *g) {
@@ -64,7 +67,7 @@ void gr_sparse_free(gr_ctx *c, gr_sparse *s) {
     gr_free(c, s->take); gr_free(c, s->takeall); gr_free(c, s->equal);
     gr_free(c, s->split); gr_free(c, s->uneq);
     gr_free(c, s->ra); gr_free(c, s->rv);
-    gr_free(c, s->mark); gr_free(c, s->need);
+    gr_free(c, s->mark); gr_free(c, s->need); gr_free(c, s->bmarks);
     gr_free(c, s);
 }
 
@@ -144,17 +147,109 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
  * to `to` or when a new choice is due (mode reset to undecided). */
-#define SPARSE_RUN(NAME, T, TMAX)                                                                 \
+/* With --threads: heaps in blocks n0 .. n0 + B - 1, whose split look-ups with both parts below
+ * n0 (all but those of the first few rare heaps and of rare heaps inside the block) are made by
+ * the members of a thread team, each heap's into its own marks; the rest of each heap is done
+ * in heap order as without threads. Same options, same values, for every thread count. */
+typedef struct sblock {
+    const gr_sparse *s;
+    const void *t;
+    const int64_t *ra; const uint32_t *rv; int64_t nr0;   /* the rare heaps below n0 */
+    int64_t n0, B;
+    size_t P;
+    uint8_t *marks;
+    atomic_llong next;   /* the next heap of the block, taken by whichever member is free */
+} sblock;
+
+/* The first index i < nr with ra[i] > x (ra increasing). */
+static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
+    int64_t lo = 0, hi = nr;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ra[mid] > x) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
+#define SPARSE_SCAN(NAME, T)                                                                      \
+    static void NAME(void *arg, int member, int members) {                                       \
+        (void)member; (void)members;                                                              \
+        sblock *J = arg;                                                                          \
+        const gr_sparse *s = J->s;                                                                \
+        const T *restrict t = J->t;                                                               \
+        const int64_t *ra = J->ra;                                                                \
+        const uint32_t *rv = J->rv;                                                               \
+        for (int64_t q; (q = atomic_fetch_add(&J->next, 1)) < J->B;) {                            \
+            int64_t n = J->n0 + q;                                                                \
+            uint8_t *restrict mark = J->marks + (size_t)q * J->P;                                 \
+            memset(mark, 0, J->P);                                                                \
+            for (int j = 0; j < s->nsplit; j++) {                                                 \
+                int64_t m = n - s->split[j];                                                      \
+                if (m < 2) continue;                                                              \
+                int64_t i = first_above(ra, J->nr0, m - J->n0);                                   \
+                if (s->uneq[j]) {                                                                 \
+                    for (; i < J->nr0 && ra[i] < m; i++)                                          \
+                        if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                       \
+                } else {                                                                          \
+                    for (; i < J->nr0 && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;          \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+SPARSE_SCAN(sparse_scan_u8, uint8_t)
+SPARSE_SCAN(sparse_scan_u16, uint16_t)
+SPARSE_SCAN(sparse_scan_u32, uint32_t)
+
+enum { PAR_MIN_WORK = 1024, PAR_MAX_BLOCK = 1024 };
+#define PAR_BLOCK_WORK (INT64_C(1) << 22)
+#define PAR_MAX_MARKS ((size_t)16 << 20)
+
+/* Starts a block at heap n: its size, its marks, and the team's work. The team lives while
+ * the kernel runs, but is ended before any tracked allocation (which may fail with a longjmp)
+ * and started again after it, so no failure can leave threads behind. */
+static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan,
+                            gr_pool **pool) {
+    int64_t B = PAR_BLOCK_WORK / (s->nr * s->nsplit + 1);
+    if (B < 2 * c->threads) B = 2 * (int64_t)c->threads;
+    if (B > PAR_MAX_BLOCK) B = PAR_MAX_BLOCK;
+    if ((size_t)B * s->P > PAR_MAX_MARKS) B = (int64_t)(PAR_MAX_MARKS / s->P);
+    if (B > to - n + 1) B = to - n + 1;
+    if (B > 2 * s->chosen_n - n) B = 2 * s->chosen_n - n;
+    if (B < 1) B = 1;
+    size_t bytes = gr_size_mul(c, (size_t)B, (size_t)s->P);
+    if (bytes > s->bcap) {
+        gr_pool_free(*pool);
+        *pool = NULL;
+        s->bmarks = gr_realloc(c, s->bmarks, bytes);
+        s->bcap = bytes;
+    }
+    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, 0 };
+    if (!*pool) *pool = gr_pool_new(c->threads);
+    gr_pool_run(*pool, scan, &J);
+    return B;
+}
+
+#define SPARSE_RUN(NAME, T, TMAX, SCAN)                                                           \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
         T *restrict t = tab->data;                                                                \
         const uint64_t P = s->P;                                                                  \
         uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
+        int64_t blk_n0 = 0, blk_end = 0, blk_nr0 = 0;   /* the block of marks from the team */    \
+        gr_pool *pool = NULL;                                                                     \
         for (int64_t n = tab->n; n <= to; n++) {                                                  \
             if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
                 s->mode = MODE_UNDECIDED;                                                         \
+                gr_pool_free(pool);                                                               \
                 return 0;                                                                         \
             }                                                                                     \
-            memset(mark, 0, (size_t)P);                                                           \
+            if (n >= blk_end && c->threads > 1 && s->nr * s->nsplit >= PAR_MIN_WORK) {            \
+                blk_n0 = n;                                                                       \
+                blk_nr0 = s->nr;                                                                  \
+                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool);                        \
+            }                                                                                     \
+            int in_blk = n < blk_end;                                                             \
+            if (in_blk) memcpy(mark, s->bmarks + (size_t)(n - blk_n0) * P, (size_t)P);            \
+            else memset(mark, 0, (size_t)P);                                                      \
             for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;     \
             for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;            \
             for (int i = 0; i < s->nequal; i++) {                                                 \
@@ -168,11 +263,15 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                 const int64_t *ra = s->ra;                                                        \
                 const uint32_t *rv = s->rv;                                                       \
                 int64_t nr = s->nr;                                                               \
+                /* in a block the team did the rare heaps i in [lo, blk_nr0): skip them */        \
+                int64_t lo = in_blk ? first_above(ra, blk_nr0, m - blk_n0) : nr;                  \
+                int64_t hi = in_blk ? blk_nr0 : nr;                                               \
                 if (s->uneq[j]) {                                                                 \
-                    for (int64_t i = 0; i < nr && ra[i] < m; i++)                                 \
+                    for (int64_t i = lo ? 0 : hi; i < nr && ra[i] < m; i = i + 1 == lo ? hi : i + 1)        \
                         if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                       \
                 } else {                                                                          \
-                    for (int64_t i = 0; i < nr && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1; \
+                    for (int64_t i = lo ? 0 : hi; i < nr && ra[i] < m; i = i + 1 == lo ? hi : i + 1)        \
+                        mark[rv[i] ^ t[m - ra[i]]] = 1;                                           \
                 }                                                                                 \
             }                                                                                     \
             int nb = s->hp & (int)(n & 1);                                                        \
@@ -201,19 +300,23 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                 }                                                                                 \
             }                                                                                     \
             if (v > P) v = P;          /* P itself is of the rare class and no option */         \
-            if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                   \
+            if (v > (uint64_t)(TMAX)) { tab->n = n; gr_pool_free(pool); return 1; }               \
             t[n] = (T)v;                                                                          \
             if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
             tab->n = n + 1;                                                                       \
-            if (cls(s, v, n) != s->cc) push_rare(c, s, n, v);                                     \
-            if (v >= P) { s->mode = MODE_UNDECIDED; return 0; }                                   \
+            if (cls(s, v, n) != s->cc) {                                                          \
+                if (s->nr == s->rcap) { gr_pool_free(pool); pool = NULL; }  /* it may fail */     \
+                push_rare(c, s, n, v);                                                            \
+            }                                                                                     \
+            if (v >= P) { s->mode = MODE_UNDECIDED; gr_pool_free(pool); return 0; }               \
             if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                    \
         }                                                                                         \
+        gr_pool_free(pool);                                                                       \
         return 0;                                                                                 \
     }
-SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX)
-SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX)
-SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX)
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8)
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16)
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32)
 
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     (void)g;
@@ -241,4 +344,40 @@ void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap) {
     else
         snprintf(buf, cap, "rare-value kernel not in use at heap %lld (the smallest rare class, %lld heaps, is not under "
                  "1/8 of them): plain kernel", (long long)s->chosen_n, (long long)s->best_rare);
+}
+
+void gr_sparse_save(const gr_sparse *s, int64_t *out) {
+    int64_t v[GR_SPARSE_SAVED] = { s->mode, (int64_t)s->mask, (int64_t)s->P, s->hp, s->cc,
+                                   s->chosen_n, s->chosen_rare, s->plain_until, s->best_rare };
+    memcpy(out, v, sizeof v);
+}
+
+gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const int64_t *in, const gr_sgtable *tab) {
+    int64_t mode = in[0], P = in[2];
+    if (mode < MODE_UNDECIDED || mode > MODE_PLAIN || (in[3] & ~1) || (in[4] & ~1) || in[5] < 0 || in[5] > tab->n)
+        return NULL;
+    if (mode == MODE_SPARSE && (P < 2 || P > (int64_t)MAX_SPARSE_P || (P & (P - 1)) ||
+                                (uint64_t)in[1] >= (uint64_t)P || tab->width > 4))
+        return NULL;
+    gr_sparse *s = gr_sparse_new(c, g, warmup);
+    s->mode = (int)mode;
+    s->mask = (uint64_t)in[1];
+    s->P = (uint64_t)P;
+    s->hp = (int)in[3];
+    s->cc = (int)in[4];
+    s->chosen_n = in[5];
+    s->chosen_rare = in[6];
+    s->plain_until = in[7];
+    s->best_rare = in[8];
+    if (s->mode != MODE_SPARSE) return s;
+    /* as choose() left it, with every rare heap computed since */
+    for (int64_t x = 1; x < tab->n; x++) {
+        uint64_t v = (uint64_t)gr_sgt_get(tab, x);
+        if (cls(s, v, x) != s->cc) push_rare(c, s, x, v);
+    }
+    s->scap = (size_t)P + 1;
+    s->mark = gr_realloc(c, s->mark, s->scap);
+    s->need = gr_realloc(c, s->need, s->scap);
+    memset(s->need, 0, s->scap);
+    return s;
 }

@@ -36,6 +36,13 @@ void gr_sparse_free(gr_ctx *c, gr_sparse *s);
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr);
 int64_t gr_sparse_plain_until(const gr_sparse *s);
 
+/* For checkpoints: the kernel's choice as GR_SPARSE_SAVED numbers, and a kernel rebuilt from
+ * them and the table (the rare class is read off the values). Restore returns NULL if the
+ * numbers cannot be a saved choice for this table. */
+enum { GR_SPARSE_SAVED = 9 };
+void gr_sparse_save(const gr_sparse *s, int64_t *out);
+gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const int64_t *in, const gr_sgtable *tab);
+
 /* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */
 void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap);
 #endif

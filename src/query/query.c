@@ -379,6 +379,8 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     if (fmt == GR_FMT_JSON) table_json(out, q, &t);
     else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
     else {
+        /* the text form sizes its columns by the widest value, so it needs them all first */
+        if (t.stream && t.rows > 0) (void)stream_cell(&t, t.rows - 1);
         fprintf(out, "%s: %s%s\n", q->text,
                 t.kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
                 t.kind == TK_REMOTENESS ? (t.conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :

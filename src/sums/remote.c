@@ -35,6 +35,11 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
                       uint64_t max, int64_t *out) {
     uint64_t saved = c->max_positions;
     if (saved && saved < max) max = saved;
+    /* A coordinate past the cap (a heap of 10^12, say) has, in every rule set we meet, more
+     * positions below it than the cap or more options than it is worth listing: unknown. */
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < comps[i].game->arity; k++)
+            if (comps[i].c[k] > (int64_t)max || comps[i].c[k] < -(int64_t)max) return 0;
     c->max_positions = max;
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;

@@ -1,0 +1,242 @@
+/* checkpoint: saving and resuming heap tables; see checkpoint.h.
+ *
+ * File layout (native byte order, checked by a marker):
+ *   "GRUNDYCK" | u32 format | u32 0x01020304 | u64 program hash | u64 payload bytes |
+ *   u64 payload checksum | payload
+ *   payload: u32 records, then per record: u32 name bytes, name, GR_HEAP_SAVED i64 numbers,
+ *            u64 value bytes, the values. */
+#include "checkpoint.h"
+#include "heap.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAGIC "GRUNDYCK"
+enum { FORMAT = 1, HEADER = 8 + 4 + 4 + 8 + 8 + 8 };
+#define VERSION_TEXT "grundy 0.1.0 checkpoint 1"
+#define SAVE_EVERY 5.0            /* seconds of work between saves ... */
+#define SAVE_SHARE 10.0           /* ... and at least this many times a save's own time */
+
+/* The one thing a signal handler may touch. */
+static volatile sig_atomic_t caught_signal;
+
+static void on_signal(int sig) { caught_signal = sig; }
+
+void gr_ckpt_catch_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;   /* a second signal: the default action, at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct record {
+    const char *name;           /* points into the loaded file */
+    gr_heap_saved saved;
+    int claimed;                /* restored into a game of this run (saved afresh from it) */
+} record;
+
+struct gr_ckpt {
+    uint64_t program;
+    uint8_t *file; size_t file_len;
+    record *recs; uint32_t nrecs;
+    gr_game **games; size_t ngames;   /* games computed in this run, saved from themselves */
+    double last_save, save_cost;
+};
+
+/* FNV-1a, 64 bits, a word at a time for long runs of values. */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= UINT64_C(0x100000001b3); }
+    return h;
+}
+static const uint64_t HASH0 = UINT64_C(0xcbf29ce484222325);
+
+static uint64_t program_hash(const gr_ctx *c) {
+    uint64_t h = hash_bytes(HASH0, VERSION_TEXT, sizeof VERSION_TEXT);
+    h = hash_bytes(h, c->src, c->src_len);
+    int64_t opts[2] = { c->query_only, c->no_theory };
+    return hash_bytes(h, opts, sizeof opts);
+}
+
+/* ---- reading ---- */
+typedef struct reader { const uint8_t *p, *end; int bad; } reader;
+static void take(reader *r, void *out, size_t n) {
+    if ((size_t)(r->end - r->p) < n) { r->bad = 1; memset(out, 0, n); return; }
+    memcpy(out, r->p, n);
+    r->p += n;
+}
+
+_Noreturn static void refuse(gr_ctx *c, const char *why) {
+    gr_fail(c, GR_EXIT_INPUT, "checkpoint %s %s; it is not used (remove it, or name another file, to start afresh)",
+            c->checkpoint, why);
+}
+
+static void load(gr_ctx *c, struct gr_ckpt *k) {
+    FILE *f = fopen(c->checkpoint, "rb");
+    if (!f) {
+        if (errno == ENOENT) return;                 /* a first run */
+        gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s: %s", c->checkpoint, strerror(errno));
+    }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = gr_alloc(c, cap);
+    for (;;) {
+        if (n == cap) buf = gr_realloc(c, buf, cap = gr_size_mul(c, cap, 2));
+        size_t got = fread(buf + n, 1, cap - n, f);
+        if (!got) break;
+        n += got;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s", c->checkpoint);
+    k->file = buf;
+    k->file_len = n;
+    reader r = { buf, buf + n, 0 };
+    char magic[8];
+    uint32_t format = 0, marker = 0;
+    uint64_t program = 0, len = 0, sum = 0;
+    take(&r, magic, 8);
+    if (r.bad || memcmp(magic, MAGIC, 8)) refuse(c, "is not a grundy checkpoint");
+    take(&r, &format, 4);
+    take(&r, &marker, 4);
+    if (r.bad || format != FORMAT || marker != 0x01020304u) refuse(c, "was written by another version of grundy or on another machine");
+    take(&r, &program, 8);
+    take(&r, &len, 8);
+    take(&r, &sum, 8);
+    if (r.bad || len != (uint64_t)(r.end - r.p) || hash_bytes(HASH0, r.p, (size_t)len) != sum)
+        refuse(c, "is damaged (its length or checksum is wrong)");
+    if (program != k->program)
+        refuse(c, "belongs to another program (another source text, rule set, query or --query)");
+    take(&r, &k->nrecs, 4);
+    if (k->nrecs > (uint32_t)(len / 8)) refuse(c, "is damaged (its records do not add up)");
+    k->recs = gr_alloc(c, gr_size_mul(c, k->nrecs + 1, sizeof *k->recs));
+    for (uint32_t i = 0; i < k->nrecs && !r.bad; i++) {
+        record *rec = &k->recs[i];
+        uint32_t nl = 0;
+        take(&r, &nl, 4);
+        if (r.bad || nl == 0 || nl > (size_t)(r.end - r.p)) { r.bad = 1; break; }
+        char *name = gr_alloc(c, nl + 1);
+        take(&r, name, nl);
+        rec->name = name;
+        take(&r, rec->saved.f, sizeof rec->saved.f);
+        uint64_t bytes = 0;
+        take(&r, &bytes, 8);
+        if (r.bad || bytes > (uint64_t)(r.end - r.p)) { r.bad = 1; break; }
+        rec->saved.values = r.p;
+        rec->saved.bytes = (size_t)bytes;
+        r.p += bytes;
+    }
+    if (r.bad || r.p != r.end) refuse(c, "is damaged (its records do not add up)");
+}
+
+void gr_ckpt_open(gr_ctx *c) {
+    if (!c->checkpoint || c->ckpt) return;
+    struct gr_ckpt *k = gr_alloc(c, sizeof *k);
+    k->program = program_hash(c);
+    k->last_save = gr_now();
+    load(c, k);
+    c->ckpt = k;
+}
+
+void gr_ckpt_claim(gr_ctx *c, gr_game *g) {
+    struct gr_ckpt *k = c->ckpt;
+    for (size_t i = 0; i < k->ngames; i++) if (k->games[i] == g) return;
+    k->games = gr_realloc(c, k->games, gr_size_mul(c, k->ngames + 1, sizeof *k->games));
+    k->games[k->ngames++] = g;
+    for (uint32_t i = 0; i < k->nrecs; i++) {
+        record *rec = &k->recs[i];
+        if (rec->claimed || strcmp(rec->name, g->name)) continue;
+        rec->claimed = 1;
+        if (gr_heap_restore(c, g, &rec->saved) < 0) refuse(c, "is damaged (a saved table does not fit its game)");
+    }
+}
+
+/* ---- writing ---- */
+typedef struct writer { FILE *f; uint64_t sum, len; } writer;
+static void put(writer *w, const void *p, size_t n) {
+    if (!n) return;
+    fwrite(p, 1, n, w->f);
+    w->sum = hash_bytes(w->sum, p, n);
+    w->len += n;
+}
+
+static void put_record(writer *w, const char *name, const gr_heap_saved *s) {
+    uint32_t nl = (uint32_t)strlen(name);
+    uint64_t bytes = s->bytes;
+    put(w, &nl, 4);
+    put(w, name, nl);
+    put(w, s->f, sizeof s->f);
+    put(w, &bytes, 8);
+    put(w, s->values, s->bytes);
+}
+
+/* Writes FILE.tmp and renames it over FILE. */
+static void save(gr_ctx *c, struct gr_ckpt *k) {
+    double t0 = gr_now();
+    size_t nlen = strlen(c->checkpoint);
+    char *tmp = gr_alloc(c, nlen + 5);
+    memcpy(tmp, c->checkpoint, nlen);
+    memcpy(tmp + nlen, ".tmp", 5);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) gr_fail(c, GR_EXIT_LIMIT, "cannot write checkpoint %s: %s", tmp, strerror(errno));
+    uint8_t header[HEADER] = { 0 };
+    fwrite(header, 1, HEADER, f);
+    writer w = { f, HASH0, 0 };
+    uint32_t count = 0;
+    gr_heap_saved s;
+    for (size_t i = 0; i < k->ngames; i++) count += (uint32_t)gr_heap_save(k->games[i], &s);
+    for (uint32_t i = 0; i < k->nrecs; i++) count += !k->recs[i].claimed;
+    put(&w, &count, 4);
+    for (size_t i = 0; i < k->ngames; i++)
+        if (gr_heap_save(k->games[i], &s)) put_record(&w, k->games[i]->name, &s);
+    for (uint32_t i = 0; i < k->nrecs; i++)          /* tables this run has not reached yet */
+        if (!k->recs[i].claimed) put_record(&w, k->recs[i].name, &k->recs[i].saved);
+    uint32_t format = FORMAT, marker = 0x01020304u;
+    memcpy(header, MAGIC, 8);
+    memcpy(header + 8, &format, 4);
+    memcpy(header + 12, &marker, 4);
+    memcpy(header + 16, &k->program, 8);
+    memcpy(header + 24, &w.len, 8);
+    memcpy(header + 32, &w.sum, 8);
+    int bad = fseek(f, 0, SEEK_SET) != 0 || fwrite(header, 1, HEADER, f) != HEADER || fflush(f) != 0 ||
+              ferror(f) || fsync(fileno(f)) != 0;
+    int err = errno;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, c->checkpoint) != 0) {
+        if (!bad) err = errno;
+        remove(tmp);
+        gr_fail(c, GR_EXIT_LIMIT, "cannot write checkpoint %s: %s", c->checkpoint, strerror(err));
+    }
+    gr_free(c, tmp);
+    k->last_save = gr_now();
+    k->save_cost = k->last_save - t0;
+}
+
+/* Stops after a signal: the work so far is saved first. */
+static void stop_if_signalled(gr_ctx *c, struct gr_ckpt *k) {
+    int sig = caught_signal;
+    if (!sig) return;
+    save(c, k);
+    gr_fail(c, 128 + sig, "interrupted by %s; the work so far is saved in %s: run the same command again to resume",
+            sig == SIGINT ? "SIGINT" : "SIGTERM", c->checkpoint);
+}
+
+void gr_ckpt_point(gr_ctx *c, gr_game *g) {
+    struct gr_ckpt *k = c->ckpt;
+    (void)g;
+    stop_if_signalled(c, k);
+    double now = gr_now(), wait = k->save_cost * SAVE_SHARE;
+    if (now - k->last_save >= (wait > SAVE_EVERY ? wait : SAVE_EVERY)) save(c, k);
+}
+
+int gr_ckpt_close(gr_ctx *c, int status) {
+    struct gr_ckpt *k = c->ckpt;
+    if (!k) return status;
+    stop_if_signalled(c, k);
+    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) remove(c->checkpoint);
+    return status;
+}

@@ -1,0 +1,157 @@
+/* octpar: the plain octal kernel across threads; see octpar.h. */
+#include "octpar.h"
+#include "octscan.h"
+#include "pool.h"
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PROGRESS_STEP = 1 << 12, MAX_BLOCK = 1024 };
+#define MAX_P (UINT64_C(1) << 16)         /* larger values: the serial kernel */
+#define BLOCK_WORK (INT64_C(1) << 22)     /* pairs per block: a few ms, longer than a time slice */
+
+typedef struct block {
+    const gr_tbcode *code;
+    const void *t;           /* the table: only heaps below n0 are read by the members */
+    int64_t n0, B;
+    uint64_t P0;             /* a power of two above every value below n0 */
+    size_t stride;           /* bytes of reached values per heap: 8 (a mask) or P0 */
+    uint8_t *marks;
+    atomic_llong next;       /* the next heap of the block to scan, taken by whoever is free */
+} block;
+
+static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->constraint ? (r - 1) / 2 : r / 2; }
+
+/* The members take the block's heaps one at a time from a shared counter (so a member the
+ * system has paused holds up no one) and scan the splits (a, r - a) with r - a < n0 into the
+ * heap's own marks: while P0 <= 64 four 64-bit masks (as the serial kernel), else bytes. */
+#define SCAN(NAME, T)                                                                             \
+    static void NAME(void *arg, int member, int members) {                                       \
+        (void)member; (void)members;                                                              \
+        block *J = arg;                                                                           \
+        const T *restrict t = J->t;                                                               \
+        const gr_tbcode *code = J->code;                                                          \
+        int k0 = code->d[0].mask ? 0 : 1;                                                         \
+        for (int64_t j; (j = atomic_fetch_add(&J->next, 1)) < J->B;) {                            \
+            int64_t n = J->n0 + j;                                                                \
+            int64_t last = code->last_place < n ? code->last_place : n;                          \
+            uint8_t *restrict s = J->marks + (size_t)j * J->stride;                               \
+            uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                              \
+            if (J->P0 > 64) memset(s, 0, J->stride);                                              \
+            for (int64_t k = k0; k <= last; k++) {                                                \
+                const gr_tbdigit *d = &code->d[k];                                                \
+                int64_t r = n - k;                                                                \
+                if (!(d->mask & 4u) || d->constraint == TB_EQUAL || r < 2) continue;              \
+                int64_t half = split_half(d, r), a = r - J->n0 + 1;                               \
+                if (a < 1) a = 1;                                                                 \
+                const T *restrict tr = t + r;                                                     \
+                if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
+                else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
+            }                                                                                     \
+            if (J->P0 <= 64) {                                                                    \
+                uint64_t all = m0 | m1 | m2 | m3;                                                 \
+                memcpy(s, &all, sizeof all);                                                      \
+            }                                                                                     \
+        }                                                                                         \
+    }
+
+/* The caller finishes the block in heap order: take moves, '=' splits, splits reaching into
+ * the block, then the mex over everything. Returns 1 if heap tab->n's value does not fit T,
+ * -1 if out of memory, 0 when the block is done. */
+#define FINISH(NAME, T, TMAX)                                                                     \
+    static int NAME(const block *J, gr_sgtable *tab, uint8_t **buf, size_t *cap, gr_progress *pr) { \
+        T *restrict t = tab->data;                                                                \
+        const gr_tbcode *code = J->code;                                                          \
+        int k0 = code->d[0].mask ? 0 : 1;                                                         \
+        for (int64_t j = 0; j < J->B; j++) {                                                      \
+            int64_t n = J->n0 + j;                                                                \
+            uint64_t P = 1;                                                                       \
+            while (P <= (uint64_t)tab->max) P <<= 1;                                              \
+            if (P < 64) P = 64;                                                                   \
+            if (*cap < P + 1) {                                                                   \
+                uint8_t *nb = realloc(*buf, (size_t)P + 1);                                       \
+                if (!nb) return -1;                                                               \
+                *buf = nb;                                                                        \
+                *cap = (size_t)P + 1;                                                             \
+            }                                                                                     \
+            uint8_t *restrict s = *buf;                                                           \
+            const uint8_t *own = J->marks + (size_t)j * J->stride;                                \
+            if (J->P0 <= 64) {                                                                    \
+                uint64_t all;                                                                     \
+                memcpy(&all, own, sizeof all);                                                    \
+                memset(s, 0, (size_t)P + 1);                                                      \
+                for (int b = 0; b < 64; b++) s[b] = (uint8_t)(all >> b & 1u);                     \
+            } else {                                                                              \
+                memcpy(s, own, J->stride);                                                        \
+                memset(s + J->stride, 0, (size_t)P + 1 - J->stride);                              \
+            }                                                                                     \
+            int64_t last = code->last_place < n ? code->last_place : n;                          \
+            for (int64_t k = k0; k <= last; k++) {                                                \
+                const gr_tbdigit *d = &code->d[k];                                                \
+                int64_t r = n - k;                                                                \
+                if (r == 0) { if (d->mask & 1u) s[0] = 1; continue; }                            \
+                if (d->mask & 2u) s[t[r]] = 1;                                                    \
+                if (!(d->mask & 4u)) continue;                                                    \
+                if (d->constraint == TB_EQUAL) { if (r % 2 == 0) s[0] = 1; continue; }            \
+                int64_t half = split_half(d, r), hi = r - J->n0;                                  \
+                if (hi > half) hi = half;                                                         \
+                for (int64_t a = 1; a <= hi; a++) s[t[a] ^ t[r - a]] = 1;                         \
+            }                                                                                     \
+            uint64_t v = 0;                                                                       \
+            while (s[v]) v++;                                                                     \
+            if (v > (uint64_t)(TMAX)) return 1;                                                   \
+            t[n] = (T)v;                                                                          \
+            if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
+            tab->n = n + 1;                                                                       \
+            if ((n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)n);              \
+        }                                                                                         \
+        return 0;                                                                                 \
+    }
+
+SCAN(scan_u8, uint8_t)
+SCAN(scan_u16, uint16_t)
+SCAN(scan_u32, uint32_t)
+FINISH(finish_u8, uint8_t, UINT8_MAX)
+FINISH(finish_u16, uint16_t, UINT16_MAX)
+FINISH(finish_u32, uint32_t, UINT32_MAX)
+
+int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr) {
+    if (c->threads <= 1 || tab->n < GR_OCTPAR_FROM || tab->n > to || tab->width > 4) return -1;
+    if (g->kernel != KER_OCTAL || g->tb.max_heaps > 2 || g->tb.period) return -1;
+    gr_pool_fn scan = tab->width == 1 ? scan_u8 : tab->width == 2 ? scan_u16 : scan_u32;
+    uint8_t *marks = NULL, *buf = NULL;
+    size_t marks_cap = 0, cap = 0;
+    gr_pool *pool = NULL;
+    int rc = -1;
+    int64_t start = tab->n;
+    while (tab->n <= to) {
+        uint64_t P0 = 1;
+        while (P0 <= (uint64_t)tab->max) P0 <<= 1;
+        if (P0 > MAX_P) break;
+        int64_t n0 = tab->n, B = BLOCK_WORK / n0;
+        if (!pool && !(pool = gr_pool_new(c->threads))) break;
+        int members = gr_pool_size(pool);
+        if (B < 2 * members) B = 2 * members;
+        if (B > MAX_BLOCK) B = MAX_BLOCK;
+        if (B > n0 / 4) B = n0 / 4;
+        if (B > to - n0 + 1) B = to - n0 + 1;
+        block J = { &g->tb, tab->data, n0, B, P0, P0 <= 64 ? 8 : (size_t)P0, NULL, 0 };
+        if (marks_cap < (size_t)B * J.stride) {
+            uint8_t *nm = realloc(marks, (size_t)B * J.stride);
+            if (!nm) break;
+            marks = nm;
+            marks_cap = (size_t)B * J.stride;
+        }
+        J.marks = marks;
+        gr_pool_run(pool, scan, &J);
+        int r = tab->width == 1 ? finish_u8(&J, tab, &buf, &cap, pr)
+              : tab->width == 2 ? finish_u16(&J, tab, &buf, &cap, pr)
+              : finish_u32(&J, tab, &buf, &cap, pr);
+        if (r) { rc = r; break; }
+    }
+    gr_pool_free(pool);
+    free(marks);
+    free(buf);
+    if (rc == 1) return 1;
+    return tab->n > start ? 0 : -1;
+}

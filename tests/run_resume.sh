@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# run_resume.sh GRUNDY: long runs with --checkpoint and --threads.
+#   - a run interrupted by SIGINT (status 130) or SIGTERM (status 143) and run again with the
+#     same command prints exactly the bytes of an uninterrupted run, and removes its checkpoint
+#   - a damaged checkpoint, one of another program, and a file that is no checkpoint are refused
+#     with status 2 and a message, and nothing is printed
+#   - --threads 1, 2, 3 and 8 print the same bytes on several games
+# The size is chosen so an uninterrupted run takes about a second on this build (sanitizers
+# included), so the signal arrives mid-run. Prints "N passed, M failed".
+set -u
+export LC_ALL=C
+grundy=$1
+case $grundy in /*) ;; *) grundy=$PWD/$grundy ;; esac
+[ -x "$grundy" ] || { echo "$0: $grundy is not an executable" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 2
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; sed -n '1,3s/^/    stderr: /p' err 2>/dev/null; }
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+program() {   # program N: 0.007 and Grundy's game past the threaded and rare-value kernels
+    printf 'game g = octal "0.007";\ngame k = octal "4!.0";\nsolve g(%d);\ntable k(%d..%d);\nsolve k(%d) + g(77);\n' \
+        "$1" "$(($1 - 20))" "$1" "$(($1 / 2))"
+}
+
+# ---- the size: an uninterrupted run of about a second ----
+n=8000
+for _ in 1 2 3 4 5 6 7; do
+    program $n >run.game
+    t0=$(ms)
+    "$grundy" run.game --no-progress >whole.txt 2>err || { bad "uninterrupted run failed"; break; }
+    [ $(( $(ms) - t0 )) -ge 1000 ] && break
+    n=$((n * 3 / 2))
+done
+
+# ---- interrupted and resumed ----
+for sig in INT TERM; do
+    want=$([ $sig = INT ] && echo 130 || echo 143)
+    rm -f ck ck.tmp
+    "$grundy" run.game --no-progress --checkpoint ck >part.txt 2>err &
+    pid=$!
+    sleep 0.4
+    kill -s $sig $pid
+    wait $pid
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "note: the run of size $n finished before SIG$sig; nothing to resume"
+    elif [ $rc -ne "$want" ]; then
+        bad "SIG$sig: status $rc, expected $want"
+    elif [ "$(head -c "$(stat -c %s part.txt)" whole.txt)" != "$(cat part.txt)" ] || ! grep -q "saved in ck" err || [ ! -s ck ]; then
+        bad "SIG$sig: output other than finished answers, no message, or no checkpoint"
+    else
+        ok
+        cp ck saved.ck
+        "$grundy" run.game --no-progress --checkpoint ck --threads 2 >resumed.txt 2>err
+        rc=$?
+        if [ $rc -ne 0 ]; then bad "SIG$sig: the resumed run exited with $rc"
+        elif ! cmp -s whole.txt resumed.txt; then bad "SIG$sig: the resumed run printed other bytes"
+        elif [ -e ck ]; then bad "SIG$sig: the finished run left its checkpoint"
+        else ok; fi
+    fi
+done
+
+# ---- refused checkpoints ----
+if [ -s saved.ck ]; then
+    # damaged: one byte of the values changed
+    cp saved.ck ck
+    size=$(stat -c %s ck)
+    byte=$(od -An -tu1 -j $((size - 3)) -N1 ck | tr -d ' ')
+    printf "\\$(printf %03o $(( (byte + 1) % 256 )))" | dd of=ck bs=1 seek=$((size - 3)) conv=notrunc 2>/dev/null
+    cmp -s ck saved.ck && bad "the damaged copy is not damaged"
+    "$grundy" run.game --no-progress --checkpoint ck >out 2>err
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "damaged" err && [ -e ck ]; then ok; else bad "damaged checkpoint: status $rc"; fi
+    # truncated
+    head -c $((size / 2)) saved.ck >ck
+    "$grundy" run.game --no-progress --checkpoint ck >out 2>err
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "damaged" err; then ok; else bad "truncated checkpoint: status $rc"; fi
+    # another program: the same games, another query
+    cp saved.ck ck
+    program $((n + 1)) >other.game
+    "$grundy" other.game --no-progress --checkpoint ck >out 2>err
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "another program" err; then ok; else bad "foreign checkpoint: status $rc"; fi
+fi
+echo 'not a checkpoint at all' >ck
+"$grundy" run.game --no-progress --checkpoint ck >out 2>err
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "not a grundy checkpoint" err; then ok; else bad "text file as checkpoint: status $rc"; fi
+
+# ---- every --threads value prints the same bytes ----
+printf 'game kayles = octal "0.77";\ngame g = octal "4!.0";\ngame s = octal "0.16";\ngame d = octal "0.6";\n' >t.game
+printf 'game e = octal "4.07!";\ntable g(0..9000);\ntable s(8000..9000);\ntable d(8900..9100);\n' >>t.game
+printf 'solve g(9000) + s(9001) + d(8999);\ntable e(0..100);\nsolve kayles(1000000000000) + e(7000);\n' >>t.game
+"$grundy" t.game --no-progress --threads 1 >t1.txt 2>err || bad "threads 1 failed"
+"$grundy" t.game --no-progress --threads 1 --format json >t1.json 2>err || bad "threads 1 json failed"
+for th in 2 3 8; do
+    "$grundy" t.game --no-progress --threads $th >tn.txt 2>err
+    if cmp -s t1.txt tn.txt; then ok; else bad "--threads $th prints other bytes than --threads 1"; fi
+    "$grundy" t.game --no-progress --threads $th --format json >tn.json 2>err
+    if cmp -s t1.json tn.json; then ok; else bad "--threads $th --format json differs"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
