@@ -451,3 +451,104 @@ int gr_code_affine(const gr_code *code, const int64_t *consts, int nconsts, gr_a
     *out = st[0];
     return 1;
 }
+
+/* ---- row evaluator ---- */
+enum { ROW_DEPTH = 32 };
+
+int gr_eval_row(gr_ctx *c, const gr_code *code, const int64_t *frame, int slot, int64_t x0, int count, int64_t *out) {
+    if (code->is_const) {
+        for (int l = 0; l < count; l++) out[l] = code->value;
+        return 1;
+    }
+    int64_t st[ROW_DEPTH][GR_ROW];
+    uint8_t act[GR_ROW];              /* lane still running (not skipped by && or ||) */
+    int32_t rejoin[GR_ROW];           /* where a skipped lane comes back, with value rval */
+    uint8_t rval[GR_ROW];
+    int nact = count, npend = 0, sp = 0;
+    if (code->max_stack > ROW_DEPTH || count > GR_ROW) goto scalar;
+    for (int l = 0; l < count; l++) act[l] = 1, rejoin[l] = -1;
+    for (int pc = 0; pc <= code->n; pc++) {
+        if (npend)
+            for (int l = 0; l < count; l++)
+                if (rejoin[l] == pc) { st[sp - 1][l] = rval[l]; act[l] = 1; rejoin[l] = -1; npend--; nact++; }
+        if (pc == code->n) break;
+        const gr_insn *in = &code->ins[pc];
+        int bad = 0;
+        switch (in->op) {
+        case I_CONST: for (int l = 0; l < count; l++) st[sp][l] = in->imm; sp++; break;
+        case I_LOAD:
+            if (in->arg == slot) for (int l = 0; l < count; l++) st[sp][l] = x0 + l;
+            else for (int l = 0; l < count; l++) st[sp][l] = frame[in->arg];
+            sp++;
+            break;
+        case I_UN: {
+            int64_t *A = st[sp - 1];
+            if (in->arg == OP_NEG) {
+                for (int l = 0; l < count; l++) { bad |= act[l] & (A[l] == INT64_MIN); A[l] = (int64_t)(0 - (uint64_t)A[l]); }
+            } else if (in->arg == OP_NOT) for (int l = 0; l < count; l++) A[l] = !A[l];
+            else for (int l = 0; l < count; l++) A[l] = ~A[l];
+            break;
+        }
+        case I_BIN: {
+            int64_t *A = st[sp - 2], *B = st[sp - 1];
+            sp--;
+            switch ((gr_op)in->arg) {
+            case OP_ADD: for (int l = 0; l < count; l++) bad |= act[l] & __builtin_add_overflow(A[l], B[l], &A[l]); break;
+            case OP_SUB: for (int l = 0; l < count; l++) bad |= act[l] & __builtin_sub_overflow(A[l], B[l], &A[l]); break;
+            case OP_MUL: for (int l = 0; l < count; l++) bad |= act[l] & __builtin_mul_overflow(A[l], B[l], &A[l]); break;
+            case OP_DIV: case OP_MOD:
+                for (int l = 0; l < count; l++) {
+                    int64_t a = A[l], b = B[l];
+                    if (b == 0 || (a == INT64_MIN && b == -1 && in->arg == OP_DIV)) { bad |= act[l]; A[l] = 0; continue; }
+                    A[l] = in->arg == OP_DIV ? floor_div(c, a, b, in->loc) : floor_mod(c, a, b, in->loc);
+                }
+                break;
+            case OP_LT: for (int l = 0; l < count; l++) A[l] = A[l] < B[l]; break;
+            case OP_LE: for (int l = 0; l < count; l++) A[l] = A[l] <= B[l]; break;
+            case OP_GT: for (int l = 0; l < count; l++) A[l] = A[l] > B[l]; break;
+            case OP_GE: for (int l = 0; l < count; l++) A[l] = A[l] >= B[l]; break;
+            case OP_EQ: for (int l = 0; l < count; l++) A[l] = A[l] == B[l]; break;
+            case OP_NE: for (int l = 0; l < count; l++) A[l] = A[l] != B[l]; break;
+            case OP_BITAND: for (int l = 0; l < count; l++) A[l] &= B[l]; break;
+            case OP_BITOR: for (int l = 0; l < count; l++) A[l] |= B[l]; break;
+            case OP_BITXOR: for (int l = 0; l < count; l++) A[l] ^= B[l]; break;
+            case OP_IFF: for (int l = 0; l < count; l++) A[l] = (A[l] != 0) == (B[l] != 0); break;
+            case OP_AND: for (int l = 0; l < count; l++) A[l] = A[l] && B[l]; break;
+            case OP_OR: for (int l = 0; l < count; l++) A[l] = A[l] || B[l]; break;
+            default:
+                goto scalar;   /* shifts: rare */
+            }
+            break;
+        }
+        case I_ANDJ: case I_ORJ: {
+            sp--;
+            int jump_if = in->op == I_ORJ;
+            for (int l = 0; l < count; l++)
+                if (act[l] && (st[sp][l] != 0) == jump_if) {
+                    act[l] = 0; rejoin[l] = in->arg; rval[l] = (uint8_t)jump_if; npend++; nact--;
+                }
+            if (!nact) { sp++; pc = in->arg - 1; }   /* every lane jumped: their values land at the target */
+            break;
+        }
+        case I_BOOL: for (int l = 0; l < count; l++) st[sp - 1][l] = st[sp - 1][l] != 0; break;
+        case I_CALL:
+            if (in->arg != B_MIN && in->arg != B_MAX && in->arg != B_CTZ && in->arg != B_CLZ && in->arg != B_POPCOUNT)
+                goto scalar;   /* built-ins that can fail */
+            sp -= in->argc;
+            for (int l = 0; l < count; l++) {
+                int64_t a[255];
+                for (int i = 0; i < in->argc; i++) a[i] = st[sp + i][l];
+                st[sp][l] = call_builtin(c, in->arg, a, in->argc, in->loc);
+            }
+            sp++;
+            break;
+        default:
+            goto scalar;       /* hooks */
+        }
+        if (bad) goto scalar;
+    }
+    for (int l = 0; l < count; l++) out[l] = st[0][l];
+    return 1;
+scalar:
+    return 0;
+}
