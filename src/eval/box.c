@@ -818,6 +818,15 @@ gr_box *gr_box_range(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, con
     memcpy(bhi, hi, (size_t)g->arity * sizeof *hi);
     for (;;) {
         gr_box *b = gr_box_new(c, g, conv, blo, bhi);
+        if (b->translate && !b->nshared) {
+            /* A token game over the whole box: retrograde analysis by rows values every position
+             * (cycles or not) with no walk, whose stack would grow with the longest path. */
+            retrograde(b);
+            if (!b->escaped) return b;
+            gr_box_grown(b, blo, bhi);
+            gr_box_free(b);
+            continue;
+        }
         int64_t p[GR_MAX_ARITY];
         memcpy(p, lo, (size_t)g->arity * sizeof *p);
         int ok = 1;
