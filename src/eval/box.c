@@ -77,6 +77,7 @@ struct gr_box {
     uint64_t nvalued;
     int cyclic;                   /* solved whole by retrograde analysis */
     int norow;                    /* 'where' is evaluated one position at a time (see valid_at) */
+    int loopy;                    /* the box has a cycle */
     int escaped;
     int64_t glo[GR_MAX_ARITY], ghi[GR_MAX_ARITY];   /* the grown box after an escape */
     bmove *moves; int nmoves, nshared;
@@ -739,13 +740,18 @@ static void retrograde(gr_box *b) {
     }
     /* What never settled is a draw (remoteness none). */
     b->nvalued = 0;
+    uint64_t ndraws = 0;
     for (uint64_t v = 0; v < n; v++) {
-        if ((b->st[v] & S_VALID) && !(b->st[v] & S_DONE)) b->st[v] |= S_DONE | GR_DRAW;
+        if ((b->st[v] & S_VALID) && !(b->st[v] & S_DONE)) b->st[v] |= S_DONE | GR_DRAW, ndraws++;
         b->nvalued += (b->st[v] & S_DONE) != 0;
     }
     /* SG values on the acyclic part (normal play): Kahn's order, a position once all its options
-     * are valued; positions that reach a cycle or a winning terminal stay undefined. */
-    if (b->conv == CONV_NORMAL) {
+     * are valued; positions that reach a cycle or a winning terminal stay undefined. In a
+     * translation box (solved this way whether or not it has cycles) the same order, every
+     * position included, also tells whether the box has a cycle at all. */
+    int with_sg = b->conv == CONV_NORMAL;
+    b->loopy = 1;
+    if (with_sg || (implicit && !ndraws)) {
         head = tail = 0;
         coords_of(b, 0, p);
         if (implicit)
@@ -753,7 +759,7 @@ static void retrograde(gr_box *b) {
                 const int8_t *term = row_terms(b, v0, p, termrow);
                 row_degrees(b, v0, p, term, cnt8 + v0, 0);
                 for (uint64_t y = 0; y < E; y++)
-                    if ((b->st[v0 + y] & S_VALID) && !cnt8[v0 + y] && (!term || term[y] != TERM_WINS)) queue[tail++] = (uint32_t)(v0 + y);
+                    if ((b->st[v0 + y] & S_VALID) && !cnt8[v0 + y]) queue[tail++] = (uint32_t)(v0 + y);
             }
         coords_of(b, 0, p);
         for (uint64_t v = 0; v < n && !implicit; v++) {
@@ -764,25 +770,23 @@ static void retrograde(gr_box *b) {
                 }
             if (!(b->st[v] & S_VALID)) continue;
             int term = gr_rules_terminal(c, b->g, p);
-            uint32_t deg = 0;
-            if (term < 0) {
-                if (implicit) { counter z = { 0 }; each_child(b, p, count_child, &z); deg = z.n; }
-                else deg = off[v + 1] - off[v];
-            }
-            if (implicit) cnt8[v] = (uint8_t)deg; else cnt[v] = deg;
+            uint32_t deg = term < 0 ? off[v + 1] - off[v] : 0;
+            cnt[v] = deg;
             if (deg == 0 && term != TERM_WINS) queue[tail++] = (uint32_t)v;
         }
         gr_optacc *acc = &b->acc;
         while (head < tail) {
             uint32_t v = queue[head++];
             coords_of(b, v, p);
-            gr_optacc_clear(acc);
-            int term = gr_rules_terminal(c, b->g, p);
-            if (term < 0) {
-                if (implicit) each_child(b, p, add_child, acc);
-                else for (uint32_t e = off[v]; e < off[v + 1]; e++) add_child(b, acc, NULL, fwd[e]);
+            if (with_sg) {
+                gr_optacc_clear(acc);
+                int term = gr_rules_terminal(c, b->g, p);
+                if (term < 0) {
+                    if (implicit) each_child(b, p, add_child, acc);
+                    else for (uint32_t e = off[v]; e < off[v + 1]; e++) add_child(b, acc, NULL, fwd[e]);
+                }
+                if (term != TERM_WINS && !acc->undef) wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
             }
-            wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
             if (implicit) {
                 for (int d = 0; d < b->ndelta; d++) {
                     const int64_t *dd = b->delta + d * b->a;
@@ -798,6 +802,7 @@ static void retrograde(gr_box *b) {
             }
         }
     }
+    if (implicit && !ndraws && tail == b->nvalued) b->loopy = 0;   /* every position in topological order */
 out:
     gr_free(c, termrow);
     gr_free(c, cnt8);
@@ -860,7 +865,7 @@ gr_box *gr_box_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos) {
     }
 }
 
-int gr_box_cyclic(const gr_box *b) { return b->cyclic; }
+int gr_box_cyclic(const gr_box *b) { return b->loopy; }
 
 gr_outcome gr_box_outcome(const gr_box *b, const int64_t *pos) {
     uint8_t s = b->st[index_of(b, pos)];

@@ -51,7 +51,7 @@ gr_box *gr_box_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos);
 
 int gr_box_contains(const gr_box *b, const int64_t *pos);
 int gr_box_valid(gr_box *b, const int64_t *pos);          /* inside the box and its 'where' */
-int gr_box_cyclic(const gr_box *b);                       /* solved by retrograde analysis */
+int gr_box_cyclic(const gr_box *b);                       /* has a cycle (solved by retrograde analysis) */
 /* Results for an evaluated position. sg is -1 where undefined (misere, a cycle or a fixed
  * outcome reachable); remoteness is -1 for a draw. */
 gr_outcome gr_box_outcome(const gr_box *b, const int64_t *pos);
