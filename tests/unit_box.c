@@ -258,7 +258,7 @@ static void row_evaluator(void) {
         snprintf(src, sizeof src, "game r[p] { position (x, y) where %s; move -> (x - 1, y); }\ntable r[%lld](0..1, 0..1);\n",
                  e, (long long)t_range(&r, -2, 2));
         gf f;
-        if (!gf_open_ex(&f, src, 1)) continue;   /* a constant part that fails at compile time */
+        if (!gf_open_ex(&f, src, 1)) { gf_close(&f); continue; }   /* a constant part that fails at compile time */
         if (!gf_run(&f, row_body, &rc)) gf_report_failure(&f, src);
         gf_close(&f);
     }
