@@ -76,6 +76,8 @@ struct gr_dense {
     wide sg, rem;
     uint64_t nvalued;
     int cyclic;                   /* solved whole by retrograde analysis */
+    int norow;                    /* 'where' is evaluated one position at a time (see valid_at) */
+    int loopy;                    /* the box has a cycle */
     int escaped;
     int64_t glo[GR_MAX_ARITY], ghi[GR_MAX_ARITY];   /* the grown box after an escape */
     bmove *moves; int nmoves, nshared;
@@ -113,10 +115,33 @@ int gr_dense_contains(const gr_dense *b, const int64_t *p) {
     return 1;
 }
 
+/* 'where' of the aligned run of GR_ROW positions along the last coordinate that holds position
+ * i (coordinates p), by one row evaluation of the compiled code (expr.h). 0 if the row
+ * evaluator declines (a position of the run would fail, or the code uses what it does not
+ * run); 'where' is then evaluated one position at a time, so no position is ever evaluated
+ * that the walk does not ask for one by one. */
+static int fill_valid(gr_dense *b, uint64_t i, const int64_t *p) {
+    const gr_rules *r = b->g->rules;
+    if (b->norow) return 0;
+    int last = b->a - 1;
+    int64_t y = p[last] - b->lo[last], y0 = y & ~(int64_t)(GR_ROW - 1);
+    int n = b->ext[last] - y0 < GR_ROW ? (int)(b->ext[last] - y0) : GR_ROW;
+    int64_t frame[MAX_FRAME], out[GR_ROW];
+    memcpy(frame, b->g->params, (size_t)r->nparams * sizeof *frame);
+    memcpy(frame + r->nparams, p, (size_t)b->a * sizeof *p);
+    if (!r->where) for (int l = 0; l < n; l++) out[l] = 1;
+    else if (!gr_eval_row(b->c, r->where, frame, r->nparams + last, b->lo[last] + y0, n, out)) return b->norow = 1, 0;
+    uint8_t *st = b->st + (i - (uint64_t)(y - y0));
+    for (int l = 0; l < n; l++)
+        if (!(st[l] & S_VKNOWN)) st[l] = (uint8_t)(st[l] | S_VKNOWN | (out[l] ? S_VALID : 0));
+    return 1;
+}
+
 /* 'where' of an in-box position, cached in the state byte. */
 static int valid_at(gr_dense *b, uint64_t i, const int64_t *p) {
     uint8_t s = b->st[i];
     if (s & S_VKNOWN) return (s & S_VALID) != 0;
+    if (fill_valid(b, i, p)) return (b->st[i] & S_VALID) != 0;
     int v = gr_rules_valid(b->c, b->g, p);
     b->st[i] = (uint8_t)(s | S_VKNOWN | (v ? S_VALID : 0));
     return v;
@@ -516,6 +541,75 @@ static void count_child(gr_dense *b, void *user, const int64_t *t, uint64_t ti) 
     k->n++;
 }
 
+/* Translation boxes, one row at a time (the positions v0.. of prefix p, the last coordinate
+ * running over the box): the number of options of each position of the row into deg, by one
+ * pass per delta over the state bytes of the target row ('where' of the whole box is known).
+ * Positions outside 'where' or terminal (term[y] >= 0; term NULL: none) get 0. With
+ * escapes set, a target outside the box that satisfies 'where' is an escape. */
+static void row_degrees(gr_dense *b, uint64_t v0, int64_t *p, const int8_t *term, uint8_t *deg, int escapes) {
+    int a = b->a, last = a - 1;
+    int64_t E = b->ext[last];
+    const uint8_t *st = b->st + v0;
+    memset(deg, 0, (size_t)E);
+    for (int d = 0; d < b->ndelta; d++) {
+        const int64_t *dd = b->delta + d * a;
+        int rowin = 1;
+        for (int k = 0; k < last; k++) rowin &= p[k] + dd[k] >= b->lo[k] && p[k] + dd[k] <= b->hi[k];
+        int64_t dy = dd[last];
+        int64_t ylo = dy < 0 ? -dy : 0, yhi = dy > 0 ? E - dy : E;
+        if (!rowin || ylo >= yhi) ylo = yhi = 0;
+        if (yhi > ylo) {
+            const uint8_t *t = b->st + (int64_t)v0 + b->dindex[d] + ylo;
+            uint8_t *dg = deg + ylo;
+            for (int64_t y = 0; y < yhi - ylo; y++) dg[y] = (uint8_t)(dg[y] + ((t[y] >> 5) & 1));   /* S_VALID */
+        }
+        if (!escapes) continue;
+        for (int64_t y = 0; y < E; y++) {
+            if (y == ylo && yhi > ylo) { y = yhi - 1; continue; }
+            if (!(st[y] & S_VALID) || (term && term[y] >= 0)) continue;
+            int64_t t[GR_MAX_ARITY];
+            for (int k = 0; k < a; k++) t[k] = (k == last ? b->lo[last] + y : p[k]) + dd[k];
+            if (gr_rules_valid(b->c, b->g, t)) escape(b, t);
+        }
+    }
+    for (int64_t y = 0; y < E; y++)
+        if (!(st[y] & S_VALID) || (term && term[y] >= 0)) deg[y] = 0;
+}
+
+/* The terminal kinds of the row v0.. of prefix p (-1: none; positions outside 'where': -1). */
+static const int8_t *row_terms(gr_dense *b, uint64_t v0, int64_t *p, int8_t *term) {
+    if (!b->g->rules->nterms) return NULL;
+    int last = b->a - 1;
+    for (int64_t y = 0; y < b->ext[last]; y++) {
+        p[last] = b->lo[last] + y;
+        term[y] = (int8_t)((b->st[v0 + (uint64_t)y] & S_VALID) ? gr_rules_terminal(b->c, b->g, p) : -1);
+    }
+    p[last] = b->lo[last];
+    return term;
+}
+
+/* The next row's prefix (coordinates before the last, odometer); p[last] stays lo. */
+static void next_row(const gr_dense *b, int64_t *p) {
+    for (int j = b->a - 2; j >= 0; j--) {
+        if (++p[j] <= b->hi[j]) break;
+        p[j] = b->lo[j];
+    }
+}
+
+/* 'where' of every position of the box (by rows where the row evaluator runs it). */
+static void fill_all_valid(gr_dense *b) {
+    int64_t p[GR_MAX_ARITY];
+    coords_of(b, 0, p);
+    for (uint64_t v = 0; v < b->n; v++) {
+        if (v)
+            for (int j = b->a - 1; j >= 0; j--) {
+                if (++p[j] <= b->hi[j]) break;
+                p[j] = b->lo[j];
+            }
+        if (!(b->st[v] & S_VKNOWN)) valid_at(b, v, p);
+    }
+}
+
 /* Where every move is a translation, parents are found by subtracting the deltas and counters
  * fit a byte; otherwise the edges are stored once (forward CSR while counting, then reverse). */
 static void retrograde(gr_dense *b) {
@@ -542,8 +636,33 @@ static void retrograde(gr_dense *b) {
     uint32_t head = 0, tail = 0;
     uint32_t *fwd = NULL, *roff = NULL;
     int64_t p[GR_MAX_ARITY];
+    int last = b->a - 1;
+    uint64_t E = (uint64_t)b->ext[last];
+    int8_t *termrow = NULL;
+    if (implicit) {
+        fill_all_valid(b);
+        termrow = gr_alloc(c, (size_t)E);
+        coords_of(b, 0, p);
+        for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
+            const int8_t *term = row_terms(b, v0, p, termrow);
+            row_degrees(b, v0, p, term, cnt8 + v0, 1);
+            if (b->escaped) goto out;
+            for (uint64_t y = 0; y < E; y++) {
+                uint64_t v = v0 + y;
+                if (!(b->st[v] & S_VALID)) continue;
+                int t = term ? term[y] : -1, out = -1;
+                if (t == TERM_WINS) out = GR_WIN;
+                else if (t == TERM_LOSES) out = GR_LOSS;
+                else if (t >= 0 || !cnt8[v]) out = b->conv == CONV_MISERE ? GR_WIN : GR_LOSS;
+                if (out < 0) continue;
+                b->st[v] |= (uint8_t)(S_DONE | out);
+                wset(c, &b->rem, v, 1);
+                queue[tail++] = (uint32_t)v;
+            }
+        }
+    }
     coords_of(b, 0, p);
-    for (uint64_t v = 0; v < n; v++) {
+    for (uint64_t v = 0; v < n && !implicit; v++) {
         if (v) /* odometer: the last coordinate fastest */
             for (int j = b->a - 1; j >= 0; j--) {
                 if (++p[j] <= b->hi[j]) break;
@@ -621,16 +740,30 @@ static void retrograde(gr_dense *b) {
         }
     }
     /* What never settled is a draw (remoteness none). */
-    for (uint64_t v = 0; v < n; v++)
-        if ((b->st[v] & S_VALID) && !(b->st[v] & S_DONE)) b->st[v] |= S_DONE | GR_DRAW;
     b->nvalued = 0;
-    for (uint64_t v = 0; v < n; v++) b->nvalued += (b->st[v] & S_DONE) != 0;
+    uint64_t ndraws = 0;
+    for (uint64_t v = 0; v < n; v++) {
+        if ((b->st[v] & S_VALID) && !(b->st[v] & S_DONE)) b->st[v] |= S_DONE | GR_DRAW, ndraws++;
+        b->nvalued += (b->st[v] & S_DONE) != 0;
+    }
     /* SG values on the acyclic part (normal play): Kahn's order, a position once all its options
-     * are valued; positions that reach a cycle or a winning terminal stay undefined. */
-    if (b->conv == CONV_NORMAL) {
+     * are valued; positions that reach a cycle or a winning terminal stay undefined. In a
+     * translation box (solved this way whether or not it has cycles) the same order, every
+     * position included, also tells whether the box has a cycle at all. */
+    int with_sg = b->conv == CONV_NORMAL;
+    b->loopy = 1;
+    if (with_sg || (implicit && !ndraws)) {
         head = tail = 0;
         coords_of(b, 0, p);
-        for (uint64_t v = 0; v < n; v++) {
+        if (implicit)
+            for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
+                const int8_t *term = row_terms(b, v0, p, termrow);
+                row_degrees(b, v0, p, term, cnt8 + v0, 0);
+                for (uint64_t y = 0; y < E; y++)
+                    if ((b->st[v0 + y] & S_VALID) && !cnt8[v0 + y]) queue[tail++] = (uint32_t)(v0 + y);
+            }
+        coords_of(b, 0, p);
+        for (uint64_t v = 0; v < n && !implicit; v++) {
             if (v)
                 for (int j = b->a - 1; j >= 0; j--) {
                     if (++p[j] <= b->hi[j]) break;
@@ -638,25 +771,23 @@ static void retrograde(gr_dense *b) {
                 }
             if (!(b->st[v] & S_VALID)) continue;
             int term = gr_rules_terminal(c, b->g, p);
-            uint32_t deg = 0;
-            if (term < 0) {
-                if (implicit) { counter z = { 0 }; each_child(b, p, count_child, &z); deg = z.n; }
-                else deg = off[v + 1] - off[v];
-            }
-            if (implicit) cnt8[v] = (uint8_t)deg; else cnt[v] = deg;
+            uint32_t deg = term < 0 ? off[v + 1] - off[v] : 0;
+            cnt[v] = deg;
             if (deg == 0 && term != TERM_WINS) queue[tail++] = (uint32_t)v;
         }
         gr_optacc *acc = &b->acc;
         while (head < tail) {
             uint32_t v = queue[head++];
             coords_of(b, v, p);
-            gr_optacc_clear(acc);
-            int term = gr_rules_terminal(c, b->g, p);
-            if (term < 0) {
-                if (implicit) each_child(b, p, add_child, acc);
-                else for (uint32_t e = off[v]; e < off[v + 1]; e++) add_child(b, acc, NULL, fwd[e]);
+            if (with_sg) {
+                gr_optacc_clear(acc);
+                int term = gr_rules_terminal(c, b->g, p);
+                if (term < 0) {
+                    if (implicit) each_child(b, p, add_child, acc);
+                    else for (uint32_t e = off[v]; e < off[v + 1]; e++) add_child(b, acc, NULL, fwd[e]);
+                }
+                if (term != TERM_WINS && !acc->undef) wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
             }
-            wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
             if (implicit) {
                 for (int d = 0; d < b->ndelta; d++) {
                     const int64_t *dd = b->delta + d * b->a;
@@ -672,7 +803,9 @@ static void retrograde(gr_dense *b) {
             }
         }
     }
+    if (implicit && !ndraws && tail == b->nvalued) b->loopy = 0;   /* every position in topological order */
 out:
+    gr_free(c, termrow);
     gr_free(c, cnt8);
     gr_free(c, cnt);
     gr_free(c, queue);
@@ -691,6 +824,15 @@ gr_dense *gr_dense_range(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo,
     memcpy(bhi, hi, (size_t)g->arity * sizeof *hi);
     for (;;) {
         gr_dense *b = gr_dense_new(c, g, conv, blo, bhi);
+        if (b->translate && !b->nshared) {
+            /* A token game over the whole box: retrograde analysis by rows values every position
+             * (cycles or not) with no walk, whose stack would grow with the longest path. */
+            retrograde(b);
+            if (!b->escaped) return b;
+            gr_dense_grown(b, blo, bhi);
+            gr_dense_free(b);
+            continue;
+        }
         int64_t p[GR_MAX_ARITY];
         memcpy(p, lo, (size_t)g->arity * sizeof *p);
         int ok = 1;
@@ -724,7 +866,7 @@ gr_dense *gr_dense_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos) {
     }
 }
 
-int gr_dense_cyclic(const gr_dense *b) { return b->cyclic; }
+int gr_dense_cyclic(const gr_dense *b) { return b->loopy; }
 
 gr_outcome gr_dense_outcome(const gr_dense *b, const int64_t *pos) {
     uint8_t s = b->st[index_of(b, pos)];

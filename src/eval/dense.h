@@ -51,7 +51,7 @@ gr_dense *gr_dense_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos);
 
 int gr_dense_contains(const gr_dense *b, const int64_t *pos);
 int gr_dense_valid(gr_dense *b, const int64_t *pos);          /* inside the box and its 'where' */
-int gr_dense_cyclic(const gr_dense *b);                       /* solved by retrograde analysis */
+int gr_dense_cyclic(const gr_dense *b);                       /* has a cycle (solved by retrograde analysis) */
 /* Results for an evaluated position. sg is -1 where undefined (misere, a cycle or a fixed
  * outcome reachable); remoteness is -1 for a draw. */
 gr_outcome gr_dense_outcome(const gr_dense *b, const int64_t *pos);

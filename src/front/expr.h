@@ -48,6 +48,14 @@ int gr_scope_find(const gr_scope *s, const char *name);   /* slot or -1 */
  * allows P/N/sg calls with that many arguments. */
 gr_code *gr_expr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity);
 int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks);
+/* Evaluates code at count <= GR_ROW frames that differ in one slot only: out[i] is gr_eval
+ * with frame[slot] = x0 + i. Each instruction runs over the whole row, so a row costs one
+ * interpretation, not count. Short-circuit operators skip the lanes they skip. Returns 0, and
+ * reports nothing, where some frame would fail (overflow, division by zero) or the code uses
+ * what the row does not run (shifts, built-ins that can fail, hooks): the caller then
+ * evaluates the frames it needs one at a time, with gr_eval's diagnostics. */
+enum { GR_ROW = 64 };
+int gr_eval_row(gr_ctx *c, const gr_code *code, const int64_t *frame, int slot, int64_t x0, int count, int64_t *out);
 /* Compiles and evaluates an expression that must be constant (no names). */
 int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s);
 /* Does the code read the slot? (Used by lowering to recognise kernels.) */
