@@ -44,36 +44,47 @@ static void emit_target(gr_ctx *c, const gr_game *g, const gr_rmove *mv, int64_t
     fn(user, parts, mv->nparts, mv);
 }
 
+/* Runs the bindings of mv as an odometer: level i takes lo..hi, each bound evaluated when the
+ * level is entered, so later ranges may depend on earlier variables. fn sees every frame. */
+void gr_rules_bind(gr_ctx *c, const gr_rmove *mv, int64_t *frame, gr_frame_fn fn, void *user) {
+    int64_t hi[MAX_FRAME];
+    int nb = mv->nbinds, i = 0;
+    for (;;) {
+        if (i < nb) {
+            int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
+            hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
+            if (lo <= hi[i]) {
+                if ((uint64_t)hi[i] - (uint64_t)lo > (UINT64_C(1) << 40))   /* unsigned: no overflow */
+                    gr_fail_at(c, mv->binds[i].loc, GR_EXIT_LIMIT, "'%s' ranges over %lld..%lld, more values than grundy will enumerate for one move",
+                               mv->binds[i].name, (long long)lo, (long long)hi[i]);
+                frame[mv->binds[i].slot] = lo;
+                i++;
+                continue;
+            }
+        } else {
+            fn(user, frame);
+        }
+        for (;;) {
+            if (--i < 0) break;
+            int slot = mv->binds[i].slot;
+            if (frame[slot] < hi[i]) { frame[slot]++; i++; break; }
+        }
+        if (i < 0) break;
+    }
+}
+
+typedef struct moves_ctx { gr_ctx *c; const gr_game *g; const gr_rmove *mv; gr_move_fn fn; void *user; } moves_ctx;
+static void moves_frame(void *user, int64_t *frame) {
+    moves_ctx *m = user;
+    emit_target(m->c, m->g, m->mv, frame, m->fn, m->user);
+}
+
 void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user) {
     const gr_rules *r = g->rules;
-    int64_t frame[MAX_FRAME], hi[MAX_FRAME];
+    int64_t frame[MAX_FRAME];
     load_frame(c, g, pos, frame);
     for (int m = 0; m < r->nmoves; m++) {
-        const gr_rmove *mv = &r->moves[m];
-        int nb = mv->nbinds, i = 0;
-        /* The bindings as an odometer: level i takes lo..hi, each bound evaluated when the
-         * level is entered, so later ranges may depend on earlier variables. */
-        for (;;) {
-            if (i < nb) {
-                int64_t lo = gr_eval(c, mv->binds[i].lo, frame, NULL);
-                hi[i] = gr_eval(c, mv->binds[i].hi, frame, NULL);
-                if (lo <= hi[i]) {
-                    if ((uint64_t)hi[i] - (uint64_t)lo > (UINT64_C(1) << 40))   /* unsigned: no overflow */
-                        gr_fail_at(c, mv->binds[i].loc, GR_EXIT_LIMIT, "'%s' ranges over %lld..%lld, more values than grundy will enumerate for one move",
-                                   mv->binds[i].name, (long long)lo, (long long)hi[i]);
-                    frame[mv->binds[i].slot] = lo;
-                    i++;
-                    continue;
-                }
-            } else {
-                emit_target(c, g, mv, frame, fn, user);
-            }
-            for (;;) {
-                if (--i < 0) break;
-                int slot = mv->binds[i].slot;
-                if (frame[slot] < hi[i]) { frame[slot]++; i++; break; }
-            }
-            if (i < 0) break;
-        }
+        moves_ctx mc = { c, g, &r->moves[m], fn, user };
+        gr_rules_bind(c, &r->moves[m], frame, moves_frame, &mc);
     }
 }

@@ -11,6 +11,11 @@
 typedef void (*gr_move_fn)(void *user, const int64_t *parts, int nparts, const gr_rmove *mv);
 void gr_rules_moves(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_move_fn fn, void *user);
 
+/* The bindings of one move as an odometer (no recursion): fn sees the frame once per
+ * combination of the bound variables; the frame's other slots are the caller's. */
+typedef void (*gr_frame_fn)(void *user, int64_t *frame);
+void gr_rules_bind(gr_ctx *c, const gr_rmove *mv, int64_t *frame, gr_frame_fn fn, void *user);
+
 /* Is pos inside the rule set's 'where'? */
 int gr_rules_valid(gr_ctx *c, const gr_game *g, const int64_t *pos);
 /* The first matching 'terminal when' of pos: -1 if none, else a gr_term_kind. */

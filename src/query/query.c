@@ -8,6 +8,7 @@
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"
+#include "turning.h"
 #include <string.h>
 
 enum { V_UNDEF = -1, O_P = 0, O_N = 1, O_D = 2 };
@@ -169,7 +170,13 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
     }
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
     int by_graph = t->conv != CONV_NORMAL || g->evaluator == EVAL_GRAPH || c->no_theory || t->kind == TK_REMOTENESS;
-    if (!by_graph && g->shape == SHAPE_HEAP) {
+    if (g->shape == SHAPE_COINS) {   /* single heads: by_graph is not asked of a coin table (sema) */
+        for (int64_t i = 0; i < t->rows; i++) {
+            int64_t v = gr_turning_value(c, g, q->lo[0] + i);
+            t->vals[i] = t->outcome ? (v ? O_N : O_P) : v;
+        }
+        by_graph = 0;
+    } else if (!by_graph && g->shape == SHAPE_HEAP) {
         if (gr_heap_ensure(c, g, q->hi[0]) < 0) by_graph = 1;
         else
             for (int64_t i = 0; i < t->rows; i++) {

@@ -3,6 +3,8 @@
 #include "heap.h"
 #include "rules.h"
 #include "tuple.h"
+#include "hackenbush.h"
+#include "turning.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,8 +68,11 @@ static size_t render_atom(const gr_game *g, const int64_t *coords, char *buf, si
     if (pos >= cap) return pos;
     if (g->shape == SHAPE_GRAPH)
         return pos + (size_t)snprintf(buf + pos, cap - pos, "%s.%s", g->name, g->vertices[coords[0]]);
+    if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, coords, -1, buf, cap, pos);
     pos += (size_t)snprintf(buf + pos, cap - pos, "%s(", g->name);
-    for (int i = 0; i < g->arity && pos < cap; i++)
+    for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && pos < cap; i++)   /* the heads */
+        if (gr_coin_heads(coords, i)) pos += (size_t)snprintf(buf + pos, cap - pos, "%s%d", k++ ? ", " : "", i);
+    for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && pos < cap; i++)
         pos += (size_t)snprintf(buf + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)coords[i]);
     if (pos < cap) pos += (size_t)snprintf(buf + pos, cap - pos, ")");
     return pos;
@@ -104,6 +109,12 @@ static void render_spos(const gr_sumgraph *s, const spos *p, char *buf, size_t c
 
 /* ---- the fast path ---- */
 static int64_t comp_sg(gr_ctx *c, gr_game *g, const int64_t *coords) {
+    if (g->shape == SHAPE_FIGURE) return gr_hb_value(c, g->figure, coords);
+    if (g->shape == SHAPE_COINS) {   /* the coin-turning theorem: the xor of the heads */
+        int64_t x = 0;
+        for (int i = 0; i < GR_COIN_PLACES; i++) if (gr_coin_heads(coords, i)) x ^= gr_turning_value(c, g, i);
+        return x;
+    }
     if (g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP) {
         if (gr_heap_ensure(c, g, coords[0]) < 0) return -1;
         return gr_heap_sg(c, g, coords[0]);
@@ -148,6 +159,23 @@ static void mb_rules_move(void *user, const int64_t *parts, int nparts, const gr
     m->count++;
 }
 
+/* A figure less one edge, or a row of coins after a flip: one part of GR_HB_WORDS words. */
+static void mb_mask(gr_sumgraph *s, const int64_t *mask) {
+    mb_push(s, 1);
+    for (int w = 0; w < GR_HB_WORDS; w++) mb_push(s, mask[w]);
+}
+
+typedef struct coin_ctx { gr_sumgraph *s; const int64_t *mask; int64_t x; int count; } coin_ctx;
+static void mb_coin_flip(void *user, const int64_t *others, int n) {
+    coin_ctx *k = user;
+    int64_t m[GR_COIN_WORDS];
+    memcpy(m, k->mask, sizeof m);
+    gr_coin_flip(m, k->x);
+    for (int i = 0; i < n; i++) gr_coin_flip(m, others[i]);
+    mb_mask(k->s, m);
+    k->count++;
+}
+
 /* Appends the moves of atom a to s->mb; returns how many. */
 static int atom_moves(gr_sumgraph *s, const atom *a) {
     gr_game *g = s->games[a->game];
@@ -163,6 +191,24 @@ static int atom_moves(gr_sumgraph *s, const atom *a) {
             m.count++;
         }
         break;
+    case SHAPE_FIGURE: {   /* cut each edge still joined to ground */
+        int64_t now[GR_HB_WORDS], child[GR_HB_WORDS];
+        gr_hb_child(s->c, g->figure, a->c, -1, now);
+        for (int e = 0; e < g->figure->ne; e++) {
+            if (gr_hb_absent(now, e)) continue;
+            gr_hb_child(s->c, g->figure, now, e, child);
+            mb_mask(s, child);
+            m.count++;
+        }
+        break;
+    }
+    case SHAPE_COINS: {    /* each flip set at each heads */
+        coin_ctx k = { s, a->c, 0, 0 };
+        for (k.x = 0; k.x < GR_COIN_PLACES; k.x++)
+            if (gr_coin_heads(a->c, k.x)) gr_turning_flips(s->c, g, k.x, mb_coin_flip, &k);
+        m.count = k.count;
+        break;
+    }
     }
     return m.count;
 }
@@ -545,7 +591,8 @@ typedef struct fast_ctx {
     char text[4096];
 } fast_ctx;
 
-static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int nparts) {
+/* Reports the sum with component f->at replaced by parts (or by the text `as`, if given). */
+static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int nparts, const char *as) {
     size_t pos = 0, cap = sizeof f->text;
     f->text[0] = '\0';
     int first = 1;
@@ -556,7 +603,8 @@ static void fast_report(fast_ctx *f, const gr_game *g, const int64_t *parts, int
             first = 0;
             continue;
         }
-        for (int q = 0; q < nparts && pos < cap; q++) {
+        if (as && pos < cap) { pos += (size_t)snprintf(f->text + pos, cap - pos, "%s%s", first ? "" : " + ", as); first = 0; }
+        for (int q = 0; !as && q < nparts && pos < cap; q++) {
             if (!first) pos += (size_t)snprintf(f->text + pos, cap - pos, " + ");
             pos = render_atom(g, parts + q * g->arity, f->text, cap, pos);
             first = 0;
@@ -574,7 +622,7 @@ static void fast_heap_option(void *user, const int64_t *heaps, int nheaps) {
     gr_game *g = f->comps[f->at].game;
     int64_t x = 0;
     for (int i = 0; i < nheaps; i++) x ^= gr_heap_sg(f->c, g, heaps[i]);
-    if (x == f->want) fast_report(f, g, heaps, nheaps);
+    if (x == f->want) fast_report(f, g, heaps, nheaps, NULL);
 }
 
 static void fast_rules_move(void *user, const int64_t *parts, int nparts, const gr_rmove *mv) {
@@ -583,7 +631,28 @@ static void fast_rules_move(void *user, const int64_t *parts, int nparts, const 
     gr_game *g = f->comps[f->at].game;
     int64_t x = 0;
     for (int i = 0; i < nparts; i++) x ^= gr_tuple_sg(f->c, g, parts + i * g->arity, g->decl->name_loc);
-    if (x == f->want) fast_report(f, g, parts, nparts);
+    if (x == f->want) fast_report(f, g, parts, nparts, NULL);
+}
+
+static void fast_cut(void *user, int edge) {
+    fast_ctx *f = user;
+    gr_game *g = f->comps[f->at].game;
+    char text[2048];
+    gr_hb_render(f->c, g->name, g->figure, f->comps[f->at].c, edge, text, sizeof text, 0);
+    fast_report(f, g, NULL, 0, text);
+}
+
+typedef struct fast_coins { fast_ctx *f; int64_t x, total; } fast_coins;
+static void fast_flip(void *user, const int64_t *others, int n) {
+    fast_coins *k = user;
+    gr_game *g = k->f->comps[k->f->at].game;
+    int64_t v = gr_turning_value(k->f->c, g, k->x), m[GR_COIN_WORDS];
+    for (int i = 0; i < n; i++) v ^= gr_turning_value(k->f->c, g, others[i]);
+    if (v != k->total) return;   /* the flip must change this component's value by the total */
+    memcpy(m, k->f->comps[k->f->at].c, sizeof m);
+    gr_coin_flip(m, k->x);
+    for (int i = 0; i < n; i++) gr_coin_flip(m, others[i]);
+    fast_report(k->f, g, m, 1, NULL);
 }
 
 void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
@@ -594,7 +663,12 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
         gr_game *g = comps[i].game;
         f->at = i;
         f->want = total ^ vals[i];
-        if (g->shape == SHAPE_HEAP) {
+        if (g->shape == SHAPE_FIGURE) gr_hb_moves(c, g->figure, comps[i].c, f->want, fast_cut, f);
+        else if (g->shape == SHAPE_COINS) {
+            fast_coins k = { f, 0, total };
+            for (k.x = 0; k.x < GR_COIN_PLACES; k.x++)
+                if (gr_coin_heads(comps[i].c, k.x)) gr_turning_flips(c, g, k.x, fast_flip, &k);
+        } else if (g->shape == SHAPE_HEAP) {
             int64_t h = comps[i].c[0];
             gr_heap_options(c, g, h, fast_heap_option, f);
         } else {

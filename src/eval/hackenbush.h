@@ -1,0 +1,53 @@
+/* hackenbush: Green Hackenbush figures, valued by the colon and fusion principles.
+ *
+ * A figure is a multigraph on named vertices (loops and parallel edges allowed) with one root,
+ * 'ground'. A move cuts one edge; whatever is no longer joined to ground falls away. The value:
+ * fuse every 2-edge-connected component (the vertices joined by a cycle) into one vertex, each
+ * edge inside becoming a loop, worth 1 (a stalk of length one); ground's component fuses into
+ * ground. What is left is a tree of bridges with loops at its vertices, and the colon principle
+ * values it: v(u) = (loops at u mod 2) xor the xor over child branches c of (v(c) + 1).
+ * Bridges and components come from one iterative depth-first search (Tarjan's low links), so
+ * the time is linear in the edges and the stack is on the heap, never the C stack.
+ *
+ * A position of a figure is the figure with some edges cut: a mask of absent edges, one bit an
+ * edge, kept in GR_HB_WORDS 64-bit words (the first GR_HB_WORDS * 64 edges can be cut in a
+ * written position; the value of the whole figure has no limit). */
+#ifndef GRUNDY_HACKENBUSH_H
+#define GRUNDY_HACKENBUSH_H
+#include "game.h"
+
+enum { GR_HB_WORDS = 16, GR_HB_MAX_CUT = GR_HB_WORDS * 64 };
+
+typedef struct gr_figure {
+    const char **names; int nv;    /* vertex names; ground is vertex `ground` (-1: none) */
+    int32_t *eu, *ev; int ne;      /* edge i joins eu[i] and ev[i] (eu == ev: a loop) */
+    int ground;
+    gr_ctx *c;                     /* the compilation's context, for scratch memory when rendering */
+    int32_t *twin;                 /* per edge: the least edge with the same two ends (gr_hb_prepare) */
+} gr_figure;
+
+/* Finishes a figure whose vertices and edges are set: the classes of parallel edges. */
+void gr_hb_prepare(gr_ctx *c, gr_figure *f);
+
+static inline int gr_hb_absent(const int64_t *mask, int e) {
+    return mask && e < GR_HB_MAX_CUT && ((uint64_t)mask[e >> 6] >> (e & 63) & 1);
+}
+
+/* The value of the figure with the edges of `mask` absent (NULL: none). */
+int64_t gr_hb_value(gr_ctx *c, const gr_figure *f, const int64_t *mask);
+
+/* Every edge whose cut leaves the value `want`; fn gets the edge. Linear for bridges; an edge
+ * inside a cycle component K costs a recount of K (size of K plus its branches). */
+void gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t want,
+                 void (*fn)(void *user, int edge), void *user);
+
+/* The canonical mask of the position after cutting `edge` (-1: none) from `mask`: every edge
+ * cut or fallen away is absent, and of parallel edges the absent ones are the first. Fails (limit) if a fallen edge is past GR_HB_MAX_CUT. */
+void gr_hb_child(gr_ctx *c, const gr_figure *f, const int64_t *mask, int edge, int64_t *out);
+
+/* Writes the position as "h - (c - d) - (a - b)": the name, then every absent edge (and `edge`
+ * if >= 0) that still touches what is joined to ground; the text parses back to the same
+ * position. Returns the new end of the text in buf. */
+size_t gr_hb_render(gr_ctx *c, const char *name, const gr_figure *f, const int64_t *mask, int edge,
+                    char *buf, size_t cap, size_t pos);
+#endif
