@@ -129,12 +129,22 @@ int64_t gr_hb_value(gr_ctx *c, const gr_figure *f, const int64_t *mask) {
     return v;
 }
 
-void gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t want,
-                 void (*fn)(void *user, int edge), void *user) {
+/* qsort has no user pointer in C11; the moves search is not reentrant anyway (one query at a time). */
+static const int32_t *sort_ecount;
+static int cmp_by_edges(const void *a, const void *b) {
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    int32_t kx = sort_ecount[x + 1] - sort_ecount[x], ky = sort_ecount[y + 1] - sort_ecount[y];
+    if (kx != ky) return kx < ky ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+int gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t want,
+                void (*fn)(void *user, int edge), void *user) {
     hb_in in = figure_in(f, mask, -1);
     hb_out o;
+    int complete = 1;
     analyze(c, &in, &o);
-    if (o.norder == 0) { hb_out_free(c, &o); return; }
+    if (o.norder == 0) { hb_out_free(c, &o); return 1; }
     int nv = f->nv;
     int64_t *need = gr_alloc(c, gr_size_mul(c, (size_t)nv + 1, sizeof *need));
     int64_t *pend = gr_alloc(c, gr_size_mul(c, (size_t)nv + 1, sizeof *pend));
@@ -168,10 +178,21 @@ void gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t wan
     for (int i = 0; i < o.norder; i++) { int32_t v = o.order[i]; lid[v] = fill[o.comp[v]] - start[o.comp[v]]; verts[fill[o.comp[v]]++] = v; }
     memcpy(fill, ecount, (size_t)nv * sizeof *fill);
     for (int e = 0; e < f->ne; e++) if (o.inner[e]) edges[fill[o.comp[f->eu[e]]]++] = e;
+    /* Smallest components first, so a work budget covers as many as it can. */
+    int32_t *heads = gr_alloc(c, gr_size_mul(c, (size_t)nv + 1, sizeof *heads));
+    int nheads = 0;
     for (int i = 0; i < o.norder; i++) {
         int32_t h = o.order[i];
+        if (o.comp[h] == h && need[h] >= 0 && ecount[h + 1] > ecount[h]) heads[nheads++] = h;
+    }
+    sort_ecount = ecount;
+    qsort(heads, (size_t)nheads, sizeof *heads, cmp_by_edges);
+    int64_t work = 0;
+    for (int i = 0; i < nheads; i++) {
+        int32_t h = heads[i];
         int k = ecount[h + 1] - ecount[h], nk = start[h + 1] - start[h];
-        if (o.comp[h] != h || need[h] < 0 || k == 0) continue;
+        if (work + (int64_t)k * (k + nk) > GR_HB_MOVE_WORK) { complete = 0; break; }
+        work += (int64_t)k * (k + nk);
         int32_t *lu = gr_alloc(c, gr_size_mul(c, (size_t)k, sizeof *lu));
         int32_t *lv = gr_alloc(c, gr_size_mul(c, (size_t)k, sizeof *lv));
         int64_t *lp = gr_alloc(c, gr_size_mul(c, (size_t)nk, sizeof *lp));
@@ -186,9 +207,11 @@ void gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t wan
         }
         gr_free(c, lu); gr_free(c, lv); gr_free(c, lp);
     }
+    gr_free(c, heads);
     gr_free(c, start); gr_free(c, verts); gr_free(c, lid); gr_free(c, ecount); gr_free(c, edges); gr_free(c, fill);
     gr_free(c, need); gr_free(c, pend);
     hb_out_free(c, &o);
+    return complete;
 }
 
 typedef struct end_pair { int32_t lo, hi, e; } end_pair;

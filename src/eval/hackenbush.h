@@ -36,9 +36,12 @@ static inline int gr_hb_absent(const int64_t *mask, int e) {
 /* The value of the figure with the edges of `mask` absent (NULL: none). */
 int64_t gr_hb_value(gr_ctx *c, const gr_figure *f, const int64_t *mask);
 
-/* Every edge whose cut leaves the value `want`; fn gets the edge. Linear for bridges; an edge
- * inside a cycle component K costs a recount of K (size of K plus its branches). */
-void gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t want,
+/* Every edge whose cut leaves the value `want`; fn gets the edge. Linear for bridges (top
+ * down: the value each branch must take). An edge inside a cycle component K costs a recount
+ * of K (its size plus its branches), so components are searched smallest first while the work
+ * stays under GR_HB_MOVE_WORK; returns 1 if every edge was examined, 0 if the budget stopped it. */
+enum { GR_HB_MOVE_WORK = 20000000 };
+int gr_hb_moves(gr_ctx *c, const gr_figure *f, const int64_t *mask, int64_t want,
                  void (*fn)(void *user, int edge), void *user);
 
 /* The canonical mask of the position after cutting `edge` (-1: none) from `mask`: every edge

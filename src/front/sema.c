@@ -283,31 +283,42 @@ static void prepare_graph(sema *s, gr_gdecl *d, decl_info *di) {
     }
 }
 
+/* The vertex of a figure by name, through an open-addressing hash (figures are large). */
+static int32_t figure_vertex(sema *s, gr_figure *f, int32_t *table, uint32_t mask, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    for (h &= mask; table[h] >= 0; h = (h + 1) & mask)
+        if (strcmp(f->names[table[h]], name) == 0) return table[h];
+    f->names[f->nv] = name;
+    (void)s;
+    return table[h] = f->nv++;
+}
+
 /* hackenbush NAME { a - b - c; ... }: each chain is its edges; 'ground' is the root. */
 static void prepare_figure(sema *s, gr_gdecl *d, decl_info *di) {
     gr_figure *f = di->figure = GR_NEW(s->c, gr_figure);
     int ne = 0;
-    for (int i = 0; i < d->nedges; i++) {
-        vertex_index(s, di, d->edges[i].from, 1);
-        for (int k = 0; k < d->edges[i].nto; k++) vertex_index(s, di, d->edges[i].to[k], 1);
-        ne += d->edges[i].nto;
-    }
+    for (int i = 0; i < d->nedges; i++) ne += d->edges[i].nto;
+    uint32_t cap = 16;
+    while (cap < 4u * (uint32_t)ne + 4) cap *= 2;   /* at most 2 ne + 1 vertices: half full at most */
+    int32_t *table = gr_alloc(s->c, gr_size_mul(s->c, cap, sizeof *table));
+    memset(table, 0xff, cap * sizeof *table);
+    f->names = GR_NEWN(s->c, const char *, 2 * ne + 2);
     f->eu = GR_NEWN(s->c, int32_t, ne ? ne : 1);
     f->ev = GR_NEWN(s->c, int32_t, ne ? ne : 1);
+    f->ground = figure_vertex(s, f, table, cap - 1, "ground");
     for (int i = 0; i < d->nedges; i++) {
         const char *from = d->edges[i].from;
         for (int k = 0; k < d->edges[i].nto; k++) {
-            f->eu[f->ne] = vertex_index(s, di, from, 0);
-            f->ev[f->ne++] = vertex_index(s, di, d->edges[i].to[k], 0);
+            f->eu[f->ne] = figure_vertex(s, f, table, cap - 1, from);
+            f->ev[f->ne++] = figure_vertex(s, f, table, cap - 1, d->edges[i].to[k]);
             from = d->edges[i].to[k];
         }
     }
-    f->names = di->vertices;
-    f->nv = di->nvertices;
-    f->ground = vertex_index(s, di, "ground", 0);
+    gr_free(s->c, table);
     f->c = s->c;
     gr_hb_prepare(s->c, f);
-    if (f->ground < 0) gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "figure '%s' has no vertex 'ground'; Hackenbush edges hang from ground", d->name);
+    (void)di;
 }
 
 /* turning { flip PARTS for ... where ...; }: a rule set over x, the place of the rightmost coin. */

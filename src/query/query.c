@@ -451,7 +451,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     gr_theory th = { 0 };
     if (!c->no_theory && conv == CONV_NORMAL && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
         outcome = sg ? O_N : O_P;
-        if (sg) gr_sum_fast_moves(c, q->comps, q->ncomps, vals, sg, fast_move, &moves);
+        if (sg && !gr_sum_fast_moves(c, q->comps, q->ncomps, vals, sg, fast_move, &moves)) th.moves_partial = 2;
     } else if (!c->no_theory && conv == CONV_NORMAL && q->ncomps > 1 &&
                gr_sum_gamma(c, m, q->comps, q->ncomps, &outcome, &sg, fast_move, &moves)) {
         /* decided component by component */
@@ -493,9 +493,10 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         if (sg >= 0) fprintf(out, ", sg %lld", (long long)sg);
         if (remoteness >= 0) fprintf(out, ", remoteness %lld", (long long)remoteness);
         fputc('\n', out);
-        if (moves.n == 0) fprintf(out, "  winning moves: none\n");
+        if (moves.n == 0) fprintf(out, th.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
         else {
-            if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            if (th.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
+            else if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
             else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
         }

@@ -655,15 +655,16 @@ static void fast_flip(void *user, const int64_t *others, int n) {
     fast_report(k->f, g, m, 1, NULL);
 }
 
-void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                       gr_child_fn fn, void *user) {
+int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                      gr_child_fn fn, void *user) {
+    int complete = 1;
     fast_ctx *f = gr_alloc(c, sizeof *f);
     f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->user = user;
     for (int i = 0; i < n; i++) {
         gr_game *g = comps[i].game;
         f->at = i;
         f->want = total ^ vals[i];
-        if (g->shape == SHAPE_FIGURE) gr_hb_moves(c, g->figure, comps[i].c, f->want, fast_cut, f);
+        if (g->shape == SHAPE_FIGURE) complete &= gr_hb_moves(c, g->figure, comps[i].c, f->want, fast_cut, f);
         else if (g->shape == SHAPE_COINS) {
             fast_coins k = { f, 0, total };
             for (k.x = 0; k.x < GR_COIN_PLACES; k.x++)
@@ -678,6 +679,7 @@ void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *va
     }
     gr_free(c, f->seen);
     gr_free(c, f);
+    return complete;
 }
 
 /* ---- loopy sums by generalised SG values ---- */
