@@ -196,6 +196,15 @@ static void compile_target(sema *s, const gr_target *t, const gr_scope *sc, int 
     }
 }
 
+/* A move line's bindings and 'where', in a scope of its own (sc) over the declaration's. */
+static void compile_move_head(sema *s, const gr_item *it, const decl_info *di, gr_scope *sc, gr_rmove *mv) {
+    mv->loc = it->loc;
+    for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, sc, di->scope.names[i], di->scope.locs[i]);
+    mv->nbinds = it->bindings.n;
+    mv->binds = compile_bindings(s, &it->bindings, sc);
+    if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, sc, 0);
+}
+
 static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
     gr_rules *r = GR_NEW(s->c, gr_rules);
     r->decl = d;
@@ -225,12 +234,8 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
     for (gr_item *it = d->items; it; it = it->next) {
         if (it->kind == IT_MOVE) {
             gr_rmove *mv = &r->moves[r->nmoves++];
-            mv->loc = it->loc;
             gr_scope sc = { 0 };
-            for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
-            mv->nbinds = it->bindings.n;
-            mv->binds = compile_bindings(s, &it->bindings, &sc);
-            if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, &sc, 0);
+            compile_move_head(s, it, di, &sc, mv);
             compile_target(s, it->target, &sc, r->arity, heap, mv);
             if (sc.nslots > nslots) nslots = sc.nslots;
         } else if (it->kind == IT_TERMINAL) {
@@ -338,12 +343,8 @@ static void prepare_turning(sema *s, gr_gdecl *d, decl_info *di) {
     for (gr_item *it = d->items; it; it = it->next) {
         gr_rmove *mv = &r->moves[r->nmoves];
         gr_code **hi = di->part_hi[r->nmoves++] = GR_NEWN(s->c, gr_code *, it->target->nparts);
-        mv->loc = it->loc;
         gr_scope sc = { 0 };
-        for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
-        mv->nbinds = it->bindings.n;
-        mv->binds = compile_bindings(s, &it->bindings, &sc);
-        if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, &sc, 0);
+        compile_move_head(s, it, di, &sc, mv);
         mv->nparts = it->target->nparts;
         mv->is_sum = 1;
         mv->parts = GR_NEWN(s->c, gr_rpart, mv->nparts);
