@@ -41,7 +41,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
     int flag;
 }
 
-%token GAME "game" GRAPH "graph" SUBTRACT "subtract" OCTAL "octal" HEAP "heap" ALLBUT "allbut"
+%token GAME "game" GRAPH "graph" HACKENBUSH "hackenbush" TURNING "turning" FLIP "flip" SUBTRACT "subtract" OCTAL "octal" HEAP "heap" ALLBUT "allbut"
 %token POSITION "position" MOVE "move" FOR "for" IN "in" WHERE "where"
 %token TERMINAL "terminal" WHEN "when" WINS "wins" LOSES "loses" PLAY "play"
 %token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
@@ -69,12 +69,12 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
 %type <expr> expr expr_opt where_opt
 %type <exprs> exprs exprs_opt
 %type <set> set set_items set_item
-%type <target> target tuple target_parts target_part
+%type <target> target tuple target_parts target_part flip_parts flip_part
 %type <bindings> bindings for_opt
-%type <names> idents vnames params_opt
+%type <names> idents vnames params_opt chain
 %type <str> vname
-%type <item> items item
-%type <decl> game_decl graph_decl graph_items
+%type <item> items item flips flip
+%type <decl> game_decl graph_decl graph_items figure_decl figure_items
 %type <query> query show_query table_query check_tail period_clauses sum table_coords
 %type <coord> table_coord
 %type <gameref> gameref
@@ -93,6 +93,7 @@ program
 statement
     : game_decl                  { ast_add_decl(st->prog, $1); }
     | graph_decl                 { ast_add_decl(st->prog, $1); }
+    | figure_decl                { ast_add_decl(st->prog, $1); }
     | query                      { ast_add_query(st->prog, $1); }
     | ';'
     ;
@@ -107,6 +108,31 @@ game_decl
         { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code = $6; $$->code_loc = L(@6); $$->misere = $7; }
     | GAME IDENT params_opt '{' items '}'
         { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($5); }
+    | GAME IDENT params_opt '=' TURNING '{' flips '}'
+        { $$ = ast_gdecl(C, L(@$), GD_TURNING); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($7); }
+    ;
+
+/* coin turning: each line flips a set of coins, 'x' the rightmost (it must show heads); the
+ * list is built backwards (left recursion keeps the parser's stack flat) and reversed */
+flips
+    : %empty                     { $$ = NULL; }
+    | flips flip                 { $$ = $2; $$->next = $1; }
+    ;
+
+flip
+    : FLIP flip_parts for_opt where_opt ';'
+        { $$ = ast_item(C, L(@$), IT_MOVE); $$->target = $2; $$->bindings = $3; $$->cond = $4; }
+    ;
+
+flip_parts
+    : flip_part                  { $$ = ast_target_sum(C, L(@$)); ast_target_sum_push(C, $$, $1); }
+    | flip_parts ',' flip_part   { $$ = $1; ast_target_sum_push(C, $$, $3); }
+    ;
+
+flip_part
+    : expr                       { $$ = ast_target_expr(C, L(@$), $1); }
+    | expr DOTDOT expr           { gr_exprs v = {0}; ast_exprs_push(C, &v, $1); ast_exprs_push(C, &v, $3);
+                                   $$ = ast_target_tuple(C, L(@$), v); $$->kind = TG_RANGE; }
     ;
 
 params_opt
@@ -226,6 +252,22 @@ graph_items
     | graph_items vname ';'      { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), (gr_names){0}); }
     ;
 
+/* ---- Green Hackenbush figures: chains of undirected edges, 'ground' the root ---- */
+figure_decl
+    : HACKENBUSH IDENT '{' figure_items '}'
+        { $$ = $4; $$->loc = L(@$); ast_gdecl_head($$, $2, L(@2), (gr_names){0}); }
+    ;
+
+figure_items
+    : %empty                     { $$ = ast_gdecl(C, L(@$), GD_HACKENBUSH); }
+    | figure_items vname '-' chain ';' { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), $4); }
+    ;
+
+chain
+    : vname                      { $$ = (gr_names){0}; ast_names_push(C, &$$, $1, L(@1)); }
+    | chain '-' vname            { $$ = $1; ast_names_push(C, &$$, $3, L(@3)); }
+    ;
+
 vnames
     : vname                      { $$ = (gr_names){0}; ast_names_push(C, &$$, $1, L(@1)); }
     | vnames ',' vname           { $$ = $1; ast_names_push(C, &$$, $3, L(@3)); }
@@ -321,6 +363,9 @@ gameref
 posref
     : gameref '(' exprs_opt ')'  { $$ = (gr_posref){ .game = $1, .coords = $3, .loc = L(@$) }; }
     | IDENT '.' vname            { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .vertex = $3, .vertex_loc = L(@3), .loc = L(@$) }; }
+    | IDENT                      { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .figure = 1, .loc = L(@$) }; }
+    | posref '-' '(' vname '-' vname ')'
+        { $$ = $1; ast_names_push(C, &$$.cuts, $4, L(@4)); ast_names_push(C, &$$.cuts, $6, L(@6)); $$.loc = L(@$); }
     ;
 
 /* ---- expressions ---- */

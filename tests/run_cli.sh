@@ -12,6 +12,7 @@ fi
 grundy=$1
 case $grundy in /*) ;; *) grundy=$PWD/$grundy ;; esac
 [ -x "$grundy" ] || { echo "$0: $grundy is not an executable" >&2; exit 2; }
+examples=$(cd "$(dirname "$0")/../examples" && pwd)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -236,6 +237,15 @@ expect_status 3 && stdout_empty && stderr_has "wide.game:3:" && ok
 printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n}\ntable w(-9223372036854775807 - 1..9223372036854775807, 0..1);\n' >hugebox.game
 T=20 run huge_table_range hugebox.game
 if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then stdout_empty && ok; else expect_status 3; fi
+# Hackenbush figures and coin positions: the theory (fusion, colon principle, coin-turning
+# theorem) and the position graph (--no-theory) agree on outcome, value and winning moves.
+for ex in hackenbush turning; do
+    run "${ex}_theory" "$examples/$ex.game" && cp out theory.out
+    run "${ex}_graph" "$examples/$ex.game" --no-theory
+    if expect_status 0; then
+        if diff <(sed 's/, remoteness [0-9]*//' out) theory.out >/dev/null; then ok; else bad "--no-theory answers differ"; fi
+    fi
+done
 
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi

@@ -9,6 +9,8 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     case EVAL_HEAP: return &gr_heap_evaluator;
     case EVAL_TABLE: return &gr_table_evaluator;
     case EVAL_GRAPH: return &gr_graph_evaluator;
+    case EVAL_FIGURE: return &gr_figure_evaluator;
+    case EVAL_COINS: return &gr_coins_evaluator;
     }
     return &gr_graph_evaluator;
 }

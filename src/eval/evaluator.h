@@ -78,6 +78,8 @@ typedef struct gr_evaluator_ops {
 extern const gr_evaluator_ops gr_heap_evaluator;    /* heapeval.c */
 extern const gr_evaluator_ops gr_table_evaluator;   /* tableeval.c */
 extern const gr_evaluator_ops gr_graph_evaluator;   /* grapheval.c */
+extern const gr_evaluator_ops gr_figure_evaluator;  /* figureeval.c: Green Hackenbush */
+extern const gr_evaluator_ops gr_coins_evaluator;   /* figureeval.c: coin turning */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 
 /* What queries and sums call. */

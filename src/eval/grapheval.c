@@ -22,6 +22,8 @@ static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
             fn(user, &to, 1);
         }
         break;
+    case SHAPE_FIGURE: gr_figure_evaluator.options(c, g, pos, fn, user); break;
+    case SHAPE_COINS: gr_coins_evaluator.options(c, g, pos, fn, user); break;
     }
 }
 

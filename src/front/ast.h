@@ -50,7 +50,7 @@ typedef struct gr_binding { const char *name; gr_loc loc; gr_expr *lo, *hi; } gr
 typedef struct gr_bindings { gr_binding *v; int n, cap; } gr_bindings;
 
 /* A move's target: one heap (an expression), one tuple, or a sum {t1, t2, ...}. */
-typedef enum { TG_EXPR, TG_TUPLE, TG_SUM } gr_target_kind;
+typedef enum { TG_EXPR, TG_TUPLE, TG_SUM, TG_RANGE } gr_target_kind;   /* TG_RANGE: coins lo..hi (coords) */
 typedef struct gr_target gr_target;
 struct gr_target {
     gr_target_kind kind;
@@ -77,7 +77,7 @@ struct gr_item {
     gr_item *next;
 };
 
-typedef enum { GD_SUBTRACT, GD_OCTAL, GD_BLOCK, GD_GRAPH } gr_gdecl_kind;
+typedef enum { GD_SUBTRACT, GD_OCTAL, GD_BLOCK, GD_GRAPH, GD_HACKENBUSH, GD_TURNING } gr_gdecl_kind;
 
 typedef struct gr_edge { const char *from; gr_loc from_loc; const char **to; gr_loc *to_locs; int nto; } gr_edge;
 
@@ -92,10 +92,12 @@ struct gr_gdecl {
     int allbut;              /* subtract allbut SET: every positive amount not in SET */
     const char *code; gr_loc code_loc;  /* GD_OCTAL (without quotes) */
     gr_item *items;          /* GD_BLOCK */
-    gr_edge *edges; int nedges, cap;     /* GD_GRAPH */
+    gr_edge *edges; int nedges, cap;     /* GD_GRAPH; GD_HACKENBUSH: a chain from, to[0], to[1], ... */
     gr_gdecl *next;
     void *sema;              /* owned by sema */
 };
+
+typedef struct gr_names { const char **v; gr_loc *locs; int n, cap; } gr_names;
 
 /* ---- queries ------------------------------------------------------------------------- */
 typedef struct gr_gameref { const char *name; gr_loc loc; gr_exprs args; int has_args; } gr_gameref;
@@ -105,6 +107,7 @@ typedef struct gr_posref {
     gr_gameref game;
     gr_exprs coords;
     const char *vertex; gr_loc vertex_loc;   /* graph token */
+    int figure; gr_names cuts;     /* a Hackenbush figure by name, less the edges cut: pairs of names */
     gr_loc loc;
 } gr_posref;
 
@@ -157,7 +160,6 @@ gr_target *ast_target_sum(gr_ctx *c, gr_loc loc);
 void ast_target_sum_push(gr_ctx *c, gr_target *sum, gr_target *part);
 
 void ast_bindings_push(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_expr *lo, gr_expr *hi);
-typedef struct gr_names { const char **v; gr_loc *locs; int n, cap; } gr_names;
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
 
 gr_item *ast_item(gr_ctx *c, gr_loc loc, gr_item_kind kind);

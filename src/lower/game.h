@@ -9,10 +9,13 @@
 #include "ast.h"
 #include "expr.h"
 
-typedef enum { SHAPE_HEAP, SHAPE_TUPLE, SHAPE_GRAPH } gr_shape;
+typedef enum { SHAPE_HEAP, SHAPE_TUPLE, SHAPE_GRAPH,
+               SHAPE_FIGURE,   /* a Hackenbush figure (hackenbush.h); a position is a mask of cut edges */
+               SHAPE_COINS     /* a row of coins (turning.h); a position is a mask of heads */
+} gr_shape;
 
 /* Evaluators of the design: heap recurrence, table recurrence, position graph. */
-typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH } gr_evaluator;
+typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH, EVAL_FIGURE, EVAL_COINS } gr_evaluator;
 typedef enum {
     KER_NIM,           /* subtract 1..: sg(n) = n */
     KER_SUBTRACT,      /* finite subtraction set: |S| word operations per heap */
@@ -22,7 +25,9 @@ typedef enum {
     KER_RULES,         /* general rules, interpreted */
     KER_TUPLE,         /* tuple positions */
     KER_LINES,         /* pairs whose moves slide along rows, columns, diagonals (Wythoff) */
-    KER_GRAPH          /* explicit graph */
+    KER_GRAPH,         /* explicit graph */
+    KER_HACKENBUSH,    /* Green Hackenbush: colon and fusion principles */
+    KER_TURNING        /* coin turning: single-head values, xor of the heads */
 } gr_kernel;
 
 /* ---- take-and-break codes ---- */
@@ -85,6 +90,8 @@ struct gr_game {
     /* graph */
     const char **vertices; int nvertices;
     int32_t *adj_off, *adj;        /* CSR successors */
+    struct gr_figure *figure;      /* SHAPE_FIGURE */
+    struct gr_turning *turning;    /* SHAPE_COINS */
 
     /* solver state */
     gr_sgtable *sg;                /* heap SG table, grown on demand */

@@ -3,6 +3,7 @@
 #include "ir.h"
 #include "lineshape.h"
 #include "grow.h"
+#include "figure.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,6 +392,22 @@ void gr_lower(gr_ctx *c, gr_game *g) {
         g->kernel = KER_GRAPH;
         snprintf(g->explain, sizeof g->explain, "position graph: an explicit graph of %d vertices; outcomes by retrograde analysis, draws where play never ends",
                  g->nvertices);
+        break;
+    case GD_HACKENBUSH:
+        g->shape = SHAPE_FIGURE;
+        g->arity = GR_HB_WORDS;
+        g->evaluator = EVAL_FIGURE;
+        g->kernel = KER_HACKENBUSH;
+        snprintf(g->explain, sizeof g->explain, "Green Hackenbush figure of %d edges: cycles fused (fusion principle), the tree of "
+                 "bridges valued by the colon principle, in time linear in the edges", g->figure->ne);
+        break;
+    case GD_TURNING:
+        g->shape = SHAPE_COINS;
+        g->arity = GR_COIN_WORDS;
+        g->evaluator = EVAL_COINS;
+        g->kernel = KER_TURNING;
+        snprintf(g->explain, sizeof g->explain, "coin turning (%d flip line%s): single-head values by the recurrence over flip sets, "
+                 "a position the xor of its heads (coin-turning theorem)", g->turning->rules->nmoves, g->turning->rules->nmoves == 1 ? "" : "s");
         break;
     }
     if (g->play == CONV_MISERE) {

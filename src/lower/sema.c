@@ -5,6 +5,7 @@
 #include "tbcode.h"
 #include "names.h"
 #include "parse.h"
+#include "figure.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -19,6 +20,8 @@ typedef struct decl_info {
     const char **vertices; int nvertices;
     gr_names_map vertex_ids;       /* vertex name -> index + 1 */
     int32_t *adj_off, *adj;
+    gr_figure *figure;             /* GD_HACKENBUSH */
+    gr_code ***part_hi;            /* GD_TURNING: range ends (rules in `rules`) */
 } decl_info;
 
 typedef struct sema {
@@ -99,6 +102,15 @@ static void compile_target(sema *s, const gr_target *t, const gr_scope *sc, int 
     }
 }
 
+/* A move line's bindings and 'where', in a scope of its own (sc) over the declaration's. */
+static void compile_move_head(sema *s, const gr_item *it, const decl_info *di, gr_scope *sc, gr_rmove *mv) {
+    mv->loc = it->loc;
+    for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, sc, di->scope.names[i], di->scope.locs[i]);
+    mv->nbinds = it->bindings.n;
+    mv->binds = compile_bindings(s, &it->bindings, sc);
+    if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, sc, 0);
+}
+
 static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
     gr_rules *r = GR_NEW(s->c, gr_rules);
     r->decl = d;
@@ -128,12 +140,8 @@ static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {
     for (gr_item *it = d->items; it; it = it->next) {
         if (it->kind == IT_MOVE) {
             gr_rmove *mv = &r->moves[r->nmoves++];
-            mv->loc = it->loc;
             gr_scope sc = { 0 };
-            for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, &sc, di->scope.names[i], di->scope.locs[i]);
-            mv->nbinds = it->bindings.n;
-            mv->binds = compile_bindings(s, &it->bindings, &sc);
-            if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, &sc, 0);
+            compile_move_head(s, it, di, &sc, mv);
             compile_target(s, it->target, &sc, r->arity, heap, mv);
             if (sc.nslots > nslots) nslots = sc.nslots;
         } else if (it->kind == IT_TERMINAL) {
@@ -187,6 +195,77 @@ static void prepare_graph(sema *s, gr_gdecl *d, decl_info *di) {
     }
 }
 
+/* The vertex of a figure by name, through an open-addressing hash (figures are large). */
+static int32_t figure_vertex(sema *s, gr_figure *f, int32_t *table, uint32_t mask, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const char *p = name; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    for (h &= mask; table[h] >= 0; h = (h + 1) & mask)
+        if (strcmp(f->names[table[h]], name) == 0) return table[h];
+    f->names[f->nv] = name;
+    (void)s;
+    return table[h] = f->nv++;
+}
+
+/* hackenbush NAME { a - b - c; ... }: each chain is its edges; 'ground' is the root. */
+static void prepare_figure(sema *s, gr_gdecl *d, decl_info *di) {
+    gr_figure *f = di->figure = GR_NEW(s->c, gr_figure);
+    int ne = 0;
+    for (int i = 0; i < d->nedges; i++) ne += d->edges[i].nto;
+    uint32_t cap = 16;
+    while (cap < 4u * (uint32_t)ne + 4) cap *= 2;   /* at most 2 ne + 1 vertices: half full at most */
+    int32_t *table = gr_alloc(s->c, gr_size_mul(s->c, cap, sizeof *table));
+    memset(table, 0xff, cap * sizeof *table);
+    f->names = GR_NEWN(s->c, const char *, 2 * ne + 2);
+    f->eu = GR_NEWN(s->c, int32_t, ne ? ne : 1);
+    f->ev = GR_NEWN(s->c, int32_t, ne ? ne : 1);
+    f->ground = figure_vertex(s, f, table, cap - 1, "ground");
+    for (int i = 0; i < d->nedges; i++) {
+        const char *from = d->edges[i].from;
+        for (int k = 0; k < d->edges[i].nto; k++) {
+            f->eu[f->ne] = figure_vertex(s, f, table, cap - 1, from);
+            f->ev[f->ne++] = figure_vertex(s, f, table, cap - 1, d->edges[i].to[k]);
+            from = d->edges[i].to[k];
+        }
+    }
+    gr_free(s->c, table);
+    f->c = s->c;
+    gr_hb_prepare(s->c, f);
+    (void)di;
+}
+
+/* turning { flip PARTS for ... where ...; }: a rule set over x, the place of the rightmost coin. */
+static void prepare_turning(sema *s, gr_gdecl *d, decl_info *di) {
+    gr_rules *r = di->rules = GR_NEW(s->c, gr_rules);
+    r->decl = d;
+    r->nparams = d->nparams;
+    r->arity = 1;
+    static const char *const xname[] = { "x" };
+    r->coord_names = (const char **)(uintptr_t)xname;
+    gr_scope_add(s->c, &di->scope, "x", d->name_loc);
+    int n = 0;
+    for (gr_item *it = d->items; it; it = it->next) n++;
+    r->moves = GR_NEWN(s->c, gr_rmove, n ? n : 1);
+    di->part_hi = GR_NEWN(s->c, gr_code **, n ? n : 1);
+    int nslots = di->scope.nslots;
+    for (gr_item *it = d->items; it; it = it->next) {
+        gr_rmove *mv = &r->moves[r->nmoves];
+        gr_code **hi = di->part_hi[r->nmoves++] = GR_NEWN(s->c, gr_code *, it->target->nparts);
+        gr_scope sc = { 0 };
+        compile_move_head(s, it, di, &sc, mv);
+        mv->nparts = it->target->nparts;
+        mv->is_sum = 1;
+        mv->parts = GR_NEWN(s->c, gr_rpart, mv->nparts);
+        for (int p = 0; p < mv->nparts; p++) {
+            const gr_target *t = it->target->parts[p];
+            mv->parts[p].coords = GR_NEWN(s->c, gr_code *, 1);
+            mv->parts[p].coords[0] = gr_expr_compile(s->c, t->kind == TG_RANGE ? t->coords.v[0] : t->expr, &sc, 0);
+            if (t->kind == TG_RANGE) hi[p] = gr_expr_compile(s->c, t->coords.v[1], &sc, 0);
+        }
+        if (sc.nslots > nslots) nslots = sc.nslots;
+    }
+    r->nslots = nslots;
+}
+
 static void prepare_decls(sema *s) {
     for (gr_gdecl *d = s->prog->decls; d; d = d->next) {
         gr_gdecl *e = gr_names_put(s->c, &s->decls, d->name, d);
@@ -203,6 +282,8 @@ static void prepare_decls(sema *s) {
         case GD_OCTAL: gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break;
         case GD_BLOCK: prepare_block(s, d, di); break;
         case GD_GRAPH: prepare_graph(s, d, di); break;
+        case GD_HACKENBUSH: prepare_figure(s, d, di); break;
+        case GD_TURNING: prepare_turning(s, d, di); break;
         }
     }
 }
@@ -298,6 +379,12 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
         g->vertices = di->vertices; g->nvertices = di->nvertices;
         g->adj_off = di->adj_off; g->adj = di->adj;
         break;
+    case GD_HACKENBUSH: g->figure = di->figure; break;
+    case GD_TURNING:
+        g->turning = GR_NEW(s->c, gr_turning);
+        g->turning->rules = di->rules;
+        g->turning->part_hi = di->part_hi;
+        break;
     }
     gr_lower(s->c, g);
     *s->games_tail = g;
@@ -353,9 +440,13 @@ static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
         r->ndims = 1;
         return;
     }
+    if (g->shape == SHAPE_FIGURE)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'%s' is a Hackenbush figure, one position: 'solve %s' gives its value", g->name, g->name);
+    if (g->shape == SHAPE_COINS && q->conv != CONV_NORMAL)
+        gr_fail_at(s->c, q->loc, GR_EXIT_INPUT, "a table of coin-turning game '%s' gives the normal-play values of single heads; 'solve' its positions under other conventions", g->name);
     if (!q->has_coords)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "give the range of the table, as in %s(0..100)", g->name);
-    if (q->ncoords != g->arity)
+    if (q->ncoords != (g->shape == SHAPE_COINS ? 1 : g->arity))
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a position of '%s' has %d coordinate%s; this table gives %d",
                    g->name, g->arity, g->arity == 1 ? "" : "s", q->ncoords);
     r->ncoords = q->ncoords;
@@ -369,6 +460,7 @@ static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
             gr_fail_at(s->c, k->loc, GR_EXIT_LIMIT, "a table of %llu positions along one coordinate is more than grundy will print",
                        (unsigned long long)((uint64_t)r->hi[i] - (uint64_t)r->lo[i]) + 1);
         if (g->shape == SHAPE_HEAP && r->lo[i] < 0) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a heap cannot be negative");
+        if (g->shape == SHAPE_COINS && r->lo[i] < 0) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "coins are at places 0, 1, 2, ...");
         if (r->varies[i]) {
             if (r->ndims == 2) gr_fail_at(s->c, k->loc, GR_EXIT_INPUT, "a table varies at most two coordinates; fix the others to one value");
             r->dim[r->ndims++] = i;
@@ -386,6 +478,36 @@ static void resolve_part(sema *s, gr_posref *p, gr_comp *out) {
         return;
     }
     if (p->vertex) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "'%s' is a rule set, not a graph: write %s(...)", g->name, g->name);
+    if ((g->shape == SHAPE_FIGURE) != (p->figure != 0))
+        gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, g->shape == SHAPE_FIGURE ? "'%s' is a Hackenbush figure: write it by its name, less cut edges as in %s - (a - b)"
+                                                                         : "'%s' is a rule set: write a position as %s(...)", g->name, g->name);
+    if (g->shape == SHAPE_FIGURE) {
+        const gr_figure *f = g->figure;
+        for (int i = 0; i + 1 < p->cuts.n; i += 2) {
+            int cut = -1;
+            for (int e = 0; e < f->ne && cut < 0; e++) {
+                const char *u = f->names[f->eu[e]], *v = f->names[f->ev[e]];
+                int joins = (!strcmp(u, p->cuts.v[i]) && !strcmp(v, p->cuts.v[i + 1])) || (!strcmp(v, p->cuts.v[i]) && !strcmp(u, p->cuts.v[i + 1]));
+                if (joins && !gr_hb_absent(out->c, e)) cut = e;
+            }
+            gr_loc at = { p->cuts.locs[i].off, p->cuts.locs[i + 1].off + p->cuts.locs[i + 1].len - p->cuts.locs[i].off };
+            if (cut < 0) gr_fail_at(s->c, at, GR_EXIT_INPUT, "figure '%s' has no edge %s - %s left to cut", g->name, p->cuts.v[i], p->cuts.v[i + 1]);
+            if (cut >= GR_HB_MAX_CUT) gr_fail_at(s->c, at, GR_EXIT_LIMIT, "a written position may cut only the first %d edges of a figure", GR_HB_MAX_CUT);
+            out->c[cut >> 6] = (int64_t)((uint64_t)out->c[cut >> 6] | UINT64_C(1) << (cut & 63));
+        }
+        return;
+    }
+    if (p->cuts.n) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "only a Hackenbush figure has edges to cut");
+    if (g->shape == SHAPE_COINS) {   /* the places of the heads */
+        for (int i = 0; i < p->coords.n; i++) {
+            int64_t x = gr_const_eval(s->c, p->coords.v[i], &empty);
+            if (x < 0 || x >= GR_COIN_PLACES)
+                gr_fail_at(s->c, p->coords.v[i]->loc, GR_EXIT_INPUT, "a heads is at a place from 0 to %d", GR_COIN_PLACES - 1);
+            if (gr_coin_heads(out->c, x)) gr_fail_at(s->c, p->coords.v[i]->loc, GR_EXIT_INPUT, "place %lld is listed twice", (long long)x);
+            gr_coin_flip(out->c, x);
+        }
+        return;
+    }
     if (p->coords.n != g->arity)
         gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "a position of '%s' has %d coordinate%s, not %d",
                    g->name, g->arity, g->arity == 1 ? "" : "s", p->coords.n);
@@ -416,6 +538,8 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
     r->check = q->check;
     if (g->shape == SHAPE_GRAPH)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about rule sets; '%s' is a graph", g->name);
+    if (g->shape == SHAPE_FIGURE || g->shape == SHAPE_COINS)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about heap and tuple rule sets; '%s' is not one", g->name);
     if (q->check != CK_FORMULA && g->shape != SHAPE_HEAP)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "periodicity is about heap games; '%s' has tuple positions", g->name);
     if (q->check == CK_PERIOD) {

@@ -1,5 +1,6 @@
 /* remote: remoteness of a sum by a bounded position graph; see remote.h. */
 #include "remote.h"
+#include "figure.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,10 +12,9 @@ static int try_graph(gr_ctx *c, gr_sumgraph *s, const gr_comp *comps, int n, int
     memcpy(msg, c->fail_msg, sizeof msg);
     c->on_fail = &jb;
     if (setjmp(jb) != 0) {
-        /* Only "too large" is ours to absorb; anything else (a time limit, bad input) goes
-         * on to the caller's handler with its message. */
-        int limit = c->fail_status == GR_EXIT_LIMIT &&
-                    (strstr(c->fail_msg, "position graph limit reached") || strstr(c->fail_msg, "memory limit reached"));
+        /* Only "too large" (any resource limit but the user's --max-time) is ours to absorb;
+         * anything else (a time limit, bad input) goes on to the caller's handler. */
+        int limit = c->fail_status == GR_EXIT_LIMIT && !strstr(c->fail_msg, "time limit of");
         c->on_fail = saved;
         if (!limit) {
             if (!saved) { fputs(c->fail_msg, stderr); abort(); }
@@ -39,7 +39,11 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
      * positions below it than the cap or more options than it is worth listing: unknown. */
     for (int i = 0; i < n; i++)
         for (int k = 0; k < comps[i].game->arity; k++)
-            if (comps[i].c[k] > (int64_t)max || comps[i].c[k] < -(int64_t)max) return 0;
+            if (comps[i].game->shape != SHAPE_FIGURE && comps[i].game->shape != SHAPE_COINS &&   /* masks */
+                (comps[i].c[k] > (int64_t)max || comps[i].c[k] < -(int64_t)max)) return 0;
+    /* A large Hackenbush figure costs its edges per position: its graph is not worth it. */
+    for (int i = 0; i < n; i++)
+        if (comps[i].game->shape == SHAPE_FIGURE && comps[i].game->figure->ne > 64) return 0;
     c->max_positions = max;
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;

@@ -1,5 +1,6 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
+#include "turning.h"
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"
@@ -86,7 +87,8 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
     int theory = !c->no_theory;
     if (theory && conv == CONV_NORMAL && gr_sum_sg_fast(c, comps, n, &out->sg, vals)) {
         out->outcome = out->sg ? GR_WIN : GR_LOSS;
-        if (out->sg && fn) gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user);
+        /* 2: a search under a work budget (cuts inside large Hackenbush cycles) stopped */
+        if (out->sg && fn && !gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user)) out->moves_partial = 2;
     } else if (theory && conv == CONV_NORMAL && n > 1 &&
                gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
         /* decided component by component */
@@ -111,14 +113,24 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
     gr_free(c, vals);
 }
 
+/* The position of cell i: a vertex, the box's coordinates, or for coin turning (whose tables
+ * range over places) a single heads at the place. */
 static void table_cell(const gr_box *box, const int32_t *vertices, int64_t i, gr_comp *comp) {
     if (vertices) comp->c[0] = vertices[i];
-    else gr_box_cell(box, i, comp->c);
+    else if (comp->game->shape == SHAPE_COINS) {
+        int64_t x[GR_MAX_ARITY];
+        gr_box_cell(box, i, x);
+        memset(comp->c, 0, sizeof comp->c);
+        gr_coin_flip(comp->c, x[0]);
+    } else gr_box_cell(box, i, comp->c);
 }
 
 void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
                   const int32_t *vertices, int nvertices, unsigned kind, int64_t *out) {
-    if (!vertices && !c->no_theory && gr_eval_fill(c, g, conv, box, kind, out)) return;
+    /* A coin-turning table lists single heads by their recurrence even under --no-theory: the
+     * graph below a heads at x holds up to 2^x sets of heads (a solve checks the theorem). */
+    int theory = !c->no_theory || (g->shape == SHAPE_COINS && conv == CONV_NORMAL);
+    if (!vertices && theory && gr_eval_fill(c, g, conv, box, kind, out)) return;
     /* The position graph: every cell a start of one shared graph. */
     int64_t n = vertices ? nvertices : gr_box_cells(box, NULL, NULL);
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);

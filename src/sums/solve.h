@@ -13,7 +13,8 @@ typedef struct gr_solution {
     int outcome;            /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
     int64_t sg;             /* -1: none (not normal play, a draw, or a win by a terminal) */
     int64_t remoteness;     /* -1: not computed or a draw */
-    int moves_partial;      /* the winning moves listed are some, not all (a theory's strategy) */
+    int moves_partial;      /* 1: one winning move of many (a theory's strategy); 2: a search under a
+                             * work budget stopped (cuts inside large Hackenbush cycles); 0: all */
 } gr_solution;
 
 /* The theory of a convention other than normal play (every, anyleaf, misere; sums/every.h,

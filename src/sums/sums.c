@@ -4,6 +4,8 @@
 #include "heapmoves.h"
 #include "grow.h"
 #include "textset.h"
+#include "hackenbush.h"
+#include "turning.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,8 +70,11 @@ static size_t render_atom(const gr_game *g, const int64_t *coords, char *buf, si
     if (pos >= cap) return pos;
     if (g->shape == SHAPE_GRAPH)
         return pos + (size_t)snprintf(buf + pos, cap - pos, "%s.%s", g->name, g->vertices[coords[0]]);
+    if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, coords, -1, buf, cap, pos);
     pos += (size_t)snprintf(buf + pos, cap - pos, "%s(", g->name);
-    for (int i = 0; i < g->arity && pos < cap; i++)
+    for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && pos < cap; i++)   /* the heads */
+        if (gr_coin_heads(coords, i)) pos += (size_t)snprintf(buf + pos, cap - pos, "%s%d", k++ ? ", " : "", i);
+    for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && pos < cap; i++)
         pos += (size_t)snprintf(buf + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)coords[i]);
     if (pos < cap) pos += (size_t)snprintf(buf + pos, cap - pos, ")");
     return pos;
@@ -84,11 +89,28 @@ void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap) {
     }
 }
 
+/* A figure and its cuts (and `edge`, if >= 0), "h - (c - d)": rendered into a buffer grown
+ * until it fits. */
+static void text_figure(gr_text *t, const gr_game *g, const int64_t *mask, int edge) {
+    for (size_t cap = 256;; cap *= 4) {
+        char *buf = gr_alloc(t->c, cap);
+        size_t n = gr_hb_render(g->figure->c, g->name, g->figure, mask, edge, buf, cap, 0);
+        if (n < cap) gr_text_printf(t, "%s", buf);
+        gr_free(t->c, buf);
+        if (n < cap) return;
+    }
+}
+
 /* The text of an atom, with no length limit. */
 static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) {
     if (g->shape == SHAPE_GRAPH) { gr_text_printf(t, "%s.%s", g->name, g->vertices[coords[0]]); return; }
+    if (g->shape == SHAPE_FIGURE) { text_figure(t, g, coords, -1); return; }
     gr_text_printf(t, "%s(", g->name);
-    for (int i = 0; i < g->arity; i++) gr_text_printf(t, "%s%lld", i ? ", " : "", (long long)coords[i]);
+    if (g->shape == SHAPE_COINS) {   /* the places of the heads */
+        for (int i = 0, k = 0; i < GR_COIN_PLACES; i++)
+            if (gr_coin_heads(coords, i)) gr_text_printf(t, "%s%d", k++ ? ", " : "", i);
+    } else
+        for (int i = 0; i < g->arity; i++) gr_text_printf(t, "%s%lld", i ? ", " : "", (long long)coords[i]);
     gr_text_printf(t, ")");
 }
 
@@ -155,6 +177,7 @@ static void mb_option(void *user, const int64_t *parts, int nparts) {
     for (int i = 0; i < nparts * m->arity; i++) mb_push(m->s, parts[i]);
     m->count++;
 }
+
 
 /* Appends the moves of atom a to s->mb; returns how many. */
 static int atom_moves(gr_sumgraph *s, const atom *a) {
@@ -655,6 +678,7 @@ typedef struct fast_ctx {
     int64_t rest;                 /* xor of the other components (every option: want < 0) */
     gr_child_fn fn; void *user;
     gr_valued_option_fn ofn;      /* every option, with its value */
+    int cut;                      /* >= 0: the move cuts this edge of a Hackenbush figure */
     move_keys keys;
     gr_text text;
 } fast_ctx;
@@ -671,7 +695,12 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
             first = 0;
             continue;
         }
-        for (int q = 0; q < nparts; q++) {
+        if (f->cut >= 0) {   /* a Hackenbush cut: the figure less the edge */
+            if (!first) gr_text_printf(t, " + ");
+            text_figure(t, g, f->comps[f->at].c, f->cut);
+            first = 0;
+        }
+        for (int q = 0; f->cut < 0 && q < nparts; q++) {
             if (!first) gr_text_printf(t, " + ");
             text_atom(t, g, parts + q * g->arity);
             first = 0;
@@ -690,12 +719,27 @@ static void fast_option(void *user, const int64_t *parts, int nparts) {
     if (x == f->want || f->want < 0) fast_report(f, g, parts, nparts, x);
 }
 
+/* A cut of a Hackenbush figure that leaves the wanted value: the canonical position after it. */
+static void fast_cut(void *user, int edge) {
+    fast_ctx *f = user;
+    gr_game *g = f->comps[f->at].game;
+    /* Named by the edge (its class of parallel edges: cutting any of them is one position),
+     * not by the position's mask, which holds only the first GR_HB_MAX_CUT edges. The key
+     * is negative, unlike a mask's first word where only edges 0..62 count. */
+    int64_t key[GR_HB_WORDS] = { -1 - (int64_t)g->figure->twin[edge] };
+    key[GR_HB_WORDS - 1] = INT64_MIN;
+    f->cut = edge;
+    fast_report(f, g, key, 1, f->want);
+    f->cut = -1;
+}
+
 /* Every move of component after component to a result of value 0 (to fn), or with ofn every
  * option and its value. */
-static void fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                         gr_child_fn fn, gr_valued_option_fn ofn, void *user) {
+static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                        gr_child_fn fn, gr_valued_option_fn ofn, void *user) {
+    int complete = 1;
     fast_ctx *f = gr_alloc(c, sizeof *f);
-    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user;
+    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user; f->cut = -1;
     move_keys_init(&f->keys, c);
     gr_text_init(&f->text, c);
     int every = ofn != NULL;
@@ -722,21 +766,27 @@ static void fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *
             }
             continue;
         }
+        if (!every && g->shape == SHAPE_FIGURE) {
+            /* the cuts that leave the wanted value, found top down (linear for bridges) */
+            complete &= gr_hb_moves(c, g->figure, comps[i].c, f->want, fast_cut, f);
+            continue;
+        }
         gr_eval_options(c, g, comps[i].c, fast_option, f);
     }
     move_keys_free(&f->keys);
     gr_text_free(&f->text);
     gr_free(c, f);
+    return complete;
 }
 
-void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                       gr_child_fn fn, void *user) {
-    fast_options(c, comps, n, vals, total, fn, NULL, user);
+int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+                      gr_child_fn fn, void *user) {
+    return fast_options(c, comps, n, vals, total, fn, NULL, user);
 }
 
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                          gr_valued_option_fn fn, void *user) {
-    fast_options(c, comps, n, vals, total, NULL, fn, user);
+    (void)fast_options(c, comps, n, vals, total, NULL, fn, user);
 }
 
 /* ---- loopy sums by generalised SG values ---- */

@@ -21,8 +21,9 @@
 int gr_sum_sg_fast(gr_ctx *c, const gr_comp *comps, int n, int64_t *sg, int64_t *vals);
 
 typedef void (*gr_child_fn)(void *user, const char *text, uint32_t child_id);
-/* Winning moves by values: every move of some component to the value total ^ vals[i]. */
-void gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
+/* Winning moves by values: every move of some component to the value total ^ vals[i].
+ * Returns 0 if some were not searched (cuts inside large Hackenbush cycles), else 1. */
+int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                        gr_child_fn fn, void *user);
 
 /* Every option of the sum once (distinct results), with its SG value, in move order. */
