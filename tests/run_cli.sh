@@ -237,6 +237,15 @@ expect_status 3 && stdout_empty && stderr_has "wide.game:3:" && ok
 printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n}\ntable w(-9223372036854775807 - 1..9223372036854775807, 0..1);\n' >hugebox.game
 T=20 run huge_table_range hugebox.game
 if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then stdout_empty && ok; else expect_status 3; fi
+# A heap of 10^12 has about 2.5 * 10^11 winning moves: the first 100 are listed, the rest
+# counted; JSON lists positions only (no note among them) and names the count apart.
+printf 'game kayles = octal "0.77";\nsolve kayles(1000000000000) + kayles(3);\n' >hugemoves.game
+run huge_moves_json hugemoves.game --format json
+expect_status 0 && stdout_has '"winning_moves_not_listed":249999999900}' && ! grep -q '"\.\.\.' out \
+    && [ "$(grep -o '"kayles([0-9]*) + kayles([0-9]*) + kayles(3)"' out | wc -l)" -eq 100 ] && stdout_has '"kayles(1000000000000) + kayles(1)"' && ok
+run huge_moves_text hugemoves.game
+expect_status 0 && stdout_has "winning moves (250000000001; 101 listed)" && stdout_has "and 249999999900 more, not listed" && ok
+
 # Hackenbush figures and coin positions: the theory (fusion, colon principle, coin-turning
 # theorem) and the position graph (--no-theory) agree on outcome, value and winning moves.
 for ex in hackenbush turning; do

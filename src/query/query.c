@@ -430,7 +430,9 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); json_string(out, moves.v[i]); }
-        fprintf(out, "]}\n");
+        fputc(']', out);
+        if (sol.moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol.moves_unlisted);
+        fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fprintf(out, "position,convention,outcome,sg,winning_moves\n\"%s\",%s,%c,", position, gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg);
@@ -448,8 +450,12 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         else {
             if (th.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
             else if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            else if (sol.moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol.moves_unlisted + (long long)moves.n, moves.n);
             else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
+            if (sol.moves_unlisted)
+                fprintf(out, "    ... and %lld more, not listed (moves within heaps past 2^20: the first 100 of each are)\n",
+                        (long long)sol.moves_unlisted);
         }
         fputc('\n', out);
     }
