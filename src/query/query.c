@@ -93,7 +93,10 @@ static int64_t stream_cell(const table_data *t, int64_t i) {
     int64_t n = s->lo + i;
     if (n >= s->ready) {
         int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
-        if (gr_heap_ensure(s->c, s->g, upto) < 0)
+        s->c->heap_goal = s->hi;   /* the bar runs to the table's end, block after block */
+        int r = gr_heap_ensure(s->c, s->g, upto);
+        s->c->heap_goal = 0;
+        if (r < 0)
             gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
         s->ready = upto + 1;
     }
