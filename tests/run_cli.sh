@@ -294,6 +294,34 @@ famerr family_order 'check bash[m]: P(n) for n in 0..5, m in 1..3;' 36 "family's
 famerr family_not_param 'check bash[3] periodic for m in 1..3;' 28 "family's parameters only"
 famerr family_empty 'check bash[m] periodic for m in 5..1;' 28 "range is empty"
 
+# Streaming checks: once a period is proved the values come from it, so a check far out holds
+# no table (a table to 10^12 would pass --max-memory 16M by five orders of magnitude).
+printf 'game kayles = octal "0.77";\ncheck kayles: sg(n) != 4 for n in 1000000000000..1000000000100;\n' >farkayles.game
+T=30 run stream_far_refuted farkayles.game --max-memory 16M
+# kayles' period 12 from 72 has sg(77) = 4, and 10^12 + 1 = 77 (mod 12)
+expect_status 1 && stdout_has "counterexample: at n = 1000000000001: sg(n) != 4 is false (left 4, right 4)" && ok
+printf 'game bash[m] = subtract 1..m;\ncheck bash[m]: P(n) <=> n %% (m + 1) == 0 for m in 1..20, n in 999999990000..1000000000000;\n' >farbash.game
+T=30 run stream_far_family farbash.game --max-memory 16M
+expect_status 0 && stdout_has "holds (checked to 200020)" && ok
+
+# Limits stop at once in a hashed position graph, with how far it got: Wythoff's whole box
+# from (100000, 100000) by the position graph (--no-theory), and a misere sum of 8 kayles heaps.
+# The bounds are generous (ASan, a loaded machine): in Release each stops in about a second.
+printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n    move -> (a, b - k) for k in 1..b;\n    move -> (a - k, b - k) for k in 1..min(a, b);\n}\nsolve w(100000, 100000);\n' >wyth.game
+{ printf 'game kayles = octal "0.77";\nsolve misere kayles(30)'; for ((i = 31; i < 38; i++)); do printf ' + kayles(%d)' $i; done; printf ';\n'; } >msum.game
+limit_case() {   # NAME FILE OPTION VALUE PATTERN
+    local t0 t1
+    t0=$(date +%s%N)
+    T=60 run "$1" "$2" --no-theory "$3" "$4"
+    t1=$(date +%s%N)
+    expect_status 3 && stdout_empty && stderr_has "$5" && stderr_has "[0-9]* positions and [0-9]* edges explored" \
+        && { [ $(( (t1 - t0) / 1000000 )) -lt 20000 ] || { bad "took $(( (t1 - t0) / 1000000 )) ms"; false; }; } && ok
+}
+limit_case limit_wythoff_memory wyth.game --max-memory 64M "memory limit reached: .*; the position graph had"
+limit_case limit_wythoff_positions wyth.game --max-positions 200000 "position graph limit reached: 200000 positions"
+limit_case limit_misere_memory msum.game --max-memory 64M "too large for --max-memory"
+limit_case limit_misere_positions msum.game --max-positions 300000 "position graph limit reached: 300000 positions"
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"
