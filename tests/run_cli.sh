@@ -322,6 +322,13 @@ limit_case limit_wythoff_positions wyth.game --max-positions 200000 "position gr
 limit_case limit_misere_memory msum.game --max-memory 64M "too large for --max-memory"
 limit_case limit_misere_positions msum.game --max-positions 300000 "position graph limit reached: 300000 positions"
 
+# E&D against its formula over 2000 x 2000 through 'check' (the dense box with shared option
+# sets fills the values): sg(x, y) is the index of the lowest 0 bit of (x - 1) | (y - 1).
+printf 'game ed {\n    position (x, y) where x >= 1 && y >= 1;\n    move -> (i, x - i) for i in 1..x-1;\n    move -> (i, y - i) for i in 1..y-1;\n}\ncheck ed: sg(x, y) == ctz(~((x - 1) | (y - 1))) for x in 1..2000, y in 1..2000;\ncheck ed: sg(x, y) == ctz(~((x - 1) | (y - 1))) %% 3 for x in 1..2000, y in 1..2000;\n' >edf.game
+T=120 run ed_formula edf.game
+# the second claim first fails where the value reaches 3: x = 1, y = 8 ((0 | 7) has lowest 0 bit 3)
+expect_status 1 && stdout_has "holds (checked to 4000000)" && stdout_has "counterexample: at x = 1, y = 8: .* (left 3, right 0)" && ok
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"
