@@ -5,6 +5,7 @@
 #include "solve.h"
 #include "anyleaf.h"
 #include "every.h"
+#include "family.h"
 #include "misere.h"
 #include "progress.h"
 #include "remote.h"
@@ -467,6 +468,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 
 /* ---- check ---- */
 static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
+    if (q->nmembers && q->check != CK_FORMULA) return gr_run_check_family(c, q, fmt, out);
     gr_check_result r;
     memset(&r, 0, sizeof r);
     gr_check_run(c, q, &r);
