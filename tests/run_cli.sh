@@ -237,6 +237,12 @@ expect_status 3 && stdout_empty && stderr_has "wide.game:3:" && ok
 printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n}\ntable w(-9223372036854775807 - 1..9223372036854775807, 0..1);\n' >hugebox.game
 T=20 run huge_table_range hugebox.game
 if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then stdout_empty && ok; else expect_status 3; fi
+# Found by fuzzing: a take move from a huge amount up to n ('for k in 555555555555555522..n')
+# was read as a take-and-break code with that many digits and allocated them all.
+printf 'game s { heap n; move -> n - k for k in 555555555555555522..n; move -> {a, n - a} for a in 1..n/2; }\ntable s(0..9);\n' >hugetail.game
+run huge_take_tail hugetail.game --format csv
+expect_status 0 && [ "$(tr '\n' ' ' <out)" = "n,value 0,0 1,0 2,1 3,0 4,1 5,0 6,1 7,0 8,1 9,0 " ] && ok
+
 # A heap of 10^12 has about 2.5 * 10^11 winning moves: the first 100 are listed, the rest
 # counted; JSON lists positions only (no note among them) and names the count apart.
 printf 'game kayles = octal "0.77";\nsolve kayles(1000000000000) + kayles(3);\n' >hugemoves.game

@@ -195,6 +195,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
         if (!gr_code_affine(mv->binds[0].lo, g->params, r->nparams, &lo) || !aff_const(&lo, &v) || v < 1) return 0;
         if (!gr_code_affine(mv->binds[0].hi, g->params, r->nparams, &hi)) return 0;
         if (aff_is(&hi, 1, n, 0, -1, 0, -1, 0, 1)) {          /* k in LO..n: every place from LO */
+            if (v >= TB_MAX_PLACE) return 0;   /* a code's digits stop at TB_MAX_PLACE: general rules */
             if (b->tail_take < 0 || v < b->tail_take) b->tail_take = v;
             return 1;
         }
@@ -223,6 +224,7 @@ static int recognise_move(const gr_game *g, const gr_rmove *mv, tb_build *b) {
     if (!gr_code_affine(mv->binds[0].lo, g->params, r->nparams, &lo) || !aff_const(&lo, &klo) || klo < 0) return 0;
     if (!gr_code_affine(mv->binds[0].hi, g->params, r->nparams, &hi)) return 0;
     if (aff_is(&hi, 1, n, 0, -1, 0, -1, 0, 1) && kind == 4) {
+        if (klo >= TB_MAX_PLACE) return 0;
         if (b->tail_split < 0 || klo < b->tail_split) b->tail_split = klo;
         return 1;
     }
