@@ -1,5 +1,6 @@
 /* misere: misere sums by genus; see misere.h. */
 #include "misere.h"
+#include "sj.h"
 #include <string.h>
 
 int gr_misere_genus(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int32_t *out, uint8_t *tame) {
@@ -47,6 +48,17 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
                      gr_child_fn fn, void *user) {
     gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no genus");
     if (!g) return;
+    /* The SJ theorem first: it needs the SG values only, and where it applies every component
+     * is tame too (sj.h), so the tame rule would give the same answer at the cost of the genus. */
+    if (gr_sj_decide(c, g, comps, n, t, fn, user)) {
+        char sj_why[sizeof t->why];
+        memcpy(sj_why, t->why, sizeof sj_why);
+        snprintf(t->why, sizeof t->why, "misere: %.1000s", sj_why);
+        gr_compgraph_free(g);
+        return;
+    }
+    char sj_why[sizeof t->why];
+    memcpy(sj_why, t->why, sizeof sj_why);
     gr_compgraph_genus(g);
     int64_t x = 0;
     int all_small = 1, wild = -1;
@@ -75,8 +87,8 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
         uint32_t id = gr_compgraph_id(g, &comps[wild]);
         gr_render_comps(&comps[wild], 1, one, sizeof one);
         gr_genus_text(gr_compgraph_genus_of(g, id), gtext, sizeof gtext);
-        snprintf(t->why, sizeof t->why, "misere: %s is not tame (genus %s%s), so genus theory does not decide the sum",
-                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "");
+        snprintf(t->why, sizeof t->why, "misere: %.150s is not tame (genus %.60s%s), so genus theory does not decide the sum, and %.500s",
+                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "", sj_why);
     }
     if (t->decided && t->outcome == GR_WIN && fn) {
         mm = gr_alloc(c, sizeof *mm);
