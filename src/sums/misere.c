@@ -44,16 +44,22 @@ static void mis_move(void *user, const char *text, uint32_t id) {
     mm->fn(mm->user, mm->text, 0);
 }
 
+static void misere_why(gr_theory *t) {
+    char why[sizeof t->why];
+    memcpy(why, t->why, sizeof why);
+    snprintf(t->why, sizeof t->why, "misere: %.1000s", why);
+}
+
 void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                      gr_child_fn fn, void *user) {
+    /* The SJ theorem first: it needs the SG values only, and where it applies every component
+     * is tame too (sj.h), so the tame rule would give the same answer at the cost of the genus.
+     * Heap games by their tables (any size), else on the components' graph. */
+    if (gr_sj_heaps(c, comps, n, t, fn, user)) { misere_why(t); return; }
     gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no genus");
     if (!g) return;
-    /* The SJ theorem first: it needs the SG values only, and where it applies every component
-     * is tame too (sj.h), so the tame rule would give the same answer at the cost of the genus. */
     if (gr_sj_decide(c, g, comps, n, t, fn, user)) {
-        char sj_why[sizeof t->why];
-        memcpy(sj_why, t->why, sizeof sj_why);
-        snprintf(t->why, sizeof t->why, "misere: %.1000s", sj_why);
+        misere_why(t);
         gr_compgraph_free(g);
         return;
     }
