@@ -3,10 +3,12 @@
  * its condition holds, the outcome and the set of winning moves must be the graph's, every
  * component must be tame, and the tame rule on genera must give the same outcome; where the
  * condition fails it must decline. Also fixed cases: misere Nim against its rule, subtract
- * {1, 2}, Kayles (whose {2, 2} has no move to value 1) declining. */
+ * {1, 2}, Kayles (whose {2, 2} has no move to value 1) declining; and the work bound of the
+ * remoteness graph JSON builds for theory answers (sums/remote.h). */
 #include "gamefix.h"
 #include "misere.h"
 #include "sj.h"
+#include "remote.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +226,25 @@ int main(void) {
         j.n = 3;
         j.comps[0] = gf_comp(k, 1, 0); j.comps[1] = gf_comp(k, 2, 0); j.comps[2] = gf_comp(k, 3, 0);
         if (run_job(&f, &j)) CHECK(j.decided && j.agree && j.tame_agree);
+        gf_close(&f);
+    }
+    /* JSON's remoteness graph is bounded by its work: a misere sum of 300 heaps of 0.51 (76 s
+     * before the bound) is declined, a small sum still answered, equal to the graph's. */
+    if (gf_open(&f, "game a = octal \"0.51\";")) {
+        gr_game *a = gf_game(&f, "a");
+        gr_comp many[300];
+        for (int i = 0; i < 300; i++) many[i] = gf_comp(a, t_range(&r, 1, 40), 0);
+        int64_t rem = -7;
+        CHECK(!gr_sum_remoteness(&f.c, &f.mod, many, 300, CONV_MISERE, GR_REMOTENESS_GRAPH_MAX, &rem));
+        CHECK_EQ(rem, -7);
+        gr_comp few[3] = { gf_comp(a, 4, 0), gf_comp(a, 5, 0), gf_comp(a, 2, 0) };
+        CHECK(gr_sum_remoteness(&f.c, &f.mod, few, 3, CONV_MISERE, GR_REMOTENESS_GRAPH_MAX, &rem));
+        gr_sumgraph *s = gr_sumgraph_new(&f.c, &f.mod, CONV_MISERE);
+        uint32_t id = gr_sumgraph_add(s, few, 3);
+        gr_sumgraph_solve(s);
+        CHECK_EQ(rem, gr_pg_remoteness(gr_sumgraph_pg(s), id));
+        CHECK(rem > 0);
+        gr_sumgraph_free(s);
         gf_close(&f);
     }
     return t_finish("unit_sj");
