@@ -110,6 +110,14 @@ static void random_program(t_rng *r, char *src, size_t cap) {
     snprintf(src + pos, cap - pos, "\";\n");
 }
 
+/* A job of n heaps of g. */
+static void heaps_job(job *j, gr_game *g, int graph, int n, const int64_t *heaps) {
+    memset(j, 0, sizeof *j);
+    j->graph = graph;
+    j->n = n;
+    for (int i = 0; i < n; i++) j->comps[i] = gf_comp(g, heaps[i], 0);
+}
+
 static int run_job(gf *f, job *j) {
     if (!gf_run(f, body, j)) { gf_report_failure(f, "sj"); return 0; }
     return 1;
@@ -191,12 +199,8 @@ int main(void) {
      * above 1); 2 + 5 + 2 has xor 2, and the moves in 5 or 2 leave a nonzero xor with one or
      * two values above 1. */
     if (gf_open(&f, "game s = subtract {1, 2};")) {
-        gr_game *s = gf_game(&f, "s");
         job j;
-        memset(&j, 0, sizeof j);
-        j.graph = 1;
-        j.n = 3;
-        j.comps[0] = gf_comp(s, 4, 0); j.comps[1] = gf_comp(s, 5, 0); j.comps[2] = gf_comp(s, 2, 0);
+        heaps_job(&j, gf_game(&f, "s"), 1, 3, (const int64_t[]){ 4, 5, 2 });
         if (run_job(&f, &j)) {
             CHECK(j.decided && j.agree && j.tame_agree);
             CHECK_EQ(j.outcome, GR_WIN);
@@ -208,9 +212,7 @@ int main(void) {
     if (gf_open(&f, "game k = octal \"0.77\";")) {
         gr_game *k = gf_game(&f, "k");
         job j;
-        memset(&j, 0, sizeof j);
-        j.n = 2;
-        j.comps[0] = gf_comp(k, 5, 0); j.comps[1] = gf_comp(k, 3, 0);
+        heaps_job(&j, k, 0, 2, (const int64_t[]){ 5, 3 });
         if (run_job(&f, &j)) {
             CHECK(!j.decided);
             if (!CHECK(strstr(j.why, "k(2) + k(2)") != NULL)) fprintf(stderr, "%s\n", j.why);
@@ -221,10 +223,7 @@ int main(void) {
         CHECK(!t.decided);
         CHECK(strstr(t.why, "not tame") && strstr(t.why, "SJ theorem does not apply"));
         /* kayles(1) + kayles(2) + kayles(3): no heap of 2 twice, so the condition holds */
-        memset(&j, 0, sizeof j);
-        j.graph = 1;
-        j.n = 3;
-        j.comps[0] = gf_comp(k, 1, 0); j.comps[1] = gf_comp(k, 2, 0); j.comps[2] = gf_comp(k, 3, 0);
+        heaps_job(&j, k, 1, 3, (const int64_t[]){ 1, 2, 3 });
         if (run_job(&f, &j)) CHECK(j.decided && j.agree && j.tame_agree);
         gf_close(&f);
     }
