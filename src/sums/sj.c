@@ -115,6 +115,7 @@ static void heap_option(void *user, const int64_t *parts, int nparts) {
 static int heap_condition(gr_ctx *c, gr_game *g, int64_t hmax, uint64_t *budget, int64_t *bad, int *splits) {
     if (g->shape != SHAPE_HEAP || g->arity != 1 || g->grow_move) return -1;
     if (g->kernel == KER_NIM) return 1;          /* value 0 only at heap 0, which has no move */
+    if ((uint64_t)hmax >= *budget) return -1;    /* each heap with a move has an option */
     gr_loc loc = g->decl->name_loc;
     int split = 0;
     int64_t first_even = -1, first_zero = -1;    /* the first heap lacking the move */
