@@ -329,7 +329,7 @@ kind_opt
     ;
 
 check_tail
-    : PERIODIC                   { $$ = ast_query(C, L(@$), Q_CHECK); $$->check = CK_PERIODIC; }
+    : PERIODIC for_opt           { $$ = ast_query(C, L(@$), Q_CHECK); $$->check = CK_PERIODIC; $$->bindings = $2; }
     | period_clauses             { $$ = $1; $$->check = CK_PERIOD; }
     | ':' expr for_opt           { $$ = ast_query(C, L(@$), Q_CHECK); $$->check = CK_FORMULA; $$->formula = $2; $$->bindings = $3; }
     ;

@@ -237,6 +237,15 @@ expect_status 3 && stdout_empty && stderr_has "wide.game:3:" && ok
 printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n}\ntable w(-9223372036854775807 - 1..9223372036854775807, 0..1);\n' >hugebox.game
 T=20 run huge_table_range hugebox.game
 if [ $rc -eq 2 ] || [ $rc -eq 3 ]; then stdout_empty && ok; else expect_status 3; fi
+# A heap of 10^12 has about 2.5 * 10^11 winning moves: the first 100 are listed, the rest
+# counted; JSON lists positions only (no note among them) and names the count apart.
+printf 'game kayles = octal "0.77";\nsolve kayles(1000000000000) + kayles(3);\n' >hugemoves.game
+run huge_moves_json hugemoves.game --format json
+expect_status 0 && stdout_has '"winning_moves_not_listed":249999999900}' && ! grep -q '"\.\.\.' out \
+    && [ "$(grep -o '"kayles([0-9]*) + kayles([0-9]*) + kayles(3)"' out | wc -l)" -eq 100 ] && stdout_has '"kayles(1000000000000) + kayles(1)"' && ok
+run huge_moves_text hugemoves.game
+expect_status 0 && stdout_has "winning moves (250000000001; 101 listed)" && stdout_has "and 249999999900 more, not listed" && ok
+
 # Hackenbush figures and coin positions: the theory (fusion, colon principle, coin-turning
 # theorem) and the position graph (--no-theory) agree on outcome, value and winning moves.
 for ex in hackenbush turning; do
@@ -246,6 +255,88 @@ for ex in hackenbush turning; do
         if diff <(sed 's/, remoteness [0-9]*//' out) theory.out >/dev/null; then ok; else bad "--no-theory answers differ"; fi
     fi
 done
+
+# ---- checks over a family's parameters ----
+# A formula over 50 members, each by its own subtraction kernel: bash[m] has P(n) iff (m+1) | n.
+printf 'game bash[m] = subtract 1..m;\ncheck bash[m]: P(n) <=> n %% (m + 1) == 0 for m in 1..50, n in 0..100000;\n' >fam.game
+T=30 run family_formula fam.game
+expect_status 0 && stdout_has "holds (checked to 5000050)" && stdout_has "over 50 members, bash\[1\] to bash\[50\]" && ok
+# A false claim is refuted at its first member and position, both named.
+printf 'game bash[m] = subtract 1..m;\ncheck bash[m]: P(n) <=> n %% (m + 2) == 0 for m in 1..50, n in 0..100;\n' >famno.game
+run family_formula_refuted famno.game --format json
+expect_status 1 && stdout_has '"status":"refuted"' && stdout_has '"counterexample":{"m":1,"n":2,"lhs":1,"rhs":0}' && ok
+# 'periodic' over a family: one line per member, bash[m] proved with period m + 1, preperiod 0.
+printf 'game bash[m] = subtract 1..m;\ncheck bash[m] periodic for m in 1..50;\n' >famper.game
+run family_periodic famper.game
+if expect_status 0; then
+    want=$(for m in $(seq 1 50); do echo "  bash[$m]: proved: period $((m + 1)), preperiod 0"; done)
+    if [ "$(grep '^  bash' out | sed 's/ (checked.*//')" = "$want" ]; then ok; else bad "periods of bash[1..50]"; fi
+fi
+run family_periodic_json famper.game --format json
+expect_status 0 && [ "$(grep -c '^{"query":"check","claim":"bash\[m\] periodic for m in 1..50","member":"bash\[[0-9]*\]","parameters":{"m":[0-9]*},"status":"proved"' out)" -eq 50 ] \
+    && stdout_has '"member":"bash\[7\]","parameters":{"m":7},"status":"proved","period":8,"preperiod":0,' && ok || { [ $rc -ne 0 ] || bad "50 JSON lines"; }
+run family_periodic_csv famper.game --format csv
+expect_status 0 && [ "$(sed -n 1p out)" = "claim,member,status,period,preperiod,saltus,checked_to" ] \
+    && [ "$(grep -c '^"bash\[m\] periodic for m in 1..50","bash\[[0-9]*\]",proved,' out)" -eq 50 ] && ok || { [ $rc -ne 0 ] || bad "50 CSV rows"; }
+# Two parameters, the second's range reading the first; each member as its own check says.
+printf 'game two[a, b] = subtract {a, b};\ncheck two[a, b] periodic for a in 1..4, b in a + 1..6;\n' >famtwo.game
+run family_two famtwo.game
+if expect_status 0; then
+    ok=1
+    for a in 1 2 3 4; do for b in $(seq $((a + 1)) 6); do
+        printf 'game two[a, b] = subtract {a, b};\ncheck two[%d, %d] periodic;\n' $a $b >one.game
+        line=$("$grundy" --no-progress one.game | sed -n 2p | sed 's/^  //')
+        grep -qxF "  two[$a, $b]: $line" out || { ok=0; bad "two[$a, $b]: '$line' not in the family's lines"; }
+    done; done
+    [ $ok -eq 1 ] && ok
+fi
+# Located errors (caret, status 2, nothing printed): an unknown parameter, too many members, a
+# family parameter after a position variable, a periodicity check over a non-parameter.
+famerr() {
+    printf 'game bash[m] = subtract 1..m;\n%s\n' "$2" >ferr.game
+    run "$1" ferr.game
+    expect_status 2 && stdout_empty && stderr_has "ferr.game:2:$3: error: .*$4" && stderr_has '\^' && ok
+}
+famerr family_unknown_param 'check bash[k]: P(n) for m in 1..5, n in 0..3;' 12 "unknown name 'k'"
+famerr family_too_large 'check bash[m] periodic for m in 1..100000;' 28 "at most 10000 members"
+famerr family_order 'check bash[m]: P(n) for n in 0..5, m in 1..3;' 36 "family's parameters come first"
+famerr family_not_param 'check bash[3] periodic for m in 1..3;' 28 "family's parameters only"
+famerr family_empty 'check bash[m] periodic for m in 5..1;' 28 "range is empty"
+
+# Streaming checks: once a period is proved the values come from it, so a check far out holds
+# no table (a table to 10^12 would pass --max-memory 16M by five orders of magnitude).
+printf 'game kayles = octal "0.77";\ncheck kayles: sg(n) != 4 for n in 1000000000000..1000000000100;\n' >farkayles.game
+T=30 run stream_far_refuted farkayles.game --max-memory 16M
+# kayles' period 12 from 72 has sg(77) = 4, and 10^12 + 1 = 77 (mod 12)
+expect_status 1 && stdout_has "counterexample: at n = 1000000000001: sg(n) != 4 is false (left 4, right 4)" && ok
+printf 'game bash[m] = subtract 1..m;\ncheck bash[m]: P(n) <=> n %% (m + 1) == 0 for m in 1..20, n in 999999990000..1000000000000;\n' >farbash.game
+T=30 run stream_far_family farbash.game --max-memory 16M
+expect_status 0 && stdout_has "holds (checked to 200020)" && ok
+
+# Limits stop at once in a hashed position graph, with how far it got: Wythoff's whole box
+# from (100000, 100000) by the position graph (--no-theory), and a misere sum of 8 kayles heaps.
+# The bounds are generous (ASan, a loaded machine): in Release each stops in about a second.
+printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n    move -> (a, b - k) for k in 1..b;\n    move -> (a - k, b - k) for k in 1..min(a, b);\n}\nsolve w(100000, 100000);\n' >wyth.game
+{ printf 'game kayles = octal "0.77";\nsolve misere kayles(30)'; for ((i = 31; i < 38; i++)); do printf ' + kayles(%d)' $i; done; printf ';\n'; } >msum.game
+limit_case() {   # NAME FILE OPTION VALUE PATTERN
+    local t0 t1
+    t0=$(date +%s%N)
+    T=60 run "$1" "$2" --no-theory "$3" "$4"
+    t1=$(date +%s%N)
+    expect_status 3 && stdout_empty && stderr_has "$5" && stderr_has "[0-9]* positions and [0-9]* edges explored" \
+        && { [ $(( (t1 - t0) / 1000000 )) -lt 20000 ] || { bad "took $(( (t1 - t0) / 1000000 )) ms"; false; }; } && ok
+}
+limit_case limit_wythoff_memory wyth.game --max-memory 64M "memory limit reached: .*; the position graph had"
+limit_case limit_wythoff_positions wyth.game --max-positions 200000 "position graph limit reached: 200000 positions"
+limit_case limit_misere_memory msum.game --max-memory 64M "too large for --max-memory"
+limit_case limit_misere_positions msum.game --max-positions 300000 "position graph limit reached: 300000 positions"
+
+# E&D against its formula over 2000 x 2000 through 'check' (the dense box with shared option
+# sets fills the values): sg(x, y) is the index of the lowest 0 bit of (x - 1) | (y - 1).
+printf 'game ed {\n    position (x, y) where x >= 1 && y >= 1;\n    move -> (i, x - i) for i in 1..x-1;\n    move -> (i, y - i) for i in 1..y-1;\n}\ncheck ed: sg(x, y) == ctz(~((x - 1) | (y - 1))) for x in 1..2000, y in 1..2000;\ncheck ed: sg(x, y) == ctz(~((x - 1) | (y - 1))) %% 3 for x in 1..2000, y in 1..2000;\n' >edf.game
+T=120 run ed_formula edf.game
+# the second claim first fails where the value reaches 3: x = 1, y = 8 ((0 | 7) has lowest 0 bit 3)
+expect_status 1 && stdout_has "holds (checked to 4000000)" && stdout_has "counterexample: at x = 1, y = 8: .* (left 3, right 0)" && ok
 
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi

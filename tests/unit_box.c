@@ -3,6 +3,7 @@
  * E&D against its formula to 2000 x 2000, Wythoff against the golden-ratio pairs, and the limit
  * that stops a box too large before anything is evaluated. */
 #include <math.h>
+#include <string.h>
 #include "dense.h"
 #include "gamefix.h"
 #include "lines.h"
@@ -147,31 +148,71 @@ static void ed_formula(void) {
     gf_close(&f);
 }
 
-/* Wythoff: the P-positions are (floor(k phi), floor(k phi) + k) and their mirrors. The line
- * kernel fills 0..N x 0..N; the box agrees with it on a corner. */
+/* Wythoff: the P-positions are (a_k, b_k) = (floor(k phi), floor(k phi^2)) and their mirrors,
+ * made here in exact integers by the mex construction: a_k is the least number not yet in a
+ * pair, b_k = a_k + k. Marks isP[a * cols + b] for a < rows, b < cols. */
+static int64_t isqrt64(int64_t n) {      /* exact: corrected after the floating estimate */
+    int64_t r = (int64_t)sqrt((double)n);
+    while (r * r > n) r--;
+    while ((r + 1) * (r + 1) <= n) r++;
+    return r;
+}
+
+static void wythoff_p(uint8_t *isP, int64_t rows, int64_t cols, uint8_t *used, int64_t nused) {
+    memset(used, 0, (size_t)nused);
+    int64_t a = 0;
+    for (int64_t k = 0; a < nused; k++) {
+        while (a < nused && used[a]) a++;
+        if (a >= nused) break;
+        int64_t b = a + k;
+        /* Beatty, the second construction: floor(k phi) = floor((k + floor(k sqrt 5)) / 2) */
+        if (!CHECK_EQ(a, (k + isqrt64(5 * k * k)) / 2)) return;
+        used[a] = 1;
+        if (b < nused) used[b] = 1;
+        if (a < rows && b < cols) isP[a * cols + b] = 1;
+        if (b < rows && a < cols) isP[b * cols + a] = 1;
+        if (a >= rows && a >= cols) break;
+    }
+}
+
+/* The line kernel fills 0..N x 0..N and a strip of rows 0..R over columns 0..C (moves only
+ * lower coordinates, so a strip is closed): sg == 0 exactly on the pairs; the box agrees with
+ * the line kernel on a corner. */
 static void wythoff_body(gf *f, void *arg) {
     (void)arg;
-    enum { N = 2000, M = 60 };
+    enum { N = 2000, M = 60, R = 200, C = 10000 };
     gr_game *g = gf_game(f, "w");
+    uint8_t *used = gr_alloc(&f->c, 3 * C);
     int64_t *v = gr_alloc(&f->c, sizeof *v * (size_t)N * N);
     gr_lines_fill(&f->c, g, N, N, v);
     uint8_t *isP = gr_alloc(&f->c, (size_t)N * N);
-    double phi = (1 + sqrt(5.0)) / 2;
-    for (int64_t k = 0;; k++) {
-        int64_t a = (int64_t)floor((double)k * phi), b = a + k;
-        if (a >= N) break;
-        isP[a * N + (b < N ? b : a)] |= b < N;
-        if (b < N) isP[b * N + a] = 1;
-    }
-    int bad = 0;
-    for (int64_t i = 0; i < (int64_t)N * N && bad < 5; i++) bad += !CHECK_EQ(v[i] == 0, isP[i]);
-    int64_t lo[2] = { 0, 0 }, hi[2] = { M, M };
-    gr_dense *b = gr_dense_range(&f->c, g, CONV_NORMAL, lo, hi);
-    for (int64_t x = 0; x <= M; x++)
-        for (int64_t y = 0; y <= M; y++) CHECK_EQ(gr_dense_sg(b, (int64_t[]){ x, y }), v[x * N + y]);
-    gr_dense_free(b);
+    memset(isP, 0, (size_t)N * N);
+    wythoff_p(isP, N, N, used, 3 * C);
+    int bad = 0, np = 0;
+    for (int64_t i = 0; i < (int64_t)N * N && bad < 5; i++) { bad += !CHECK_EQ(v[i] == 0, isP[i]); np += isP[i]; }
+    CHECK_EQ(np, 1 + 2 * 763);             /* pairs with b_k < 2000: k <= 763 and their mirrors, (0, 0) once */
     gr_free(&f->c, v);
     gr_free(&f->c, isP);
+    /* the strip: P-positions as far as column 10^4 */
+    int64_t *sv = gr_alloc(&f->c, sizeof *sv * (size_t)(R + 1) * (C + 1));
+    gr_lines_fill(&f->c, g, R + 1, C + 1, sv);
+    uint8_t *sp = gr_alloc(&f->c, (size_t)(R + 1) * (C + 1));
+    memset(sp, 0, (size_t)(R + 1) * (C + 1));
+    wythoff_p(sp, R + 1, C + 1, used, 3 * C);
+    for (int64_t i = 0; i < (int64_t)(R + 1) * (C + 1) && bad < 5; i++) bad += !CHECK_EQ(sv[i] == 0, sp[i]);
+    CHECK_EQ(sv[(int64_t)122 * (C + 1) + 198], 0);   /* k = 76: (floor(76 phi), floor(76 phi^2)) = (122, 198) */
+    CHECK(sv[(int64_t)121 * (C + 1) + 198] != 0);
+    gr_free(&f->c, sv);
+    gr_free(&f->c, sp);
+    gr_free(&f->c, used);
+    int64_t lo[2] = { 0, 0 }, hi[2] = { M, M };
+    int64_t *cv = gr_alloc(&f->c, sizeof *cv * (size_t)(M + 1) * (M + 1));
+    gr_lines_fill(&f->c, g, M + 1, M + 1, cv);
+    gr_dense *b = gr_dense_range(&f->c, g, CONV_NORMAL, lo, hi);
+    for (int64_t x = 0; x <= M; x++)
+        for (int64_t y = 0; y <= M; y++) CHECK_EQ(gr_dense_sg(b, (int64_t[]){ x, y }), cv[x * (M + 1) + y]);
+    gr_dense_free(b);
+    gr_free(&f->c, cv);
 }
 
 static void wythoff_pairs(void) {

@@ -832,7 +832,7 @@ static void graph_move_cb(void *user, const char *text, uint32_t child) {
 static int check_winning_moves(gf *f, gr_sumgraph *sg, const gr_comp *comps, int n, const int64_t *vals, int64_t x) {
     textset fast = { 0 };
     graph_moves gm = { .pg = gr_sumgraph_pg(sg) };
-    gr_sum_fast_moves(&f->c, comps, n, vals, x, fast_move_cb, &fast);
+    gr_sum_fast_moves(&f->c, comps, n, vals, x, fast_move_cb, &fast, NULL);
     gr_sumgraph_moves(sg, comps, n, graph_move_cb, &gm);
     ts_finish(&fast);
     ts_finish(&gm.set);

@@ -224,7 +224,7 @@ static void sums_body(gf *f, void *arg) {
         int64_t vals[MAXC], sg;
         CHECK(gr_sum_sg_fast(&f->c, comps, n, &sg, vals));
         CHECK_EQ(sg, x);
-        if (sg) gr_sum_fast_moves(&f->c, comps, n, vals, sg, keep, &fast);
+        if (sg) gr_sum_fast_moves(&f->c, comps, n, vals, sg, keep, &fast, NULL);
         int ok = lists_equal("fast path and brute force", &fast, &b.moves);
         /* the graph, normal play: the same list in the same order */
         gr_sumgraph *s = gr_sumgraph_new(&f->c, &f->mod, CONV_NORMAL);
@@ -267,7 +267,7 @@ static void test_random_sums(void) {
 static void solve_list(gf *f, const gr_comp *comps, int n, tlist *out) {
     int64_t *vals = malloc((size_t)n * sizeof *vals), sg;
     CHECK(gr_sum_sg_fast(&f->c, comps, n, &sg, vals));
-    if (sg) gr_sum_fast_moves(&f->c, comps, n, vals, sg, keep, out);
+    if (sg) gr_sum_fast_moves(&f->c, comps, n, vals, sg, keep, out, NULL);
     free(vals);
 }
 

@@ -56,6 +56,7 @@ typedef struct gr_ctx {
     /* What is running, for the message when a limit stops it: the query (set by the query
      * runner; 0: none) and the last progress step (gr_progress_begin/update record it). */
     int query_no;
+    int64_t heap_goal;        /* a streamed table's last heap (0: none): heap fills show the bar to it */
     const char *query_text;
     const char *step_label;
     uint64_t step_done, step_total;

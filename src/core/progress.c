@@ -36,7 +36,7 @@ static void format_duration(char *buf, size_t cap, double seconds) {
 
 static void draw(gr_progress *p, double t) {
     double elapsed = t - p->start;
-    double rate = elapsed > 0 ? (double)p->done / elapsed : 0;
+    double rate = elapsed > 0 && p->done > p->base ? (double)(p->done - p->base) / elapsed : 0;
     char done[32], rate_s[32], when[32], line[256];
     format_count(done, sizeof done, (double)p->done);
     format_count(rate_s, sizeof rate_s, rate);
@@ -73,6 +73,14 @@ void gr_progress_begin(gr_progress *p, gr_ctx *c, const char *label, uint64_t to
         c->poll_left = c->poll_every = 1;   /* a new loop: steps may cost more, so re-adapt the poll */
     }
     if (p->active) p->start = p->last_draw = now_seconds();
+}
+
+void gr_progress_begin_at(gr_progress *p, gr_ctx *c, const char *label, uint64_t total, uint64_t base) {
+    gr_progress_begin(p, c, label, total);
+    p->base = p->done = base;
+    if (c) c->step_done = base;
+    /* a later stretch of a bar already on screen: redraw at the first update, no pause */
+    if (p->active && base > 0) p->last_draw = p->start - REDRAW_INTERVAL;
 }
 
 void gr_progress_update(gr_progress *p, uint64_t done) {

@@ -11,11 +11,15 @@ typedef struct gr_progress {
     const char *label;
     uint64_t total;        /* 0: unknown (shows a count and rate, no ETA) */
     uint64_t done;
+    uint64_t base;         /* done when this stretch began (the rate counts from here) */
     double start, last_draw;
     int active, drawn;
 } gr_progress;
 
 void gr_progress_begin(gr_progress *p, gr_ctx *c, const char *label, uint64_t total);
+/* A stretch of a longer job (a streamed table's next block): the bar counts from `base` of
+ * `total` and its rate and ETA cover this stretch only. */
+void gr_progress_begin_at(gr_progress *p, gr_ctx *c, const char *label, uint64_t total, uint64_t base);
 void gr_progress_update(gr_progress *p, uint64_t done);
 void gr_progress_end(gr_progress *p);     /* erases the bar */
 #endif

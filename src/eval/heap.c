@@ -482,7 +482,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (t->n > n || hs->period) return 0;
     int proving = gr_proved_applies(g) && !hs->no_proof;
     gr_progress pr;
-    gr_progress_begin(&pr, c, g->name, (uint64_t)n + 1);
+    gr_progress_begin_at(&pr, c, g->name, (uint64_t)(c->heap_goal > n ? c->heap_goal : n) + 1, (uint64_t)t->n);
     int rc = 0;
     /* In stages that double, looking for a proved period after each: once one is proved the
      * rest of the values come from it and nothing more is computed or stored. */

@@ -12,6 +12,7 @@
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
 #include "posgraph.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "progress.h"
@@ -63,6 +64,7 @@ struct gr_pg {
     uint64_t *batch_hash;
     size_t batch_n, batch_max;
     gr_progress *prog;        /* the bar of the running expansion, ended before a limit failure */
+    int noted;                /* c->limit_note is this graph's (see note_growth) */
 
     /* Results for positions [0, n_solved). During expansion rem doubles as the duplicate
      * filter: rem[child] == parent means the child was already emitted by this parent
@@ -121,8 +123,32 @@ static uint64_t grown(uint64_t cap, uint64_t need, uint64_t floor) {
     return n;
 }
 
+/* Before each growth of an array (rare: geometric), says in c->limit_note how far the graph
+ * got, so that a memory limit reached while it grows says so too. A note of someone else (a
+ * growing heap) is left alone; ours is cleared by the graph's own limit messages and free. */
+static const char PG_NOTE[] = "the position graph had ";
+
+static int note_is_ours(const gr_pg *g) {
+    return g->noted && strncmp(g->c->limit_note, PG_NOTE, sizeof PG_NOTE - 1) == 0;
+}
+
+static void note_growth(gr_pg *g) {
+    gr_ctx *c = g->c;
+    if (c->limit_note[0] && !note_is_ours(g)) return;
+    g->noted = 1;
+    snprintf(c->limit_note, sizeof c->limit_note, "%s%u positions and %llu edges explored "
+             "(%u positions expanded, %zu moves of the next one listed)", PG_NOTE, g->n, (unsigned long long)g->nedges,
+             g->n_expanded, g->batch_n);
+}
+
+static void unnote(gr_pg *g) {
+    if (note_is_ours(g)) g->c->limit_note[0] = '\0';   /* a growing heap's note stays */
+    g->noted = 0;
+}
+
 static _Noreturn void fail_limit(gr_pg *g) {
     if (g->prog) gr_progress_end(g->prog);
+    unnote(g);
     if (g->limit_derived)
         gr_fail(g->c, GR_EXIT_LIMIT,
                 "position graph limit reached: %u positions and %llu edges explored "
@@ -140,6 +166,7 @@ static _Noreturn void fail_limit(gr_pg *g) {
 /* Makes room for one more position in every per-position array. */
 static void reserve_position(gr_pg *g) {
     if (g->n < g->cap) return;
+    note_growth(g);
     uint64_t cap = grown(g->cap, (uint64_t)g->n + 1, MIN_CAP);
     if (cap > g->limit) cap = g->limit;
     gr_ctx *c = g->c;
@@ -154,12 +181,14 @@ static void reserve_position(gr_pg *g) {
 
 static void reserve_keys(gr_pg *g, size_t len) {
     if (g->keys_cap - g->keys_len >= len) return;
+    note_growth(g);
     g->keys_cap = grown(g->keys_cap, g->keys_len + len, 4096);
     g->keys = resize(g->c, g->keys, 1, g->keys_cap);
 }
 
 static void push_edge(gr_pg *g, uint32_t child) {
     if (g->nedges == g->edges_cap) {
+        note_growth(g);
         g->edges_cap = grown(g->edges_cap, g->nedges + 1, 1024);
         g->children = resize(g->c, g->children, sizeof *g->children, g->edges_cap);
     }
@@ -175,6 +204,7 @@ static size_t key_len(const gr_pg *g, uint32_t id) {
 /* Rebuilds the table at nslots slots. The full hashes are not stored, so they are recomputed;
  * walking ids in order reads the key buffer sequentially. */
 static void rehash(gr_pg *g, uint64_t nslots) {
+    note_growth(g);
     gr_free(g->c, g->slots);
     g->slots = NULL;
     g->slots = resize(g->c, NULL, sizeof *g->slots, nslots);
@@ -274,6 +304,7 @@ gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_pos
 
 void gr_pg_free(gr_pg *g) {
     if (!g) return;
+    unnote(g);
     gr_ctx *c = g->c;
     gr_free(c, g->keys);
     gr_free(c, g->key_off);
@@ -307,10 +338,12 @@ void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len) {
                 "(%u positions, %llu edges)", (unsigned long long)g->emitted, g->n, (unsigned long long)g->nedges);
     }
     if (g->batch_cap - g->batch_len < len) {
+        note_growth(g);
         g->batch_cap = (size_t)grown(g->batch_cap, (uint64_t)g->batch_len + len, 256);
         g->batch = resize(g->c, g->batch, 1, g->batch_cap);
     }
     if (g->batch_n == g->batch_max) {
+        note_growth(g);
         g->batch_max = (size_t)grown(g->batch_max, (uint64_t)g->batch_n + 1, 64);
         g->batch_end = resize(g->c, g->batch_end, sizeof *g->batch_end, g->batch_max);
         g->batch_hash = resize(g->c, g->batch_hash, sizeof *g->batch_hash, g->batch_max);
@@ -364,6 +397,7 @@ static void check_budget(gr_pg *g) {
     uint64_t need = (uint64_t)c->mem_used + g->nedges * 4 + (uint64_t)g->n * 16;
     if (need <= c->mem_limit) return;
     if (g->prog) gr_progress_end(g->prog);
+    unnote(g);
     gr_fail(c, GR_EXIT_LIMIT,
             "position graph too large for --max-memory: %u positions and %llu edges explored "
             "(%u positions expanded); solving them needs about %llu MiB, the limit is %zu MiB; "

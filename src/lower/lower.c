@@ -316,6 +316,14 @@ static void lower_tbcode(gr_ctx *c, gr_game *g, const char *origin) {
     }
 }
 
+/* The form of a game lowered whole to one evaluator: its positions, and who values them. */
+static void set_form(gr_game *g, gr_shape shape, int arity, gr_evaluator evaluator, gr_kernel kernel) {
+    g->shape = shape;
+    g->arity = arity;
+    g->evaluator = evaluator;
+    g->kernel = kernel;
+}
+
 void gr_lower(gr_ctx *c, gr_game *g) {
     gr_gdecl *d = g->decl;
     char why[256];
@@ -386,26 +394,17 @@ void gr_lower(gr_ctx *c, gr_game *g) {
         }
         break;
     case GD_GRAPH:
-        g->shape = SHAPE_GRAPH;
-        g->arity = 1;
-        g->evaluator = EVAL_GRAPH;
-        g->kernel = KER_GRAPH;
+        set_form(g, SHAPE_GRAPH, 1, EVAL_GRAPH, KER_GRAPH);
         snprintf(g->explain, sizeof g->explain, "position graph: an explicit graph of %d vertices; outcomes by retrograde analysis, draws where play never ends",
                  g->nvertices);
         break;
     case GD_HACKENBUSH:
-        g->shape = SHAPE_FIGURE;
-        g->arity = GR_HB_WORDS;
-        g->evaluator = EVAL_FIGURE;
-        g->kernel = KER_HACKENBUSH;
+        set_form(g, SHAPE_FIGURE, GR_HB_WORDS, EVAL_FIGURE, KER_HACKENBUSH);
         snprintf(g->explain, sizeof g->explain, "Green Hackenbush figure of %d edges: cycles fused (fusion principle), the tree of "
                  "bridges valued by the colon principle, in time linear in the edges", g->figure->ne);
         break;
     case GD_TURNING:
-        g->shape = SHAPE_COINS;
-        g->arity = GR_COIN_WORDS;
-        g->evaluator = EVAL_COINS;
-        g->kernel = KER_TURNING;
+        set_form(g, SHAPE_COINS, GR_COIN_WORDS, EVAL_COINS, KER_TURNING);
         snprintf(g->explain, sizeof g->explain, "coin turning (%d flip line%s): single-head values by the recurrence over flip sets, "
                  "a position the xor of its heads (coin-turning theorem)", g->turning->rules->nmoves, g->turning->rules->nmoves == 1 ? "" : "s");
         break;

@@ -315,6 +315,8 @@ static void lower_allbut(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const 
     gr_lower_subtract_range(s->c, g, d->set->loc, next, 0, 1);
 }
 
+static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params);
+
 static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     gr_gdecl *d = find_decl(s, ref->name);
     if (!d) gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s'", ref->name);
@@ -328,6 +330,11 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     if (d->nparams > 64) gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "at most 64 parameters");
     gr_scope empty = { 0 };
     for (int i = 0; i < d->nparams; i++) params[i] = gr_const_eval(s->c, ref->args.v[i], &empty);
+    return instantiate_params(s, d, params);
+}
+
+/* The instance of d with these parameter values (made once per distinct name). */
+static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params) {
     /* The output name identifies the instance: "bash[3]" (the name and 64 parameters of at
      * most 20 digits always fit the buffer). */
     const char *name = d->name;
@@ -532,10 +539,89 @@ static void check_sum_parts(sema *s, gr_query *q, gr_rquery *r) {
     }
 }
 
+/* A check over a family: 'check bash[m] ... for m in 1..50, n in ...'. The bindings the game's
+ * parameters read are the family's; they come first in 'for' and may read only each other. Each
+ * assignment of them is one member, instantiated here (at most GR_MAX_MEMBERS); the other
+ * bindings range over positions of each member. Returns the first member, or NULL when the
+ * parameters read no binding (an ordinary check). */
+enum { GR_MAX_MEMBERS = 10000 };
+
+static gr_game *resolve_family(sema *s, gr_query *q, gr_rquery *r) {
+    const gr_gameref *ref = &q->game;
+    if (!ref->has_args || q->bindings.n == 0) return NULL;
+    gr_gdecl *d = find_decl(s, ref->name);
+    if (!d || ref->args.n != d->nparams || d->nparams > 64) return NULL;  /* instantiate says why */
+    gr_scope sc = { 0 };
+    gr_rbinding *binds = compile_bindings(s, &q->bindings, &sc);
+    gr_code *args[64];
+    for (int i = 0; i < ref->args.n; i++) args[i] = gr_expr_compile(s->c, ref->args.v[i], &sc, 0);
+    int nfam = 0;
+    for (int k = 0; k < q->bindings.n; k++) {
+        int used = 0;
+        for (int i = 0; i < ref->args.n; i++) used |= gr_code_uses_slot(args[i], binds[k].slot);
+        if (!used) continue;
+        if (k != nfam)
+            gr_fail_at(s->c, binds[k].loc, GR_EXIT_INPUT, "'%s' is a parameter of '%s': a family's parameters come first in 'for'",
+                       binds[k].name, d->name);
+        nfam++;
+    }
+    if (!nfam) return NULL;
+    /* Two passes over the family's odometer: count (a range too large fails before any work),
+     * then instantiate. Bounds read earlier family variables only, so a frame of nfam slots
+     * (slots are given in order) suffices. */
+    int64_t frame[64 + GR_MAX_ARITY] = { 0 }, hi[64];
+    if (nfam > 64) gr_fail_at(s->c, binds[64].loc, GR_EXIT_INPUT, "at most 64 family parameters");
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t count = 0;
+        int k = 0, down = 1;
+        for (;;) {
+            if (down) {
+                if (k == nfam) {
+                    if (pass == 0 && ++count > GR_MAX_MEMBERS)
+                        gr_fail_at(s->c, binds[0].loc, GR_EXIT_INPUT, "a check over a family has at most %d members; this range has more",
+                                   GR_MAX_MEMBERS);
+                    if (pass == 1) {
+                        int64_t params[64];
+                        for (int i = 0; i < d->nparams; i++) params[i] = gr_eval(s->c, args[i], frame, NULL);
+                        r->members[r->nmembers] = instantiate_params(s, d, params);
+                        memcpy(r->member_args + (size_t)r->nmembers * (size_t)nfam, frame, (size_t)nfam * sizeof *frame);
+                        r->nmembers++;
+                    }
+                    down = 0;
+                    k = nfam - 1;
+                    continue;
+                }
+                frame[binds[k].slot] = gr_eval(s->c, binds[k].lo, frame, NULL);
+                hi[k] = gr_eval(s->c, binds[k].hi, frame, NULL);
+                if (frame[binds[k].slot] <= hi[k]) k++;
+                else { down = 0; k--; }
+            } else {
+                if (k < 0) break;
+                if (frame[binds[k].slot] < hi[k]) { frame[binds[k].slot]++; k++; down = 1; }
+                else k--;
+            }
+        }
+        if (pass == 0) {
+            if (!count) gr_fail_at(s->c, binds[0].loc, GR_EXIT_INPUT, "the family's range is empty: no member to check");
+            r->members = GR_NEWN(s->c, gr_game *, (size_t)count);
+            r->member_args = GR_NEWN(s->c, int64_t, (size_t)count * (size_t)nfam);
+        }
+    }
+    r->nfam = nfam;
+    r->binds = binds;          /* the names of the parameters (a formula check compiles its own) */
+    r->nbinds = q->bindings.n;
+    return r->members[0];
+}
+
 static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
-    gr_game *g = r->game = instantiate(s, &q->game);
+    gr_game *g = resolve_family(s, q, r);
+    if (!g) g = instantiate(s, &q->game);
+    r->game = g;
     gr_scope empty = { 0 };
     r->check = q->check;
+    if (q->check != CK_FORMULA && q->bindings.n > r->nfam)
+        gr_fail_at(s->c, q->bindings.v[r->nfam].loc, GR_EXIT_INPUT, "a periodicity check ranges over a family's parameters only; "
+                   "'%s' is not a parameter of the game", q->bindings.v[r->nfam].name);
     if (g->shape == SHAPE_GRAPH)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about rule sets; '%s' is a graph", g->name);
     if (g->shape == SHAPE_FIGURE || g->shape == SHAPE_COINS)

@@ -39,6 +39,9 @@ typedef struct gr_rquery {
     gr_scope scope;                /* the check's bound variables (to compile parts of the formula) */
     gr_rbinding *binds; int nbinds;
     int nslots;
+    /* check over a family (bash[m] ... for m in ..): one instance per assignment of the first
+     * nfam bindings, whose values are member_args[i * nfam ..]; nmembers 0 otherwise */
+    gr_game **members; int64_t *member_args; int nmembers, nfam;
     const char *file;              /* plot, dot: the file written */
 } gr_rquery;
 

@@ -509,11 +509,12 @@ typedef struct formula_state {
 /* The box the bound variables span, when there is one variable per coordinate with constant
  * bounds (the usual 'for x in 0..N, y in 0..M'); 0 otherwise. */
 static int binding_box(const gr_rquery *q, int arity, int64_t *lo, int64_t *hi) {
-    if (q->nbinds != arity) return 0;
+    const gr_rbinding *b = q->binds + q->nfam;     /* a family's parameters come first */
+    if (q->nbinds - q->nfam != arity) return 0;
     for (int i = 0; i < arity; i++) {
-        if (!q->binds[i].lo->is_const || !q->binds[i].hi->is_const) return 0;
-        lo[i] = q->binds[i].lo->value;
-        hi[i] = q->binds[i].hi->value;
+        if (!b[i].lo->is_const || !b[i].hi->is_const) return 0;
+        lo[i] = b[i].lo->value;
+        hi[i] = b[i].hi->value;
         if (lo[i] > hi[i]) return 0;
     }
     return 1;
@@ -712,30 +713,22 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
     return total >= 1 && total < 1e18 ? (uint64_t)total : 0;
 }
 
-static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
-    formula_state st = { .c = c, .g = q->game };
-    gr_hooks hooks = { .call = hook_call, .user = &st, .arity = q->game->arity };
-    int n = q->nbinds;
-    int64_t *frame = gr_alloc(c, sizeof(int64_t) * (size_t)(q->nslots > 0 ? q->nslots : 1));
-    int64_t *hi = gr_alloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-    prefill(&st, q);
-    gr_progress pr;
-    gr_progress_begin(&pr, c, "check", formula_total(c, q, frame));
-    int64_t count = 0;
-    int refuted = 0;
-    /* An odometer: descend entering each binding at its lo; at the bottom test the formula;
-     * then advance the deepest binding that has room and descend again. */
-    int k = 0, down = 1;
-    while (!refuted) {
+/* The odometer over bindings k0..n-1 (the earlier ones are set in frame): descend entering each
+ * binding at its lo; at the bottom test the formula; then advance the deepest binding that has
+ * room and descend again. Returns 1 when refuted (out then holds the counterexample). */
+static int formula_pass(gr_ctx *c, gr_rquery *q, int k0, int64_t *frame, int64_t *hi, const gr_hooks *hooks,
+                        gr_progress *pr, int64_t *count, gr_check_result *out) {
+    int n = q->nbinds, k = k0, down = 1;
+    for (;;) {
         if (down) {
             if (k == n) {
                 gr_poll(c);
-                count++;
+                ++*count;
                 int64_t at[16];
                 for (int i = 0; i < n && i < 16; i++) at[i] = frame[q->binds[i].slot];
                 gr_eval_at(c, at, n < 16 ? n : 16);   /* an arithmetic error names the assignment */
-                if (!gr_eval(c, q->formula, frame, &hooks)) { formula_refuted(c, q, frame, &hooks, out); refuted = 1; }
-                if ((count & 4095) == 0) gr_progress_update(&pr, (uint64_t)count);
+                if (!gr_eval(c, q->formula, frame, hooks)) { formula_refuted(c, q, frame, hooks, out); return 1; }
+                if ((*count & 4095) == 0) gr_progress_update(pr, (uint64_t)*count);
                 down = 0;
                 k = n - 1;
             } else if (enter_binding(c, q, frame, hi, k)) {
@@ -745,23 +738,52 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
                 k--;
             }
         } else {
-            if (k < 0) break;
+            if (k < k0) return 0;
             int slot = q->binds[k].slot;
             if (frame[slot] < hi[k]) { frame[slot]++; k++; down = 1; }
             else k--;
         }
     }
+}
+
+/* One pass per member of a family (the family's variables preset in the frame, the member's own
+ * kernel and prefill), or one pass for a single game. */
+static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    int n = q->nbinds, members = q->nmembers ? q->nmembers : 1;
+    int64_t *frame = gr_alloc(c, sizeof(int64_t) * (size_t)(q->nslots > 0 ? q->nslots : 1));
+    int64_t *hi = gr_alloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    gr_progress pr;
+    gr_progress_begin(&pr, c, "check", formula_total(c, q, frame));
+    int64_t count = 0;
+    int refuted = 0;
+    for (int m = 0; m < members && !refuted; m++) {
+        if (q->nmembers) {
+            q->game = q->members[m];
+            for (int i = 0; i < q->nfam; i++) frame[q->binds[i].slot] = q->member_args[(size_t)m * (size_t)q->nfam + (size_t)i];
+        }
+        formula_state st = { .c = c, .g = q->game };
+        gr_hooks hooks = { .call = hook_call, .user = &st, .arity = q->game->arity };
+        prefill(&st, q);
+        refuted = formula_pass(c, q, q->nfam, frame, hi, &hooks, &pr, &count, out);
+        if (st.graph) gr_sumgraph_free(st.graph);
+        gr_free(c, st.dense);
+    }
     gr_progress_end(&pr);
     out->checked_to = count;
-    if (!refuted) {
+    if (!refuted && q->nmembers) {
+        out->status = GR_CHECK_HOLDS;
+        textf(out->theorem, sizeof out->theorem, "checked %lld assignment%s over %d members, %s to %s; a formula over "
+                 "positions is never proved", (long long)count, count == 1 ? "" : "s", q->nmembers,
+                 q->members[0]->name, q->members[q->nmembers - 1]->name);
+    } else if (!refuted) {
         out->status = GR_CHECK_HOLDS;
         textf(out->theorem, sizeof out->theorem, "checked %lld assignment%s; a formula over positions is never proved",
                  (long long)count, count == 1 ? "" : "s");
     } else {
-        textf(out->theorem, sizeof out->theorem, "refuted at assignment %lld in iteration order", (long long)count);
+        textf(out->theorem, sizeof out->theorem, "refuted at assignment %lld in iteration order%s%s", (long long)count,
+              q->nmembers ? ", in member " : "", q->nmembers ? q->game->name : "");
     }
-    if (st.graph) gr_sumgraph_free(st.graph);
-    gr_free(c, st.dense);
+    if (q->nmembers) q->game = q->members[0];
     gr_free(c, frame);
     gr_free(c, hi);
 }

@@ -5,6 +5,7 @@
 #include "solve.h"
 #include "anyleaf.h"
 #include "every.h"
+#include "family.h"
 #include "misere.h"
 #include "progress.h"
 #include "remote.h"
@@ -93,7 +94,10 @@ static int64_t stream_cell(const table_data *t, int64_t i) {
     int64_t n = s->lo + i;
     if (n >= s->ready) {
         int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
-        if (gr_heap_ensure(s->c, s->g, upto) < 0)
+        s->c->heap_goal = s->hi;   /* the bar runs to the table's end, block after block */
+        int r = gr_heap_ensure(s->c, s->g, upto);
+        s->c->heap_goal = 0;
+        if (r < 0)
             gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
         s->ready = upto + 1;
     }
@@ -430,7 +434,9 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); json_string(out, moves.v[i]); }
-        fprintf(out, "]}\n");
+        fputc(']', out);
+        if (sol.moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol.moves_unlisted);
+        fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fprintf(out, "position,convention,outcome,sg,winning_moves\n\"%s\",%s,%c,", position, gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg);
@@ -448,8 +454,12 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         else {
             if (th.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
             else if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            else if (sol.moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol.moves_unlisted + (long long)moves.n, moves.n);
             else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
+            if (sol.moves_unlisted)
+                fprintf(out, "    ... and %lld more, not listed (moves within heaps past 2^20: the first 100 of each are)\n",
+                        (long long)sol.moves_unlisted);
         }
         fputc('\n', out);
     }
@@ -458,6 +468,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 
 /* ---- check ---- */
 static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
+    if (q->nmembers && q->check != CK_FORMULA) return gr_run_check_family(c, q, fmt, out);
     gr_check_result r;
     memset(&r, 0, sizeof r);
     gr_check_run(c, q, &r);

@@ -82,13 +82,15 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
                   gr_solution *out, gr_child_fn fn, void *user) {
     out->sg = out->remoteness = -1;
     out->moves_partial = 0;
+    out->moves_unlisted = 0;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n ? n : 1));
     gr_theory th;
     int theory = !c->no_theory;
     if (theory && conv == CONV_NORMAL && gr_sum_sg_fast(c, comps, n, &out->sg, vals)) {
         out->outcome = out->sg ? GR_WIN : GR_LOSS;
         /* 2: a search under a work budget (cuts inside large Hackenbush cycles) stopped */
-        if (out->sg && fn && !gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user)) out->moves_partial = 2;
+        if (out->sg && fn && !gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user, &out->moves_unlisted))
+            out->moves_partial = 2;
     } else if (theory && conv == CONV_NORMAL && n > 1 &&
                gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
         /* decided component by component */

@@ -15,6 +15,7 @@ typedef struct gr_solution {
     int64_t remoteness;     /* -1: not computed or a draw */
     int moves_partial;      /* 1: one winning move of many (a theory's strategy); 2: a search under a
                              * work budget stopped (cuts inside large Hackenbush cycles); 0: all */
+    int64_t moves_unlisted; /* winning moves of huge heaps beyond those listed (100 a heap) */
 } gr_solution;
 
 /* The theory of a convention other than normal play (every, anyleaf, misere; sums/every.h,

@@ -736,7 +736,7 @@ static void fast_cut(void *user, int edge) {
 /* Every move of component after component to a result of value 0 (to fn), or with ofn every
  * option and its value. */
 static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                        gr_child_fn fn, gr_valued_option_fn ofn, void *user) {
+                        gr_child_fn fn, gr_valued_option_fn ofn, void *user, int64_t *unlisted) {
     int complete = 1;
     fast_ctx *f = gr_alloc(c, sizeof *f);
     f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user; f->cut = -1;
@@ -758,12 +758,7 @@ static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *v
             /* through the proved period; a huge heap may have ~h winning moves: the first are listed */
             int64_t h = comps[i].c[0];
             int64_t all = gr_heap_moves_to(c, g, h, f->want, HUGE_LISTED, fast_option, f);
-            if (all > HUGE_LISTED) {
-                gr_text_clear(&f->text);
-                gr_text_printf(&f->text, "... and %lld more winning moves in %s(%lld), not listed",
-                               (long long)(all - HUGE_LISTED), g->name, (long long)h);
-                fn(user, f->text.s, 0);
-            }
+            if (all > HUGE_LISTED && unlisted) *unlisted += all - HUGE_LISTED;
             continue;
         }
         if (!every && g->shape == SHAPE_FIGURE) {
@@ -780,13 +775,14 @@ static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *v
 }
 
 int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                      gr_child_fn fn, void *user) {
-    return fast_options(c, comps, n, vals, total, fn, NULL, user);
+                      gr_child_fn fn, void *user, int64_t *unlisted) {
+    if (unlisted) *unlisted = 0;
+    return fast_options(c, comps, n, vals, total, fn, NULL, user, unlisted);
 }
 
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                          gr_valued_option_fn fn, void *user) {
-    (void)fast_options(c, comps, n, vals, total, NULL, fn, user);
+    (void)fast_options(c, comps, n, vals, total, NULL, fn, user, NULL);
 }
 
 /* ---- loopy sums by generalised SG values ---- */

@@ -22,9 +22,11 @@ int gr_sum_sg_fast(gr_ctx *c, const gr_comp *comps, int n, int64_t *sg, int64_t 
 
 typedef void (*gr_child_fn)(void *user, const char *text, uint32_t child_id);
 /* Winning moves by values: every move of some component to the value total ^ vals[i].
- * Returns 0 if some were not searched (cuts inside large Hackenbush cycles), else 1. */
+ * Returns 0 if some were not searched (cuts inside large Hackenbush cycles), else 1. A heap
+ * past 2^20 answered through its period may have ~h winning moves: the first 100 of each are
+ * listed and *unlisted (if not NULL) counts the rest. */
 int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                       gr_child_fn fn, void *user);
+                      gr_child_fn fn, void *user, int64_t *unlisted);
 
 /* Every option of the sum once (distinct results), with its SG value, in move order. */
 typedef void (*gr_valued_option_fn)(void *user, const char *text, int64_t sg);

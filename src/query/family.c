@@ -1,0 +1,63 @@
+/* family: a periodicity check per member of a family; see family.h. */
+#include "family.h"
+#include <string.h>
+#include "check.h"
+#include "show.h"
+
+static const char *status_name(gr_check_status s) {
+    return s == GR_CHECK_PROVED ? "proved" : s == GR_CHECK_HOLDS ? "holds" : "refuted";
+}
+
+static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_format fmt, FILE *out) {
+    const int64_t *args = q->member_args + (size_t)m * (size_t)q->nfam;
+    const char *name = q->members[m]->name;
+    if (fmt == GR_FMT_JSON) {
+        fprintf(out, "{\"query\":\"check\",\"claim\":");
+        gr_json_string(out, q->text);
+        fprintf(out, ",\"member\":");
+        gr_json_string(out, name);
+        fprintf(out, ",\"parameters\":{");
+        for (int i = 0; i < q->nfam; i++) fprintf(out, "%s\"%s\":%lld", i ? "," : "", q->binds[i].name, (long long)args[i]);
+        fprintf(out, "},\"status\":\"%s\"", status_name(r->status));
+        if (r->has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r->period, (long long)r->preperiod);
+        else fprintf(out, ",\"period\":null,\"preperiod\":null");
+        fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r->checked_to,
+                r->has_counterexample ? r->counterexample_json : "null");
+        if (r->has_period) fprintf(out, ",\"saltus\":%lld", (long long)r->saltus);
+        fprintf(out, ",\"theorem\":");
+        gr_json_string(out, r->theorem);
+        fprintf(out, "}\n");
+    } else if (fmt == GR_FMT_CSV) {
+        fprintf(out, "\"%s\",\"%s\",%s,", q->text, name, status_name(r->status));
+        if (r->has_period) fprintf(out, "%lld,%lld,%lld", (long long)r->period, (long long)r->preperiod, (long long)r->saltus);
+        else fputs(",,", out);
+        fprintf(out, ",%lld\n", (long long)r->checked_to);
+    } else {
+        fprintf(out, "  %s: %s", name, status_name(r->status));
+        if (r->has_period) {
+            fprintf(out, ": period %lld, preperiod %lld", (long long)r->period, (long long)r->preperiod);
+            if (r->saltus) fprintf(out, ", saltus %lld", (long long)r->saltus);
+        } else if (r->status == GR_CHECK_HOLDS) {
+            fputs(": no period found", out);
+        }
+        fprintf(out, " (checked to %lld)\n", (long long)r->checked_to);
+        if (r->has_counterexample) fprintf(out, "    counterexample: %s\n", r->counterexample_text);
+    }
+}
+
+int gr_run_check_family(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
+    int refuted = 0;
+    if (fmt == GR_FMT_CSV) fputs("claim,member,status,period,preperiod,saltus,checked_to\n", out);
+    else if (fmt == GR_FMT_TEXT) fprintf(out, "check %s\n", q->text);
+    for (int m = 0; m < q->nmembers; m++) {
+        gr_check_result r;
+        q->game = q->members[m];
+        gr_check_run(c, q, &r);
+        refuted |= r.status == GR_CHECK_REFUTED;
+        print_member(q, m, &r, fmt, out);
+        fflush(out);     /* each member's line reaches the reader when it is known */
+    }
+    q->game = q->members[0];
+    if (fmt == GR_FMT_TEXT) fputc('\n', out);
+    return refuted;
+}

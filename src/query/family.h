@@ -1,0 +1,12 @@
+/* family: periodicity checks over a family's parameters ('check bash[m] periodic for m in
+ * 1..50'): each member is checked by its own kernel (check.h) and reported on a line of its own,
+ * in text, CSV (a row per member) and JSON (an object per member, one a line). Formula checks
+ * over a family run in check.c and print as any other check. */
+#ifndef GRUNDY_FAMILY_H
+#define GRUNDY_FAMILY_H
+#include "query.h"
+
+/* Runs q (q->nmembers > 0, a periodicity check) and prints it; returns 1 if a member's claim
+ * was refuted. */
+int gr_run_check_family(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out);
+#endif
