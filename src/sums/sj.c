@@ -116,6 +116,7 @@ static int heap_condition(gr_ctx *c, gr_game *g, int64_t hmax, uint64_t *budget,
     if (g->shape != SHAPE_HEAP || g->arity != 1 || g->grow_move) return -1;
     if (g->kernel == KER_NIM) return 1;          /* value 0 only at heap 0, which has no move */
     if ((uint64_t)hmax >= *budget) return -1;    /* each heap with a move has an option */
+    if (hmax > (1 << 20)) return -1;             /* past it the fast path lists moves in part */
     gr_loc loc = g->decl->name_loc;
     int split = 0;
     int64_t first_even = -1, first_zero = -1;    /* the first heap lacking the move */
@@ -188,7 +189,7 @@ int gr_sj_heaps(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_child_f
             want[i] = rest_big > 0 ? rest : rest ^ 1;
         }
         /* the fast path lists every move of component i to the value total ^ vals[i] */
-        gr_sum_fast_moves(c, comps, n, want, 0, fn, user);
+        gr_sum_fast_moves(c, comps, n, want, 0, fn, user, NULL);
     }
     gr_free(c, want);
     return 1;

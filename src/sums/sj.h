@@ -40,7 +40,7 @@ int gr_sj_condition(const gr_compgraph *g, uint32_t *bad);
 int gr_sj_decide(gr_ctx *c, gr_compgraph *g, const gr_comp *comps, int n, gr_theory *t,
                  gr_child_fn fn, void *user);
 /* Heap games from their SG tables alone, no graph (at the cost of the tables of heaps
- * 0..largest and their options, at most 2^25 options; Nim at any size): decides the sum (1) if every heap of every
+ * 0..largest and their options: heaps up to 2^20, at most 2^25 options; Nim at any size): decides the sum (1) if every heap of every
  * component's game up to the largest in the sum with a move has a move to its value xor 1
  * (for a game that never splits: every heap of value 0 with a move, a move to 1). 0: not
  * decided; t->why says where the condition fails, or is empty if the tables cannot answer
