@@ -53,6 +53,7 @@ struct gr_pg {
     uint64_t *child_off;
     uint32_t *children;
     uint64_t nedges, edges_cap;
+    uint64_t emitted, max_emitted;  /* bytes of children emitted, duplicates too; the limit (0: none) */
     /* The children emitted by the expansion in progress. They are inserted after expand
      * returns: the parent's encoding, which expand reads in place, cannot move under it, and
      * the batch's hash-table probes can be prefetched together instead of missing the cache
@@ -274,6 +275,8 @@ int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len) {
 
 /* ---- construction ------------------------------------------------------------------------- */
 
+void gr_pg_limit_work(gr_pg *g, uint64_t max_bytes) { g->max_emitted = max_bytes; }
+
 gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_positions) {
     gr_pg *g = gr_alloc(c, sizeof *g);
     g->c = c;
@@ -328,6 +331,12 @@ uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len) {
 
 void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len) {
     gr_pg *g = sink->g;
+    g->emitted += len + 1;
+    if (g->max_emitted && g->emitted > g->max_emitted) {
+        if (g->prog) gr_progress_end(g->prog);
+        gr_fail(g->c, GR_EXIT_LIMIT, "position graph limit reached: %llu bytes of children written "
+                "(%u positions, %llu edges)", (unsigned long long)g->emitted, g->n, (unsigned long long)g->nedges);
+    }
     if (g->batch_cap - g->batch_len < len) {
         note_growth(g);
         g->batch_cap = (size_t)grown(g->batch_cap, (uint64_t)g->batch_len + len, 256);

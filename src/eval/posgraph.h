@@ -38,6 +38,10 @@ void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len);
  * GR_EXIT_LIMIT and a message saying how many positions and edges it had reached. */
 gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_positions);
 void gr_pg_free(gr_pg *g);
+/* Also fail (GR_EXIT_LIMIT) once the children emitted, duplicates included, pass max_bytes
+ * bytes of encoding (0: no limit): a bound on the work of a graph built only if it is cheap
+ * (sums/remote.c); writing a child costs about its length. */
+void gr_pg_limit_work(gr_pg *g, uint64_t max_bytes);
 
 uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len);   /* a start; returns its id */
 /* Expands everything not yet expanded and (re)computes outcomes, remoteness, SG values.

@@ -1,5 +1,6 @@
 /* misere: misere sums by genus; see misere.h. */
 #include "misere.h"
+#include "sj.h"
 #include <string.h>
 
 int gr_misere_genus(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int32_t *out, uint8_t *tame) {
@@ -43,10 +44,27 @@ static void mis_move(void *user, const char *text, uint32_t id) {
     mm->fn(mm->user, mm->text, 0);
 }
 
+static void misere_why(gr_theory *t) {
+    char why[sizeof t->why];
+    memcpy(why, t->why, sizeof why);
+    snprintf(t->why, sizeof t->why, "misere: %.1000s", why);
+}
+
 void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                      gr_child_fn fn, void *user) {
+    /* The SJ theorem first: it needs the SG values only, and where it applies every component
+     * is tame too (sj.h), so the tame rule would give the same answer at the cost of the genus.
+     * Heap games by their tables (any size), else on the components' graph. */
+    if (gr_sj_heaps(c, comps, n, t, fn, user)) { misere_why(t); return; }
     gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no genus");
     if (!g) return;
+    if (gr_sj_decide(c, g, comps, n, t, fn, user)) {
+        misere_why(t);
+        gr_compgraph_free(g);
+        return;
+    }
+    char sj_why[sizeof t->why];
+    memcpy(sj_why, t->why, sizeof sj_why);
     gr_compgraph_genus(g);
     int64_t x = 0;
     int all_small = 1, wild = -1;
@@ -75,8 +93,8 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
         uint32_t id = gr_compgraph_id(g, &comps[wild]);
         gr_render_comps(&comps[wild], 1, one, sizeof one);
         gr_genus_text(gr_compgraph_genus_of(g, id), gtext, sizeof gtext);
-        snprintf(t->why, sizeof t->why, "misere: %s is not tame (genus %s%s), so genus theory does not decide the sum",
-                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "");
+        snprintf(t->why, sizeof t->why, "misere: %.150s is not tame (genus %.60s%s), so genus theory does not decide the sum, and %.500s",
+                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "", sj_why);
     }
     if (t->decided && t->outcome == GR_WIN && fn) {
         mm = gr_alloc(c, sizeof *mm);

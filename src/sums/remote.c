@@ -47,6 +47,7 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
     c->max_positions = max;
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;
+    gr_pg_limit_work(gr_sumgraph_pg(s), GR_REMOTENESS_WORK_MAX);
     int64_t r = -1;
     int ok = try_graph(c, s, comps, n, &r);
     gr_sumgraph_free(s);

@@ -8,9 +8,14 @@
 
 /* The most positions a graph built only for remoteness may hold. */
 #define GR_REMOTENESS_GRAPH_MAX ((uint64_t)1 << 18)
+/* The work allowed for it, in bytes of children written (duplicates included): a child costs
+ * about its length (it is built, sorted, encoded and looked up), so this is about 0.1 s
+ * whatever the number of components (a sum of 300 heaps took 76 s without it). */
+#define GR_REMOTENESS_WORK_MAX ((uint64_t)1 << 22)
 
 /* 1 and *out set (-1 for a draw) if the graph of the sum has at most max positions (and at
- * most --max-positions); 0 and *out untouched if it is larger. Other failures still fail. */
+ * most --max-positions) and GR_REMOTENESS_WORK_MAX of work; 0 and *out untouched if it is
+ * larger. Other failures still fail. */
 int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                       uint64_t max, int64_t *out);
 #endif
