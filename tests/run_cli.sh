@@ -243,6 +243,11 @@ printf 'game s { heap n; move -> n - k for k in 555555555555555522..n; move -> {
 run huge_take_tail hugetail.game --format csv
 expect_status 0 && [ "$(tr '\n' ' ' <out)" = "n,value 0,0 1,0 2,1 3,0 4,1 5,0 6,1 7,0 8,1 9,0 " ] && ok
 
+# Found by fuzzing: a subtraction set holding INT64_MAX stepped past it (signed overflow).
+printf 'game s = subtract {9223372036854775807};\ntable s(0..3);\n' >int64max.game
+run subtract_int64_max int64max.game --format csv
+expect_status 0 && [ "$(tr '\n' ' ' <out)" = "n,value 0,0 1,0 2,0 3,0 " ] && ok
+
 # A heap of 10^12 has about 2.5 * 10^11 winning moves: the first 100 are listed, the rest
 # counted; JSON lists positions only (no note among them) and names the count apart.
 printf 'game kayles = octal "0.77";\nsolve kayles(1000000000000) + kayles(3);\n' >hugemoves.game

@@ -26,7 +26,10 @@ void gr_lower_subtract_range(gr_ctx *c, gr_game *g, gr_loc loc, int64_t lo, int6
     if ((uint64_t)(hi - lo) >= MAX_EXPLICIT_SUBTRACTION || g->nsub + (size_t)(hi - lo) >= MAX_EXPLICIT_SUBTRACTION)
         gr_fail_at(c, loc, GR_EXIT_LIMIT, "this subtraction set has more than %d elements; grundy keeps finite sets explicit (an open range 'lo..' has no such limit)",
                    MAX_EXPLICIT_SUBTRACTION);
-    for (int64_t v = lo; v <= hi; v++) gr_sub_push(c, g, v);
+    for (int64_t v = lo;; v++) {   /* stops at hi before v++ could pass INT64_MAX */
+        gr_sub_push(c, g, v);
+        if (v == hi) break;
+    }
 }
 
 void gr_lower_subtract_generator(gr_ctx *c, gr_game *g, const gr_set *set, gr_code *elem, int slot,
