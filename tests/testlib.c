@@ -1,5 +1,8 @@
 /* testlib: see testlib.h. */
 #include "testlib.h"
+#include "posgraph.h"
+#include <string.h>
+#include <stdlib.h>
 
 int t_failures, t_checks;
 
@@ -38,3 +41,17 @@ int64_t t_range(t_rng *r, int64_t lo, int64_t hi) {
     uint64_t span = (uint64_t)(hi - lo) + 1;
     return lo + (int64_t)(span ? t_next(r) % span : t_next(r));
 }
+
+void mkeep(mlist *l, const char *text) {
+    if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 8; l->v = realloc(l->v, l->cap * sizeof *l->v); }
+    l->v[l->n] = malloc(strlen(text) + 1);
+    strcpy(l->v[l->n++], text);
+}
+void mtheory(void *u, const char *text, uint32_t id) { (void)id; mkeep(u, text); }
+void mgraph(void *u, const char *text, uint32_t id) {
+    mlist *l = u;
+    if (gr_pg_outcome(l->pg, id) == GR_LOSS) mkeep(l, text);
+}
+static int scmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+void msort(mlist *l) { if (l->n) qsort(l->v, l->n, sizeof *l->v, scmp); }
+void mfree(mlist *l) { for (size_t i = 0; i < l->n; i++) free(l->v[i]); free(l->v); memset(l, 0, sizeof *l); }

@@ -28,4 +28,15 @@ int t_finish(const char *name);
 typedef struct { uint64_t s; } t_rng;
 uint64_t t_next(t_rng *r);
 int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
+
+/* A list of move texts, to compare a theory's winning moves with the position graph's: mkeep
+ * adds one, mtheory takes every move reported, mgraph (with pg set) only the moves to P
+ * positions of pg; msort orders the list, mfree empties it. */
+struct gr_pg;
+typedef struct mlist { char **v; size_t n, cap; struct gr_pg *pg; } mlist;
+void mkeep(mlist *l, const char *text);
+void mtheory(void *u, const char *text, uint32_t id);
+void mgraph(void *u, const char *text, uint32_t id);
+void msort(mlist *l);
+void mfree(mlist *l);
 #endif

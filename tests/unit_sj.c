@@ -12,19 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct mlist { char **v; size_t n, cap; gr_pg *pg; } mlist;
-static void mkeep(mlist *l, const char *text) {
-    if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 8; l->v = realloc(l->v, l->cap * sizeof *l->v); }
-    l->v[l->n] = malloc(strlen(text) + 1);
-    strcpy(l->v[l->n++], text);
-}
-static void mtheory(void *u, const char *text, uint32_t id) { (void)id; mkeep(u, text); }
-static void mgraph(void *u, const char *text, uint32_t id) {
-    mlist *l = u;
-    if (gr_pg_outcome(l->pg, id) == GR_LOSS) mkeep(l, text);
-}
-static void mfree(mlist *l) { for (size_t i = 0; i < l->n; i++) free(l->v[i]); free(l->v); memset(l, 0, sizeof *l); }
-static int scmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 typedef struct job {
     gr_comp comps[5]; int n;
@@ -51,8 +38,8 @@ static int tame_rule(gf *f, const gr_comp *comps, int n) {
 
 /* Sorts both lists and compares them. */
 static int same_moves(mlist *a, mlist *b) {
-    if (a->n) qsort(a->v, a->n, sizeof *a->v, scmp);
-    if (b->n) qsort(b->v, b->n, sizeof *b->v, scmp);
+    msort(a);
+    msort(b);
     int same = a->n == b->n;
     for (size_t i = 0; same && i < a->n; i++) same = strcmp(a->v[i], b->v[i]) == 0;
     if (!same) {

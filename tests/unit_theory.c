@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct mlist { char **v; size_t n, cap; gr_pg *pg; } mlist;
-static void mkeep(mlist *l, const char *text) {
-    if (l->n == l->cap) { l->cap = l->cap ? 2 * l->cap : 8; l->v = realloc(l->v, l->cap * sizeof *l->v); }
-    l->v[l->n] = malloc(strlen(text) + 1);
-    strcpy(l->v[l->n++], text);
-}
-static void mfast(void *u, const char *text, uint32_t id) { (void)id; mkeep(u, text); }
-static void mgraph(void *u, const char *text, uint32_t id) {
-    mlist *l = u;
-    if (gr_pg_outcome(l->pg, id) == GR_LOSS) mkeep(l, text);
-}
-static void mfree(mlist *l) { for (size_t i = 0; i < l->n; i++) free(l->v[i]); free(l->v); memset(l, 0, sizeof *l); }
-static int scmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 typedef struct job { gr_comp comps[5]; int n; gr_conv conv; int decided, agree; char why[1024]; } job;
 static int stats[4][2];
@@ -31,9 +18,9 @@ static void body(gf *f, void *arg) {
     job *j = arg;
     gr_theory t;
     mlist a = { 0 }, b = { 0 };
-    if (j->conv == CONV_EVERY) gr_every_solve(&f->c, &f->mod, j->comps, j->n, &t, mfast, &a);
-    else if (j->conv == CONV_ANYLEAF) gr_anyleaf_solve(&f->c, &f->mod, j->comps, j->n, &t, mfast, &a);
-    else gr_misere_solve(&f->c, &f->mod, j->comps, j->n, &t, mfast, &a);
+    if (j->conv == CONV_EVERY) gr_every_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
+    else if (j->conv == CONV_ANYLEAF) gr_anyleaf_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
+    else gr_misere_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     j->decided = t.decided;
     snprintf(j->why, sizeof j->why, "%s", t.why);
     j->agree = 1;
@@ -46,8 +33,8 @@ static void body(gf *f, void *arg) {
         if (out == GR_WIN) gr_sumgraph_moves(s, j->comps, j->n, mgraph, &b);
         j->agree = out == t.outcome;
         if (!t.moves_partial) {
-            if (a.n) qsort(a.v, a.n, sizeof *a.v, scmp);
-            if (b.n) qsort(b.v, b.n, sizeof *b.v, scmp);
+            msort(&a);
+            msort(&b);
             j->agree &= a.n == b.n;
             for (size_t i = 0; j->agree && i < a.n; i++) j->agree = strcmp(a.v[i], b.v[i]) == 0;
         } else {
