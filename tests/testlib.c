@@ -1,6 +1,7 @@
 /* testlib: see testlib.h. */
 #include "testlib.h"
 #include "posgraph.h"
+#include "sums.h"
 #include <string.h>
 #include <stdlib.h>
 
@@ -55,3 +56,15 @@ void mgraph(void *u, const char *text, uint32_t id) {
 static int scmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 void msort(mlist *l) { if (l->n) qsort(l->v, l->n, sizeof *l->v, scmp); }
 void mfree(mlist *l) { for (size_t i = 0; i < l->n; i++) free(l->v[i]); free(l->v); memset(l, 0, sizeof *l); }
+
+int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l) {
+    gr_sumgraph *s = gr_sumgraph_new(c, m, (gr_conv)conv);
+    uint32_t id = gr_sumgraph_add(s, comps, n);
+    gr_sumgraph_solve(s);
+    l->pg = gr_sumgraph_pg(s);
+    int out = (int)gr_pg_outcome(l->pg, id);
+    if (out == GR_WIN) gr_sumgraph_moves(s, comps, n, mgraph, l);
+    gr_sumgraph_free(s);
+    l->pg = NULL;
+    return out;
+}

@@ -39,4 +39,8 @@ void mtheory(void *u, const char *text, uint32_t id);
 void mgraph(void *u, const char *text, uint32_t id);
 void msort(mlist *l);
 void mfree(mlist *l);
+/* The position graph's answer for a sum under conv: its outcome, and in l (whose pg it sets
+ * while it lives) the moves to P positions. */
+struct gr_ctx; struct gr_module; struct gr_comp;
+int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l);
 #endif

@@ -63,12 +63,7 @@ static void body(gf *f, void *arg) {
     snprintf(j->why, sizeof j->why, "%s", t.why);
     j->agree = j->tame_agree = 1;
     if (t.decided && j->graph) {
-        gr_sumgraph *s = gr_sumgraph_new(&f->c, &f->mod, CONV_MISERE);
-        uint32_t id = gr_sumgraph_add(s, j->comps, j->n);
-        gr_sumgraph_solve(s);
-        b.pg = gr_sumgraph_pg(s);
-        int out = (int)gr_pg_outcome(b.pg, id);
-        if (out == GR_WIN) gr_sumgraph_moves(s, j->comps, j->n, mgraph, &b);
+        int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, CONV_MISERE, &b);
         j->agree = out == t.outcome && !t.moves_partial && same_moves(&a, &b);
         if (!j->agree) fprintf(stderr, "SJ %c graph %c, moves %zu vs %zu\n", "PND"[t.outcome], "PND"[out], a.n, b.n);
         /* the tables' test is the graph's made sufficient for multisets: it may only decline more */
@@ -76,7 +71,6 @@ static void body(gf *f, void *arg) {
             j->heaps_agree = out == th.outcome && same_moves(&h, &b);
             if (!j->heaps_agree) fprintf(stderr, "SJ from tables %c graph %c\n", "PND"[th.outcome], "PND"[out]);
         }
-        gr_sumgraph_free(s);
         /* where the condition holds the components are tame and the tame rule agrees */
         j->tame_agree = tame_rule(f, j->comps, j->n) == t.outcome;
     }

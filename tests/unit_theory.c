@@ -25,12 +25,7 @@ static void body(gf *f, void *arg) {
     snprintf(j->why, sizeof j->why, "%s", t.why);
     j->agree = 1;
     if (t.decided) {
-        gr_sumgraph *s = gr_sumgraph_new(&f->c, &f->mod, j->conv);
-        uint32_t id = gr_sumgraph_add(s, j->comps, j->n);
-        gr_sumgraph_solve(s);
-        b.pg = gr_sumgraph_pg(s);
-        int out = (int)gr_pg_outcome(b.pg, id);
-        if (out == GR_WIN) gr_sumgraph_moves(s, j->comps, j->n, mgraph, &b);
+        int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, j->conv, &b);
         j->agree = out == t.outcome;
         if (!t.moves_partial) {
             msort(&a);
@@ -46,7 +41,6 @@ static void body(gf *f, void *arg) {
             for (size_t i = 0; i < a.n; i++) fprintf(stderr, "  theory: %s\n", a.v[i]);
             for (size_t i = 0; i < b.n; i++) fprintf(stderr, "  graph:  %s\n", b.v[i]);
         }
-        gr_sumgraph_free(s);
     }
     mfree(&a);
     mfree(&b);
