@@ -349,6 +349,13 @@ T=120 run ed_formula edf.game
 # the second claim first fails where the value reaches 3: x = 1, y = 8 ((0 | 7) has lowest 0 bit 3)
 expect_status 1 && stdout_has "holds (checked to 4000000)" && stdout_has "counterexample: at x = 1, y = 8: .* (left 3, right 0)" && ok
 
+# Wythoff's P-positions through 'check' with P only (the line kernel's outcome pass, a bit a
+# cell): the integer Beatty pairs (floor(k phi), floor(k phi^2)) with floor(k phi) =
+# (k + isqrt(5 k^2)) / 2; and a claim one off, first refuted at (0, 0).
+printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n    move -> (a, b - k) for k in 1..b;\n    move -> (a - k, b - k) for k in 1..min(a, b);\n}\ncheck w: P(a, b) <=> min(a, b) == (abs(a - b) + isqrt(5 * (a - b) * (a - b))) / 2 for a in 0..1500, b in 0..1500;\ncheck w: P(a, b) <=> min(a, b) == (abs(a - b) + isqrt(5 * (a - b) * (a - b))) / 2 + 1 for a in 0..1500, b in 0..1500;\n' >wpairs.game
+T=60 run wythoff_pairs_check wpairs.game
+expect_status 1 && stdout_has "holds (checked to 2253001)" && stdout_has "counterexample: at a = 0, b = 0: .* (left 1, right 0)" && ok
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"

@@ -215,11 +215,53 @@ static void wythoff_body(gf *f, void *arg) {
     gr_free(&f->c, cv);
 }
 
+/* The outcome kernel over 0..10^4 x 0..10^4 (10^8 cells, a bit each): every number is in
+ * exactly one pair, so row a holds exactly one P-position, at its partner's column (when that
+ * is inside the box), and no other. Partners by the exact mex construction above. */
+static void wythoff_outcomes_body(gf *f, void *arg) {
+    (void)arg;
+    enum { N = 10001 };
+    gr_game *g = gf_game(f, "w");
+    int64_t *partner = gr_alloc(&f->c, sizeof *partner * (size_t)N);
+    for (int64_t i = 0; i < N; i++) partner[i] = -1;
+    uint8_t *used = gr_alloc(&f->c, 3 * N);
+    int64_t a = 0, pairs = 0;
+    for (int64_t k = 0; a < N; k++) {
+        while (a < 3 * N && used[a]) a++;
+        if (a >= N) break;
+        int64_t b = a + k;
+        if (!CHECK_EQ(a, (k + isqrt64(5 * k * k)) / 2)) return;
+        used[a] = used[b] = 1;
+        partner[a] = b;
+        if (b < N) partner[b] = a, pairs++;
+    }
+    for (int64_t i = 0; i < N; i++) if (!CHECK(partner[i] >= 0)) return;
+    uint64_t *p = gr_alloc(&f->c, gr_lines_pbits_words(N, N) * sizeof *p);
+    gr_lines_outcomes(&f->c, g, N, N, p);
+    int bad = 0;
+    int64_t np = 0;
+    for (int64_t r = 0; r < N && bad < 5; r++) {
+        int64_t got = -1, count = 0;
+        for (int64_t col = 0; col < N; col++)
+            if (gr_lines_is_p(p, N, r, col)) got = col, count++;
+        np += count;
+        int64_t want = partner[r] < N ? partner[r] : -1;
+        if (!CHECK_EQ(count, want >= 0) || !CHECK_EQ(got, want)) bad++;
+    }
+    CHECK_EQ(np, 2 * pairs - 1);            /* both mirrors of each pair inside, (0, 0) once */
+    CHECK_EQ(pairs, 3821);                  /* b_k = floor(k phi^2) <= 10^4 exactly for k <= 3820 */
+    CHECK(gr_lines_is_p(p, N, 6180, 10000) && !gr_lines_is_p(p, N, 6181, 10000));   /* k = 3820 */
+    gr_free(&f->c, p);
+    gr_free(&f->c, used);
+    gr_free(&f->c, partner);
+}
+
 static void wythoff_pairs(void) {
     gf f;
     if (!gf_open(&f, "game w { position (a, b);\n  move -> (a - k, b) for k in 1..a;\n  move -> (a, b - k) for k in 1..b;\n"
                      "  move -> (a - k, b - k) for k in 1..min(a, b); }\nsolve w(1, 2);\n")) { CHECK(0); return; }
     if (!gf_run(&f, wythoff_body, NULL)) gf_report_failure(&f, "wythoff");
+    if (!gf_run(&f, wythoff_outcomes_body, NULL)) gf_report_failure(&f, "wythoff outcomes");
     gf_close(&f);
 }
 

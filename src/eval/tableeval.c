@@ -45,6 +45,18 @@ static int table_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, 
 static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
                       int64_t *out) {
     int64_t n = gr_box_cells(box, NULL, NULL), pos[GR_MAX_ARITY];
+    if (conv == CONV_NORMAL && kind == GR_KIND_OUTCOME && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
+        /* Outcomes alone: a bit a cell over the box from (0, 0). */
+        int64_t rows = box->hi[0] + 1, cols = box->hi[1] + 1;
+        uint64_t *p = gr_alloc(c, gr_size_mul(c, gr_lines_pbits_words(rows, cols), sizeof *p));
+        gr_lines_outcomes(c, g, rows, cols, p);
+        for (int64_t i = 0; i < n; i++) {
+            gr_box_cell(box, i, pos);
+            out[i] = gr_lines_is_p(p, cols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
+        }
+        gr_free(c, p);
+        return 1;
+    }
     if (conv == CONV_NORMAL && kind != GR_KIND_REMOTENESS && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
         /* The whole box from (0, 0), in order, then the requested cells. */
         int64_t rows = box->hi[0] + 1, cols = box->hi[1] + 1;

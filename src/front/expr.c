@@ -340,6 +340,13 @@ static int64_t call_builtin(gr_ctx *c, int b, const int64_t *a, int argc, gr_loc
     return 0;
 }
 
+unsigned gr_code_hooks(const gr_code *code) {
+    unsigned used = 0;
+    for (int pc = 0; pc < code->n; pc++)
+        if (code->ins[pc].op == I_HOOK) used |= 1u << code->ins[pc].arg;
+    return used;
+}
+
 int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks) {
     if (code->is_const) return code->value;
     int64_t st[MAX_STACK];

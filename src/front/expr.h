@@ -48,6 +48,8 @@ int gr_scope_find(const gr_scope *s, const char *name);   /* slot or -1 */
  * allows P/N/sg calls with that many arguments. */
 gr_code *gr_expr_compile(gr_ctx *c, const gr_expr *e, const gr_scope *s, int hook_arity);
 int64_t gr_eval(gr_ctx *c, const gr_code *code, const int64_t *frame, const gr_hooks *hooks);
+/* The hooks code calls, as bits 1 << GR_HOOK_P etc. (a check that asks no sg needs outcomes only). */
+unsigned gr_code_hooks(const gr_code *code);
 /* Evaluates code at count <= GR_ROW frames that differ in one slot only: out[i] is gr_eval
  * with frame[slot] = x0 + i. Each instruction runs over the whole row, so a row costs one
  * interpretation, not count. Short-circuit operators skip the lanes they skip. Returns 0, and

@@ -503,6 +503,7 @@ typedef struct formula_state {
     gr_sumgraph *graph;        /* the ground truth, made on first need */
     gr_module module;          /* for the sum graph: the games from g on */
     int64_t *dense;            /* line-move rule sets: sg of 0..rows-1 x 0..cols-1, filled at once */
+    uint64_t *pbits;           /* ... or, for a claim that asks no sg, their P-positions (a bit each) */
     int64_t rows, cols;
 } formula_state;
 
@@ -532,6 +533,11 @@ static void prefill(formula_state *st, const gr_rquery *q) {
         if (lo[0] < 0 || lo[1] < 0 || hi[0] > INT32_MAX || hi[1] > INT32_MAX) return;
         st->rows = hi[0] + 1;
         st->cols = hi[1] + 1;
+        if (!(gr_code_hooks(q->formula) & (1u << GR_HOOK_SG))) {
+            st->pbits = gr_alloc(st->c, gr_size_mul(st->c, gr_lines_pbits_words(st->rows, st->cols), sizeof *st->pbits));
+            gr_lines_outcomes(st->c, g, st->rows, st->cols, st->pbits);
+            return;
+        }
         st->dense = gr_alloc(st->c, gr_size_mul(st->c, gr_size_mul(st->c, (size_t)st->rows, (size_t)st->cols), sizeof *st->dense));
         gr_lines_fill(st->c, g, st->rows, st->cols, st->dense);
         return;
@@ -589,6 +595,10 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     if (st->dense && args[0] >= 0 && args[1] >= 0 && args[0] < st->rows && args[1] < st->cols) {
         int64_t v = st->dense[args[0] * st->cols + args[1]];
         return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
+    }
+    if (st->pbits && hook != GR_HOOK_SG && args[0] >= 0 && args[1] >= 0 && args[0] < st->rows && args[1] < st->cols) {
+        int p = gr_lines_is_p(st->pbits, st->cols, args[0], args[1]);
+        return hook == GR_HOOK_P ? p : !p;
     }
     char at[256];   /* the arguments as text, written only for a message */
     if (g->shape == SHAPE_HEAP && args[0] < 0)
@@ -767,6 +777,7 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
         refuted = formula_pass(c, q, q->nfam, frame, hi, &hooks, &pr, &count, out);
         if (st.graph) gr_sumgraph_free(st.graph);
         gr_free(c, st.dense);
+        gr_free(c, st.pbits);
     }
     gr_progress_end(&pr);
     out->checked_to = count;
