@@ -356,6 +356,37 @@ printf 'game w {\n    position (a, b);\n    move -> (a - k, b) for k in 1..a;\n 
 T=60 run wythoff_pairs_check wpairs.game
 expect_status 1 && stdout_has "holds (checked to 2253001)" && stdout_has "counterexample: at a = 0, b = 0: .* (left 1, right 0)" && ok
 
+# Independent queries in worker processes (--threads N, src/cli/parallel.c): the same bytes on
+# both streams and the same status for every N, in every format; a later query that fails (a
+# run-time overflow, a time limit) stops the run at the same place with the same message; a
+# query that needs more than a worker's share of --max-memory is run again with all of it.
+printf 'game a = octal "0.6";\ngame b = octal "4!.0";\ngame kayles = octal "0.77";\ngame c = octal "0.007";\ntable a(0..40);\ncheck b periodic;\nsolve kayles(30) + kayles(17);\ntable c(0..30);\ncheck kayles: sg(n) == 0 for n in 0..5;\ntable a(41..60);\ncheck c periodic;\n' >pq.game
+printf 'game a = octal "0.6";\ngame o { heap n; move -> n - 1 where n * n * n * n * n > 0; }\ngame b = subtract {1, 3, 4};\ntable a(0..20);\ntable b(0..20);\nsolve o(7000);\ntable a(21..30);\n' >pover.game
+printf 'game a = octal "0.6";\ngame b = octal "4!.0";\ntable a(0..20);\ntable a(21..40);\ncheck b periodic;\ntable a(41..60);\n' >ptime.game
+printf 'game a = octal "0.6";\ngame w { position (a, b); move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b; move -> (a - k, b - k) for k in 1..min(a, b); }\ntable a(0..20);\nsolve w(150, 150);\ntable a(21..30);\nsolve w(3, 4);\n' >pmem.game
+same_for_threads() {   # NAME WANT-STATUS ARGS...: --threads 1..4 agree with --threads 1
+    local nm=$1 want=$2 t; shift 2
+    T=120 run "$nm" --threads 1 "$@"
+    expect_status "$want" || return
+    cp out out.1; cp err err.1
+    for t in 2 3 4; do
+        T=120 run "$nm" --threads $t "$@"
+        expect_status "$want" || return
+        cmp -s out out.1 || { bad "standard output differs with --threads $t"; return; }
+        cmp -s err err.1 || { bad "standard error differs with --threads $t"; return; }
+    done
+    ok
+}
+same_for_threads parallel_text 1 pq.game --to 20000
+same_for_threads parallel_csv 1 pq.game --to 20000 --format csv
+same_for_threads parallel_json 1 pq.game --to 20000 --format json
+same_for_threads parallel_overflow 3 pover.game
+stderr_has "at position (6209)" && stdout_has "table a(0..20)" && stdout_has "table b(0..20)" && ! grep -q "table a(21..30)" out && ok
+same_for_threads parallel_memory 0 pmem.game --no-theory --max-memory 40M
+T=120 run parallel_time --threads 2 ptime.game --to 100000000 --max-time 1
+expect_status 3 && stderr_has "time limit of 1 s reached in query 3 (b periodic)" && stdout_has "table a(21..40)" \
+    && ! grep -q "table a(41..60)" out && ok
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"

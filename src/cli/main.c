@@ -13,6 +13,7 @@
 #include "checkpoint.h"
 #include "ctx.h"
 #include "parse.h"
+#include "parallel.h"
 #include "play.h"
 #include "query.h"
 #include "sema.h"
@@ -271,7 +272,9 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     const options *o = user;
     if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
     if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
-    return gr_ckpt_close(c, gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL));
+    int status = gr_parallel_queries(c, mod, o->format, stdout, note_query_start, NULL);
+    if (status < 0) status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
+    return gr_ckpt_close(c, status);
 }
 
 int main(int argc, char **argv) {

@@ -130,6 +130,11 @@ _Noreturn static void jump(gr_ctx *c, int status) {
     longjmp(*c->on_fail, 1);
 }
 
+void gr_fail_again(gr_ctx *c, int status, const char *msg) {
+    snprintf(c->fail_msg, sizeof c->fail_msg, "%s", msg);
+    jump(c, status);
+}
+
 void gr_fail_at(gr_ctx *c, gr_loc loc, int status, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -97,6 +97,8 @@ _Noreturn void gr_fail_at(gr_ctx *c, gr_loc loc, int status, const char *fmt, ..
     __attribute__((format(printf, 4, 5)));
 _Noreturn void gr_fail(gr_ctx *c, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Raises a failure whose full text another process already made (cli/parallel.c). */
+_Noreturn void gr_fail_again(gr_ctx *c, int status, const char *msg);
 void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col);
 
 /* Tracked memory: counted against c->mem_limit (status 3 when exceeded) and freed by

@@ -508,33 +508,38 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
     return gr_run_queries_ex(c, m, fmt, out, NULL, NULL);
 }
 
+int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int after_another) {
+    gr_rquery *q = &m->queries[i];
+    int refuted = 0;
+    c->query_no = i + 1;            /* for a limit's message */
+    c->query_text = q->text;
+    c->step_label = NULL;
+    c->limit_note[0] = '\0';
+    gr_eval_at(c, NULL, 0);
+    /* CSV blocks name themselves when more than one query runs. */
+    if (fmt == GR_FMT_CSV && after_another) fputc('\n', out);
+    if (fmt == GR_FMT_CSV && c->query_only == 0 && m->nqueries > 1)
+        fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
+    switch (q->kind) {
+    case Q_TABLE: run_table(c, m, q, fmt, out); break;
+    case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
+    case Q_CHECK: refuted = run_check(c, q, fmt, out); break;
+    case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
+    case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
+    case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
+    }
+    fflush(out);   /* each answer reaches the reader when its query ends */
+    return refuted;
+}
+
 int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {
     int refuted = 0, ran = 0;
     if (c->query_only > m->nqueries)
         gr_fail(c, GR_EXIT_INPUT, "--query %d: the file has %d quer%s", c->query_only, m->nqueries, m->nqueries == 1 ? "y" : "ies");
-    /* CSV blocks name themselves when more than one query runs. */
-    int several = c->query_only == 0 && m->nqueries > 1;
     for (int i = 0; i < m->nqueries; i++) {
-        gr_rquery *q = &m->queries[i];
         if (c->query_only && i + 1 != c->query_only) continue;
-        if (start) start(user, i, m->nqueries, q);
-        c->query_no = i + 1;            /* for a limit's message */
-        c->query_text = q->text;
-        c->step_label = NULL;
-        c->limit_note[0] = '\0';
-        gr_eval_at(c, NULL, 0);
-        if (fmt == GR_FMT_CSV && ran) fputc('\n', out);
-        if (fmt == GR_FMT_CSV && several) fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
-        switch (q->kind) {
-        case Q_TABLE: run_table(c, m, q, fmt, out); break;
-        case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
-        case Q_CHECK: refuted |= run_check(c, q, fmt, out); break;
-        case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
-        case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
-        case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
-        }
-        ran++;
-        fflush(out);   /* each answer reaches the reader when its query ends */
+        if (start) start(user, i, m->nqueries, &m->queries[i]);
+        refuted |= gr_run_query(c, m, i, fmt, out, ran++ > 0);
     }
     return refuted ? GR_EXIT_REFUTED : GR_EXIT_OK;
 }

@@ -13,6 +13,9 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out);
  * an interrupt stopped; out is flushed after each query. Honours c->query_only. */
 typedef void (*gr_query_start_fn)(void *user, int index, int nqueries, const gr_rquery *q);
 int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user);
+/* Runs query i alone (after_another: an answer was written before it, for CSV's blank line);
+ * returns 1 if it was a refuted check. The parallel runner (cli/parallel.h) calls it. */
+int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int after_another);
 /* --explain: the evaluator and kernel of every rule set, and why. */
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out);
 #endif
