@@ -336,6 +336,7 @@ int gr_parallel_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_qu
                 continue;
             }
             fflush(out);
+            if (c->interrupted) c->interrupted(c);   /* the reader gone: end as serially */
             struct pollfd p = { r->pipe_fd[0], POLLIN, 0 };
             (void)poll(&p, 1, POLL_MS);
             continue;
