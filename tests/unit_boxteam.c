@@ -6,7 +6,9 @@
  * with 2, 3 and 4 (the team, its thresholds lowered so every pass is threaded and every member
  * takes small pieces): the outcome, remoteness and SG value of every position, whether the box
  * has a cycle, its size after growing and the number of positions valued must be the same, and
- * a failure (division by zero in 'where') must give the same message. */
+ * a failure (division by zero in 'where') must give the same message. The same for one position
+ * alone (gr_dense_at: a walk, then the whole box if the walk meets a cycle). The serial analysis
+ * itself is checked against the position graph in unit_box. */
 #include "dense.h"
 #include "gamefix.h"
 #include "rules.h"
@@ -21,6 +23,7 @@ typedef struct result {
     int ok, loopy;
     uint64_t size, valued;
     int64_t *vals;    /* outcome, remoteness, SG of every position of the asked box */
+    int64_t at[4];    /* gr_dense_at of the box's middle: size, valued, cyclic, a hash of its values */
     char msg[1024];
 } result;
 
@@ -47,10 +50,32 @@ static void solve_body(gf *f, void *arg) {
         p[k]++;
     }
     gr_dense_free(b);
+    /* One position alone (gr_dense_at): a depth-first walk, and the retrograde analysis of the
+     * whole box below it if the walk meets a cycle. */
+    for (int k = 0; k < j->a; k++) p[k] = (j->lo[k] + j->hi[k]) / 2;
+    if (gr_rules_valid(&f->c, j->g, p)) {
+        gr_dense *one = gr_dense_at(&f->c, j->g, j->conv, p);
+        int64_t lo[3], hi[3];
+        gr_dense_grown(one, lo, hi);
+        r->at[0] = (int64_t)gr_dense_size(one);
+        r->at[1] = (int64_t)gr_dense_evaluated(one);
+        r->at[2] = gr_dense_cyclic(one);
+        int64_t q[3];
+        memcpy(q, lo, sizeof q);
+        for (uint64_t h = 0;;) {
+            h = h * 31 + (uint64_t)gr_dense_outcome(one, q) * 7 + (uint64_t)(gr_dense_remoteness(one, q) + 1) * 3 + (uint64_t)(gr_dense_sg(one, q) + 1);
+            r->at[3] = (int64_t)h;
+            int k = j->a - 1;
+            while (k >= 0 && q[k] == hi[k]) { q[k] = lo[k]; k--; }
+            if (k < 0) break;
+            q[k]++;
+        }
+        gr_dense_free(one);
+    }
     r->ok = 1;
 }
 
-static int stats_cyclic, stats_draws, stats_failed, stats_grown, stats_sg;
+static int stats_cyclic, stats_draws, stats_failed, stats_grown, stats_sg, stats_far, stats_walked;
 
 static void run(const char *src, int threads, gr_conv conv, const int64_t *lo, const int64_t *hi, int a, size_t cells, result *r) {
     memset(r, 0, sizeof *r);
@@ -73,8 +98,9 @@ static void random_boxes(void) {
         int a = (int)t_range(&rng, 2, 3);
         int64_t ext[3], lo[3], hi[3];
         size_t cells = 1;
+        int longrow = a == 2 && t_range(&rng, 0, 4) == 0;   /* remoteness past a byte */
         for (int k = 0; k < a; k++) {
-            ext[k] = a == 2 ? t_range(&rng, 2, 90) : t_range(&rng, 2, 20);
+            ext[k] = longrow ? (k ? t_range(&rng, 300, 700) : t_range(&rng, 2, 6)) : a == 2 ? t_range(&rng, 2, 90) : t_range(&rng, 2, 20);
             lo[k] = t_range(&rng, -3, 0);
             hi[k] = lo[k] + ext[k] - 1;
             cells *= (size_t)ext[k];
@@ -130,6 +156,7 @@ static void random_boxes(void) {
             if (ref.ok && r.ok) {
                 bad += !CHECK_EQ(r.loopy, ref.loopy) + !CHECK_EQ(r.size, ref.size) + !CHECK_EQ(r.valued, ref.valued);
                 for (size_t i = 0; i < 3 * cells && !bad; i++) bad += !CHECK_EQ(r.vals[i], ref.vals[i]);
+                for (int i = 0; i < 4 && !bad; i++) bad += !CHECK_EQ(r.at[i], ref.at[i]);
             }
             if (bad) fprintf(stderr, "  %d threads, %s play, box from (%lld, %lld) of\n%s\n", th, conv == CONV_NORMAL ? "normal" : "misere",
                              (long long)lo[0], (long long)lo[1], src);
@@ -138,13 +165,20 @@ static void random_boxes(void) {
         if (ref.ok) {
             stats_cyclic += ref.loopy;
             stats_grown += ref.size > cells;
-            for (size_t i = 0; i < cells; i++) stats_draws += ref.vals[3 * i] == GR_DRAW, stats_sg += ref.loopy && ref.vals[3 * i + 2] >= 0;
+            for (size_t i = 0; i < cells; i++) {
+                stats_draws += ref.vals[3 * i] == GR_DRAW;
+                stats_sg += ref.loopy && ref.vals[3 * i + 2] >= 0;
+                stats_far += ref.vals[3 * i + 1] > 255;
+            }
+            stats_walked += ref.at[0] > 0;
         } else stats_failed++;
         free(ref.vals);
     }
     gr_dense_team_tune(1u << 20, 1 << 14, 1 << 12);
-    printf("random boxes: %d with cycles, %d draws, %d SG values beside cycles, %d grown, %d failed alike\n", stats_cyclic,
-           stats_draws, stats_sg, stats_grown, stats_failed);
+    printf("random boxes: %d with cycles, %d draws, %d SG values beside cycles, %d remoteness past 255, %d grown, %d failed alike, "
+           "%d walks\n", stats_cyclic, stats_draws, stats_sg, stats_far, stats_grown, stats_failed, stats_walked);
+    CHECK(stats_far > 0);
+    CHECK(stats_walked > CASES / 2);
     CHECK(stats_cyclic > CASES / 5);
     CHECK(stats_draws > 100);
     CHECK(stats_sg > 100);
