@@ -2,7 +2,8 @@
  * what the serial analysis gives. Random token games (random translations, 'where' with holes,
  * terminal conditions that win, lose or end the game, cycles, normal and misere play; some
  * 'where' and terminal conditions the row evaluator declines, so the caller evaluates them; some
- * boxes that moves leave, so they grow) are solved with one thread (the serial analysis) and
+ * boxes that moves leave, so they grow; some with a move that is no translation, whose edges
+ * the box stores) are solved with one thread (the serial analysis) and
  * with 2, 3 and 4 (the team, its thresholds lowered so every pass is threaded and every member
  * takes small pieces): the outcome, remoteness and SG value of every position, whether the box
  * has a cycle, its size after growing and the number of positions valued must be the same, and
@@ -141,6 +142,15 @@ static void random_boxes(void) {
             n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x + %lld, y + %lld", (long long)d[0], (long long)d[1]);
             if (a == 3) n += (size_t)snprintf(src + n, sizeof src - n, ", z + %lld", (long long)d[2]);
             n += (size_t)snprintf(src + n, sizeof src - n, ");\n");
+        }
+        int stored = t_range(&rng, 0, 2) == 0;   /* a move that is no translation: the box stores its edges */
+        if (stored) {
+            const char *z = a == 3 ? ", z" : "";
+            switch (t_range(&rng, 0, 2)) {
+            case 0: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (y, x%s);\n", z); break;
+            case 1: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x - k, y + 1%s) for k in 1..x %% 4;\n", z); break;
+            default: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (x + 1, y - 2%s) where x < y;\n", z); break;
+            }
         }
         int term = (int)t_range(&rng, 0, 6);
         if (term == 1) n += (size_t)snprintf(src + n, sizeof src - n, "  terminal when x == y;\n");

@@ -677,19 +677,16 @@ static uint64_t team_levels(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, int rem_v
  * split across the members by rows or by pieces of a frontier, and what needs the caller's
  * context (a 'where' or terminal condition the row evaluator declines, escapes) on the caller in
  * the serial order, so every answer and every error is the serial one. */
-static void team_retrograde(gr_dense *b) {
-    gr_ctx *c = b->c;
-    uint64_t n = b->n;
-    int a = b->a, last = a - 1;
-    uint64_t E = (uint64_t)b->ext[last], rows = n / E;
-    gr_boxpass *J = gr_alloc(c, sizeof *J);
-    J->a = a;
+/* A job description of the box for the team (the pass's fields are set by each pass). */
+static gr_boxpass *team_job(gr_dense *b) {
+    gr_boxpass *J = gr_alloc(b->c, sizeof *J);
+    J->a = b->a;
     memcpy(J->lo, b->lo, sizeof J->lo);
     memcpy(J->hi, b->hi, sizeof J->hi);
     memcpy(J->ext, b->ext, sizeof J->ext);
-    J->n = n;
-    J->E = E;
-    J->rows = rows;
+    J->n = b->n;
+    J->E = (uint64_t)b->ext[b->a - 1];
+    J->rows = J->n / J->E;
     J->ndelta = b->ndelta;
     J->delta = b->delta;
     J->dindex = b->dindex;
@@ -697,16 +694,26 @@ static void team_retrograde(gr_dense *b) {
     J->with_sg = b->conv == CONV_NORMAL;
     J->rules = b->g->rules;
     J->params = b->g->params;
-    J->owner = c;
+    J->owner = b->c;
     J->st = b->st;
-    J->cnt = gr_alloc(c, (size_t)n);
-    J->queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *J->queue));
     J->rem = b->rem.p;
     J->rem_w = b->rem.w;
     atomic_store(&J->unknown, 0);
     atomic_store(&J->tail, 0);
     atomic_store(&J->done, 0);
     atomic_store(&J->draws, 0);
+    return J;
+}
+
+static void team_retrograde(gr_dense *b, void *unused) {
+    (void)unused;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    int a = b->a, last = a - 1;
+    uint64_t E = (uint64_t)b->ext[last], rows = n / E;
+    gr_boxpass *J = team_job(b);
+    J->cnt = gr_alloc(c, (size_t)n);
+    J->queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *J->queue));
     /* 'where' and terminal kinds by rows; then, on the caller, what the row evaluator left and
      * the escapes, row by row as the serial analysis meets them */
     team_sweep(b, J, gr_boxpass_rows, rows, E);
@@ -756,9 +763,48 @@ out:
     gr_free(c, J);
 }
 
-/* team_retrograde with the team started, and stopped again before any failure leaves: a
- * failure on the caller lands here first, joins the team, and goes on to the caller's handler. */
-static void team_solve(gr_dense *b) {
+/* The rest of the retrograde analysis of a box with stored edges (below), by the team: the
+ * levels of outcomes and remoteness from the first frontier queue[0..tail), the draws, and the
+ * SG values by Kahn's levels (normal play). The terminal kinds are in the state bytes. */
+typedef struct csr_box { uint32_t *queue, tail, *cnt; const uint32_t *off, *fwd, *roff, *rev; } csr_box;
+
+static void team_csr(gr_dense *b, void *arg) {
+    const csr_box *E = arg;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    gr_boxpass *J = team_job(b);
+    J->queue = E->queue;
+    J->cnt32 = E->cnt;
+    J->off = E->off;
+    J->fwd = E->fwd;
+    J->roff = E->roff;
+    J->rev = E->rev;
+    atomic_store(&J->tail, E->tail);
+    team_levels(b, J, gr_boxpass_settle, 1);
+    team_sweep(b, J, gr_boxpass_draws, n, 1);
+    b->nvalued = atomic_load(&J->done);
+    b->loopy = 1;
+    if (J->with_sg) {
+        uint64_t most = 0;   /* options of a position: its SG value is at most that */
+        for (uint64_t v = 0; v < n; v++)
+            if (E->off[v + 1] - E->off[v] > most) most = E->off[v + 1] - E->off[v];
+        if ((most + 1) >> (8 * b->sg.w)) widen(c, &b->sg, most + 1);
+        J->sg = b->sg.p;
+        J->sg_w = b->sg.w;
+        J->swords = (size_t)(most + 1) / 64 + 1;
+        J->scratch = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)gr_pool_size(b->pool), J->swords), sizeof *J->scratch));
+        atomic_store(&J->tail, 0);
+        team_sweep(b, J, gr_boxpass_csr_kahn_start, n, 1);
+        team_levels(b, J, gr_boxpass_kahn, 0);
+        gr_free(c, J->scratch);
+    }
+    team_sweep(b, J, gr_boxpass_clear, n, 1);
+    gr_free(c, J);
+}
+
+/* body(b, arg) with the team started, and stopped again before any failure leaves: a failure
+ * on the caller lands here first, joins the team, and goes on to the caller's handler. */
+static void team_solve(gr_dense *b, void (*body)(gr_dense *, void *), void *arg) {
     gr_ctx *c = b->c;
     jmp_buf jb, *volatile outer = c->on_fail;
     b->pool = gr_pool_new(c->threads);
@@ -770,7 +816,7 @@ static void team_solve(gr_dense *b) {
         longjmp(*outer, 1);
     }
     c->on_fail = &jb;
-    team_retrograde(b);
+    body(b, arg);
     c->on_fail = outer;
     gr_pool_free(b->pool);
     b->pool = NULL;
@@ -788,7 +834,8 @@ static void retrograde(gr_dense *b) {
         if (bm->shared) memset(bm->set.ready, 0, (size_t)bm->set.nkeys);
     }
     int implicit = b->translate;
-    if (implicit && c->threads > 1 && n >= atomic_load(&team_from)) { team_solve(b); return; }
+    int team = c->threads > 1 && n >= atomic_load(&team_from);
+    if (implicit && team) { team_solve(b, team_retrograde, NULL); return; }
     for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
     uint8_t *cnt8 = implicit ? gr_alloc(c, (size_t)n) : NULL;
     uint32_t *cnt = implicit ? NULL : gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cnt));
@@ -839,6 +886,7 @@ static void retrograde(gr_dense *b) {
         if (!implicit) off[v] = (uint32_t)k.nlist;
         if (!valid_at(b, v, p)) continue;
         int term = gr_rules_terminal(c, b->g, p);
+        if (team) b->st[v] = (uint8_t)(b->st[v] | S_TKNOWN | (term + 1) << S_TSHIFT);   /* for team_csr */
         uint32_t deg = 0;
         if (term < 0) {
             k.n = 0;
@@ -871,6 +919,11 @@ static void retrograde(gr_dense *b) {
         for (uint64_t u = 0; u < n; u++)
             for (uint32_t e = off[u]; e < off[u + 1]; e++) rev[roff[fwd[e] + 1]++] = (uint32_t)u;
         roff[0] = 0;
+        if (team) {
+            csr_box box = { queue, tail, cnt, off, fwd, roff, rev };
+            team_solve(b, team_csr, &box);
+            goto out;
+        }
     }
     while (head < tail) {
         gr_poll(c);

@@ -66,8 +66,8 @@ uint64_t gr_dense_evaluated(const gr_dense *b);  /* positions valued so far */
 size_t gr_dense_bytes(const gr_dense *b);        /* memory held */
 int gr_dense_shared_moves(const gr_dense *b);    /* moves evaluated through shared option sets */
 
-/* With --threads > 1, the retrograde analysis of a translation box of at least `from` positions
- * (default 2^20) splits its passes across the threads (densepar.h), members taking `grain`
+/* With --threads > 1, the retrograde analysis of a box of at least `from` positions (default
+ * 2^20) splits its passes across the threads (densepar.h), members taking `grain`
  * positions at once (default 2^14), frontiers of fewer than `level` positions (default 2^12)
  * on the caller alone; the answers are the same. For tests, which reach every threaded pass
  * with small boxes. */

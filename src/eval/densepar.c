@@ -217,6 +217,24 @@ static inline int count_down(uint8_t *c) {
     return x == 1;
 }
 
+static inline int count_down32(uint32_t *c) {
+    uint32_t x = __atomic_load_n(c, __ATOMIC_RELAXED);
+    while (x && !__atomic_compare_exchange_n(c, &x, x - 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return x == 1;
+}
+
+/* Parent u of a settled child (lost or won): settled here if this member claims it (a lost
+ * child: the first to zero its counter; a won child: the one that takes it to 0). A zero
+ * counter: decided, terminal, outside 'where', or claimed by another member. */
+static inline void settle_parent(gr_boxpass *J, out *o, uint64_t u, int lost) {
+    int claimed = J->cnt32 ? (lost ? __atomic_exchange_n(&J->cnt32[u], 0, __ATOMIC_RELAXED) != 0 : count_down32(&J->cnt32[u]))
+                           : (lost ? __atomic_exchange_n(&J->cnt[u], 0, __ATOMIC_RELAXED) != 0 : count_down(&J->cnt[u]));
+    if (!claimed) return;
+    J->st[u] = (uint8_t)(J->st[u] | S_DONE | (lost ? GR_WIN : GR_LOSS));
+    wput(J->rem, J->rem_w, u, J->value);
+    emit(o, u);
+}
+
 void gr_boxpass_settle(void *arg, int member, int members) {
     (void)member; (void)members;
     gr_boxpass *J = arg;
@@ -227,16 +245,13 @@ void gr_boxpass_settle(void *arg, int member, int members) {
         for (uint64_t i = lo; i < hi; i++) {
             uint32_t v = J->queue[i];
             int lost = (J->st[v] & S_OUT) == GR_LOSS;
-            coords(J, v, p);
-            for (int d = 0; d < J->ndelta; d++) {
-                if (!parent_in(J, p, d)) continue;
-                uint64_t u = (uint64_t)((int64_t)v - J->dindex[d]);
-                /* decided, terminal or outside 'where' (0), or claimed by another member */
-                if (lost ? !__atomic_exchange_n(&J->cnt[u], 0, __ATOMIC_RELAXED) : !count_down(&J->cnt[u])) continue;
-                J->st[u] = (uint8_t)(J->st[u] | S_DONE | (lost ? GR_WIN : GR_LOSS));
-                wput(J->rem, J->rem_w, u, J->value);
-                emit(&o, u);
+            if (J->rev) {
+                for (uint32_t e = J->roff[v]; e < J->roff[v + 1]; e++) settle_parent(J, &o, J->rev[e], lost);
+                continue;
             }
+            coords(J, v, p);
+            for (int d = 0; d < J->ndelta; d++)
+                if (parent_in(J, p, d)) settle_parent(J, &o, (uint64_t)((int64_t)v - J->dindex[d]), lost);
         }
     flush(&o);
 }
@@ -255,43 +270,79 @@ void gr_boxpass_draws(void *arg, int member, int members) {
     atomic_fetch_add_explicit(&J->draws, draws, memory_order_relaxed);
 }
 
+/* Marks SG value s - 1 (s stored plus one) in the member's bitset of its options' values;
+ * values past the number of options cannot be the mex. 0 if s is none (undefined). */
+static inline int mark(uint64_t *seen, uint64_t nbits, uint64_t s) {
+    if (!s) return 0;
+    if (s - 1 < nbits) seen[(s - 1) >> 6] |= UINT64_C(1) << ((s - 1) & 63);
+    return 1;
+}
+
+/* The SG value of v (term: its terminal kind) from its options' values, unless one is
+ * undefined. seen: the member's bitset, of at least the number of options plus one bits. */
+static void kahn_value(gr_boxpass *J, uint32_t v, int term, const int64_t *p, uint64_t *seen) {
+    uint64_t nopt = 0;
+    if (term < 0) nopt = J->rev ? J->off[v + 1] - J->off[v] : (uint64_t)J->ndelta;
+    uint64_t nbits = nopt + 1, words = nbits / 64 + 1;
+    memset(seen, 0, words * sizeof *seen);
+    if (term < 0 && J->rev) {
+        for (uint32_t e = J->off[v]; e < J->off[v + 1]; e++)
+            if (!mark(seen, nbits, wget(J->sg, J->sg_w, J->fwd[e]))) return;
+    } else if (term < 0) {
+        for (int d = 0; d < J->ndelta; d++) {
+            const int64_t *dd = J->delta + d * J->a;
+            int in = 1;
+            for (int k = 0; k < J->a; k++) in &= p[k] + dd[k] >= J->lo[k] && p[k] + dd[k] <= J->hi[k];
+            uint64_t ti = (uint64_t)((int64_t)v + J->dindex[d]);
+            if (in && (J->st[ti] & S_VALID) && !mark(seen, nbits, wget(J->sg, J->sg_w, ti))) return;
+        }
+    }
+    uint64_t m = 0;
+    while (seen[m >> 6] >> (m & 63) & 1) m++;
+    wput(J->sg, J->sg_w, v, m + 1);
+}
+
 void gr_boxpass_kahn(void *arg, int member, int members) {
-    (void)member; (void)members;
+    (void)members;
     gr_boxpass *J = arg;
     out o = { J, 0, { 0 } };
     int64_t p[GR_MAX_ARITY];
-    int a = J->a;
+    uint64_t small[5], *seen = J->scratch ? J->scratch + (size_t)member * J->swords : small;   /* translations: at most 255 options */
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
             uint32_t v = J->queue[i];
-            coords(J, v, p);
+            if (!J->rev) coords(J, v, p);
             int t = term_of(J->st[v]);
-            if (J->with_sg && t != TERM_WINS) {
-                /* at most 255 options: the mex is at most 255 */
-                uint64_t seen[4] = { 0 };
-                int undef = 0;
-                for (int d = 0; d < J->ndelta && t < 0 && !undef; d++) {
-                    const int64_t *dd = J->delta + d * a;
-                    int in = 1;
-                    for (int k = 0; k < a; k++) in &= p[k] + dd[k] >= J->lo[k] && p[k] + dd[k] <= J->hi[k];
-                    uint64_t ti = (uint64_t)((int64_t)v + J->dindex[d]);
-                    if (!in || !(J->st[ti] & S_VALID)) continue;
-                    uint64_t s = wget(J->sg, J->sg_w, ti);
-                    if (!s) undef = 1;
-                    else if (s - 1 < 256) seen[(s - 1) >> 6] |= UINT64_C(1) << ((s - 1) & 63);
-                }
-                if (!undef) {
-                    uint64_t m = 0;
-                    while (m < 256 && (seen[m >> 6] >> (m & 63) & 1)) m++;
-                    wput(J->sg, J->sg_w, v, m + 1);
-                }
+            if (J->with_sg && t != TERM_WINS) kahn_value(J, v, t, p, seen);
+            if (J->rev) {
+                for (uint32_t e = J->roff[v]; e < J->roff[v + 1]; e++)
+                    if (count_down32(&J->cnt32[J->rev[e]])) emit(&o, J->rev[e]);
+                continue;
             }
             for (int d = 0; d < J->ndelta; d++) {
                 if (!parent_in(J, p, d)) continue;
                 uint64_t u = (uint64_t)((int64_t)v - J->dindex[d]);
                 if (count_down(&J->cnt[u])) emit(&o, u);
             }
+        }
+    flush(&o);
+}
+
+/* Positions from..to of a box with stored edges: counters of unprocessed options, and the
+ * frontier of Kahn's order (no option, and not a terminal that wins, whose value is none). */
+void gr_boxpass_csr_kahn_start(void *arg, int member, int members) {
+    (void)member; (void)members;
+    gr_boxpass *J = arg;
+    out o = { J, 0, { 0 } };
+    uint64_t lo, hi;
+    while (take(J, &lo, &hi))
+        for (uint64_t v = lo; v < hi; v++) {
+            if (!(J->st[v] & S_VALID)) continue;
+            int t = term_of(J->st[v]);
+            uint32_t deg = t < 0 ? J->off[v + 1] - J->off[v] : 0;
+            J->cnt32[v] = deg;
+            if (!deg && t != TERM_WINS) emit(&o, v);
         }
     flush(&o);
 }

@@ -1,5 +1,6 @@
-/* densepar: the passes of a translation box's retrograde analysis (dense.c) split across the
- * thread team of --threads (pool.h). Every pass is pure array work on the box's bytes, except
+/* densepar: the passes of a box's retrograde analysis (dense.c) split across the thread team
+ * of --threads (pool.h): every pass of a translation box, and for a box with stored edges the
+ * levels of outcomes, remoteness and SG values. Every pass is pure array work, except
  * the row pass, which runs 'where' and the terminal conditions by the row evaluator (expr.h) in
  * a private context: that evaluator declines rather than fails, and what it declines (or what
  * fails anyway) is left unknown for the caller to evaluate one position at a time, in order,
@@ -55,6 +56,13 @@ typedef struct gr_boxpass {
     uint32_t *queue;               /* frontiers, one after the other */
     void *rem, *sg;                /* remoteness and SG plus one, rem_w and sg_w bytes each */
     int rem_w, sg_w;
+    /* a box whose moves are not all translations: its stored edges (the options of v are
+     * fwd[off[v]..off[v + 1]), its parents rev[roff[v]..roff[v + 1])) and 32-bit counters in
+     * place of cnt; NULL for a translation box */
+    const uint32_t *off, *fwd, *roff, *rev;
+    uint32_t *cnt32;
+    uint64_t *scratch;             /* per member swords words: a bitset of the options' SG values */
+    size_t swords;
     /* the job */
     uint64_t from, to;             /* rows, or the frontier queue[from..to) */
     uint64_t grain;                /* items a member takes at once */
@@ -79,6 +87,9 @@ void gr_boxpass_start(void *J, int member, int members);
 /* The frontier queue[from..to), settled at stored remoteness value - 1: their parents that
  * this settles (a lost child: won; the last undecided option won: lost) get value, appended. */
 void gr_boxpass_settle(void *J, int member, int members);
+/* Stored edges: positions from..to get counters of unprocessed options, and those with none
+ * (not a terminal that wins) are appended: the first frontier of Kahn's order. */
+void gr_boxpass_csr_kahn_start(void *J, int member, int members);
 /* Positions from..to: 'where' and never settled is a draw; counts done and draws. */
 void gr_boxpass_draws(void *J, int member, int members);
 /* The Kahn frontier queue[from..to): SG values (with_sg) from their options', then parents
