@@ -673,10 +673,6 @@ static uint64_t team_levels(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, int rem_v
     return tail;
 }
 
-/* The retrograde analysis of a translation box (below) by the team: the same passes, each
- * split across the members by rows or by pieces of a frontier, and what needs the caller's
- * context (a 'where' or terminal condition the row evaluator declines, escapes) on the caller in
- * the serial order, so every answer and every error is the serial one. */
 /* A job description of the box for the team (the pass's fields are set by each pass). */
 static gr_boxpass *team_job(gr_dense *b) {
     gr_boxpass *J = gr_alloc(b->c, sizeof *J);
@@ -705,6 +701,10 @@ static gr_boxpass *team_job(gr_dense *b) {
     return J;
 }
 
+/* The retrograde analysis of a translation box (below) by the team: the same passes, each
+ * split across the members by rows or by pieces of a frontier, and what needs the caller's
+ * context (a 'where' or terminal condition the row evaluator declines, escapes) on the caller in
+ * the serial order, so every answer and every error is the serial one. */
 static void team_retrograde(gr_dense *b, void *unused) {
     (void)unused;
     gr_ctx *c = b->c;

@@ -15,7 +15,9 @@
  * box is then solved by retrograde analysis with counters of undecided options (outcomes, draws,
  * remoteness, and SG values on the acyclic part). When every move is a translation by constant
  * offsets (a token stepping on a board), parents are found by subtracting the offsets: no edge is
- * stored. Otherwise the edges are enumerated once into 32-bit CSR arrays.
+ * stored. Otherwise the edges are enumerated once into 32-bit CSR arrays. With --threads, the
+ * retrograde analysis of a large box splits its passes across the threads (densepar.h), with
+ * the same answers.
  *
  * A move that leaves the box makes gr_dense_eval return 0; gr_dense_range solves in a box grown until
  * it is closed. Conventions: normal and misere play of one component (no move: the mover loses,
