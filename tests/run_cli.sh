@@ -206,6 +206,10 @@ for th in 1 2; do
     expect_status 3 && stdout_empty && stderr_has "time limit of 0.3 s reached in query 1 (table misere token" \
         && [ $(( (t1 - t0) / 1000000 )) -lt 2500 ] && ok
 done
+run max_memory_box bigbox.game --max-memory 64M --threads 2
+expect_status 3 && stdout_empty && stderr_has "positions, about 100 MiB at 8 bytes each, over the 63 MiB left of --max-memory" && ok
+run max_positions_box bigbox.game --max-positions 2000000 --threads 2
+expect_status 3 && stdout_empty && stderr_has "3276800 positions, over --max-positions 2000000" && ok
 
 # A front end linear in its input: 10^5 declarations (quadratic name checks took minutes).
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "game g%d = subtract {1, %d};\n", i, i % 7 + 2; print "solve g99999(10) + g5(3);" }' >many.game
