@@ -6,8 +6,10 @@
  *    dead ends): cycles, draws, wins and losses. The box
  *    (gr_dense_range: 'where' evaluated per position, a depth-first walk that meets a cycle, then
  *    retrograde analysis with implicit parents) beside a plain dense retrograde loop written
- *    here with the four moves hard-coded. Reported: positions/s of both, the ratio, and the
- *    box's peak bytes per position (every tracked allocation of the run, over N * N).
+ *    here with the four moves hard-coded. Reported: positions/s of both, the ratio, the box with
+ *    2 threads (--threads 2: its passes split across the team, densepar.h) and its speed-up
+ *    over 1, and the box's peak bytes per position (every tracked allocation of the run, over
+ *    N * N, while the first box is solved).
  * 2. Wythoff N x N (default 2000): the time of 'table' (CSV to /dev/null) and of 'check' of a
  *    claim over the same range, both through the query runner, and their ratio.
  * (The hashed misere sum of 10^7 positions with its dense baseline is bench_graph.)
@@ -17,12 +19,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "dense.h"
 #include "ctx.h"
 #include "query.h"
 #include "benchlib.h"
 
 static int failed;
+
+/* CPU seconds of the calling thread. */
+static double thread_cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- 1. the box with cycles beside a dense retrograde loop ---------------------------------- */
 static const int DX[3] = { -1, 1, 0 }, DY[3] = { 1, -2, 1 };
@@ -81,9 +91,19 @@ static void bench_board(int N) {
     dense_retrograde(N, out, rem);
     double t_dense = now() - t0;
     int64_t lo[2] = { 0, 0 }, hi[2] = { N - 1, N - 1 };   /* the board: no move leaves it, so the box is N x N */
+    /* with 2 threads first (the same answers, checked below against the loop), then with 1 */
+    u.c.threads = 2;
     t0 = now();
+    clock_t c0 = clock();
+    double m0 = thread_cpu();
+    gr_dense *b2 = gr_dense_range(&u.c, g, CONV_NORMAL, lo, hi);
+    double t_box2 = now() - t0, cpu2 = (double)(clock() - c0) / CLOCKS_PER_SEC, main2 = thread_cpu() - m0;
+    u.c.threads = 1;
+    size_t peak2 = u.c.mem_peak;
+    t0 = now();
+    c0 = clock();
     gr_dense *b = gr_dense_range(&u.c, g, CONV_NORMAL, lo, hi);
-    double t_box = now() - t0;
+    double t_box = now() - t0, cpu1 = (double)(clock() - c0) / CLOCKS_PER_SEC;
     size_t counts[3] = { 0 }, bad = 0;
     for (int x = 0; x < N; x++)
         for (int y = 0; y < N; y++) {
@@ -94,14 +114,22 @@ static void bench_board(int N) {
             int64_t r = gr_dense_remoteness(b, p);
             counts[o]++;
             bad += o != out[v] || (o != 2 && r != (int64_t)rem[v]);
+            bad += (int)gr_dense_outcome(b2, p) != o || gr_dense_remoteness(b2, p) != r || gr_dense_sg(b2, p) != gr_dense_sg(b, p);
         }
-    if (bad || !gr_dense_cyclic(b)) { fprintf(stderr, "board: box and dense loop disagree at %zu positions\n", bad); failed = 1; }
+    if (bad || !gr_dense_cyclic(b) || !gr_dense_cyclic(b2)) { fprintf(stderr, "board: box and dense loop disagree at %zu positions\n", bad); failed = 1; }
     printf("box with cycles: token on a %d x %d board, %zu positions (%zu P, %zu N, %zu D)\n", N, N, n, counts[0], counts[1], counts[2]);
     printf("  dense retrograde loop : %7.3f s  %6.1f M positions/s\n", t_dense, (double)n / t_dense / 1e6);
-    printf("  box (grundy)          : %7.3f s  %6.1f M positions/s  (%.2f x the loop's time)\n", t_box, (double)n / t_box / 1e6, t_box / t_dense);
-    printf("  box memory            : %.2f bytes/position at peak (%.2f held after solving)\n",
-           (double)u.c.mem_peak / (double)n, (double)gr_dense_bytes(b) / (double)n);
+    printf("  box (grundy), 1 thread: %7.3f s  %6.1f M positions/s  (%.2f x the loop's time; %.3f s of CPU)\n", t_box,
+           (double)n / t_box / 1e6, t_box / t_dense, cpu1);
+    printf("  box, 2 threads        : %7.3f s  %6.1f M positions/s  (%.2f x the loop's time, %.2f x faster than 1 thread; %.3f s of CPU, "
+           "%.3f s of it on the main thread)\n", t_box2, (double)n / t_box2 / 1e6, t_box2 / t_dense, t_box / t_box2, cpu2, main2);
+    printf("  (a loaded machine gives the threads less than a core each: on idle cores the 2 threads would take about the\n"
+           "   larger of the two threads' CPU, here %.3f s, %.2f x faster than 1 thread's CPU)\n",
+           main2 > cpu2 - main2 ? main2 : cpu2 - main2, cpu1 / (main2 > cpu2 - main2 ? main2 : cpu2 - main2));
+    printf("  box memory            : %.2f bytes/position at peak with 2 threads (%.2f held after solving)\n",
+           (double)peak2 / (double)n, (double)gr_dense_bytes(b) / (double)n);
     gr_dense_free(b);
+    gr_dense_free(b2);
     free(out);
     free(rem);
     gr_ctx_free(&u.c);

@@ -175,6 +175,42 @@ expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)
 run max_time_bad slowtable.game --max-time -1
 expect_status 2 && stderr_has "max-time" && ok
 
+# Dense boxes of 1.1 million positions (with and without cycles): their retrograde analysis is
+# split across threads (densepar.h) and prints the same bytes for every --threads; a larger box
+# stops at --max-time with the threads as without.
+{ printf 'game token { position (x, y) where x >= 0 && y >= 0 && x < 1100 && y < 1000 && (x < 5 || x > 1000 || (x * 7 + y * 3) %% 11 != 0);\n'
+  printf '  move -> (x - 1, y + 1); move -> (x, y - 1); move -> (x - 2, y); move -> (x - 1, y - 3); }\n'
+  printf 'game loop { position (x, y) where x >= 0 && y >= 0 && x < 1100 && y < 1000 && (x < 5 || x > 1000 || (x * 7 + y * 3) %% 11 != 0);\n'
+  printf '  move -> (x - 1, y + 1); move -> (x + 1, y - 2); move -> (x, y + 1); move -> (x - 3, y - 1); }\n'
+  printf 'table misere token(1095..1099, 990..999) remoteness;\ntable loop(1095..1099, 0..9) remoteness;\n'
+  printf 'table loop(1095..1099, 995..999) outcome;\n'
+  # a swap is no translation: the box stores its edges (its levels are split all the same)
+  printf 'game sw { position (x, y) where x >= 0 && y >= 0 && x < 1100 && y < 1000;\n'
+  printf '  move -> (x - 1, y); move -> (x + 1, y - 1); move -> (y, x) where x > y + 3; }\n'
+  printf 'table misere sw(1095..1099, 990..999) remoteness;\ntable sw(1095..1099, 995..999) outcome;\n'; } >box.game
+run box_threads_1 box.game --threads 1
+cp out box1.txt
+expect_status 0 && stdout_has "1099 | 2002 2004 2005 2006 2007 2004 2008 2006 2006 2007" \
+    && stdout_has "1099 | 4079 4081 4083 4085 4087 4089 4091 4093 4095 4097" && ok
+for th in 2 3 4; do
+    run box_threads_$th box.game --threads $th
+    expect_status 0 && { cmp -s out box1.txt || bad "--threads $th prints other bytes than --threads 1"; } && ok
+done
+{ printf 'game token { position (x, y) where x >= 0 && y >= 0 && x < 6000 && y < 3000 && (x * 7 + y * 3) %% 11 != 5;\n'
+  printf '  move -> (x - 1, y + 1); move -> (x, y - 1); move -> (x - 2, y); move -> (x - 1, y - 3); move -> (x + 1, y - 2); }\n'
+  printf 'table misere token(5995..5999, 2990..2999) remoteness;\n'; } >bigbox.game
+for th in 1 2; do
+    t0=$(date +%s%N)
+    run max_time_box_$th bigbox.game --max-time 0.3 --threads $th
+    t1=$(date +%s%N)
+    expect_status 3 && stdout_empty && stderr_has "time limit of 0.3 s reached in query 1 (table misere token" \
+        && [ $(( (t1 - t0) / 1000000 )) -lt 2500 ] && ok
+done
+run max_memory_box bigbox.game --max-memory 64M --threads 2
+expect_status 3 && stdout_empty && stderr_has "positions, about 100 MiB at 8 bytes each, over the 63 MiB left of --max-memory" && ok
+run max_positions_box bigbox.game --max-positions 2000000 --threads 2
+expect_status 3 && stdout_empty && stderr_has "3276800 positions, over --max-positions 2000000" && ok
+
 # A front end linear in its input: 10^5 declarations (quadratic name checks took minutes).
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "game g%d = subtract {1, %d};\n", i, i % 7 + 2; print "solve g99999(10) + g5(3);" }' >many.game
 T=60 run many_declarations many.game

@@ -1,19 +1,17 @@
 /* dense: the dense-box evaluator; see box.h. */
 #include "dense.h"
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include "densepar.h"
+#include "pool.h"
 #include "optset.h"
 #include "rules.h"
 
 enum { MAX_FRAME = 256, MAX_DELTAS = 255 };
 
-/* The state byte of a position. */
-enum {
-    S_OUT = 3,      /* outcome (GR_LOSS, GR_WIN, GR_DRAW) once DONE */
-    S_DONE = 4,     /* valued */
-    S_OPEN = 8,     /* on the path of the depth-first walk */
-    S_VKNOWN = 16,  /* 'where' evaluated */
-    S_VALID = 32    /* ... and holds */
-};
+/* The state byte of a position: S_* in densepar.h. */
 
 /* An array of unsigned values that starts one byte wide and widens when a value needs it.
  * Values are stored plus one, so 0 means "none". */
@@ -86,6 +84,7 @@ struct gr_dense {
     int ndelta;
     int64_t *delta;               /* ndelta * a */
     int64_t *dindex;              /* the index offset of each delta */
+    gr_pool *pool;                /* the thread team while a retrograde analysis runs on it */
     /* the walk */
     uint32_t *stack; size_t nstack, capstack;
     gr_optacc acc;
@@ -541,6 +540,24 @@ static void count_child(gr_dense *b, void *user, const int64_t *t, uint64_t ti) 
     k->n++;
 }
 
+/* The targets of translation d from the row v0.. of prefix p that leave the box (those of
+ * positions outside ylo..yhi, or all if ylo >= yhi) from positions of 'where' with no terminal
+ * condition (term[y] >= 0; term NULL: the kind in the state byte, see densepar.h): an escape
+ * where the target satisfies 'where'. */
+static void delta_escapes(gr_dense *b, uint64_t v0, const int64_t *p, const int8_t *term, int d, int64_t ylo, int64_t yhi) {
+    int a = b->a, last = a - 1;
+    int64_t E = b->ext[last];
+    const uint8_t *st = b->st + v0;
+    const int64_t *dd = b->delta + d * a;
+    for (int64_t y = 0; y < E; y++) {
+        if (y == ylo && yhi > ylo) { y = yhi - 1; continue; }
+        if (!(st[y] & S_VALID) || (term ? term[y] >= 0 : st[y] >> S_TSHIFT)) continue;
+        int64_t t[GR_MAX_ARITY];
+        for (int k = 0; k < a; k++) t[k] = (k == last ? b->lo[last] + y : p[k]) + dd[k];
+        if (gr_rules_valid(b->c, b->g, t)) escape(b, t);
+    }
+}
+
 /* Translation boxes, one row at a time (the positions v0.. of prefix p, the last coordinate
  * running over the box): the number of options of each position of the row into deg, by one
  * pass per delta over the state bytes of the target row ('where' of the whole box is known).
@@ -552,25 +569,14 @@ static void row_degrees(gr_dense *b, uint64_t v0, int64_t *p, const int8_t *term
     const uint8_t *st = b->st + v0;
     memset(deg, 0, (size_t)E);
     for (int d = 0; d < b->ndelta; d++) {
-        const int64_t *dd = b->delta + d * a;
-        int rowin = 1;
-        for (int k = 0; k < last; k++) rowin &= p[k] + dd[k] >= b->lo[k] && p[k] + dd[k] <= b->hi[k];
-        int64_t dy = dd[last];
-        int64_t ylo = dy < 0 ? -dy : 0, yhi = dy > 0 ? E - dy : E;
-        if (!rowin || ylo >= yhi) ylo = yhi = 0;
+        int64_t ylo, yhi;
+        gr_box_span(a, b->lo, b->hi, E, p, b->delta + d * a, &ylo, &yhi);
         if (yhi > ylo) {
             const uint8_t *t = b->st + (int64_t)v0 + b->dindex[d] + ylo;
             uint8_t *dg = deg + ylo;
             for (int64_t y = 0; y < yhi - ylo; y++) dg[y] = (uint8_t)(dg[y] + ((t[y] >> 5) & 1));   /* S_VALID */
         }
-        if (!escapes) continue;
-        for (int64_t y = 0; y < E; y++) {
-            if (y == ylo && yhi > ylo) { y = yhi - 1; continue; }
-            if (!(st[y] & S_VALID) || (term && term[y] >= 0)) continue;
-            int64_t t[GR_MAX_ARITY];
-            for (int k = 0; k < a; k++) t[k] = (k == last ? b->lo[last] + y : p[k]) + dd[k];
-            if (gr_rules_valid(b->c, b->g, t)) escape(b, t);
-        }
+        if (escapes) delta_escapes(b, v0, p, term, d, ylo, yhi);
     }
     for (int64_t y = 0; y < E; y++)
         if (!(st[y] & S_VALID) || (term && term[y] >= 0)) deg[y] = 0;
@@ -606,8 +612,214 @@ static void fill_all_valid(gr_dense *b) {
                 if (++p[j] <= b->hi[j]) break;
                 p[j] = b->lo[j];
             }
-        if (!(b->st[v] & S_VKNOWN)) valid_at(b, v, p);
+        if (!(b->st[v] & S_VKNOWN)) {
+            gr_poll(b->c);
+            valid_at(b, v, p);
+        }
     }
+}
+
+/* ---- the same across the thread team (densepar.h) -------------------------------------------- */
+
+/* Boxes of at least team_from positions are solved by the team when --threads > 1; members take
+ * team_grain positions (or team_grain / 64 of a frontier) at once; frontiers below team_level
+ * stay on the caller (waking the team costs more). Tests lower all three to reach every
+ * threaded pass, with every member busy, in small boxes. */
+static atomic_ullong team_from = 1u << 20, team_grain = 1u << 14, team_level = 1u << 12;
+void gr_dense_team_tune(uint64_t from, uint64_t grain, uint64_t level) {
+    atomic_store(&team_from, from);
+    atomic_store(&team_grain, grain ? grain : 1);
+    atomic_store(&team_level, level);
+}
+
+enum { TEAM_JOB = 1 << 22 };   /* positions per job: the caller polls --max-time between jobs */
+
+/* Runs fn over from..to (grain items a piece) on the team, or on the caller alone. */
+static void team_run(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t from, uint64_t to, uint64_t grain, int alone) {
+    J->from = from;
+    J->to = to;
+    J->grain = grain ? grain : 1;
+    atomic_store(&J->next, 0);
+    if (alone) fn(J, 0, 1);
+    else gr_pool_run(b->pool, fn, J);
+}
+
+/* Runs fn over items 0..count of size positions each, in jobs of about TEAM_JOB positions with
+ * a poll of the clock after each. */
+static void team_sweep(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t count, uint64_t size) {
+    uint64_t step = TEAM_JOB / size ? TEAM_JOB / size : 1;
+    for (uint64_t i = 0; i < count; i += step) {
+        team_run(b, J, fn, i, count - i < step ? count : i + step, atomic_load(&team_grain) / size, 0);
+        gr_poll(b->c);
+    }
+}
+
+/* Frontier after frontier from queue[head..]: fn on each (with the remoteness the level settles
+ * when rem_value), polling between levels. Returns the number of positions queued in all. */
+static uint64_t team_levels(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, int rem_value) {
+    uint64_t head = 0, tail = atomic_load(&J->tail), value = 2;   /* stored: remoteness + 1 */
+    while (head < tail) {
+        if (rem_value) {
+            if (value >> (8 * b->rem.w)) widen(b->c, &b->rem, value);
+            J->rem = b->rem.p;
+            J->rem_w = b->rem.w;
+            J->value = value++;
+        }
+        team_run(b, J, fn, head, tail, atomic_load(&team_grain) / 64, tail - head < atomic_load(&team_level) || !b->pool);
+        head = tail;
+        tail = atomic_load(&J->tail);
+        gr_poll(b->c);
+    }
+    return tail;
+}
+
+/* A job description of the box for the team (the pass's fields are set by each pass). */
+static gr_boxpass *team_job(gr_dense *b) {
+    gr_boxpass *J = gr_alloc(b->c, sizeof *J);
+    J->a = b->a;
+    memcpy(J->lo, b->lo, sizeof J->lo);
+    memcpy(J->hi, b->hi, sizeof J->hi);
+    memcpy(J->ext, b->ext, sizeof J->ext);
+    J->n = b->n;
+    J->E = (uint64_t)b->ext[b->a - 1];
+    J->rows = J->n / J->E;
+    J->ndelta = b->ndelta;
+    J->delta = b->delta;
+    J->dindex = b->dindex;
+    J->misere = b->conv == CONV_MISERE;
+    J->with_sg = b->conv == CONV_NORMAL;
+    J->rules = b->g->rules;
+    J->params = b->g->params;
+    J->owner = b->c;
+    J->st = b->st;
+    J->rem = b->rem.p;
+    J->rem_w = b->rem.w;
+    atomic_store(&J->unknown, 0);
+    atomic_store(&J->tail, 0);
+    atomic_store(&J->done, 0);
+    atomic_store(&J->draws, 0);
+    return J;
+}
+
+/* The retrograde analysis of a translation box (below) by the team: the same passes, each
+ * split across the members by rows or by pieces of a frontier, and what needs the caller's
+ * context (a 'where' or terminal condition the row evaluator declines, escapes) on the caller in
+ * the serial order, so every answer and every error is the serial one. */
+static void team_retrograde(gr_dense *b, void *unused) {
+    (void)unused;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    int a = b->a, last = a - 1;
+    uint64_t E = (uint64_t)b->ext[last], rows = n / E;
+    gr_boxpass *J = team_job(b);
+    J->cnt = gr_alloc(c, (size_t)n);
+    J->queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *J->queue));
+    /* 'where' and terminal kinds by rows; then, on the caller, what the row evaluator left and
+     * the escapes, row by row as the serial analysis meets them */
+    team_sweep(b, J, gr_boxpass_rows, rows, E);
+    int unknown = atomic_load(&J->unknown);
+    if (unknown) fill_all_valid(b);
+    int64_t p[GR_MAX_ARITY];
+    coords_of(b, 0, p);
+    for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
+        for (uint64_t y = 0; unknown && y < E; y++) {
+            uint8_t *s = &b->st[v0 + y];
+            if (!(*s & S_VALID) || (*s & S_TKNOWN)) continue;
+            p[last] = b->lo[last] + (int64_t)y;
+            int t = gr_rules_terminal(c, b->g, p);
+            *s = (uint8_t)(*s | S_TKNOWN | (t + 1) << S_TSHIFT);
+        }
+        p[last] = b->lo[last];
+        for (int d = 0; d < b->ndelta; d++) {
+            int64_t ylo, yhi;
+            gr_box_span(a, b->lo, b->hi, (int64_t)E, p, b->delta + d * a, &ylo, &yhi);
+            delta_escapes(b, v0, p, NULL, d, ylo, yhi);
+        }
+        if (b->escaped) goto out;
+        gr_poll(c);
+    }
+    team_sweep(b, J, gr_boxpass_first, rows, E);
+    uint64_t first = atomic_load(&J->tail);
+    team_run(b, J, gr_boxpass_start, 0, first, atomic_load(&team_grain), first < atomic_load(&team_level) || !b->pool);
+    team_levels(b, J, gr_boxpass_settle, 1);
+    team_sweep(b, J, gr_boxpass_draws, n, 1);
+    b->nvalued = atomic_load(&J->done);
+    uint64_t ndraws = atomic_load(&J->draws);
+    /* SG values by Kahn's levels; the count tells whether the box has a cycle (see retrograde) */
+    b->loopy = 1;
+    if (J->with_sg || !ndraws) {
+        if (J->with_sg && b->ndelta >= 255 && b->sg.w == 1) widen(c, &b->sg, 256);   /* a mex of 255 options */
+        J->sg = b->sg.p;
+        J->sg_w = b->sg.w;
+        atomic_store(&J->tail, 0);
+        team_sweep(b, J, gr_boxpass_kahn_degrees, rows, E);
+        uint64_t done = team_levels(b, J, gr_boxpass_kahn, 0);
+        if (!ndraws && done == b->nvalued) b->loopy = 0;
+    }
+    team_sweep(b, J, gr_boxpass_clear, n, 1);
+out:
+    gr_free(c, J->cnt);
+    gr_free(c, J->queue);
+    gr_free(c, J);
+}
+
+/* The rest of the retrograde analysis of a box with stored edges (below), by the team: the
+ * levels of outcomes and remoteness from the first frontier queue[0..tail), the draws, and the
+ * SG values by Kahn's levels (normal play). The terminal kinds are in the state bytes. */
+typedef struct csr_box { uint32_t *queue, tail, *cnt; const uint32_t *off, *fwd, *roff, *rev; } csr_box;
+
+static void team_csr(gr_dense *b, void *arg) {
+    const csr_box *E = arg;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    gr_boxpass *J = team_job(b);
+    J->queue = E->queue;
+    J->cnt32 = E->cnt;
+    J->off = E->off;
+    J->fwd = E->fwd;
+    J->roff = E->roff;
+    J->rev = E->rev;
+    atomic_store(&J->tail, E->tail);
+    team_levels(b, J, gr_boxpass_settle, 1);
+    team_sweep(b, J, gr_boxpass_draws, n, 1);
+    b->nvalued = atomic_load(&J->done);
+    b->loopy = 1;
+    if (J->with_sg) {
+        uint64_t most = 0;   /* options of a position: its SG value is at most that */
+        for (uint64_t v = 0; v < n; v++)
+            if (E->off[v + 1] - E->off[v] > most) most = E->off[v + 1] - E->off[v];
+        if ((most + 1) >> (8 * b->sg.w)) widen(c, &b->sg, most + 1);
+        J->sg = b->sg.p;
+        J->sg_w = b->sg.w;
+        J->swords = (size_t)(most + 1) / 64 + 1;
+        J->scratch = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)gr_pool_size(b->pool), J->swords), sizeof *J->scratch));
+        atomic_store(&J->tail, 0);
+        team_sweep(b, J, gr_boxpass_csr_kahn_start, n, 1);
+        team_levels(b, J, gr_boxpass_kahn, 0);
+        gr_free(c, J->scratch);
+    }
+    team_sweep(b, J, gr_boxpass_clear, n, 1);
+    gr_free(c, J);
+}
+
+/* body(b, arg) with the team started, and stopped again before any failure leaves: a failure
+ * on the caller lands here first, joins the team, and goes on to the caller's handler. */
+static void team_solve(gr_dense *b, void (*body)(gr_dense *, void *), void *arg) {
+    gr_ctx *c = b->c;
+    jmp_buf jb, *volatile outer = c->on_fail;
+    b->pool = gr_pool_new(c->threads);
+    if (setjmp(jb)) {
+        c->on_fail = outer;
+        gr_pool_free(b->pool);
+        b->pool = NULL;
+        if (!outer) { fputs(c->fail_msg, stderr); abort(); }
+        longjmp(*outer, 1);
+    }
+    c->on_fail = &jb;
+    body(b, arg);
+    c->on_fail = outer;
+    gr_pool_free(b->pool);
+    b->pool = NULL;
 }
 
 /* Where every move is a translation, parents are found by subtracting the deltas and counters
@@ -617,12 +829,14 @@ static void retrograde(gr_dense *b) {
     uint64_t n = b->n;
     b->cyclic = 1;
     b->nvalued = 0;
-    for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
     for (int m = 0; m < b->nmoves; m++) {
         bmove *bm = &b->moves[m];
         if (bm->shared) memset(bm->set.ready, 0, (size_t)bm->set.nkeys);
     }
     int implicit = b->translate;
+    int team = c->threads > 1 && n >= atomic_load(&team_from);
+    if (implicit && team) { team_solve(b, team_retrograde, NULL); return; }
+    for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
     uint8_t *cnt8 = implicit ? gr_alloc(c, (size_t)n) : NULL;
     uint32_t *cnt = implicit ? NULL : gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cnt));
     uint32_t *queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *queue));
@@ -647,6 +861,7 @@ static void retrograde(gr_dense *b) {
             const int8_t *term = row_terms(b, v0, p, termrow);
             row_degrees(b, v0, p, term, cnt8 + v0, 1);
             if (b->escaped) goto out;
+            gr_poll(c);
             for (uint64_t y = 0; y < E; y++) {
                 uint64_t v = v0 + y;
                 if (!(b->st[v] & S_VALID)) continue;
@@ -671,6 +886,7 @@ static void retrograde(gr_dense *b) {
         if (!implicit) off[v] = (uint32_t)k.nlist;
         if (!valid_at(b, v, p)) continue;
         int term = gr_rules_terminal(c, b->g, p);
+        if (team) b->st[v] = (uint8_t)(b->st[v] | S_TKNOWN | (term + 1) << S_TSHIFT);   /* for team_csr */
         uint32_t deg = 0;
         if (term < 0) {
             k.n = 0;
@@ -703,8 +919,14 @@ static void retrograde(gr_dense *b) {
         for (uint64_t u = 0; u < n; u++)
             for (uint32_t e = off[u]; e < off[u + 1]; e++) rev[roff[fwd[e] + 1]++] = (uint32_t)u;
         roff[0] = 0;
+        if (team) {
+            csr_box box = { queue, tail, cnt, off, fwd, roff, rev };
+            team_solve(b, team_csr, &box);
+            goto out;
+        }
     }
     while (head < tail) {
+        gr_poll(c);
         uint32_t v = queue[head++];
         uint64_t r = wget(&b->rem, v) + 1;   /* (remoteness + 1) + 1 */
         int lost = (b->st[v] & S_OUT) == GR_LOSS;
@@ -759,6 +981,7 @@ static void retrograde(gr_dense *b) {
             for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
                 const int8_t *term = row_terms(b, v0, p, termrow);
                 row_degrees(b, v0, p, term, cnt8 + v0, 0);
+                gr_poll(c);
                 for (uint64_t y = 0; y < E; y++)
                     if ((b->st[v0 + y] & S_VALID) && !cnt8[v0 + y]) queue[tail++] = (uint32_t)(v0 + y);
             }
@@ -777,6 +1000,7 @@ static void retrograde(gr_dense *b) {
         }
         gr_optacc *acc = &b->acc;
         while (head < tail) {
+            gr_poll(c);
             uint32_t v = queue[head++];
             coords_of(b, v, p);
             if (with_sg) {

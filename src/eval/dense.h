@@ -15,7 +15,9 @@
  * box is then solved by retrograde analysis with counters of undecided options (outcomes, draws,
  * remoteness, and SG values on the acyclic part). When every move is a translation by constant
  * offsets (a token stepping on a board), parents are found by subtracting the offsets: no edge is
- * stored. Otherwise the edges are enumerated once into 32-bit CSR arrays.
+ * stored. Otherwise the edges are enumerated once into 32-bit CSR arrays. With --threads, the
+ * retrograde analysis of a large box splits its passes across the threads (densepar.h), with
+ * the same answers.
  *
  * A move that leaves the box makes gr_dense_eval return 0; gr_dense_range solves in a box grown until
  * it is closed. Conventions: normal and misere play of one component (no move: the mover loses,
@@ -65,4 +67,11 @@ uint64_t gr_dense_size(const gr_dense *b);       /* positions in the box */
 uint64_t gr_dense_evaluated(const gr_dense *b);  /* positions valued so far */
 size_t gr_dense_bytes(const gr_dense *b);        /* memory held */
 int gr_dense_shared_moves(const gr_dense *b);    /* moves evaluated through shared option sets */
+
+/* With --threads > 1, the retrograde analysis of a box of at least `from` positions (default
+ * 2^20) splits its passes across the threads (densepar.h), members taking `grain`
+ * positions at once (default 2^14), frontiers of fewer than `level` positions (default 2^12)
+ * on the caller alone; the answers are the same. For tests, which reach every threaded pass
+ * with small boxes. */
+void gr_dense_team_tune(uint64_t from, uint64_t grain, uint64_t level);
 #endif
