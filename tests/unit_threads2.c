@@ -178,7 +178,7 @@ static void genpar_engaged(void) {
     gr_progress pr;
     gr_progress_begin(&pr, &f.c, "test", 0);
     int64_t opts = 1000, bad = -1;
-    CHECK_EQ(gr_genpar_fill(&f.c, g, g->sg, 3000, &pr, &opts, &bad), 0);
+    CHECK_EQ(gr_genpar_fill(&f.c, g, g->sg, 3000, &pr, &opts, &bad, 0), 0);
     gr_progress_end(&pr);
     CHECK(g->sg->n > 3000);
     for (int64_t n = 1; n < g->sg->n; n++) {

@@ -1,5 +1,7 @@
 /* worker: per-member run-time contexts and failures carried across threads; see worker.h. */
 #include "worker.h"
+#include "pool.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,3 +71,77 @@ void gr_guard_rethrow(gr_ctx *c, gr_guard *g) {
 
 _Static_assert(sizeof ((gr_failure *)0)->msg == sizeof ((gr_ctx *)0)->fail_msg, "a failure holds a whole message");
 _Static_assert(sizeof ((gr_failure *)0)->text == sizeof ((gr_ctx *)0)->fail_text, "a failure holds a whole text");
+
+/* ---- teams ---- */
+
+typedef struct team_member { gr_worker w; gr_failure fail; int failed; } team_member;
+
+struct gr_team {
+    gr_ctx *owner;
+    gr_pool *pool;
+    int members;
+    team_member *m;
+    /* the current job */
+    gr_team_fn fn;
+    void *user;
+    int *out;
+    int64_t count;
+    atomic_llong next;
+};
+
+gr_team *gr_team_new(gr_ctx *owner) {
+    if (owner->threads <= 1) return NULL;
+    gr_team *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->owner = owner;
+    if (!(t->pool = gr_pool_new(owner->threads))) { free(t); return NULL; }
+    t->members = gr_pool_size(t->pool);
+    if (!(t->m = calloc((size_t)t->members, sizeof *t->m))) { gr_pool_free(t->pool); free(t); return NULL; }
+    for (int i = 0; i < t->members; i++) gr_worker_init(&t->m[i].w, owner);
+    return t;
+}
+
+int gr_team_size(const gr_team *t) { return t ? t->members : 1; }
+
+/* One item; a failure inside lands here (setjmp in a frame that modifies nothing after it). */
+static void team_item(gr_team *t, int member, int64_t i) {
+    team_member *m = &t->m[member];
+    if (setjmp(m->w.jb)) {
+        t->out[i] = -1 - member;
+        gr_worker_catch(&m->w, m->failed ? NULL : &m->fail);
+        m->failed = 1;
+        return;
+    }
+    int r = t->fn(t->user, &m->w.c, member, i);
+    t->out[i] = r < 0 ? 0 : r;
+}
+
+static void team_job(void *arg, int member, int members) {
+    (void)members;
+    gr_team *t = arg;
+    for (int64_t i; (i = atomic_fetch_add(&t->next, 1)) < t->count;) team_item(t, member, i);
+}
+
+void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out) {
+    t->fn = fn;
+    t->user = user;
+    t->out = out;
+    t->count = count;
+    atomic_store(&t->next, 0);
+    for (int i = 0; i < t->members; i++) {
+        t->m[i].failed = 0;
+        t->m[i].w.c.mem_used = t->owner->mem_used;    /* as the owner's, for a limit's message */
+        t->m[i].w.c.step_done = t->owner->step_done;
+    }
+    gr_pool_run(t->pool, team_job, t);
+}
+
+const gr_failure *gr_team_failure(const gr_team *t, int member) { return &t->m[member].fail; }
+
+void gr_team_free(gr_team *t) {
+    if (!t) return;
+    gr_pool_free(t->pool);
+    for (int i = 0; i < t->members; i++) gr_worker_free(&t->m[i].w);
+    free(t->m);
+    free(t);
+}

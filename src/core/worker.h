@@ -42,4 +42,17 @@ typedef struct gr_guard { jmp_buf jb; jmp_buf *outer; } gr_guard;
 static inline void gr_guard_enter(gr_ctx *c, gr_guard *g) { g->outer = c->on_fail; c->on_fail = &g->jb; }
 static inline void gr_guard_leave(gr_ctx *c, gr_guard *g) { c->on_fail = g->outer; }
 _Noreturn void gr_guard_rethrow(gr_ctx *c, gr_guard *g);
+
+/* A team of workers over the items 0 .. count-1 of a job (a stretch of a range): every item is
+ * run once, by whichever member is free, with that member's context. out[i] is what fn
+ * returned (>= 0), or -1 - m when it failed in member m: gr_team_failure(t, m) is the first
+ * failure of member m in this job, and members take items in increasing order, so the first
+ * failed item in item order is always its member's first. Members never jump past the team. */
+typedef struct gr_team gr_team;
+typedef int (*gr_team_fn)(void *user, gr_ctx *wc, int member, int64_t item);
+gr_team *gr_team_new(gr_ctx *owner);          /* NULL if owner->threads <= 1 or no thread starts */
+int gr_team_size(const gr_team *t);
+void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out);
+const gr_failure *gr_team_failure(const gr_team *t, int member);
+void gr_team_free(gr_team *t);                /* NULL is fine */
 #endif

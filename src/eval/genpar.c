@@ -174,7 +174,7 @@ static int64_t finish_heap(gr_ctx *c, run *R, const block *J, const heap_rec *r,
 }
 
 static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr, int64_t *opts, int64_t *bad,
-                  run *R) {
+                  int tentative, run *R) {
     int64_t start = tab->n;
     while (tab->n <= to) {
         int64_t n0 = tab->n;
@@ -217,7 +217,7 @@ static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progres
             const heap_rec *r = &R->rec[j];
             int64_t n = n0 + j;
             gr_poll(c);
-            if (r->state == H_SERIAL) return tab->n > start ? 0 : -1;
+            if (r->state == H_SERIAL || (tentative && r->state != H_OK)) return tab->n > start ? 0 : -1;
             /* the position the serial kernel's enumeration would have named last */
             if (g->kernel == KER_RULES) gr_eval_at(c, &n, g->rules->arity);
             if (r->state == H_FAILED) gr_failure_raise(c, &R->mb[r->member].fail);
@@ -231,9 +231,11 @@ static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progres
     return tab->n > start ? 0 : -1;
 }
 
-int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr, int64_t *opts, int64_t *bad) {
+int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr, int64_t *opts, int64_t *bad,
+                   int tentative) {
     if (c->threads <= 1 || tab->n < GR_GENPAR_FROM || tab->n > to || *opts < GR_GENPAR_OPTIONS) return -1;
     if (g->kernel != KER_TB && g->kernel != KER_RULES) return -1;
+    if (to - tab->n + 1 < 2 * (c->threads < 64 ? c->threads : 64)) return -1;   /* too few heaps to share */
     run *const R = calloc(1, sizeof *R);
     if (!R) return -1;
     gr_guard guard;
@@ -242,7 +244,7 @@ int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progre
         gr_guard_rethrow(c, &guard);
     }
     gr_guard_enter(c, &guard);
-    int rc = blocks(c, g, tab, to, pr, opts, bad, R);
+    int rc = blocks(c, g, tab, to, pr, opts, bad, tentative, R);
     gr_guard_leave(c, &guard);
     release(c, R);
     return rc;

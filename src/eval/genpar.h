@@ -24,6 +24,9 @@ enum { GR_GENPAR_FROM = 512, GR_GENPAR_OPTIONS = 32 };
  * heap a member could not finish for want of memory, which the serial kernel then computes);
  * -1 when it computed nothing (the serial kernel runs); -2 when heap tab->n has a move to a
  * heap not smaller (*bad: the first such part, as the serial kernel finds it). A failure of heap
- * tab->n .. is raised in c, after the team is joined, with the text the serial kernel gives. */
-int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr, int64_t *opts, int64_t *bad);
+ * tab->n .. is raised in c, after the team is joined, with the text the serial kernel gives.
+ * tentative: stop silently before such a heap instead (returning 0 or -1): a fill ahead of what
+ * was asked, which must leave no trace where the serial kernel would have stopped. */
+int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr, int64_t *opts, int64_t *bad,
+                   int tentative);
 #endif
