@@ -149,19 +149,20 @@ static int cmp_i64(const void *a, const void *b) {
 /* The caller finishes heap n0 + j: the kept options' values (their parts in the block are done
  * by now), then the mex over those and the heap's set. */
 static int64_t finish_heap(gr_ctx *c, run *R, const block *J, const heap_rec *r, const gr_sgtable *tab, uint64_t P) {
-    const int64_t *v = J->mb[r->member].v + r->off, *end = v + r->len;
+    const int64_t *kept = J->mb[r->member].v;    /* NULL while the member kept nothing */
     size_t nv = 0;
-    while (v < end) {
+    for (size_t at = r->off; at < r->off + r->len;) {
+        const int64_t *v = kept + at;
         int64_t x = v[0], k = v[1];
         for (int64_t i = 0; i < k; i++) x ^= gr_sgt_get(tab, v[2 + i]);
-        v += 2 + k;
+        at += 2 + (size_t)k;
         if (nv == R->vals_cap) {
             R->vals_cap = R->vals_cap ? R->vals_cap * 2 : 256;
             R->vals = gr_realloc(c, R->vals, gr_size_mul(c, R->vals_cap, sizeof *R->vals));
         }
         R->vals[nv++] = x;
     }
-    qsort(R->vals, nv, sizeof *R->vals, cmp_i64);
+    if (nv > 1) qsort(R->vals, nv, sizeof *R->vals, cmp_i64);
     const uint64_t *set = J->sets + (size_t)(r - J->rec) * J->words;
     uint64_t m = 0;
     size_t i = 0;
