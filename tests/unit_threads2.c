@@ -6,8 +6,10 @@
  * gr_heap_options; rule sets that fail at run time (an overflow, a division by zero, a binding
  * range too large, a move to a heap not smaller, several of them in one block) must fail at the
  * same heap with the same status and the same message, or be found not a recurrence at the same
- * heap, for every thread count. */
+ * heap, for every thread count. Long 'check' ranges (tested in blocks across threads) give the
+ * same first counterexample, count and text, or the same failure, for every thread count. */
 #include <stdlib.h>
+#include "check.h"
 #include "gamefix.h"
 #include "genpar.h"
 #include "heap.h"
@@ -188,8 +190,65 @@ static void genpar_engaged(void) {
     gf_close(&f);
 }
 
+/* ---- long checks ------------------------------------------------------------------------------ */
+typedef struct check_run { int q; gr_check_result r; } check_run;
+static void check_body(gf *f, void *arg) {
+    check_run *cr = arg;
+    gr_check_run(&f->c, &f->mod.queries[cr->q], &cr->r);
+}
+
+/* Query qi of src with 1..4 threads: the same result (or the same failure); the text of one thread
+ * must hold want. */
+static void same_check(const char *src, int qi, const char *want) {
+    static check_run ref, cr;
+    char ref_msg[1024] = "";
+    int ref_status = 0;
+    for (int threads = 1; threads <= 4; threads++) {
+        gf f;
+        if (!CHECK(gf_open(&f, src))) { gf_close(&f); return; }
+        f.c.threads = threads;
+        check_run *r = threads == 1 ? &ref : &cr;
+        memset(r, 0, sizeof *r);
+        r->q = qi;
+        int ok = gf_run(&f, check_body, r);
+        int status = ok ? 0 : f.c.fail_status;
+        if (threads == 1) {
+            ref_status = status;
+            snprintf(ref_msg, sizeof ref_msg, "%s", ok ? r->r.counterexample_text : f.c.fail_msg);
+            if (!CHECK(strstr(ref_msg, want) != NULL)) printf("query %d: expected \"%s\" in: %s\n", qi, want, ref_msg);
+        } else {
+            CHECK_EQ(status, ref_status);
+            if (!CHECK(strcmp(ok ? r->r.counterexample_text : f.c.fail_msg, ref_msg) == 0))
+                printf("query %d with %d threads: %s\n", qi, threads, ok ? r->r.counterexample_text : f.c.fail_msg);
+            if (ok) {
+                CHECK_EQ(r->r.status, ref.r.status);
+                CHECK_EQ(r->r.checked_to, ref.r.checked_to);
+                CHECK(strcmp(r->r.theorem, ref.r.theorem) == 0);
+            }
+        }
+        gf_close(&f);
+    }
+}
+
+static void long_checks(void) {
+    static const char src[] =
+        "game kayles = octal \"0.77\";\n"
+        "game r {\n    heap n;\n    move -> {a, n - 1 - a} for a in 0..min(20, n - 1);\n    move -> n - 2 * k for k in 1..min(n / 2, 20);\n}\n"
+        "check kayles: sg(n) != 4 || n < 150000 for n in 71..200000;\n"
+        "check r: sg(n) != 7 || n < 25000 for n in 1..40000;\n"
+        "check r: sg(n) + 1 / (n - 30000) >= -1 for n in 0..40000;\n"
+        "check kayles: sg(m * n) < 10 for m in 1..3, n in 0..20000;\n"
+        "check kayles: sg(n) == sg(n + 12) && sg(n) < 9 for n in 71..100000;\n";
+    same_check(src, 0, "at n = 150000: sg(n) != 4 || n < 150000 is false");
+    same_check(src, 1, "at n = 25001: sg(n) != 7 || n < 25000 is false");
+    same_check(src, 2, "division by zero at position (30000)");
+    same_check(src, 3, "");
+    same_check(src, 4, "");
+}
+
 int main(void) {
     genpar_engaged();
+    long_checks();
     t_rng r = { 20261123 };
     char src[1024];
     for (int i = 0; i < RULE_SETS; i++) {
