@@ -74,7 +74,14 @@ _Static_assert(sizeof ((gr_failure *)0)->text == sizeof ((gr_ctx *)0)->fail_text
 
 /* ---- teams ---- */
 
-typedef struct team_member { gr_worker w; gr_failure fail; int failed; } team_member;
+/* w first: a member's context is its address (gr_team_leave). */
+typedef struct team_member {
+    gr_worker w;
+    gr_failure fail;
+    int failed;
+    int leaving, result;     /* gr_team_leave: the item ends with this result, not a failure */
+    int64_t cur;             /* the item being run */
+} team_member;
 
 struct gr_team {
     gr_ctx *owner;
@@ -85,7 +92,7 @@ struct gr_team {
     gr_team_fn fn;
     void *user;
     int *out;
-    int64_t count;
+    int64_t count, grain;
     atomic_llong next;
 };
 
@@ -103,23 +110,43 @@ gr_team *gr_team_new(gr_ctx *owner) {
 
 int gr_team_size(const gr_team *t) { return t ? t->members : 1; }
 
-/* One item; a failure inside lands here (setjmp in a frame that modifies nothing after it). */
-static void team_item(gr_team *t, int member, int64_t i) {
+void gr_team_leave(gr_ctx *wc, int result) {
+    team_member *m = (team_member *)(void *)wc;    /* the context is the member's first field */
+    m->leaving = 1;
+    m->result = result;
+    longjmp(*wc->on_fail, 1);
+}
+
+/* Items in grains taken from a shared counter until none is left. One setjmp serves them all:
+ * an item that fails (or leaves) lands here, is recorded, and the member goes on after it.
+ * Returns 1 when it stopped on such an item (call again), 0 when the job is done. */
+static int team_items(gr_team *t, int member) {
     team_member *m = &t->m[member];
     if (setjmp(m->w.jb)) {
-        t->out[i] = -1 - member;
-        gr_worker_catch(&m->w, m->failed ? NULL : &m->fail);
-        m->failed = 1;
-        return;
+        if (m->leaving) {
+            m->leaving = 0;
+            t->out[m->cur] = m->result;
+        } else {
+            t->out[m->cur] = -1 - member;
+            gr_worker_catch(&m->w, m->failed ? NULL : &m->fail);
+            m->failed = 1;
+        }
+        m->w.c.on_fail = &m->w.jb;    /* whatever the item's own frames set */
+        return 1;
     }
-    int r = t->fn(t->user, &m->w.c, member, i);
-    t->out[i] = r < 0 ? 0 : r;
+    for (;;) {
+        if (m->cur + 1 < t->count && (m->cur + 1) % t->grain) m->cur++;   /* the rest of its grain */
+        else if ((m->cur = atomic_fetch_add(&t->next, t->grain)) >= t->count) return 0;
+        int r = t->fn(t->user, &m->w.c, member, m->cur);
+        t->out[m->cur] = r < 0 ? 0 : r;
+    }
 }
 
 static void team_job(void *arg, int member, int members) {
     (void)members;
     gr_team *t = arg;
-    for (int64_t i; (i = atomic_fetch_add(&t->next, 1)) < t->count;) team_item(t, member, i);
+    t->m[member].cur = -1;
+    while (team_items(t, member)) {}
 }
 
 void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out) {
@@ -127,6 +154,10 @@ void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out)
     t->user = user;
     t->out = out;
     t->count = count;
+    /* grains: few counter updates for cheap items, yet a share for every member */
+    t->grain = count / ((int64_t)t->members * 32);
+    if (t->grain < 1) t->grain = 1;
+    if (t->grain > 64) t->grain = 64;
     atomic_store(&t->next, 0);
     for (int i = 0; i < t->members; i++) {
         t->m[i].failed = 0;

@@ -54,5 +54,8 @@ gr_team *gr_team_new(gr_ctx *owner);          /* NULL if owner->threads <= 1 or 
 int gr_team_size(const gr_team *t);
 void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out);
 const gr_failure *gr_team_failure(const gr_team *t, int member);
+/* Ends the item that member context wc runs, at once, with result (>= 0) instead of a failure
+ * (for an item that finds it must be left to the owner). Only inside a team's fn. */
+_Noreturn void gr_team_leave(gr_ctx *wc, int result);
 void gr_team_free(gr_team *t);                /* NULL is fine */
 #endif

@@ -728,10 +728,10 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
  * (whose filling can) tentatively, stopping before any heap that would fail (gr_heap_prefill). */
 enum { PAR_MIN = 8192, PAR_FIRST = 1024, PAR_BLOCK = 32768, R_NEED = 2 };
 
-typedef struct par_member { gr_ctx *wc; const gr_game *g; int need; } par_member;
+typedef struct par_member { gr_ctx *wc; const gr_game *g; } par_member;
 typedef struct par_job {
     const gr_rquery *q;
-    int slot, nslots;
+    int slot, stride;       /* a member's frame: stride slots, no cache line shared with another's */
     int64_t x0;
     int64_t *frames;        /* a frame per member */
     par_member *pm;
@@ -749,7 +749,7 @@ static int64_t par_hook(void *user, int hook, const int64_t *args, int nargs, gr
     char at[256];
     if (args[0] < 0)
         gr_fail_at(pm->wc, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), fmt_args(at, sizeof at, args, nargs));
-    if (!heap_ready(pm->g, args[0])) { pm->need = 1; longjmp(*pm->wc->on_fail, 1); }
+    if (!heap_ready(pm->g, args[0])) gr_team_leave(pm->wc, R_NEED);
     int64_t v = gr_heap_value(pm->g, args[0]);
     return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
 }
@@ -757,24 +757,14 @@ static int64_t par_hook(void *user, int hook, const int64_t *args, int nargs, gr
 static int par_item(void *user, gr_ctx *wc, int member, int64_t i) {
     par_job *J = user;
     par_member *pm = &J->pm[member];
-    int64_t *frame = J->frames + (size_t)member * (size_t)J->nslots, at[16];
+    int64_t *frame = J->frames + (size_t)member * (size_t)J->stride, at[16];
     int n = J->q->nbinds;
     frame[J->slot] = J->x0 + i;
-    for (int k = 0; k < n && k < 16; k++) at[k] = frame[J->q->binds[k].slot];
-    gr_eval_at(wc, at, n < 16 ? n : 16);
-    pm->wc = wc;
-    pm->need = 0;
+    for (int k = 0; k < n; k++) at[k] = frame[J->q->binds[k].slot];
+    gr_eval_at(wc, at, n);
+    if (pm->wc != wc) pm->wc = wc;     /* written once: members' records share cache lines */
     gr_hooks hooks = { .call = par_hook, .user = pm, .arity = 1 };
-    gr_guard gd;
-    if (setjmp(gd.jb)) {
-        if (!pm->need) gr_guard_rethrow(wc, &gd);
-        gr_guard_leave(wc, &gd);
-        return R_NEED;
-    }
-    gr_guard_enter(wc, &gd);
-    int r = gr_eval(wc, J->q->formula, frame, &hooks) != 0;
-    gr_guard_leave(wc, &gd);
-    return r;
+    return gr_eval(wc, J->q->formula, frame, &hooks) != 0;
 }
 
 typedef struct par_run { gr_team *team; int64_t *frames; par_member *pm; int *res; } par_run;
@@ -801,7 +791,8 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
     par_run *const R = calloc(1, sizeof *R);
     if (!R || !(R->team = gr_team_new(c))) { free(R); return -1; }
     int members = gr_team_size(R->team), nslots = q->nslots > 0 ? q->nslots : 1, slot = q->binds[k].slot, n = q->nbinds;
-    R->frames = malloc((size_t)members * (size_t)nslots * sizeof *R->frames);
+    int stride = (nslots + 7) / 8 * 8 + 8;
+    R->frames = malloc((size_t)members * (size_t)stride * sizeof *R->frames);
     R->pm = calloc((size_t)members, sizeof *R->pm);
     R->res = malloc(PAR_BLOCK * sizeof *R->res);
     if (!R->frames || !R->pm || !R->res) { par_release(R); return -1; }
@@ -823,10 +814,10 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
             else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, want);
         }
         for (int m = 0; m < members; m++) {
-            memcpy(R->frames + (size_t)m * (size_t)nslots, frame, (size_t)nslots * sizeof *frame);
+            memcpy(R->frames + (size_t)m * (size_t)stride, frame, (size_t)nslots * sizeof *frame);
             R->pm[m].g = g;
         }
-        par_job J = { q, slot, nslots, x, R->frames, R->pm };
+        par_job J = { q, slot, stride, x, R->frames, R->pm };
         gr_team_run(R->team, B, par_item, &J, R->res);
         for (int64_t i = 0; i < B && !refuted; i++) {
             frame[slot] = x + i;
