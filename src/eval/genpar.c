@@ -37,6 +37,7 @@ typedef struct block {
     gr_game *g;
     const gr_sgtable *tab;  /* only heaps below n0 are read by the members */
     int64_t n0, B;
+    size_t room;            /* bytes a member may hold for kept options: its share of --max-memory */
     size_t words;           /* 64-bit words of a heap's set: values below n0 are below 64 words */
     uint64_t *sets;
     heap_rec *rec;
@@ -72,7 +73,9 @@ static void option(void *user, const int64_t *heaps, int nheaps) {
     if (need > m->cap) {
         size_t cap = m->cap ? m->cap : 1024;
         while (cap < need) cap *= 2;
-        int64_t *v = realloc(m->v, cap * sizeof *v);
+        /* past its share of the limit the member leaves the heap to the serial kernel, whose
+         * tracked memory stops the run with the limit's message if it is really reached */
+        int64_t *v = cap <= s->J->room / sizeof *v ? realloc(m->v, cap * sizeof *v) : NULL;
         if (!v) { s->nomem = 1; return; }
         m->v = v;
         m->cap = cap;
@@ -205,7 +208,8 @@ static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progres
             R->rec_cap = B;
             R->rec = gr_realloc(c, R->rec, gr_size_mul(c, (size_t)B, sizeof *R->rec));
         }
-        block J = { g, tab, n0, B, words, R->sets, R->rec, R->mb, 0 };
+        size_t room = c->mem_used < c->mem_limit ? (c->mem_limit - c->mem_used) / (size_t)R->members : 0;
+        block J = { g, tab, n0, B, room, words, R->sets, R->rec, R->mb, 0 };
         for (int i = 0; i < R->members; i++) {
             member_buf *m = &R->mb[i];
             m->len = 0;
