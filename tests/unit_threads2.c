@@ -238,12 +238,15 @@ static void long_checks(void) {
         "check r: sg(n) != 7 || n < 25000 for n in 1..40000;\n"
         "check r: sg(n) + 1 / (n - 30000) >= -1 for n in 0..40000;\n"
         "check kayles: sg(m * n) < 10 for m in 1..3, n in 0..20000;\n"
-        "check kayles: sg(n) == sg(n + 12) && sg(n) < 9 for n in 71..100000;\n";
+        "check kayles: sg(n) == sg(n + 12) && sg(n) < 9 for n in 71..100000;\n"
+        "check r: sg(n + 5) + 1 / (n - 30000) >= -1 for n in 0..40000;\n";
     same_check(src, 0, "at n = 150000: sg(n) != 4 || n < 150000 is false");
     same_check(src, 1, "at n = 25001: sg(n) != 7 || n < 25000 is false");
     same_check(src, 2, "division by zero at position (30000)");
     same_check(src, 3, "");
     same_check(src, 4, "");
+    /* the error names the assignment, not the heap the claim's table was filled to */
+    same_check(src, 5, "division by zero at position (30000)");
 }
 
 int main(void) {

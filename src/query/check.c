@@ -598,7 +598,13 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     if (g->rules && g->rules->where && !gr_rules_valid(c, g, args))
         gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): (%s) is not a position of '%s' (outside its 'where')",
                    hook_name(hook), fmt_args(at, sizeof at, args, nargs), at, g->name);
+    /* A table filled on the way names its heaps in run-time errors (gr_eval_at); the formula's
+     * own errors after this call name the assignment again, whether or not a fill was needed. */
+    int at_n = c->eval_n;
+    int64_t at_pos[16];
+    memcpy(at_pos, c->eval_pos, sizeof at_pos);
     int64_t v = recurrence_sg(st, args, loc);
+    gr_eval_at(c, at_pos, at_n);
     if (v >= 0) return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
     uint32_t id = graph_position(st, args);
     gr_pg *pg = gr_sumgraph_pg(st->graph);
