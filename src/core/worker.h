@@ -37,7 +37,9 @@ _Noreturn void gr_failure_raise(gr_ctx *c, const gr_failure *f);
 
 /* A catch-and-rethrow frame for an owner that holds resources a failure must release (a thread
  * team, plain malloc buffers): between gr_guard_enter and gr_guard_leave, a failure raised in c
- * lands at setjmp(g->jb); the owner releases what it holds and calls gr_guard_rethrow. */
+ * lands at setjmp(g->jb); the owner releases what it holds and calls gr_guard_rethrow. Enter
+ * before the setjmp, so the guard is not modified after it:
+ *     gr_guard_enter(c, &g); if (setjmp(g.jb)) { release; gr_guard_rethrow(c, &g); } ... */
 typedef struct gr_guard { jmp_buf jb; jmp_buf *outer; } gr_guard;
 static inline void gr_guard_enter(gr_ctx *c, gr_guard *g) { g->outer = c->on_fail; c->on_fail = &g->jb; }
 static inline void gr_guard_leave(gr_ctx *c, gr_guard *g) { c->on_fail = g->outer; }

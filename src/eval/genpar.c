@@ -244,11 +244,11 @@ int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progre
     run *const R = calloc(1, sizeof *R);
     if (!R) return -1;
     gr_guard guard;
+    gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
     if (setjmp(guard.jb)) {
         release(c, R);
         gr_guard_rethrow(c, &guard);
     }
-    gr_guard_enter(c, &guard);
     int rc = blocks(c, g, tab, to, pr, opts, bad, tentative, R);
     gr_guard_leave(c, &guard);
     release(c, R);

@@ -803,11 +803,11 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
     R->res = malloc(PAR_BLOCK * sizeof *R->res);
     if (!R->frames || !R->pm || !R->res) { par_release(R); return -1; }
     gr_guard guard;
+    gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
     if (setjmp(guard.jb)) {
         par_release(R);
         gr_guard_rethrow(c, &guard);
     }
-    gr_guard_enter(c, &guard);
     int refuted = 0;
     int64_t grew = 0, had = g->sg ? g->sg->n : 0, size = PAR_FIRST, last = 0;
     for (int64_t x = lo;;) {
