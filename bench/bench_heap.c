@@ -11,7 +11,15 @@
  * there, at equal N) and the library alone goes on to 10^5; --full runs them to 10^5 too.
  * Both sides' values are compared: "values agree", or the first difference and exit 1.
  *
- * usage: bench_heap [--full] [--subtract-n N] */
+ * --threads T adds the work the general kernel and 'check' split across threads (genpar.c,
+ * check.c), each run with 1 thread and with T threads in this process, values compared:
+ *   Lasker's Nim as a rule block to --rules-n (8000), the general take-and-break kernel on
+ *   "0.8F" (moves leave three heaps) and "8!.0" (split into three unequal heaps) to --tb-n
+ *   (1200), and two long checks: a claim over Lasker's Nim to twice --rules-n (its table filled
+ *   on the way) and one over Kayles to --check-n (10^7; its period is proved, so only the claim
+ *   is evaluated). On a loaded machine the speed-up is what the other jobs leave.
+ *
+ * usage: bench_heap [--full] [--subtract-n N] [--threads T] [--rules-n N] [--tb-n N] [--check-n N] */
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +31,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "sgtable.h"
+#include "check.h"
 #include "benchlib.h"
 
 /* ---- naive loops -------------------------------------------------------------------------- */
@@ -156,13 +165,85 @@ static void bench_octal(const char *label, const char *src, const char *name, vo
     }
 }
 
+/* ---- across threads ------------------------------------------------------------------------ */
+static void threads_row(const char *label, int64_t n, double t1, double tn, int threads) {
+    printf("%-36s %10lld %10.3f %10.3f %8.2fx  (%d threads)\n", label, (long long)n, t1, tn, t1 / (tn > 0 ? tn : 1e-9), threads);
+    fflush(stdout);
+}
+
+/* Seconds to fill the table to n with `threads`; the values into v. */
+static double fill_time(const char *src, const char *name, int64_t n, int threads, int64_t *v) {
+    unit u;
+    gr_game *g = compile(&u, src, name);
+    u.c.threads = threads;
+    double t0 = now();
+    if (gr_heap_ensure(&u.c, g, n) < 0) { fprintf(stderr, "bench_heap: %s is not a recurrence\n", name); exit(2); }
+    double t = now() - t0;
+    for (int64_t i = 0; i <= n; i++) v[i] = gr_heap_value(g, i);
+    gr_ctx_free(&u.c);
+    return t;
+}
+
+static void bench_threads_fill(const char *label, const char *src, const char *name, int64_t n, int threads) {
+    int64_t *a = xmalloc((size_t)(n + 1) * sizeof *a), *b = xmalloc((size_t)(n + 1) * sizeof *b);
+    double t1 = fill_time(src, name, n, 1, a), tn = fill_time(src, name, n, threads, b);
+    threads_row(label, n, t1, tn, threads);
+    for (int64_t i = 0; i <= n; i++)
+        if (a[i] != b[i]) { printf("  %s: values DIFFER at heap %lld\n", name, (long long)i); disagree = 1; break; }
+    free(a);
+    free(b);
+}
+
+/* Seconds for the program's first query, a check; its counterexample text and count into out. */
+static double check_time(const char *src, const char *name, int threads, gr_check_result *out) {
+    unit u;
+    compile(&u, src, name);
+    u.c.threads = threads;
+    double t0 = now();
+    gr_check_run(&u.c, &u.mod.queries[0], out);
+    double t = now() - t0;
+    gr_ctx_free(&u.c);
+    return t;
+}
+
+static void bench_threads_check(const char *label, const char *src, const char *name, int64_t n, int threads) {
+    static gr_check_result a, b;
+    double t1 = check_time(src, name, 1, &a), tn = check_time(src, name, threads, &b);
+    threads_row(label, n, t1, tn, threads);
+    if (a.status != b.status || a.checked_to != b.checked_to || strcmp(a.counterexample_text, b.counterexample_text)) {
+        printf("  %s: answers DIFFER\n", label);
+        disagree = 1;
+    }
+}
+
+static void bench_threads(int threads, int64_t rules_n, int64_t tb_n, int64_t check_n) {
+    char src[512];
+    static const char lasker[] = "game lasker {\n    heap n;\n    move -> n - k for k in 1..n;\n    move -> {a, n - a} for a in 1..n / 2;\n}\n";
+    printf("\nacross threads: seconds with 1 thread and with %d, in this process (a shared machine: the speed-up is what\n"
+           "the other jobs leave)\n", threads);
+    printf("%-36s %10s %10s %10s %9s\n", "work", "N", "1 thread", "threads", "speed-up");
+    bench_threads_fill("Lasker's Nim (rule block), table", lasker, "lasker", rules_n, threads);
+    bench_threads_fill("take-and-break \"0.8F\", table", "game t = octal \"0.8F\";", "t", tb_n, threads);
+    bench_threads_fill("take-and-break \"8!.0\", table", "game t = octal \"8!.0\";", "t", tb_n, threads);
+    snprintf(src, sizeof src, "%scheck lasker: sg(n) == n + (n %% 4 == 3) - (n %% 4 == 0) for n in 1..%lld;\n", lasker,
+             (long long)(2 * rules_n));
+    bench_threads_check("check over Lasker's Nim (with table)", src, "lasker", 2 * rules_n, threads);
+    snprintf(src, sizeof src, "game kayles = octal \"0.77\";\ncheck kayles: sg(n) == sg(n + 12) && sg(n) != sg(n + 1) + sg(n + 2) * 16 "
+             "&& popcount(sg(n) * n) < 64 for n in 71..%lld;\n", (long long)check_n);
+    bench_threads_check("check over Kayles (period proved)", src, "kayles", check_n, threads);
+}
+
 int main(int argc, char **argv) {
-    int full = 0;
-    int64_t nsub = 100000000;
+    int full = 0, threads = 0;
+    int64_t nsub = 100000000, rules_n = 8000, tb_n = 1200, check_n = 10000000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--subtract-n") && i + 1 < argc) nsub = strtoll(argv[++i], NULL, 10);
-        else { fprintf(stderr, "usage: bench_heap [--full] [--subtract-n N]\n"); return 2; }
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--rules-n") && i + 1 < argc) rules_n = strtoll(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--tb-n") && i + 1 < argc) tb_n = strtoll(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--check-n") && i + 1 < argc) check_n = strtoll(argv[++i], NULL, 10);
+        else { fprintf(stderr, "usage: bench_heap [--full] [--subtract-n N] [--threads T] [--rules-n N] [--tb-n N] [--check-n N]\n"); return 2; }
     }
     int64_t n_oct = 100000, n_naive = full ? n_oct : 30000;
     printf("heap recurrences: grundy's kernels beside naive loops, heaps per second (higher is faster)\n");
@@ -172,6 +253,7 @@ int main(int argc, char **argv) {
     bench_subtract(nsub);
     bench_octal("kayles \"0.77\"", "game kayles = octal \"0.77\";", "kayles", naive_kayles, n_naive, n_oct);
     bench_octal("grundy's game \"4!.0\"", "game grundys = octal \"4!.0\";", "grundys", naive_grundy, n_naive, n_oct);
+    if (threads > 1) bench_threads(threads, rules_n, tb_n, check_n);
     if (disagree) { printf("values DIFFER\n"); return 1; }
     printf("values agree\n");
     return 0;

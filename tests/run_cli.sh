@@ -423,6 +423,55 @@ T=120 run parallel_time --threads 2 ptime.game --to 100000000 --max-time 1
 expect_status 3 && stderr_has "time limit of 1 s reached in query 3 (b periodic)" && stdout_has "table a(21..40)" \
     && ! grep -q "table a(41..60)" out && ok
 
+# --threads: every thread count prints the same bytes and exits with the same status. Long
+# 'check' ranges (their claims tested in blocks across threads, values read ahead) with
+# counterexamples deep in the range and a run-time failure at n = 30000; the general rule
+# kernel across threads; and the examples (periodic.game, the slow one, is in the golden test).
+printf 'game kayles = octal "0.77";\n' >ckt.game
+printf 'game r {\n' >>ckt.game
+printf '    heap n;\n' >>ckt.game
+printf '    move -> {a, n - 1 - a} for a in 0..min(20, n - 1);\n' >>ckt.game
+printf '    move -> n - 2 * k for k in 1..min(n / 2, 20);\n' >>ckt.game
+printf '}\n' >>ckt.game
+printf 'game t = octal "0.8F";\n' >>ckt.game
+printf 'check kayles: sg(n) == sg(n + 12) for n in 71..200000;\n' >>ckt.game
+printf 'check kayles: sg(n) != 4 || n < 150000 for n in 71..200000;\n' >>ckt.game
+printf 'check r: sg(n) >= 0 && sg(n) < 64 for n in 0..40000;\n' >>ckt.game
+printf 'check r: sg(n) != 7 || n < 25000 for n in 1..40000;\n' >>ckt.game
+printf 'check t: sg(n / 16) < 1000000 && sg(n / 16) != 251 for n in 0..9000;\n' >>ckt.game
+printf 'check r: sg(n) + 1 / (n - 30000) >= -1 for n in 0..40000;\n' >>ckt.game
+for th in 1 2 3 4; do
+    run "check_threads_$th" ckt.game --threads $th
+    mv out "ckt.$th.out"; mv err "ckt.$th.err"; echo $rc >"ckt.$th.rc"
+done
+name=check_threads
+if [ "$(cat ckt.1.rc)" = 3 ] && grep -q "counterexample: at n = 150000: sg(n) != 4 || n < 150000 is false" ckt.1.out \
+    && grep -q "counterexample: at n = 25001: sg(n) != 7 || n < 25000 is false" ckt.1.out \
+    && grep -q "counterexample: at n = 7056: " ckt.1.out && grep -q "division by zero at position (30000)" ckt.1.err; then ok
+else bad "--threads 1: not the expected answers"; fi
+for th in 2 3 4; do
+    name=check_threads_$th
+    if cmp -s ckt.1.out ckt.$th.out && cmp -s ckt.1.err ckt.$th.err && cmp -s ckt.1.rc ckt.$th.rc; then ok
+    else bad "--threads $th: other bytes or status than --threads 1"; fi
+done
+printf 'game lasker {\n    heap n;\n    move -> n - k for k in 1..n;\n    move -> {a, n - a} for a in 1..n/2;\n}\ntable lasker(0..3000);\n' >lk.game
+printf 'game g {\n    heap n;\n    move -> {a, n - a} for a in 1..n / 2 where a * n * n * n * n * n > 0;\n    move -> n - 1;\n}\ntable g(0..3000);\n' >ov.game
+for f in lk ov; do
+    for th in 1 3; do run "rules_threads_$th" $f.game --threads $th; mv out "$f.$th.out"; mv err "$f.$th.err"; echo $rc >"$f.$th.rc"; done
+    name=rules_threads_$f
+    if cmp -s $f.1.out $f.3.out && cmp -s $f.1.err $f.3.err && cmp -s $f.1.rc $f.3.rc; then ok; else bad "--threads 3 differs from --threads 1"; fi
+done
+name=rules_threads_values
+if grep -q "^  3000 | 2999" lk.1.out && [ "$(cat ov.1.rc)" = 3 ] && grep -q "arithmetic overflow (values are 64-bit signed integers) at position (1626)" ov.1.err; then ok
+else bad "Lasker's Nim or the overflow at 1626 not as expected"; fi
+for ex in "$examples"/*.game; do
+    [ "$(basename "$ex")" = periodic.game ] && continue
+    name="examples_threads_$(basename "$ex" .game)"
+    timeout 120 "$grundy" --no-progress --threads 1 "$ex" >ex1.out 2>ex1.err; r1=$?
+    timeout 120 "$grundy" --no-progress --threads 3 "$ex" >ex3.out 2>ex3.err; r3=$?
+    if [ $r1 = $r3 ] && cmp -s ex1.out ex3.out && cmp -s ex1.err ex3.err; then ok; else bad "--threads 3 differs from --threads 1"; fi
+done
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"

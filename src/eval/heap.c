@@ -8,6 +8,7 @@
 #include "sparse.h"
 #include "proved.h"
 #include "octpar.h"
+#include "genpar.h"
 #include "octscan.h"
 #include "checkpoint.h"
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct gr_heap_state {
     int64_t sparse_warmup;  /* gr_heap_tune: heaps before the rare-value kernel (-1: never) */
     int no_proof;           /* gr_heap_tune: never stop at a proved period */
     int64_t chunk;          /* with a checkpoint: heaps filled between safe points */
+    int64_t opts;           /* the general kernel: options of the last heap (its work per heap) */
 };
 
 
@@ -221,10 +223,21 @@ static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *p
     generic_state s = { .c = c, .table = t };
     gr_mex mex = { 0 };
     int rc = 0;
+    int64_t *opts = &heap_state(c, g)->opts, serial_until = 0;   /* the work per heap */
     while (t->n <= to) {
+        if (c->threads > 1 && t->n >= serial_until) {
+            /* large heaps with many options across threads (genpar.h); it stops where the
+             * serial kernel must take over, and is asked again a little later */
+            int64_t bad = -1;
+            int r = gr_genpar_fill(c, g, t, to, pr, opts, &bad, 0);
+            if (r == -2) { not_recurrence(g, t->n, bad); rc = -1; break; }
+            if (r == 0) continue;
+            serial_until = t->n + 64 + t->n / 16;
+        }
         gr_poll(c);
         int64_t v = generic_value(c, g, t->n, &s, &mex);
         if (v < 0) { not_recurrence(g, t->n, s.bad_heap); rc = -1; break; }
+        *opts = (int64_t)s.nvals;
         gr_sgt_push(c, t, v);
         if ((t->n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)t->n);
     }
@@ -515,6 +528,13 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     }
     gr_progress_end(&pr);
     return rc;
+}
+
+int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
+    if (g->kernel != KER_RULES || g->not_recurrence || !g->sg || c->threads <= 1) return -1;
+    gr_progress quiet = { 0 };
+    int64_t bad;
+    return gr_genpar_fill(c, g, g->sg, n, &quiet, &heap_state(c, g)->opts, &bad, 1);
 }
 
 int64_t gr_heap_value(const gr_game *g, int64_t n) {

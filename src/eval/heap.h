@@ -18,6 +18,11 @@
 /* Makes sg(0..n) available; returns 0, or -1 if the game turned out not to be a recurrence
  * (g->not_recurrence is then set and a message is in g->explain). */
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n);
+/* Computes values of a general rule block ahead of what was asked, towards heap n, with the
+ * threaded kernel only (genpar.h), stopping silently before a heap that would fail or is not a
+ * recurrence: so what the serial order of requests would meet is met there, unchanged. Returns
+ * 0 if it computed some heaps, else -1. */
+int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n);
 int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n);   /* fails if not a recurrence */
 /* sg(n) once gr_heap_ensure(n) succeeded: from the table, or from the proved period beyond it
  * (gr_heap_ensure stops filling once a window theorem proves a period; see proved.h). */

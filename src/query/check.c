@@ -29,6 +29,8 @@
 #include "sgtable.h"
 #include "sums.h"
 #include "tuple.h"
+#include "worker.h"
+#include <stdlib.h>
 
 enum { FIRST_STAGE = 256 };
 
@@ -606,7 +608,13 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     if (g->rules && g->rules->where && !gr_rules_valid(c, g, args))
         gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): (%s) is not a position of '%s' (outside its 'where')",
                    hook_name(hook), fmt_args(at, sizeof at, args, nargs), at, g->name);
+    /* A table filled on the way names its heaps in run-time errors (gr_eval_at); the formula's
+     * own errors after this call name the assignment again, whether or not a fill was needed. */
+    int at_n = c->eval_n;
+    int64_t at_pos[16];
+    memcpy(at_pos, c->eval_pos, sizeof at_pos);
     int64_t v = recurrence_sg(st, args, loc);
+    gr_eval_at(c, at_pos, at_n);
     if (v >= 0) return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
     uint32_t id = graph_position(st, args);
     gr_pg *pg = gr_sumgraph_pg(st->graph);
@@ -723,6 +731,136 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
     return total >= 1 && total < 1e18 ? (uint64_t)total : 0;
 }
 
+/* ---- long ranges across threads ------------------------------------------------------------
+ * The innermost binding's range, when it is long and the game is a heap recurrence, is tested
+ * in blocks by a team (worker.h): each member evaluates the formula for its items with values
+ * read from the table or the proved period only. An item that needs a value not computed yet
+ * is left to the caller, which goes through the block in order, as the serial pass does: it
+ * evaluates those itself (filling the table as the hooks ask), counts, reports the first false
+ * item in order with the same text, and raises the first failure in order with the same text.
+ * So the answer and every message are the same for every thread count. Before a block the
+ * table is extended by as much as it grew over the last block (the claim reads ahead of its
+ * variable at a steady rate): by the kernels that cannot fail at run time, and for general rules
+ * (whose filling can) tentatively, stopping before any heap that would fail (gr_heap_prefill). */
+enum { PAR_MIN = 8192, PAR_FIRST = 1024, PAR_BLOCK = 32768, R_NEED = 2 };
+
+typedef struct par_member { gr_ctx *wc; const gr_game *g; } par_member;
+typedef struct par_job {
+    const gr_rquery *q;
+    int slot, stride;       /* a member's frame: stride slots, no cache line shared with another's */
+    int64_t x0;
+    int64_t *frames;        /* a frame per member */
+    par_member *pm;
+} par_job;
+
+static int heap_ready(const gr_game *g, int64_t n) {
+    int64_t p, pre;
+    if (g->kernel == KER_NIM) return 1;
+    return !g->not_recurrence && g->sg && (n < g->sg->n || gr_heap_period(g, &p, &pre));
+}
+
+/* hook_call for a member: the same checks and texts, values only where they are ready */
+static int64_t par_hook(void *user, int hook, const int64_t *args, int nargs, gr_loc loc) {
+    par_member *pm = user;
+    char at[256];
+    if (args[0] < 0)
+        gr_fail_at(pm->wc, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), fmt_args(at, sizeof at, args, nargs));
+    if (!heap_ready(pm->g, args[0])) gr_team_leave(pm->wc, R_NEED);
+    int64_t v = gr_heap_value(pm->g, args[0]);
+    return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
+}
+
+static int par_item(void *user, gr_ctx *wc, int member, int64_t i) {
+    par_job *J = user;
+    par_member *pm = &J->pm[member];
+    int64_t *frame = J->frames + (size_t)member * (size_t)J->stride, at[16];
+    int n = J->q->nbinds;
+    frame[J->slot] = J->x0 + i;
+    for (int k = 0; k < n; k++) at[k] = frame[J->q->binds[k].slot];
+    gr_eval_at(wc, at, n);
+    if (pm->wc != wc) pm->wc = wc;     /* written once: members' records share cache lines */
+    gr_hooks hooks = { .call = par_hook, .user = pm, .arity = 1 };
+    return gr_eval(wc, J->q->formula, frame, &hooks) != 0;
+}
+
+typedef struct par_run { gr_team *team; int64_t *frames; par_member *pm; int *res; } par_run;
+static void par_release(par_run *R) {
+    gr_team_free(R->team);
+    free(R->frames);
+    free(R->pm);
+    free(R->res);
+    free(R);
+}
+
+static int par_eligible(gr_ctx *c, const gr_rquery *q, const formula_state *st, int64_t lo, int64_t hi) {
+    const gr_game *g = st->g;
+    return c->threads > 1 && lo <= hi && (uint64_t)hi - (uint64_t)lo >= PAR_MIN - 1 && q->nbinds <= 16 &&
+           g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP && !g->not_recurrence &&
+           !(g->rules && g->rules->where) && !st->dense;
+}
+
+/* The innermost binding k over lo..hi; frame[its slot] ends at hi. Returns 1 when refuted. */
+static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo, int64_t hi, const gr_hooks *hooks,
+                     gr_progress *pr, int64_t *count, gr_check_result *out) {
+    formula_state *st = hooks->user;
+    gr_game *g = st->g;
+    par_run *const R = calloc(1, sizeof *R);
+    if (!R || !(R->team = gr_team_new(c))) { free(R); return -1; }
+    int members = gr_team_size(R->team), nslots = q->nslots > 0 ? q->nslots : 1, slot = q->binds[k].slot, n = q->nbinds;
+    int stride = (nslots + 7) / 8 * 8 + 8;
+    R->frames = malloc((size_t)members * (size_t)stride * sizeof *R->frames);
+    R->pm = calloc((size_t)members, sizeof *R->pm);
+    R->res = malloc(PAR_BLOCK * sizeof *R->res);
+    if (!R->frames || !R->pm || !R->res) { par_release(R); return -1; }
+    gr_guard guard;
+    gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
+    if (setjmp(guard.jb)) {
+        par_release(R);
+        gr_guard_rethrow(c, &guard);
+    }
+    int refuted = 0;
+    int64_t grew = 0, had = g->sg ? g->sg->n : 0, size = PAR_FIRST, last = 0;
+    for (int64_t x = lo;;) {
+        int64_t B = (uint64_t)hi - (uint64_t)x >= (uint64_t)size - 1 ? size : hi - x + 1;
+        int64_t p, pre;
+        if (grew > 0 && g->sg && !gr_heap_period(g, &p, &pre)) {
+            /* ahead at the rate of the last block: grew over last items */
+            int64_t want = g->sg->n - 1 + (int64_t)((double)grew * (double)B / (double)last);
+            if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, want);
+            else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, want);
+        }
+        for (int m = 0; m < members; m++) {
+            memcpy(R->frames + (size_t)m * (size_t)stride, frame, (size_t)nslots * sizeof *frame);
+            R->pm[m].g = g;
+        }
+        par_job J = { q, slot, stride, x, R->frames, R->pm };
+        gr_team_run(R->team, B, par_item, &J, R->res);
+        for (int64_t i = 0; i < B && !refuted; i++) {
+            frame[slot] = x + i;
+            gr_poll(c);
+            ++*count;
+            int64_t at[16];
+            for (int j = 0; j < n; j++) at[j] = frame[q->binds[j].slot];
+            gr_eval_at(c, at, n);
+            int r = R->res[i];
+            if (r < 0) gr_failure_raise(c, gr_team_failure(R->team, -1 - r));
+            if (r == R_NEED) r = gr_eval(c, q->formula, frame, hooks) != 0;
+            if (!r) { formula_refuted(c, q, frame, hooks, out); refuted = 1; }
+            else if ((*count & 4095) == 0) gr_progress_update(pr, (uint64_t)*count);
+        }
+        if (refuted || x + (B - 1) == hi) break;
+        x += B;
+        last = B;
+        if (size < PAR_BLOCK) size *= 2;    /* small blocks first: the rate is learnt early */
+        int64_t now = g->sg ? g->sg->n : 0;
+        grew = now - had;
+        had = now;
+    }
+    gr_guard_leave(c, &guard);
+    par_release(R);
+    return refuted;
+}
+
 /* The odometer over bindings k0..n-1 (the earlier ones are set in frame): descend entering each
  * binding at its lo; at the bottom test the formula; then advance the deepest binding that has
  * room and descend again. Returns 1 when refuted (out then holds the counterexample). */
@@ -742,7 +880,11 @@ static int formula_pass(gr_ctx *c, gr_rquery *q, int k0, int64_t *frame, int64_t
                 down = 0;
                 k = n - 1;
             } else if (enter_binding(c, q, frame, hi, k)) {
-                k++;
+                int r = k == n - 1 && par_eligible(c, q, hooks->user, frame[q->binds[k].slot], hi[k])
+                      ? par_range(c, q, k, frame, frame[q->binds[k].slot], hi[k], hooks, pr, count, out) : -1;
+                if (r == 1) return 1;
+                if (r == 0) down = 0;     /* the whole range is done: frame[slot] = hi[k] */
+                else k++;
             } else {
                 down = 0;
                 k--;
