@@ -11,11 +11,15 @@
  *
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
+#define _DEFAULT_SOURCE 1   /* madvise(MADV_HUGEPAGE) where the C library has it */
 #include "posgraph.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "progress.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* Sentinels of the 32-bit per-position result arrays. Ids, remoteness, SG and gamma values
  * are all below GR_PG_MAX_IDS, so the top few values of uint32_t are free. */
@@ -24,8 +28,19 @@
 #define GAMMA_UNL (UINT32_MAX - 2)   /* gamma: not labelled yet (only while computing) */
 #define GR_PG_MAX_IDS (UINT32_MAX - 3)
 
+/* Search states in outc of positions the values-only path has not valued yet. */
+#define ST_NEW 3                     /* discovered, not expanded */
+#define ST_OPEN 4                    /* expanded, on the search stack */
+
 #define MIN_SLOTS 1024u
 #define MIN_CAP 256u
+
+/* A position on the values-only search stack: its children are dstk[base .. base + deg),
+ * those before next already valued or being valued. */
+struct dfs_frame {
+    uint32_t id, next, deg;
+    uint64_t base;
+};
 
 struct gr_pg_sink {
     gr_pg *g;
@@ -54,6 +69,22 @@ struct gr_pg {
     uint32_t *children;
     uint64_t nedges, edges_cap;
     uint64_t emitted, max_emitted;  /* bytes of children emitted, duplicates too; the limit (0: none) */
+    /* 1: children are stored (CSR above, kind, child_off) and solving is retrograde; 0: the
+     * values-only path (see "depth first" below), until a cycle or a request for children
+     * switches the graph to stored edges for good. */
+    int store_edges;
+    /* The distinct children of the batch being inserted: an open-addressing set of id + 1
+     * (0 empty), at least twice the batch's size, cleared per batch. */
+    uint32_t *dset;
+    size_t dset_cap, dset_mask;
+    /* The values-only search: the distinct children of every position on the stack, back to
+     * back, and one frame per such position. Freed after each solve. */
+    uint32_t *dstk;
+    uint64_t dstk_len, dstk_cap;
+    struct dfs_frame *frames;
+    size_t nframes, frames_cap;
+    uint64_t *bits;           /* mex scratch: one bit per value up to the largest degree */
+    size_t bits_cap;
     /* The children emitted by the expansion in progress. They are inserted after expand
      * returns: the parent's encoding, which expand reads in place, cannot move under it, and
      * the batch's hash-table probes can be prefetched together instead of missing the cache
@@ -66,15 +97,16 @@ struct gr_pg {
     gr_progress *prog;        /* the bar of the running expansion, ended before a limit failure */
     int noted;                /* c->limit_note is this graph's (see note_growth) */
 
-    /* Results for positions [0, n_solved). During expansion rem doubles as the duplicate
-     * filter: rem[child] == parent means the child was already emitted by this parent
-     * (new positions start at NONE; see expand_pending for why old values are harmless). */
+    /* Results for positions [0, n_solved). On the values-only path outc also holds the
+     * search state of positions not yet valued (ST_NEW, ST_OPEN). */
     uint32_t n_solved;
     uint8_t *outc;
     uint32_t *rem, *sg;
     uint32_t *gamma;          /* NULL until gr_pg_solve_gamma; for [0, n_gamma) */
     uint32_t n_gamma, gamma_cap;
 };
+
+static void dfs_release(gr_pg *g);
 
 /* ---- hashing ---------------------------------------------------------------------------- */
 
@@ -112,9 +144,29 @@ static uint64_t hash_bytes(const uint8_t *p, size_t len) {
 
 /* ---- growth ------------------------------------------------------------------------------ */
 
+/* Large arrays of the graph are read at random (a hash probe, a child's value), so on a big
+ * graph nearly every access misses the TLB as well as the cache; asking for transparent huge
+ * pages (2 MiB) makes those misses far cheaper. Advice only: nothing changes where the system
+ * declines. */
+static void advise_huge(void *p, size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+    enum { HUGE = 2u << 20 };
+    if (bytes < 2 * (size_t)HUGE) return;
+    uintptr_t lo = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 static void *resize(gr_ctx *c, void *p, size_t elem, uint64_t count) {
     if (count > SIZE_MAX) gr_fail(c, GR_EXIT_LIMIT, "position graph too large for this machine");
-    return gr_realloc(c, p, gr_size_mul(c, elem, (size_t)count));
+    size_t bytes = gr_size_mul(c, elem, (size_t)count);
+    p = gr_realloc(c, p, bytes);
+    advise_huge(p, bytes);
+    return p;
 }
 
 static uint64_t grown(uint64_t cap, uint64_t need, uint64_t floor) {
@@ -149,6 +201,13 @@ static void unnote(gr_pg *g) {
 static _Noreturn void fail_limit(gr_pg *g) {
     if (g->prog) gr_progress_end(g->prog);
     unnote(g);
+    if (g->limit_derived && !g->store_edges)   /* values only: positions are all the memory */
+        gr_fail(g->c, GR_EXIT_LIMIT,
+                "position graph too large for --max-memory: %u positions and %llu edges explored "
+                "(%u positions expanded; the limit is %zu MiB, about %llu positions); raise "
+                "--max-memory or analyse a smaller game",
+                g->n, (unsigned long long)g->nedges, g->n_expanded, g->c->mem_limit >> 20,
+                (unsigned long long)g->limit);
     if (g->limit_derived)
         gr_fail(g->c, GR_EXIT_LIMIT,
                 "position graph limit reached: %u positions and %llu edges explored "
@@ -171,8 +230,10 @@ static void reserve_position(gr_pg *g) {
     if (cap > g->limit) cap = g->limit;
     gr_ctx *c = g->c;
     g->key_off = resize(c, g->key_off, sizeof *g->key_off, cap + 1);
-    g->child_off = resize(c, g->child_off, sizeof *g->child_off, cap + 1);
-    g->kind = resize(c, g->kind, sizeof *g->kind, cap);
+    if (g->store_edges) {
+        g->child_off = resize(c, g->child_off, sizeof *g->child_off, cap + 1);
+        g->kind = resize(c, g->kind, sizeof *g->kind, cap);
+    }
     g->outc = resize(c, g->outc, sizeof *g->outc, cap);
     g->rem = resize(c, g->rem, sizeof *g->rem, cap);
     g->sg = resize(c, g->sg, sizeof *g->sg, cap);
@@ -186,13 +247,14 @@ static void reserve_keys(gr_pg *g, size_t len) {
     g->keys = resize(g->c, g->keys, 1, g->keys_cap);
 }
 
-static void push_edge(gr_pg *g, uint32_t child) {
-    if (g->nedges == g->edges_cap) {
+/* Appends id to a growable array of ids (the edges, or the values-only path's stack). */
+static void push_id(gr_pg *g, uint32_t **arr, uint64_t *len, uint64_t *cap, uint32_t id) {
+    if (*len == *cap) {
         note_growth(g);
-        g->edges_cap = grown(g->edges_cap, g->nedges + 1, 1024);
-        g->children = resize(g->c, g->children, sizeof *g->children, g->edges_cap);
+        *cap = grown(*cap, *len + 1, 1024);
+        *arr = resize(g->c, *arr, sizeof **arr, *cap);
     }
-    g->children[g->nedges++] = child;
+    (*arr)[(*len)++] = id;
 }
 
 /* ---- the hash table ----------------------------------------------------------------------- */
@@ -227,8 +289,8 @@ static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
     if (len) memcpy(g->keys + g->keys_len, key, len);
     g->keys_len += len;
     g->key_off[id + 1] = g->keys_len;
-    g->kind[id] = GR_EXPAND_MOVES;
-    g->rem[id] = NONE; /* not emitted by any parent yet */
+    if (g->store_edges) g->kind[id] = GR_EXPAND_MOVES;
+    g->outc[id] = ST_NEW;
     g->n = id + 1;
     return id;
 }
@@ -294,6 +356,7 @@ gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_pos
     g->keys = gr_alloc(c, (size_t)g->keys_cap);
     g->edges_cap = 1024;
     g->children = gr_alloc(c, (size_t)g->edges_cap * sizeof *g->children);
+    g->store_edges = 1;
     reserve_position(g);
     g->key_off[0] = 0;
     g->child_off[0] = 0;
@@ -315,6 +378,8 @@ void gr_pg_free(gr_pg *g) {
     gr_free(c, g->batch);
     gr_free(c, g->batch_end);
     gr_free(c, g->batch_hash);
+    gr_free(c, g->dset);
+    dfs_release(g);
     gr_free(c, g->outc);
     gr_free(c, g->rem);
     gr_free(c, g->sg);
@@ -367,11 +432,37 @@ static void prefetch_key(const gr_pg *g, uint64_t h, int bytes) {
     else __builtin_prefetch(&g->key_off[id]);
 }
 
-/* Interns the emitted children of parent and appends the distinct ones, in first-emission
- * order, as its edges. The passes before the real lookups only issue prefetches, so the
- * cache misses of the whole batch overlap. */
-static void insert_batch(gr_pg *g, uint32_t parent) {
+/* Makes the duplicate filter an empty set of at least 2n slots (a power of two). */
+static void dset_clear(gr_pg *g, size_t n) {
+    size_t want = 16;
+    while (want < 2 * n) want *= 2;
+    if (want > g->dset_cap) {
+        g->dset = resize(g->c, g->dset, sizeof *g->dset, want);
+        g->dset_cap = want;
+    }
+    g->dset_mask = want - 1;
+    memset(g->dset, 0, want * sizeof *g->dset);
+}
+
+/* 1 if id was not in the set yet (and adds it). */
+static int dset_add(gr_pg *g, uint32_t id) {
+    size_t i = (size_t)(id * 0x9e3779b1u) & g->dset_mask;
+    while (g->dset[i]) {
+        if (g->dset[i] == id + 1) return 0;
+        i = (i + 1) & g->dset_mask;
+    }
+    g->dset[i] = id + 1;
+    return 1;
+}
+
+/* Interns the emitted children of the position being expanded and appends the distinct ones,
+ * in first-emission order, to *arr (its edges, or the values-only path's stack); returns how
+ * many. The passes before the real lookups only issue prefetches, so the cache misses of the
+ * whole batch overlap. */
+static uint32_t insert_batch(gr_pg *g, uint32_t **arr, uint64_t *len, uint64_t *cap) {
     size_t n = g->batch_n;
+    uint32_t distinct = 0;
+    if (n > 1) dset_clear(g, n);
     for (size_t k = 0, start = 0; k < n; start = g->batch_end[k++]) {
         g->batch_hash[k] = hash_bytes(g->batch + start, g->batch_end[k] - start);
         prefetch_slot(g, g->batch_hash[k]);
@@ -380,12 +471,14 @@ static void insert_batch(gr_pg *g, uint32_t parent) {
     for (size_t k = 0; k < n; k++) prefetch_key(g, g->batch_hash[k], 1);
     for (size_t k = 0, start = 0; k < n; start = g->batch_end[k++]) {
         uint32_t id = intern_hashed(g, g->batch + start, g->batch_end[k] - start, g->batch_hash[k]);
-        if (g->rem[id] == parent) continue; /* a duplicate move of this parent */
-        g->rem[id] = parent;
-        push_edge(g, id);
+        if (n > 1 && !dset_add(g, id)) continue; /* a duplicate move of this parent */
+        push_id(g, arr, len, cap, id);
+        g->nedges += !g->store_edges; /* stored edges are counted by their array */
+        distinct++;
     }
     g->batch_n = 0;
     g->batch_len = 0;
+    return distinct;
 }
 
 /* Stops the expansion as soon as the graph cannot be solved within --max-memory: solving adds
@@ -407,9 +500,6 @@ static void check_budget(gr_pg *g) {
 
 /* Expands every position not yet expanded, breadth first in id order. */
 static void expand_pending(gr_pg *g) {
-    /* rem of an old position still holds its remoteness, which is below the number of
-     * positions solved so far, while every parent expanded now has an id at least that
-     * large: the stale values can never look like "already emitted by this parent". */
     gr_progress bar;
     gr_progress_begin(&bar, g->c, "exploring positions", 0);
     g->prog = &bar;
@@ -421,7 +511,7 @@ static void expand_pending(gr_pg *g) {
         g->batch_len = 0;
         gr_expand_kind kind = g->expand(g->user, g->keys + g->key_off[id], key_len(g, id), &sink);
         /* Fixed outcomes have no moves by contract; drop any that were emitted. */
-        if (kind == GR_EXPAND_MOVES) insert_batch(g, id);
+        if (kind == GR_EXPAND_MOVES) insert_batch(g, &g->children, &g->nedges, &g->edges_cap);
         g->kind[id] = (uint8_t)kind;
         g->child_off[id + 1] = g->nedges;
         g->n_expanded = id + 1;
@@ -536,7 +626,159 @@ static void grundy_values(gr_pg *g, uint32_t n, const uint64_t *roff, const uint
     gr_free(g->c, bits);
 }
 
+/* ---- the values-only path: depth first ----------------------------------------------------
+ * A client that needs values and gr_pg_find but not children (gr_pg_store_edges(g, 0)) gets
+ * an iterative depth-first search that values each position from its children's values as
+ * it leaves it (post-order). On an acyclic graph that is exactly what the retrograde analysis
+ * and Kahn's algorithm give: a win is one more than its nearest losing child, a loss one more
+ * than its farthest child, and the SG value is the mex, undefined if a child's is. No edges,
+ * reverse edges or counters are stored; the only edges held are the children of the
+ * positions on the stack. A child still on the stack closes a cycle: the search stops and the
+ * graph switches to stored edges and retrograde analysis for good (re-expanding what the
+ * search had expanded, at most once more). */
+
+static void dfs_value(gr_pg *g, uint32_t v, const uint32_t *ch, uint32_t deg) {
+    uint32_t nearest_loss = NONE, farthest = 0;
+    int undefined = 0;
+    for (uint32_t j = 0; j < deg; j++) {
+        uint32_t c = ch[j], r = g->rem[c];
+        if (g->outc[c] == GR_LOSS) {
+            if (r < nearest_loss) nearest_loss = r;
+        } else if (r > farthest) farthest = r;   /* every child is WIN or LOSS: acyclic */
+        undefined |= g->sg[c] == NONE;
+    }
+    g->outc[v] = nearest_loss != NONE ? GR_WIN : GR_LOSS;
+    g->rem[v] = (nearest_loss != NONE ? nearest_loss : farthest) + 1;
+    if (undefined) {
+        g->sg[v] = NONE;
+        return;
+    }
+    /* mex: only values up to deg can matter */
+    size_t words = (size_t)deg / 64 + 1;
+    if (words > g->bits_cap) {
+        g->bits = resize(g->c, g->bits, sizeof *g->bits, words);
+        g->bits_cap = words;
+    }
+    uint64_t *bits = g->bits;
+    memset(bits, 0, words * sizeof *bits);
+    for (uint32_t j = 0; j < deg; j++)
+        if (g->sg[ch[j]] <= deg) bits[g->sg[ch[j]] / 64] |= 1ULL << (g->sg[ch[j]] % 64);
+    for (size_t w = 0;; w++)
+        if (~bits[w]) {
+            g->sg[v] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
+            return;
+        }
+}
+
+/* Expands v: a position without moves is valued at once, one with moves goes on the stack. */
+static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
+    gr_poll(g->c);
+    gr_pg_sink sink = { g, v };
+    g->batch_n = 0;
+    g->batch_len = 0;
+    gr_expand_kind kind = g->expand(g->user, g->keys + g->key_off[v], key_len(g, v), &sink);
+    if ((g->n_expanded++ & 1023) == 0) gr_progress_update(bar, g->n_expanded);
+    uint64_t base = g->dstk_len;
+    uint32_t deg = kind == GR_EXPAND_MOVES ? insert_batch(g, &g->dstk, &g->dstk_len, &g->dstk_cap) : 0;
+    if (deg == 0) {   /* fixed outcomes have no moves by contract; any emitted were dropped */
+        g->outc[v] = kind == GR_EXPAND_WIN ? GR_WIN : GR_LOSS;
+        g->rem[v] = 0;
+        g->sg[v] = kind == GR_EXPAND_WIN ? NONE : 0;
+        return;
+    }
+    if (g->nframes == g->frames_cap) {
+        note_growth(g);
+        g->frames_cap = (size_t)grown(g->frames_cap, (uint64_t)g->nframes + 1, 64);
+        g->frames = resize(g->c, g->frames, sizeof *g->frames, g->frames_cap);
+    }
+    g->frames[g->nframes++] = (struct dfs_frame){ v, 0, deg, base };
+    g->outc[v] = ST_OPEN;
+}
+
+static void dfs_release(gr_pg *g) {
+    gr_free(g->c, g->dstk);
+    gr_free(g->c, g->frames);
+    gr_free(g->c, g->bits);
+    g->dstk = NULL;
+    g->frames = NULL;
+    g->bits = NULL;
+    g->dstk_len = g->dstk_cap = 0;
+    g->nframes = g->frames_cap = g->bits_cap = 0;
+}
+
+/* Values every position not valued yet; 0 if it found a cycle (values then incomplete). */
+static int dfs_solve(gr_pg *g) {
+    gr_progress bar;
+    gr_progress_begin(&bar, g->c, "exploring positions", 0);
+    g->prog = &bar;
+    int acyclic = 1;
+    for (uint32_t root = g->n_solved; root < g->n && acyclic; root++) {
+        if (g->outc[root] != ST_NEW) continue;
+        dfs_open(g, root, &bar);
+        while (g->nframes > 0) {
+            struct dfs_frame *f = &g->frames[g->nframes - 1];
+            if (f->next < f->deg) {
+                uint32_t ch = g->dstk[f->base + f->next++];
+                if (g->outc[ch] == ST_NEW) dfs_open(g, ch, &bar);
+                else if (g->outc[ch] == ST_OPEN) {
+                    acyclic = 0;
+                    break;
+                }
+                continue;
+            }
+            dfs_value(g, f->id, g->dstk + f->base, f->deg);
+            g->dstk_len = f->base;
+            g->nframes--;
+        }
+    }
+    gr_progress_end(&bar);
+    g->prog = NULL;
+    dfs_release(g);
+    return acyclic;
+}
+
+/* From the values-only path to stored edges, for good: every position is expanded again by
+ * the next expand_pending (ids stay). */
+static void switch_to_edges(gr_pg *g) {
+    if (g->store_edges) return;
+    g->store_edges = 1;
+    uint64_t cap = g->cap;
+    g->child_off = resize(g->c, g->child_off, sizeof *g->child_off, cap + 1);
+    g->kind = resize(g->c, g->kind, sizeof *g->kind, cap ? cap : 1);
+    g->child_off[0] = 0;
+    memset(g->kind, GR_EXPAND_MOVES, (size_t)g->n);
+    g->n_expanded = 0;
+    g->nedges = 0;
+}
+
+/* Stored children for a graph solved on the values-only path: one more expansion of every
+ * position (the values are kept; the graph has stored edges from now on). */
+static void materialize(gr_pg *g) {
+    if (g->store_edges) return;
+    switch_to_edges(g);
+    expand_pending(g);
+}
+
+void gr_pg_store_edges(gr_pg *g, int store) {
+    if (store) switch_to_edges(g);
+    else if (g->n_expanded == 0 && g->store_edges) {   /* only before anything is expanded */
+        g->store_edges = 0;
+        gr_free(g->c, g->child_off);
+        gr_free(g->c, g->kind);
+        g->child_off = NULL;
+        g->kind = NULL;
+    }
+}
+
 void gr_pg_solve(gr_pg *g) {
+    if (!g->store_edges) {
+        if (dfs_solve(g)) {
+            g->n_solved = g->n;
+            g->n_gamma = 0;
+            return;
+        }
+        switch_to_edges(g);
+    }
     expand_pending(g);
     uint32_t n = g->n;
     uint64_t *roff;
@@ -640,6 +882,7 @@ static uint32_t gamma_stage(gr_pg *g, uint32_t m, const uint64_t *roff, const ui
 
 void gr_pg_solve_gamma(gr_pg *g) {
     if (g->n_solved != g->n) gr_pg_solve(g);
+    materialize(g);   /* the labelling walks edges both ways */
     uint32_t n = g->n;
     gr_ctx *c = g->c;
     if (!g->gamma || g->gamma_cap < n) {
@@ -707,10 +950,12 @@ uint32_t gr_pg_count(const gr_pg *g) { return g->n; }
 uint64_t gr_pg_edges(const gr_pg *g) { return g->nedges; }
 
 size_t gr_pg_bytes(const gr_pg *g) {
-    size_t per_pos = sizeof *g->kind + sizeof *g->outc + sizeof *g->rem + sizeof *g->sg;
+    size_t per_pos = sizeof *g->outc + sizeof *g->rem + sizeof *g->sg;
     size_t b = sizeof *g;
     b += (size_t)g->keys_cap;
-    b += ((size_t)g->cap + 1) * (sizeof *g->key_off + sizeof *g->child_off);
+    b += ((size_t)g->cap + 1) * sizeof *g->key_off;
+    if (g->store_edges) b += ((size_t)g->cap + 1) * sizeof *g->child_off + (size_t)g->cap * sizeof *g->kind;
+    b += g->dset_cap * sizeof *g->dset;
     b += (size_t)g->cap * per_pos;
     b += (size_t)g->nslots * sizeof *g->slots;
     b += (size_t)g->edges_cap * sizeof *g->children;
@@ -731,10 +976,19 @@ int64_t gr_pg_sg(const gr_pg *g, uint32_t id) {
     return id < g->n_solved && g->sg[id] != NONE ? (int64_t)g->sg[id] : -1;
 }
 
+/* Children of a graph solved on the values-only path are made on first request. The graph
+ * is never defined const (gr_pg_new allocates it), and its answers do not change. */
+static const gr_pg *with_edges(const gr_pg *g) {
+    if (!g->store_edges) materialize((gr_pg *)(uintptr_t)g);
+    return g;
+}
+
 uint32_t gr_pg_nchildren(const gr_pg *g, uint32_t id) {
+    g = with_edges(g);
     return id < g->n_expanded ? degree(g, id) : 0;
 }
 
 const uint32_t *gr_pg_children(const gr_pg *g, uint32_t id) {
+    g = with_edges(g);
     return id < g->n_expanded ? g->children + g->child_off[id] : g->children;
 }
