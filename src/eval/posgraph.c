@@ -32,7 +32,16 @@
 #define ST_NEW 3                     /* discovered, not expanded */
 #define ST_OPEN 4                    /* expanded, on the search stack */
 
-#define MIN_SLOTS 1024u
+/* The per-position arrays of every graph (key_off, outc, rem, sg) are chunked: chunk 0 grows
+ * by realloc up to CHUNK entries, then whole chunks of CHUNK entries are added, never moved.
+ * So a large graph never copies them and holds at most one chunk of slack, where a flat array
+ * grown by 1.5x copies everything each time and holds up to half its size unused. */
+#define CHUNK_BITS 20
+#define CHUNK ((uint64_t)1 << CHUNK_BITS)
+#define AT(arr, i) ((arr)[(uint64_t)(i) >> CHUNK_BITS][(uint64_t)(i) & (CHUNK - 1)])
+
+#define MIN_SLOT_BITS 10
+#define MIN_SLOTS (1u << MIN_SLOT_BITS)
 #define MIN_CAP 256u
 
 /* A position on the values-only search stack: its children are dstk[base .. base + deg),
@@ -54,13 +63,18 @@ struct gr_pg {
     uint64_t limit;          /* most positions allowed */
     int limit_derived;       /* limit came from the memory limit, not --max-positions */
 
-    /* Positions: per-position arrays have room for cap positions (offset arrays cap + 1). */
+    /* Positions: the chunked arrays have room for `room` entries (nchunks chunks of which the
+     * table has chunks_cap); the flat arrays of stored edges for cap positions (child_off
+     * cap + 1). */
     uint32_t n, cap;
+    uint64_t room;
+    size_t nchunks, chunks_cap;
     uint8_t *keys;
     uint64_t keys_len, keys_cap;
-    uint64_t *key_off;
+    uint64_t **key_off;       /* chunked, like outc, rem and sg: see AT */
     uint64_t *slots;
-    uint64_t nslots;          /* a power of two */
+    uint64_t nslots;          /* a power of two: 2^slot_bits */
+    int slot_bits;
 
     /* Expansion: positions [0, n_expanded) have children[child_off[id] .. child_off[id+1]). */
     uint32_t n_expanded;
@@ -100,8 +114,8 @@ struct gr_pg {
     /* Results for positions [0, n_solved). On the values-only path outc also holds the
      * search state of positions not yet valued (ST_NEW, ST_OPEN). */
     uint32_t n_solved;
-    uint8_t *outc;
-    uint32_t *rem, *sg;
+    uint8_t **outc;
+    uint32_t **rem, **sg;
     uint32_t *gamma;          /* NULL until gr_pg_solve_gamma; for [0, n_gamma) */
     uint32_t n_gamma, gamma_cap;
 };
@@ -122,6 +136,35 @@ static uint64_t fmix64(uint64_t h) {
     return h;
 }
 
+/* Keys are a few bytes long, and a library call per key copy or compare (tens of millions of
+ * them) costs more than the bytes: these move 8, 4, 2, 1 bytes at a time with fixed-size
+ * accesses the compiler inlines. */
+static uint64_t load_tail(const uint8_t *p, size_t len) {   /* len < 8, as memcpy into 0 */
+    uint64_t w = 0;
+    int shift = 0;
+    if (len & 4) { uint32_t x; memcpy(&x, p, 4); w = x; p += 4; shift = 32; }
+    if (len & 2) { uint16_t x; memcpy(&x, p, 2); w |= (uint64_t)x << shift; p += 2; shift += 16; }
+    if (len & 1) w |= (uint64_t)p[0] << shift;
+    return w;
+}
+
+static void copy_bytes(uint8_t *d, const uint8_t *s, size_t len) {
+    for (; len >= 8; d += 8, s += 8, len -= 8) memcpy(d, s, 8);
+    if (len & 4) { memcpy(d, s, 4); d += 4; s += 4; }
+    if (len & 2) { memcpy(d, s, 2); d += 2; s += 2; }
+    if (len & 1) *d = *s;
+}
+
+static int same_bytes(const uint8_t *a, const uint8_t *b, size_t len) {
+    for (; len >= 8; a += 8, b += 8, len -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    return load_tail(a, len) == load_tail(b, len);
+}
+
 /* Eight bytes per multiply-rotate step, then a full avalanche. The length is folded into the
  * seed so encodings that differ only by trailing zero bytes hash apart. */
 static uint64_t hash_bytes(const uint8_t *p, size_t len) {
@@ -134,11 +177,7 @@ static uint64_t hash_bytes(const uint8_t *p, size_t len) {
         p += 8;
         len -= 8;
     }
-    if (len) {
-        uint64_t w = 0;
-        memcpy(&w, p, len);
-        h = rotl64(h ^ (w * k1), 31) * k2;
-    }
+    if (len) h = rotl64(h ^ (load_tail(p, len) * k1), 31) * k2;
     return fmix64(h);
 }
 
@@ -198,16 +237,29 @@ static void unnote(gr_pg *g) {
     g->noted = 0;
 }
 
-static _Noreturn void fail_limit(gr_pg *g) {
+/* On the values-only path the positions are nearly all the memory: reaching the limit derived
+ * from --max-memory, or a growth of the position store past --max-memory, says so. */
+static _Noreturn void fail_memory(gr_pg *g) {
     if (g->prog) gr_progress_end(g->prog);
     unnote(g);
-    if (g->limit_derived && !g->store_edges)   /* values only: positions are all the memory */
-        gr_fail(g->c, GR_EXIT_LIMIT,
-                "position graph too large for --max-memory: %u positions and %llu edges explored "
-                "(%u positions expanded; the limit is %zu MiB, about %llu positions); raise "
-                "--max-memory or analyse a smaller game",
-                g->n, (unsigned long long)g->nedges, g->n_expanded, g->c->mem_limit >> 20,
-                (unsigned long long)g->limit);
+    gr_fail(g->c, GR_EXIT_LIMIT,
+            "position graph too large for --max-memory: %u positions and %llu edges explored "
+            "(%u positions expanded); the limit is %zu MiB; raise --max-memory or analyse a "
+            "smaller game",
+            g->n, (unsigned long long)g->nedges, g->n_expanded, g->c->mem_limit >> 20);
+}
+
+/* Before the position store (the chunked arrays, the keys) grows by `bytes` on the values-only
+ * path; the hash table's doubling and the search stack are left to the memory limit itself. */
+static void store_budget(gr_pg *g, uint64_t bytes) {
+    gr_ctx *c = g->c;
+    if (!g->store_edges && (uint64_t)c->mem_used + bytes > c->mem_limit) fail_memory(g);
+}
+
+static _Noreturn void fail_limit(gr_pg *g) {
+    if (g->limit_derived && !g->store_edges) fail_memory(g);
+    if (g->prog) gr_progress_end(g->prog);
+    unnote(g);
     if (g->limit_derived)
         gr_fail(g->c, GR_EXIT_LIMIT,
                 "position graph limit reached: %u positions and %llu edges explored "
@@ -223,27 +275,82 @@ static _Noreturn void fail_limit(gr_pg *g) {
 }
 
 /* Makes room for one more position in every per-position array. */
+/* Room for `need` entries in every chunked array. */
+static void grow_chunks(gr_pg *g, uint64_t need) {
+    gr_ctx *c = g->c;
+    note_growth(g);
+    if (g->chunks_cap == 0) {
+        g->chunks_cap = 4;
+        g->key_off = resize(c, NULL, sizeof *g->key_off, 4);
+        g->outc = resize(c, NULL, sizeof *g->outc, 4);
+        g->rem = resize(c, NULL, sizeof *g->rem, 4);
+        g->sg = resize(c, NULL, sizeof *g->sg, 4);
+    }
+    if (g->room < CHUNK) {   /* chunk 0, grown in place up to a whole chunk */
+        uint64_t room = grown(g->room, need, MIN_CAP);
+        if (room > CHUNK || need > CHUNK) room = CHUNK;
+        store_budget(g, (room - g->room) * (sizeof **g->key_off + sizeof **g->outc + sizeof **g->rem + sizeof **g->sg));
+        g->key_off[0] = resize(c, g->nchunks ? g->key_off[0] : NULL, sizeof **g->key_off, room);
+        g->outc[0] = resize(c, g->nchunks ? g->outc[0] : NULL, sizeof **g->outc, room);
+        g->rem[0] = resize(c, g->nchunks ? g->rem[0] : NULL, sizeof **g->rem, room);
+        g->sg[0] = resize(c, g->nchunks ? g->sg[0] : NULL, sizeof **g->sg, room);
+        g->nchunks = 1;
+        g->room = room;
+    }
+    while (g->room < need) {
+        store_budget(g, CHUNK * (sizeof **g->key_off + sizeof **g->outc + sizeof **g->rem + sizeof **g->sg));
+        if (g->nchunks == g->chunks_cap) {
+            g->chunks_cap *= 2;
+            g->key_off = resize(c, g->key_off, sizeof *g->key_off, g->chunks_cap);
+            g->outc = resize(c, g->outc, sizeof *g->outc, g->chunks_cap);
+            g->rem = resize(c, g->rem, sizeof *g->rem, g->chunks_cap);
+            g->sg = resize(c, g->sg, sizeof *g->sg, g->chunks_cap);
+        }
+        size_t k = g->nchunks;
+        g->key_off[k] = NULL;   /* each allocation below may fail: free sees what exists */
+        g->outc[k] = NULL;
+        g->rem[k] = NULL;
+        g->sg[k] = NULL;
+        g->nchunks = k + 1;
+        g->key_off[k] = resize(c, NULL, sizeof **g->key_off, CHUNK);
+        g->outc[k] = resize(c, NULL, sizeof **g->outc, CHUNK);
+        g->rem[k] = resize(c, NULL, sizeof **g->rem, CHUNK);
+        g->sg[k] = resize(c, NULL, sizeof **g->sg, CHUNK);
+        g->room += CHUNK;
+    }
+}
+
+/* Makes room for one more position in every per-position array (key_off's end included). */
 static void reserve_position(gr_pg *g) {
-    if (g->n < g->cap) return;
+    if ((uint64_t)g->n + 2 > g->room) grow_chunks(g, (uint64_t)g->n + 2);
+    if (!g->store_edges || g->n < g->cap) return;
     note_growth(g);
     uint64_t cap = grown(g->cap, (uint64_t)g->n + 1, MIN_CAP);
     if (cap > g->limit) cap = g->limit;
-    gr_ctx *c = g->c;
-    g->key_off = resize(c, g->key_off, sizeof *g->key_off, cap + 1);
-    if (g->store_edges) {
-        g->child_off = resize(c, g->child_off, sizeof *g->child_off, cap + 1);
-        g->kind = resize(c, g->kind, sizeof *g->kind, cap);
-    }
-    g->outc = resize(c, g->outc, sizeof *g->outc, cap);
-    g->rem = resize(c, g->rem, sizeof *g->rem, cap);
-    g->sg = resize(c, g->sg, sizeof *g->sg, cap);
+    g->child_off = resize(g->c, g->child_off, sizeof *g->child_off, cap + 1);
+    g->kind = resize(g->c, g->kind, sizeof *g->kind, cap);
     g->cap = (uint32_t)cap;
+}
+
+static void free_chunks(gr_pg *g) {
+    for (size_t k = 0; k < g->nchunks; k++) {
+        gr_free(g->c, g->key_off[k]);
+        gr_free(g->c, g->outc[k]);
+        gr_free(g->c, g->rem[k]);
+        gr_free(g->c, g->sg[k]);
+    }
+    gr_free(g->c, g->key_off);
+    gr_free(g->c, g->outc);
+    gr_free(g->c, g->rem);
+    gr_free(g->c, g->sg);
 }
 
 static void reserve_keys(gr_pg *g, size_t len) {
     if (g->keys_cap - g->keys_len >= len) return;
     note_growth(g);
-    g->keys_cap = grown(g->keys_cap, g->keys_len + len, 4096);
+    uint64_t cap = grown(g->keys_cap, g->keys_len + len, 4096);
+    store_budget(g, cap - g->keys_cap);
+    g->keys_cap = cap;
     g->keys = resize(g->c, g->keys, 1, g->keys_cap);
 }
 
@@ -260,25 +367,42 @@ static void push_id(gr_pg *g, uint32_t **arr, uint64_t *len, uint64_t *cap, uint
 /* ---- the hash table ----------------------------------------------------------------------- */
 
 static size_t key_len(const gr_pg *g, uint32_t id) {
-    return (size_t)(g->key_off[id + 1] - g->key_off[id]);
+    return (size_t)(AT(g->key_off, id + 1) - AT(g->key_off, id));
 }
 
-/* Rebuilds the table at nslots slots. The full hashes are not stored, so they are recomputed;
- * walking ids in order reads the key buffer sequentially. */
-static void rehash(gr_pg *g, uint64_t nslots) {
+/* A hash's home slot: its top slot_bits bits. */
+static uint64_t home_of(const gr_pg *g, uint64_t h) { return h >> (64 - g->slot_bits); }
+
+/* Doubles the table. Homes are the top bits of the hash and tags its top 32 bits, so while
+ * the table has at most 2^32 slots a slot's new home follows from its tag alone: the old
+ * table is read in order and the new one written almost in order (homes keep their order),
+ * with no key read and no hash recomputed. Beyond that the hashes are recomputed from the
+ * keys. */
+static void rehash(gr_pg *g) {
     note_growth(g);
-    gr_free(g->c, g->slots);
-    g->slots = NULL;
-    g->slots = resize(g->c, NULL, sizeof *g->slots, nslots);
-    memset(g->slots, 0, (size_t)nslots * sizeof *g->slots);
-    g->nslots = nslots;
-    uint64_t mask = nslots - 1;
-    for (uint32_t id = 0; id < g->n; id++) {
-        uint64_t h = hash_bytes(g->keys + g->key_off[id], key_len(g, id));
-        uint64_t i = h & mask;
-        while (g->slots[i]) i = (i + 1) & mask;
-        g->slots[i] = (h >> 32 << 32) | ((uint64_t)id + 1);
+    uint64_t *old = g->slots, nold = g->nslots, nslots = nold * 2, mask = nslots - 1;
+    int bits = g->slot_bits + 1;
+    uint64_t *slots = resize(g->c, NULL, sizeof *slots, nslots);   /* zeroed: all empty */
+    if (bits <= 32) {
+        for (uint64_t j = 0; j < nold; j++) {
+            uint64_t s = old[j];
+            if (!s) continue;
+            uint64_t i = (s >> 32) >> (32 - bits);
+            while (slots[i]) i = (i + 1) & mask;
+            slots[i] = s;
+        }
+    } else {
+        for (uint32_t id = 0; id < g->n; id++) {
+            uint64_t h = hash_bytes(g->keys + AT(g->key_off, id), key_len(g, id));
+            uint64_t i = h >> (64 - bits);
+            while (slots[i]) i = (i + 1) & mask;
+            slots[i] = (h >> 32 << 32) | ((uint64_t)id + 1);
+        }
     }
+    gr_free(g->c, old);
+    g->slots = slots;
+    g->nslots = nslots;
+    g->slot_bits = bits;
 }
 
 static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
@@ -286,11 +410,11 @@ static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
     reserve_position(g);
     reserve_keys(g, len);
     uint32_t id = g->n;
-    if (len) memcpy(g->keys + g->keys_len, key, len);
+    copy_bytes(g->keys + g->keys_len, key, len);
     g->keys_len += len;
-    g->key_off[id + 1] = g->keys_len;
+    AT(g->key_off, id + 1) = g->keys_len;
     if (g->store_edges) g->kind[id] = GR_EXPAND_MOVES;
-    g->outc[id] = ST_NEW;
+    AT(g->outc, id) = ST_NEW;
     g->n = id + 1;
     return id;
 }
@@ -299,14 +423,14 @@ static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
  * known. */
 static uint32_t intern_hashed(gr_pg *g, const uint8_t *key, size_t len, uint64_t h) {
     /* Grow before probing so the slot found below stays valid for the insertion. */
-    if (((uint64_t)g->n + 1) * 10 > g->nslots * 7) rehash(g, g->nslots * 2);
-    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = h & mask;
+    if (((uint64_t)g->n + 1) * 10 > g->nslots * 7) rehash(g);
+    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = home_of(g, h);
     for (;;) {
         uint64_t s = g->slots[i];
         if (!s) break;
         if ((s & 0xffffffff00000000ULL) == tag) {
             uint32_t id = (uint32_t)s - 1;
-            if (key_len(g, id) == len && (len == 0 || !memcmp(g->keys + g->key_off[id], key, len)))
+            if (key_len(g, id) == len && same_bytes(g->keys + AT(g->key_off, id), key, len))
                 return id;
         }
         i = (i + 1) & mask;
@@ -322,13 +446,13 @@ static uint32_t intern(gr_pg *g, const uint8_t *key, size_t len) {
 
 int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len) {
     uint64_t h = hash_bytes(pos, len);
-    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = h & mask;
+    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = home_of(g, h);
     for (;;) {
         uint64_t s = g->slots[i];
         if (!s) return -1;
         if ((s & 0xffffffff00000000ULL) == tag) {
             uint32_t id = (uint32_t)s - 1;
-            if (key_len(g, id) == len && (len == 0 || !memcmp(g->keys + g->key_off[id], pos, len)))
+            if (key_len(g, id) == len && same_bytes(g->keys + AT(g->key_off, id), pos, len))
                 return id;
         }
         i = (i + 1) & mask;
@@ -358,9 +482,10 @@ gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_pos
     g->children = gr_alloc(c, (size_t)g->edges_cap * sizeof *g->children);
     g->store_edges = 1;
     reserve_position(g);
-    g->key_off[0] = 0;
+    AT(g->key_off, 0) = 0;
     g->child_off[0] = 0;
     g->nslots = MIN_SLOTS;
+    g->slot_bits = MIN_SLOT_BITS;
     g->slots = gr_alloc(c, MIN_SLOTS * sizeof *g->slots);
     return g;
 }
@@ -370,7 +495,7 @@ void gr_pg_free(gr_pg *g) {
     unnote(g);
     gr_ctx *c = g->c;
     gr_free(c, g->keys);
-    gr_free(c, g->key_off);
+    free_chunks(g);
     gr_free(c, g->slots);
     gr_free(c, g->kind);
     gr_free(c, g->child_off);
@@ -380,9 +505,6 @@ void gr_pg_free(gr_pg *g) {
     gr_free(c, g->batch_hash);
     gr_free(c, g->dset);
     dfs_release(g);
-    gr_free(c, g->outc);
-    gr_free(c, g->rem);
-    gr_free(c, g->sg);
     gr_free(c, g->gamma);
     gr_free(c, g);
 }
@@ -413,7 +535,7 @@ void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len) {
         g->batch_end = resize(g->c, g->batch_end, sizeof *g->batch_end, g->batch_max);
         g->batch_hash = resize(g->c, g->batch_hash, sizeof *g->batch_hash, g->batch_max);
     }
-    if (len) memcpy(g->batch + g->batch_len, child, len);
+    copy_bytes(g->batch + g->batch_len, child, len);
     g->batch_len += len;
     g->batch_end[g->batch_n++] = g->batch_len;
 }
@@ -421,15 +543,15 @@ void gr_pg_emit(gr_pg_sink *sink, const uint8_t *child, size_t len) {
 /* Prefetches what looking up hash h will touch first: its home slot, and (once that is
  * cached) the key offsets or key bytes of the id a matching tag there points at. */
 static void prefetch_slot(const gr_pg *g, uint64_t h) {
-    __builtin_prefetch(&g->slots[h & (g->nslots - 1)]);
+    __builtin_prefetch(&g->slots[home_of(g, h)]);
 }
 
 static void prefetch_key(const gr_pg *g, uint64_t h, int bytes) {
-    uint64_t s = g->slots[h & (g->nslots - 1)];
+    uint64_t s = g->slots[home_of(g, h)];
     if (!s || (s ^ h) >> 32) return;
     uint32_t id = (uint32_t)s - 1;
-    if (bytes) __builtin_prefetch(g->keys + g->key_off[id]);
-    else __builtin_prefetch(&g->key_off[id]);
+    if (bytes) __builtin_prefetch(g->keys + AT(g->key_off, id));
+    else __builtin_prefetch(&AT(g->key_off, id));
 }
 
 /* Makes the duplicate filter an empty set of at least 2n slots (a power of two). */
@@ -509,7 +631,7 @@ static void expand_pending(gr_pg *g) {
         gr_pg_sink sink = { g, id };
         g->batch_n = 0;
         g->batch_len = 0;
-        gr_expand_kind kind = g->expand(g->user, g->keys + g->key_off[id], key_len(g, id), &sink);
+        gr_expand_kind kind = g->expand(g->user, g->keys + AT(g->key_off, id), key_len(g, id), &sink);
         /* Fixed outcomes have no moves by contract; drop any that were emitted. */
         if (kind == GR_EXPAND_MOVES) insert_batch(g, &g->children, &g->nedges, &g->edges_cap);
         g->kind[id] = (uint8_t)kind;
@@ -556,29 +678,29 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
     uint32_t head = 0, tail = 0;
     for (uint32_t v = 0; v < n; v++) {
         uint32_t deg = degree(g, v);
-        g->rem[v] = NONE;
-        g->outc[v] = GR_DRAW;
+        AT(g->rem, v) = NONE;
+        AT(g->outc, v) = GR_DRAW;
         cnt[v] = 0;
-        if (g->kind[v] == GR_EXPAND_WIN) g->outc[v] = GR_WIN;
-        else if (g->kind[v] == GR_EXPAND_LOSS || deg == 0) g->outc[v] = GR_LOSS;
+        if (g->kind[v] == GR_EXPAND_WIN) AT(g->outc, v) = GR_WIN;
+        else if (g->kind[v] == GR_EXPAND_LOSS || deg == 0) AT(g->outc, v) = GR_LOSS;
         else cnt[v] = deg;
-        if (g->outc[v] != GR_DRAW) {
-            g->rem[v] = 0;
+        if (AT(g->outc, v) != GR_DRAW) {
+            AT(g->rem, v) = 0;
             queue[tail++] = v;
         }
     }
     while (head < tail) {
         gr_poll(g->c);
         uint32_t v = queue[head++];
-        uint32_t r = g->rem[v] + 1;
-        int child_lost = g->outc[v] == GR_LOSS;
+        uint32_t r = AT(g->rem, v) + 1;
+        int child_lost = AT(g->outc, v) == GR_LOSS;
         for (uint64_t e = roff[v]; e < roff[v + 1]; e++) {
             uint32_t p = rev[e];
             if (cnt[p] == 0) continue; /* decided already */
             if (child_lost) cnt[p] = 0;
             else if (--cnt[p] != 0) continue;
-            g->outc[p] = child_lost ? GR_WIN : GR_LOSS;
-            g->rem[p] = r;
+            AT(g->outc, p) = child_lost ? GR_WIN : GR_LOSS;
+            AT(g->rem, p) = r;
             queue[tail++] = p;
         }
     }
@@ -586,13 +708,13 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
 
 /* mex of the SG values of v's children. Only values up to deg can matter, so the bitset has
  * deg + 1 bits and only those words are cleared. */
-static uint32_t mex_children(const gr_pg *g, uint32_t v, const uint32_t *val, uint64_t *bits) {
+static uint32_t mex_children(const gr_pg *g, uint32_t v, uint32_t *const *val, uint64_t *bits) {
     uint32_t deg = degree(g, v);
     size_t words = (size_t)deg / 64 + 1;
     memset(bits, 0, words * sizeof *bits);
     const uint32_t *ch = g->children + g->child_off[v];
     for (uint32_t k = 0; k < deg; k++)
-        if (val[ch[k]] <= deg) bits[val[ch[k]] / 64] |= 1ULL << (val[ch[k]] % 64);
+        if (AT(val, ch[k]) <= deg) bits[AT(val, ch[k]) / 64] |= 1ULL << (AT(val, ch[k]) % 64);
     for (size_t w = 0;; w++)
         if (~bits[w]) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
 }
@@ -612,14 +734,14 @@ static void grundy_values(gr_pg *g, uint32_t n, const uint64_t *roff, const uint
     uint64_t *bits = resize(g->c, NULL, sizeof *bits, (uint64_t)max_degree(g, n) / 64 + 1);
     uint32_t head = 0, tail = 0;
     for (uint32_t v = 0; v < n; v++) {
-        g->sg[v] = NONE;
+        AT(g->sg, v) = NONE;
         cnt[v] = degree(g, v);
         if (cnt[v] == 0 && g->kind[v] != GR_EXPAND_WIN) queue[tail++] = v;
     }
     while (head < tail) {
         gr_poll(g->c);
         uint32_t v = queue[head++];
-        g->sg[v] = mex_children(g, v, g->sg, bits);
+        AT(g->sg, v) = mex_children(g, v, g->sg, bits);
         for (uint64_t e = roff[v]; e < roff[v + 1]; e++)
             if (--cnt[rev[e]] == 0) queue[tail++] = rev[e];
     }
@@ -641,16 +763,16 @@ static void dfs_value(gr_pg *g, uint32_t v, const uint32_t *ch, uint32_t deg) {
     uint32_t nearest_loss = NONE, farthest = 0;
     int undefined = 0;
     for (uint32_t j = 0; j < deg; j++) {
-        uint32_t c = ch[j], r = g->rem[c];
-        if (g->outc[c] == GR_LOSS) {
+        uint32_t c = ch[j], r = AT(g->rem, c);
+        if (AT(g->outc, c) == GR_LOSS) {
             if (r < nearest_loss) nearest_loss = r;
         } else if (r > farthest) farthest = r;   /* every child is WIN or LOSS: acyclic */
-        undefined |= g->sg[c] == NONE;
+        undefined |= AT(g->sg, c) == NONE;
     }
-    g->outc[v] = nearest_loss != NONE ? GR_WIN : GR_LOSS;
-    g->rem[v] = (nearest_loss != NONE ? nearest_loss : farthest) + 1;
+    AT(g->outc, v) = nearest_loss != NONE ? GR_WIN : GR_LOSS;
+    AT(g->rem, v) = (nearest_loss != NONE ? nearest_loss : farthest) + 1;
     if (undefined) {
-        g->sg[v] = NONE;
+        AT(g->sg, v) = NONE;
         return;
     }
     /* mex: only values up to deg can matter */
@@ -662,10 +784,10 @@ static void dfs_value(gr_pg *g, uint32_t v, const uint32_t *ch, uint32_t deg) {
     uint64_t *bits = g->bits;
     memset(bits, 0, words * sizeof *bits);
     for (uint32_t j = 0; j < deg; j++)
-        if (g->sg[ch[j]] <= deg) bits[g->sg[ch[j]] / 64] |= 1ULL << (g->sg[ch[j]] % 64);
+        if (AT(g->sg, ch[j]) <= deg) bits[AT(g->sg, ch[j]) / 64] |= 1ULL << (AT(g->sg, ch[j]) % 64);
     for (size_t w = 0;; w++)
         if (~bits[w]) {
-            g->sg[v] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
+            AT(g->sg, v) = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
             return;
         }
 }
@@ -676,14 +798,14 @@ static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
     gr_pg_sink sink = { g, v };
     g->batch_n = 0;
     g->batch_len = 0;
-    gr_expand_kind kind = g->expand(g->user, g->keys + g->key_off[v], key_len(g, v), &sink);
+    gr_expand_kind kind = g->expand(g->user, g->keys + AT(g->key_off, v), key_len(g, v), &sink);
     if ((g->n_expanded++ & 1023) == 0) gr_progress_update(bar, g->n_expanded);
     uint64_t base = g->dstk_len;
     uint32_t deg = kind == GR_EXPAND_MOVES ? insert_batch(g, &g->dstk, &g->dstk_len, &g->dstk_cap) : 0;
     if (deg == 0) {   /* fixed outcomes have no moves by contract; any emitted were dropped */
-        g->outc[v] = kind == GR_EXPAND_WIN ? GR_WIN : GR_LOSS;
-        g->rem[v] = 0;
-        g->sg[v] = kind == GR_EXPAND_WIN ? NONE : 0;
+        AT(g->outc, v) = kind == GR_EXPAND_WIN ? GR_WIN : GR_LOSS;
+        AT(g->rem, v) = 0;
+        AT(g->sg, v) = kind == GR_EXPAND_WIN ? NONE : 0;
         return;
     }
     if (g->nframes == g->frames_cap) {
@@ -692,7 +814,7 @@ static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
         g->frames = resize(g->c, g->frames, sizeof *g->frames, g->frames_cap);
     }
     g->frames[g->nframes++] = (struct dfs_frame){ v, 0, deg, base };
-    g->outc[v] = ST_OPEN;
+    AT(g->outc, v) = ST_OPEN;
 }
 
 static void dfs_release(gr_pg *g) {
@@ -713,14 +835,14 @@ static int dfs_solve(gr_pg *g) {
     g->prog = &bar;
     int acyclic = 1;
     for (uint32_t root = g->n_solved; root < g->n && acyclic; root++) {
-        if (g->outc[root] != ST_NEW) continue;
+        if (AT(g->outc, root) != ST_NEW) continue;
         dfs_open(g, root, &bar);
         while (g->nframes > 0) {
             struct dfs_frame *f = &g->frames[g->nframes - 1];
             if (f->next < f->deg) {
                 uint32_t ch = g->dstk[f->base + f->next++];
-                if (g->outc[ch] == ST_NEW) dfs_open(g, ch, &bar);
-                else if (g->outc[ch] == ST_OPEN) {
+                if (AT(g->outc, ch) == ST_NEW) dfs_open(g, ch, &bar);
+                else if (AT(g->outc, ch) == ST_OPEN) {
                     acyclic = 0;
                     break;
                 }
@@ -742,9 +864,12 @@ static int dfs_solve(gr_pg *g) {
 static void switch_to_edges(gr_pg *g) {
     if (g->store_edges) return;
     g->store_edges = 1;
-    uint64_t cap = g->cap;
+    uint64_t cap = grown(0, (uint64_t)g->n + 1, MIN_CAP);
+    if (cap > g->limit) cap = g->limit;
+    if (cap < g->n) cap = g->n;
     g->child_off = resize(g->c, g->child_off, sizeof *g->child_off, cap + 1);
     g->kind = resize(g->c, g->kind, sizeof *g->kind, cap ? cap : 1);
+    g->cap = (uint32_t)cap;
     g->child_off[0] = 0;
     memset(g->kind, GR_EXPAND_MOVES, (size_t)g->n);
     g->n_expanded = 0;
@@ -943,20 +1068,19 @@ size_t gr_pg_gamma_set(const gr_pg *g, uint32_t id, uint32_t *out, size_t cap) {
 
 const uint8_t *gr_pg_key(const gr_pg *g, uint32_t id, size_t *len) {
     *len = key_len(g, id);
-    return g->keys + g->key_off[id];
+    return g->keys + AT(g->key_off, id);
 }
 
 uint32_t gr_pg_count(const gr_pg *g) { return g->n; }
 uint64_t gr_pg_edges(const gr_pg *g) { return g->nedges; }
 
 size_t gr_pg_bytes(const gr_pg *g) {
-    size_t per_pos = sizeof *g->outc + sizeof *g->rem + sizeof *g->sg;
+    size_t per_pos = sizeof **g->key_off + sizeof **g->outc + sizeof **g->rem + sizeof **g->sg;
     size_t b = sizeof *g;
     b += (size_t)g->keys_cap;
-    b += ((size_t)g->cap + 1) * sizeof *g->key_off;
+    b += (size_t)g->room * per_pos + g->chunks_cap * 4 * sizeof(void *);
     if (g->store_edges) b += ((size_t)g->cap + 1) * sizeof *g->child_off + (size_t)g->cap * sizeof *g->kind;
     b += g->dset_cap * sizeof *g->dset;
-    b += (size_t)g->cap * per_pos;
     b += (size_t)g->nslots * sizeof *g->slots;
     b += (size_t)g->edges_cap * sizeof *g->children;
     b += g->batch_cap + (size_t)g->batch_max * (sizeof *g->batch_end + sizeof *g->batch_hash);
@@ -965,15 +1089,15 @@ size_t gr_pg_bytes(const gr_pg *g) {
 }
 
 gr_outcome gr_pg_outcome(const gr_pg *g, uint32_t id) {
-    return id < g->n_solved ? (gr_outcome)g->outc[id] : GR_DRAW;
+    return id < g->n_solved ? (gr_outcome)AT(g->outc, id) : GR_DRAW;
 }
 
 int64_t gr_pg_remoteness(const gr_pg *g, uint32_t id) {
-    return id < g->n_solved && g->rem[id] != NONE ? (int64_t)g->rem[id] : -1;
+    return id < g->n_solved && AT(g->rem, id) != NONE ? (int64_t)AT(g->rem, id) : -1;
 }
 
 int64_t gr_pg_sg(const gr_pg *g, uint32_t id) {
-    return id < g->n_solved && g->sg[id] != NONE ? (int64_t)g->sg[id] : -1;
+    return id < g->n_solved && AT(g->sg, id) != NONE ? (int64_t)AT(g->sg, id) : -1;
 }
 
 /* Children of a graph solved on the values-only path are made on first request. The graph

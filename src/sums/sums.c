@@ -366,9 +366,8 @@ static void encode_replaced(gr_sumgraph *s, const spos *p, int i, size_t off) {
         parts[j] = x;
     }
     size_t need = ((size_t)p->na + np) * 20 + 24;
-    s->tmp = grow(s->c, s->tmp, need, &s->captmp, 1);
     s->enc = grow(s->c, s->enc, need, &s->capenc, 1);
-    uint8_t *o = s->tmp;
+    uint8_t *o = s->enc + 2;   /* the body, after a count and a length of one byte each */
     size_t n = 0, q = 0;
     for (int k = 0; k < p->na; k++) {
         if (k == i) continue;
@@ -378,14 +377,16 @@ static void encode_replaced(gr_sumgraph *s, const spos *p, int i, size_t off) {
         n = put_atom1(s, o, n, a->game, a->c[0]);
     }
     while (q < np) n = put_atom1(s, o, n, game, parts[q++]);
-    /* one component: its count, its length, its bytes */
+    /* one component: its count, its length, its bytes (moved if the length takes more) */
     uint8_t *e = s->enc;
-    size_t m = 0;
-    e[m++] = 1;
+    size_t m = 1;
+    for (uint64_t v = n >> 7; v; v >>= 7) m++;   /* bytes of the length */
+    if (m > 1) memmove(e + 1 + m, o, n);
+    e[0] = 1;
+    m = 1;
     uint64_t v = n;
     while (v >= 0x80) { e[m++] = (uint8_t)(v | 0x80); v >>= 7; }
     e[m++] = (uint8_t)v;
-    if (n) memcpy(e + m, o, n);
     s->nenc = m + n;
 }
 
