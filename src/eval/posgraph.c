@@ -1,13 +1,20 @@
 /* posgraph: the explicit position graph: interning of canonical encodings, breadth-first
  * expansion into CSR arrays, retrograde analysis (outcome and remoteness), Sprague-Grundy
- * values on the acyclic part and generalised Sprague-Grundy values (gamma); see posgraph.h.
+ * values on the acyclic part and generalised Sprague-Grundy values (gamma); and the
+ * values-only path, a depth-first search that stores no edges; see posgraph.h.
  *
  * Layout. Position ids are assigned in discovery order. Encodings live back to back in one
  * byte buffer (key_off[id] .. key_off[id + 1]). The hash table is open addressing with linear
  * probing over 64-bit slots holding (upper 32 bits of the hash) << 32 | (id + 1), so a probe
- * rejects almost every non-matching slot without touching the key buffer, and 0 means empty.
- * Because expansion runs in id order, the children of position id are appended to one array
- * right after those of id - 1: the CSR offsets fall out for free.
+ * rejects almost every non-matching slot without touching the key buffer, and 0 means empty;
+ * a hash's home slot is its top bits, so doubling the table never rereads a key. The
+ * per-position arrays (key_off, outc, rem, sg) are chunked (see AT): they never move.
+ * With stored edges, expansion runs in id order and the children of position id are appended
+ * to one array right after those of id - 1: the CSR offsets fall out for free. On the
+ * values-only path (sums' solves and tables) there is no edge array, no kind and no
+ * child_off at all: a position costs its key, 17 bytes of arrays and its share of the hash
+ * table, about 45 bytes for a sum of a few heaps, where stored edges, their reverse and the
+ * retrograde counters cost about 140.
  *
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
@@ -883,6 +890,8 @@ static void materialize(gr_pg *g) {
     switch_to_edges(g);
     expand_pending(g);
 }
+
+int gr_pg_stores_edges(const gr_pg *g) { return g->store_edges; }
 
 void gr_pg_store_edges(gr_pg *g, int store) {
     if (store) switch_to_edges(g);
