@@ -1045,34 +1045,6 @@ static void test_deep_chain(void) {
     gr_ctx_free(&c);
 }
 
-/* The values-only path: the same limits and messages, the depth of a chain on no stack. */
-static void test_values_only_limits(void) {
-    chain_values_only = 1;
-    gr_ctx c;
-    gr_ctx_init(&c, "t", "", 0);
-    CHECK_EQ(solve_chain(&c, 10, 10), 0);
-    CHECK_EQ(c.mem_used, 0);
-    CHECK_EQ(solve_chain(&c, 11, 10), 1);
-    CHECK_EQ(c.fail_status, GR_EXIT_LIMIT);
-    CHECK(strstr(c.fail_msg, "position graph limit reached: 10 positions and 9 edges") != NULL);
-    CHECK(strstr(c.fail_msg, "--max-positions 10") != NULL);
-    gr_ctx_free(&c);
-    CHECK_EQ(c.mem_used, 0);
-    gr_ctx_init(&c, "t", "", 0);
-    c.mem_limit = (size_t)1 << 20;
-    CHECK_EQ(solve_chain(&c, 1000, 0), 0);
-    CHECK_EQ(solve_chain(&c, 100000, 0), 1);
-    CHECK_EQ(c.fail_status, GR_EXIT_LIMIT);
-    /* a chain is all depth: the search stack reaches the memory limit before the positions do */
-    CHECK(strstr(c.fail_msg, "--max-memory") != NULL);
-    CHECK(strstr(c.fail_msg, "positions and") != NULL && strstr(c.fail_msg, "edges explored") != NULL);
-    gr_ctx_free(&c);
-    gr_ctx_init(&c, "t", "", 0);
-    CHECK_EQ(solve_chain(&c, 1000001, 0), 0);
-    gr_ctx_free(&c);
-    chain_values_only = 0;
-}
-
 int main(void) {
     test_hand_made();
     test_random_graphs();
@@ -1084,6 +1056,8 @@ int main(void) {
     test_substrings();
     test_limits();
     test_deep_chain();
-    test_values_only_limits();
+    chain_values_only = 1; /* the same limits and messages, and depth, on the values-only path */
+    test_limits();
+    test_deep_chain();
     return t_finish("unit_posgraph");
 }
