@@ -809,6 +809,14 @@ static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
     if ((g->n_expanded++ & 1023) == 0) gr_progress_update(bar, g->n_expanded);
     uint64_t base = g->dstk_len;
     uint32_t deg = kind == GR_EXPAND_MOVES ? insert_batch(g, &g->dstk, &g->dstk_len, &g->dstk_cap) : 0;
+    /* The search reads every child's state next, and its values when v is left: start those
+     * misses together. */
+    for (uint32_t j = 0; j < deg; j++) {
+        uint32_t ch = g->dstk[base + j];
+        __builtin_prefetch(&AT(g->outc, ch));
+        __builtin_prefetch(&AT(g->rem, ch));
+        __builtin_prefetch(&AT(g->sg, ch));
+    }
     if (deg == 0) {   /* fixed outcomes have no moves by contract; any emitted were dropped */
         AT(g->outc, v) = kind == GR_EXPAND_WIN ? GR_WIN : GR_LOSS;
         AT(g->rem, v) = 0;
