@@ -3,8 +3,9 @@
  * values on the acyclic part and generalised Sprague-Grundy values (gamma); and the
  * values-only path, a depth-first search that stores no edges; see posgraph.h.
  *
- * Layout. Position ids are assigned in discovery order. Encodings live back to back in one
- * byte buffer (key_off[id] .. key_off[id + 1]). The hash table is open addressing with linear
+ * Layout. Position ids are assigned in discovery order. Encodings live back to back, each
+ * after its length, in chunks of bytes that never move (key_off[id] locates id's; see
+ * reserve_keys). The hash table is open addressing with linear
  * probing over 64-bit slots holding (upper 32 bits of the hash) << 32 | (id + 1), so a probe
  * rejects almost every non-matching slot without touching the key buffer, and 0 means empty;
  * a hash's home slot is its top bits, so doubling the table never rereads a key. The
@@ -76,8 +77,9 @@ struct gr_pg {
     uint32_t n, cap;
     uint64_t room;
     size_t nchunks, chunks_cap;
-    uint8_t *keys;
-    uint64_t keys_len, keys_cap;
+    uint8_t **keys;
+    size_t nkch, kch_cap;     /* key chunks: keys[0 .. nkch), the last filled to kpos of ksize */
+    uint64_t kpos, ksize, kbytes;   /* kbytes: all key chunks together */
     uint64_t **key_off;       /* chunked, like outc, rem and sg: see AT */
     uint64_t *slots;
     uint64_t nslots;          /* a power of two: 2^slot_bits */
@@ -327,9 +329,9 @@ static void grow_chunks(gr_pg *g, uint64_t need) {
     }
 }
 
-/* Makes room for one more position in every per-position array (key_off's end included). */
+/* Makes room for one more position in every per-position array. */
 static void reserve_position(gr_pg *g) {
-    if ((uint64_t)g->n + 2 > g->room) grow_chunks(g, (uint64_t)g->n + 2);
+    if ((uint64_t)g->n + 1 > g->room) grow_chunks(g, (uint64_t)g->n + 1);
     if (!g->store_edges || g->n < g->cap) return;
     note_growth(g);
     uint64_t cap = grown(g->cap, (uint64_t)g->n + 1, MIN_CAP);
@@ -352,13 +354,45 @@ static void free_chunks(gr_pg *g) {
     gr_free(g->c, g->sg);
 }
 
-static void reserve_keys(gr_pg *g, size_t len) {
-    if (g->keys_cap - g->keys_len >= len) return;
+/* Keys are records (a varint length, then the bytes) in chunks of KCHUNK bytes that never
+ * move: chunk 0 grows by realloc up to KCHUNK, then a record that does not fit in the last
+ * chunk starts a new one (of its own size if larger). key_off[id] is (chunk << 32) | offset. */
+#define KCHUNK ((uint64_t)4 << 20)
+
+/* Room for a record of rec bytes at (the last chunk, kpos). */
+static void reserve_keys(gr_pg *g, uint64_t rec) {
+    if (g->ksize - g->kpos >= rec) return;
     note_growth(g);
-    uint64_t cap = grown(g->keys_cap, g->keys_len + len, 4096);
-    store_budget(g, cap - g->keys_cap);
-    g->keys_cap = cap;
-    g->keys = resize(g->c, g->keys, 1, g->keys_cap);
+    if (g->nkch == 1 && g->kpos + rec <= KCHUNK) {   /* chunk 0 grows in place */
+        uint64_t size = grown(g->ksize, g->kpos + rec, 4096);
+        if (size > KCHUNK) size = KCHUNK;
+        store_budget(g, size - g->ksize);
+        g->keys[0] = resize(g->c, g->keys[0], 1, size);
+        g->kbytes += size - g->ksize;
+        g->ksize = size;
+        return;
+    }
+    uint64_t size = rec > KCHUNK ? rec : KCHUNK;
+    store_budget(g, size);
+    if (g->nkch == g->kch_cap) {
+        g->kch_cap *= 2;
+        g->keys = resize(g->c, g->keys, sizeof *g->keys, g->kch_cap);
+    }
+    g->keys[g->nkch] = resize(g->c, NULL, 1, size);
+    g->nkch++;
+    g->kbytes += size;
+    g->ksize = size;
+    g->kpos = 0;
+}
+
+/* The bytes of id's key, and their number in *len. */
+static const uint8_t *key_at(const gr_pg *g, uint32_t id, size_t *len) {
+    uint64_t o = AT(g->key_off, id);
+    const uint8_t *p = g->keys[o >> 32] + (uint32_t)o;
+    uint64_t v = *p & 0x7f;
+    for (int shift = 7; *p++ & 0x80; shift += 7) v |= (uint64_t)(*p & 0x7f) << shift;
+    *len = (size_t)v;
+    return p;
 }
 
 /* Appends id to a growable array of ids (the edges, or the values-only path's stack). */
@@ -373,9 +407,6 @@ static void push_id(gr_pg *g, uint32_t **arr, uint64_t *len, uint64_t *cap, uint
 
 /* ---- the hash table ----------------------------------------------------------------------- */
 
-static size_t key_len(const gr_pg *g, uint32_t id) {
-    return (size_t)(AT(g->key_off, id + 1) - AT(g->key_off, id));
-}
 
 /* A hash's home slot: its top slot_bits bits. */
 static uint64_t home_of(const gr_pg *g, uint64_t h) { return h >> (64 - g->slot_bits); }
@@ -400,7 +431,9 @@ static void rehash(gr_pg *g) {
         }
     } else {
         for (uint32_t id = 0; id < g->n; id++) {
-            uint64_t h = hash_bytes(g->keys + AT(g->key_off, id), key_len(g, id));
+            size_t len;
+            const uint8_t *key = key_at(g, id, &len);
+            uint64_t h = hash_bytes(key, len);
             uint64_t i = h >> (64 - bits);
             while (slots[i]) i = (i + 1) & mask;
             slots[i] = (h >> 32 << 32) | ((uint64_t)id + 1);
@@ -415,11 +448,19 @@ static void rehash(gr_pg *g) {
 static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
     if (g->n >= g->limit) fail_limit(g);
     reserve_position(g);
-    reserve_keys(g, len);
+    uint8_t head[10];
+    size_t nhead = 0;
+    for (uint64_t v = len; ; v >>= 7) {
+        head[nhead++] = (uint8_t)(v >= 0x80 ? (v & 0x7f) | 0x80 : v);
+        if (v < 0x80) break;
+    }
+    reserve_keys(g, nhead + (uint64_t)len);
     uint32_t id = g->n;
-    copy_bytes(g->keys + g->keys_len, key, len);
-    g->keys_len += len;
-    AT(g->key_off, id + 1) = g->keys_len;
+    uint8_t *rec = g->keys[g->nkch - 1] + g->kpos;
+    copy_bytes(rec, head, nhead);
+    copy_bytes(rec + nhead, key, len);
+    AT(g->key_off, id) = (uint64_t)(g->nkch - 1) << 32 | g->kpos;
+    g->kpos += nhead + len;
     if (g->store_edges) g->kind[id] = GR_EXPAND_MOVES;
     AT(g->outc, id) = ST_NEW;
     g->n = id + 1;
@@ -437,7 +478,9 @@ static uint32_t intern_hashed(gr_pg *g, const uint8_t *key, size_t len, uint64_t
         if (!s) break;
         if ((s & 0xffffffff00000000ULL) == tag) {
             uint32_t id = (uint32_t)s - 1;
-            if (key_len(g, id) == len && same_bytes(g->keys + AT(g->key_off, id), key, len))
+            size_t klen;
+            const uint8_t *k = key_at(g, id, &klen);
+            if (klen == len && same_bytes(k, key, len))
                 return id;
         }
         i = (i + 1) & mask;
@@ -459,7 +502,9 @@ int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len) {
         if (!s) return -1;
         if ((s & 0xffffffff00000000ULL) == tag) {
             uint32_t id = (uint32_t)s - 1;
-            if (key_len(g, id) == len && same_bytes(g->keys + AT(g->key_off, id), pos, len))
+            size_t klen;
+            const uint8_t *k = key_at(g, id, &klen);
+            if (klen == len && same_bytes(k, pos, len))
                 return id;
         }
         i = (i + 1) & mask;
@@ -483,13 +528,15 @@ gr_pg *gr_pg_new(gr_ctx *c, gr_pg_expand_fn expand, void *user, uint64_t max_pos
     }
     g->limit = max_positions < GR_PG_MAX_IDS ? max_positions : GR_PG_MAX_IDS;
     /* Non-empty buffers from the start: pointers returned to clients are never NULL + k. */
-    g->keys_cap = 4096;
-    g->keys = gr_alloc(c, (size_t)g->keys_cap);
+    g->kch_cap = 4;
+    g->keys = gr_alloc(c, g->kch_cap * sizeof *g->keys);
+    g->ksize = g->kbytes = 4096;
+    g->keys[0] = gr_alloc(c, (size_t)g->ksize);
+    g->nkch = 1;
     g->edges_cap = 1024;
     g->children = gr_alloc(c, (size_t)g->edges_cap * sizeof *g->children);
     g->store_edges = 1;
     reserve_position(g);
-    AT(g->key_off, 0) = 0;
     g->child_off[0] = 0;
     g->nslots = MIN_SLOTS;
     g->slot_bits = MIN_SLOT_BITS;
@@ -501,6 +548,7 @@ void gr_pg_free(gr_pg *g) {
     if (!g) return;
     unnote(g);
     gr_ctx *c = g->c;
+    for (size_t k = 0; k < g->nkch; k++) gr_free(c, g->keys[k]);
     gr_free(c, g->keys);
     free_chunks(g);
     gr_free(c, g->slots);
@@ -557,7 +605,7 @@ static void prefetch_key(const gr_pg *g, uint64_t h, int bytes) {
     uint64_t s = g->slots[home_of(g, h)];
     if (!s || (s ^ h) >> 32) return;
     uint32_t id = (uint32_t)s - 1;
-    if (bytes) __builtin_prefetch(g->keys + AT(g->key_off, id));
+    if (bytes) __builtin_prefetch(g->keys[AT(g->key_off, id) >> 32] + (uint32_t)AT(g->key_off, id));
     else __builtin_prefetch(&AT(g->key_off, id));
 }
 
@@ -638,7 +686,9 @@ static void expand_pending(gr_pg *g) {
         gr_pg_sink sink = { g, id };
         g->batch_n = 0;
         g->batch_len = 0;
-        gr_expand_kind kind = g->expand(g->user, g->keys + AT(g->key_off, id), key_len(g, id), &sink);
+        size_t len;
+        const uint8_t *key = key_at(g, id, &len);
+        gr_expand_kind kind = g->expand(g->user, key, len, &sink);
         /* Fixed outcomes have no moves by contract; drop any that were emitted. */
         if (kind == GR_EXPAND_MOVES) insert_batch(g, &g->children, &g->nedges, &g->edges_cap);
         g->kind[id] = (uint8_t)kind;
@@ -805,7 +855,9 @@ static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
     gr_pg_sink sink = { g, v };
     g->batch_n = 0;
     g->batch_len = 0;
-    gr_expand_kind kind = g->expand(g->user, g->keys + AT(g->key_off, v), key_len(g, v), &sink);
+    size_t len;
+    const uint8_t *key = key_at(g, v, &len);
+    gr_expand_kind kind = g->expand(g->user, key, len, &sink);
     if ((g->n_expanded++ & 1023) == 0) gr_progress_update(bar, g->n_expanded);
     uint64_t base = g->dstk_len;
     uint32_t deg = kind == GR_EXPAND_MOVES ? insert_batch(g, &g->dstk, &g->dstk_len, &g->dstk_cap) : 0;
@@ -1084,8 +1136,7 @@ size_t gr_pg_gamma_set(const gr_pg *g, uint32_t id, uint32_t *out, size_t cap) {
 /* ---- queries ------------------------------------------------------------------------------- */
 
 const uint8_t *gr_pg_key(const gr_pg *g, uint32_t id, size_t *len) {
-    *len = key_len(g, id);
-    return g->keys + AT(g->key_off, id);
+    return key_at(g, id, len);
 }
 
 uint32_t gr_pg_count(const gr_pg *g) { return g->n; }
@@ -1094,7 +1145,7 @@ uint64_t gr_pg_edges(const gr_pg *g) { return g->nedges; }
 size_t gr_pg_bytes(const gr_pg *g) {
     size_t per_pos = sizeof **g->key_off + sizeof **g->outc + sizeof **g->rem + sizeof **g->sg;
     size_t b = sizeof *g;
-    b += (size_t)g->keys_cap;
+    b += (size_t)g->kbytes + g->kch_cap * sizeof *g->keys;
     b += (size_t)g->room * per_pos + g->chunks_cap * 4 * sizeof(void *);
     if (g->store_edges) b += ((size_t)g->cap + 1) * sizeof *g->child_off + (size_t)g->cap * sizeof *g->kind;
     b += g->dset_cap * sizeof *g->dset;
