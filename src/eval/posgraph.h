@@ -46,11 +46,12 @@ void gr_pg_free(gr_pg *g);
 void gr_pg_limit_work(gr_pg *g, uint64_t max_bytes);
 
 /* store = 0, before anything is expanded: the client needs values and gr_pg_find, not
- * children. An acyclic graph is then solved depth first with no edges stored (a few bytes a
- * position instead of tens); a cycle switches it to stored edges and retrograde analysis. The
- * answers are the same either way; children and gamma values, if asked for anyway, cost one
- * more expansion of every position (once). store = 1 (the default) keeps today's path:
- * breadth first, ids in that order, edges stored. */
+ * children. An acyclic graph is then solved depth first with no edges stored (about 45 bytes
+ * a position for a sum of a few heaps, against about 140 with edges); a cycle switches it to
+ * stored edges and retrograde analysis (having expanded what it searched once more). The
+ * answers are the same either way, ids are in depth-first discovery order; children and
+ * gamma values, if asked for anyway, cost one more expansion of every position (once).
+ * store = 1 (the default) keeps today's path: breadth first, ids in that order, edges stored. */
 void gr_pg_store_edges(gr_pg *g, int store);
 int gr_pg_stores_edges(const gr_pg *g);   /* 1 once the graph holds its edges */
 uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len);   /* a start; returns its id */
