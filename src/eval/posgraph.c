@@ -675,6 +675,17 @@ static void check_budget(gr_pg *g) {
             g->n, (unsigned long long)g->nedges, g->n_expanded, (unsigned long long)(need >> 20), c->mem_limit >> 20);
 }
 
+/* The client's expansion of id, its children left in the batch. */
+static gr_expand_kind call_expand(gr_pg *g, uint32_t id) {
+    gr_poll(g->c);
+    gr_pg_sink sink = { g, id };
+    g->batch_n = 0;
+    g->batch_len = 0;
+    size_t len;
+    const uint8_t *key = key_at(g, id, &len);
+    return g->expand(g->user, key, len, &sink);
+}
+
 /* Expands every position not yet expanded, breadth first in id order. */
 static void expand_pending(gr_pg *g) {
     gr_progress bar;
@@ -682,13 +693,7 @@ static void expand_pending(gr_pg *g) {
     g->prog = &bar;
     while (g->n_expanded < g->n) {
         uint32_t id = g->n_expanded;
-        gr_poll(g->c);
-        gr_pg_sink sink = { g, id };
-        g->batch_n = 0;
-        g->batch_len = 0;
-        size_t len;
-        const uint8_t *key = key_at(g, id, &len);
-        gr_expand_kind kind = g->expand(g->user, key, len, &sink);
+        gr_expand_kind kind = call_expand(g, id);
         /* Fixed outcomes have no moves by contract; drop any that were emitted. */
         if (kind == GR_EXPAND_MOVES) insert_batch(g, &g->children, &g->nedges, &g->edges_cap);
         g->kind[id] = (uint8_t)kind;
@@ -851,13 +856,7 @@ static void dfs_value(gr_pg *g, uint32_t v, const uint32_t *ch, uint32_t deg) {
 
 /* Expands v: a position without moves is valued at once, one with moves goes on the stack. */
 static void dfs_open(gr_pg *g, uint32_t v, gr_progress *bar) {
-    gr_poll(g->c);
-    gr_pg_sink sink = { g, v };
-    g->batch_n = 0;
-    g->batch_len = 0;
-    size_t len;
-    const uint8_t *key = key_at(g, v, &len);
-    gr_expand_kind kind = g->expand(g->user, key, len, &sink);
+    gr_expand_kind kind = call_expand(g, v);
     if ((g->n_expanded++ & 1023) == 0) gr_progress_update(bar, g->n_expanded);
     uint64_t base = g->dstk_len;
     uint32_t deg = kind == GR_EXPAND_MOVES ? insert_batch(g, &g->dstk, &g->dstk_len, &g->dstk_cap) : 0;
