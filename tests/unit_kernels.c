@@ -1231,6 +1231,38 @@ static void conv_body(gf *f, void *arg) {
             }
             j->verified++;
         }
+        /* The same sums by a graph that stores its edges (retrograde analysis): every position
+         * of one is in the other with the same outcome, remoteness, SG and gamma values. */
+        gr_sumgraph *old = gr_sumgraph_new(&f->c, &f->mod, conv);
+        gr_pg *opg = gr_sumgraph_pg(old);
+        gr_pg_store_edges(opg, 1);
+        for (int i = 0; i < j->nsums; i++) {
+            sums_comps(f, &j->sums[i], comps);
+            gr_sumgraph_add(old, comps, j->sums[i].n);
+        }
+        gr_sumgraph_solve(old);
+        CHECK_EQ(gr_pg_count(opg), gr_pg_count(pg));
+        CHECK_EQ(gr_pg_edges(opg), gr_pg_edges(pg));
+        if (conv == CONV_NORMAL) {
+            gr_pg_solve_gamma(opg);
+            gr_pg_solve_gamma(pg);
+        }
+        for (uint32_t id = 0; id < gr_pg_count(opg) && !bad; id++) {
+            size_t len;
+            const uint8_t *key = gr_pg_key(opg, id, &len);
+            int64_t fid = gr_pg_find(pg, key, len);
+            int ok = CHECK(fid >= 0);
+            if (!ok) { bad++; break; }
+            ok &= CHECK_EQ(gr_pg_outcome(pg, (uint32_t)fid), gr_pg_outcome(opg, id));
+            ok &= CHECK_EQ(gr_pg_remoteness(pg, (uint32_t)fid), gr_pg_remoteness(opg, id));
+            ok &= CHECK_EQ(gr_pg_sg(pg, (uint32_t)fid), gr_pg_sg(opg, id));
+            ok &= CHECK_EQ(gr_pg_gamma(pg, (uint32_t)fid), gr_pg_gamma(opg, id));
+            if (!ok) {
+                bad++;
+                for (int g = 0; g < j->ngames; g++) fprintf(stderr, "%s", j->games[g].decl);
+            }
+        }
+        gr_sumgraph_free(old);
         gr_sumgraph_free(sg);
         gf_memo_free(&x.memo);
     }

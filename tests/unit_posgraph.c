@@ -509,6 +509,20 @@ static void check_gamma_rules(const gr_pg *g) {
     }
 }
 
+static int r_reach(const tref *r, uint32_t v) { return r->reach[v]; }
+
+/* The children of every reachable vertex, in first-emission order. */
+static void check_tgraph_children(const gr_pg *g, const tgraph *t, const tref *r) {
+    uint32_t mv[TG_DEG];
+    for (uint32_t v = 0; v < t->n; v++) {
+        int64_t id = find32(g, v);
+        if (!r->reach[v] || !CHECK(id >= 0)) continue;
+        uint32_t k = tg_moves(t, v, mv);
+        if (CHECK_EQ(gr_pg_nchildren(g, (uint32_t)id), k))
+            for (uint32_t i = 0; i < k; i++) CHECK_EQ(gr_pg_children(g, (uint32_t)id)[i], find32(g, mv[i]));
+    }
+}
+
 /* Compares the solved graph with the references, vertex by vertex. */
 static void check_tgraph(const gr_pg *g, const tgraph *t, const tref *r, int with_gamma) {
     uint32_t reachable = 0, mv[TG_DEG];
@@ -596,6 +610,85 @@ static void test_random_graphs(void) {
     for (int i = 0; i < 300; i++) run_random_graph(&rng, 0, 5, 5, i % 2);
     for (int i = 0; i < 200; i++) run_random_graph(&rng, 0, 0, 0, 1); /* pure normal play */
     for (int i = 0; i < 100; i++) run_random_graph(&rng, 0, 20, 20, 1);
+}
+
+/* ---- the values-only path against stored edges ------------------------------------------- */
+
+/* One random graph solved twice, from the same starts in the same stages: by a graph that
+ * stores edges (the retrograde analysis checked above) and by one that does not (depth first
+ * on acyclic graphs, falling back to stored edges on a cycle). Every answer must agree, and
+ * both must agree with the references; the values-only graph expands each vertex of a DAG
+ * once, and at most twice on a cycle (once more after the fallback). */
+static void run_values_only(t_rng *rng, int dag, int win_pct, int loss_pct) {
+    tgraph *t = malloc(sizeof *t), *u = malloc(sizeof *u);
+    tref ref;
+    tg_random(t, rng, dag, win_pct, loss_pct);
+    *u = *t;
+    if (dag) ref_dag(t, &ref);
+    else ref_cyclic(t, &ref);
+    ref_gamma(t, &ref);
+    gr_ctx c;
+    gr_ctx_init(&c, "t", "", 0);
+    gr_pg *old = gr_pg_new(&c, tg_expand, t, 0);
+    gr_pg *fast = gr_pg_new(&c, tg_expand, u, 0);
+    gr_pg_store_edges(fast, 0);
+    uint32_t starts[4] = { 0 };
+    int nstarts = 1 + (int)t_range(rng, 0, 3);
+    for (int i = 1; i < nstarts; i++) starts[i] = (uint32_t)t_range(rng, 0, t->n - 1);
+    for (int stage = 0; stage < 2; stage++) {
+        /* stage 0: the first start; stage 1: the others too */
+        for (int i = stage ? 1 : 0; i < (stage ? nstarts : 1); i++) {
+            uint8_t b[4];
+            enc32(b, starts[i]);
+            uint32_t id = gr_pg_add(fast, b, 4);
+            CHECK_EQ(id, gr_pg_find(fast, b, 4));
+            gr_pg_add(old, b, 4);
+        }
+        gr_pg_solve(old);
+        gr_pg_solve(fast);
+        ref_reach(t, starts, stage ? nstarts : 1, &ref);
+        CHECK_EQ(gr_pg_count(fast), gr_pg_count(old));
+        CHECK_EQ(gr_pg_edges(fast), gr_pg_edges(old));
+        for (uint32_t v = 0; v < t->n; v++) {
+            int64_t a = find32(old, v), f = find32(fast, v);
+            CHECK_EQ(f >= 0, a >= 0);
+            CHECK_EQ(f >= 0, r_reach(&ref, v));
+            if (f < 0 || a < 0) continue;
+            int ok = CHECK_EQ(gr_pg_outcome(fast, (uint32_t)f), gr_pg_outcome(old, (uint32_t)a));
+            ok &= CHECK_EQ(gr_pg_remoteness(fast, (uint32_t)f), gr_pg_remoteness(old, (uint32_t)a));
+            ok &= CHECK_EQ(gr_pg_sg(fast, (uint32_t)f), gr_pg_sg(old, (uint32_t)a));
+            ok &= CHECK_EQ(gr_pg_outcome(fast, (uint32_t)f), ref.outcome[v]);
+            ok &= CHECK_EQ(gr_pg_remoteness(fast, (uint32_t)f), ref.rem[v]);
+            ok &= CHECK_EQ(gr_pg_sg(fast, (uint32_t)f), ref.sg[v]);
+            ok &= CHECK(u->expanded[v] >= 1 && u->expanded[v] <= (dag ? 1u : 2u));
+            if (!ok) fprintf(stderr, "  values-only: vertex %u of %u (%s), stage %d\n", v, t->n, dag ? "dag" : "any", stage);
+        }
+    }
+    /* Children and gamma, asked of the values-only graph: made by one more expansion. */
+    gr_pg_solve_gamma(fast);
+    check_tgraph_children(fast, t, &ref);
+    for (uint32_t v = 0; v < t->n; v++) {
+        int64_t f = find32(fast, v);
+        if (f >= 0) CHECK_EQ(gr_pg_gamma(fast, (uint32_t)f), ref.gamma[v]);
+    }
+    check_remoteness_rules(fast);
+    check_gamma_rules(fast);
+    CHECK(gr_pg_bytes(fast) + gr_pg_bytes(old) <= c.mem_used);
+    gr_pg_free(fast);
+    gr_pg_free(old);
+    CHECK_EQ(c.mem_used, 0);
+    gr_ctx_free(&c);
+    free(t);
+    free(u);
+}
+
+static void test_values_only(void) {
+    t_rng rng = { 4242 };
+    for (int i = 0; i < 300; i++) run_values_only(&rng, 1, 5, 5);
+    for (int i = 0; i < 200; i++) run_values_only(&rng, 1, 0, 0);
+    for (int i = 0; i < 100; i++) run_values_only(&rng, 1, 30, 10);   /* misere-like: many WIN leaves */
+    for (int i = 0; i < 300; i++) run_values_only(&rng, 0, 5, 5);
+    for (int i = 0; i < 100; i++) run_values_only(&rng, 0, 20, 20);
 }
 
 /* ---- gamma: hand-made values and the sum theorem ---------------------------------------- */
@@ -882,6 +975,8 @@ static gr_expand_kind chain_expand(void *user, const uint8_t *pos, size_t len, g
     return GR_EXPAND_MOVES;
 }
 
+static int chain_values_only; /* solve_chain on the values-only path */
+
 /* Solves a chain under the context's limits; returns 1 if it failed (status in c). */
 static int solve_chain(gr_ctx *c, uint32_t length, uint64_t max_positions) {
     jmp_buf jb;
@@ -891,6 +986,7 @@ static int solve_chain(gr_ctx *c, uint32_t length, uint64_t max_positions) {
         return 1;
     }
     gr_pg *g = gr_pg_new(c, chain_expand, &length, max_positions);
+    if (chain_values_only) gr_pg_store_edges(g, 0);
     uint8_t b[4];
     enc32(b, 0);
     gr_pg_add(g, b, 4);
@@ -952,11 +1048,15 @@ static void test_deep_chain(void) {
 int main(void) {
     test_hand_made();
     test_random_graphs();
+    test_values_only();
     test_gamma_hand();
     test_gamma_sums();
     test_grundys_game();
     test_misere_nim();
     test_substrings();
+    test_limits();
+    test_deep_chain();
+    chain_values_only = 1; /* the same limits and messages, and depth, on the values-only path */
     test_limits();
     test_deep_chain();
     return t_finish("unit_posgraph");

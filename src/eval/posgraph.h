@@ -10,6 +10,8 @@
  *   - whatever never settles is DRAW (optimal play never ends).
  * It also gives remoteness (the winner hurries, the loser delays; draws have none) and, where
  * the reachable graph is acyclic and every leaf is a loss, Sprague-Grundy values.
+ * A client that needs no children (gr_pg_store_edges(g, 0)) gets the same answers from a
+ * depth-first search that stores no edges, while the graph is acyclic.
  * No recursion anywhere: the depth of a game never touches the C stack. */
 #ifndef GRUNDY_POSGRAPH_H
 #define GRUNDY_POSGRAPH_H
@@ -43,6 +45,15 @@ void gr_pg_free(gr_pg *g);
  * (sums/remote.c); writing a child costs about its length. */
 void gr_pg_limit_work(gr_pg *g, uint64_t max_bytes);
 
+/* store = 0, before anything is expanded: the client needs values and gr_pg_find, not
+ * children. An acyclic graph is then solved depth first with no edges stored (about 45 bytes
+ * a position for a sum of a few heaps, against about 140 with edges); a cycle switches it to
+ * stored edges and retrograde analysis (having expanded what it searched once more). The
+ * answers are the same either way, ids are in depth-first discovery order; children and
+ * gamma values, if asked for anyway, cost one more expansion of every position (once).
+ * store = 1 (the default) keeps today's path: breadth first, ids in that order, edges stored. */
+void gr_pg_store_edges(gr_pg *g, int store);
+int gr_pg_stores_edges(const gr_pg *g);   /* 1 once the graph holds its edges */
 uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len);   /* a start; returns its id */
 /* Expands everything not yet expanded and (re)computes outcomes, remoteness, SG values.
  * May be called again after more gr_pg_add calls. */

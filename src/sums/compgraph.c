@@ -6,6 +6,7 @@ gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, in
     gr_compgraph *g = gr_alloc(c, sizeof *g);
     g->c = c;
     g->s = gr_sumgraph_new(c, m, CONV_NORMAL);
+    gr_pg_store_edges(gr_sumgraph_pg(g->s), 1);   /* every theory walks the children */
     for (int i = 0; i < n; i++) gr_sumgraph_add(g->s, &comps[i], 1);
     gr_sumgraph_solve(g->s);
     g->pg = gr_sumgraph_pg(g->s);

@@ -323,6 +323,72 @@ static void decode(gr_sumgraph *s, const uint8_t *p, size_t len, spos *out) {
 
 /* ---- children of a position ---- */
 typedef void (*child_fn)(gr_sumgraph *s, spos *child, void *user);
+static void emit_child(gr_sumgraph *s, spos *child, void *user);
+static void emit_encoded(gr_sumgraph *s, void *user);
+
+/* Can encode_replaced write p's children? Under the merged conventions (one multiset of
+ * atoms) with one coordinate an atom, p, decoded from a canonical encoding, is sorted. */
+static int direct_children(const gr_sumgraph *s, const spos *p) {
+    if (s->conv != CONV_NORMAL && s->conv != CONV_MISERE) return 0;
+    for (int i = 0; i < p->na; i++)
+        if (s->games[p->a[i].game]->arity != 1) return 0;
+    return 1;
+}
+
+/* Writes one atom (game, heap) as encode() does, unless it is a heap of 0 without moves. */
+static size_t put_atom1(gr_sumgraph *s, uint8_t *o, size_t n, int32_t game, int64_t x) {
+    if (x == 0 && s->games[game]->shape == SHAPE_HEAP && zero_is_dead(s, game)) return n;
+    uint64_t v = (uint64_t)game;
+    while (v >= 0x80) { o[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+    o[n++] = (uint8_t)v;
+    v = ((uint64_t)x << 1) ^ (uint64_t)(x >> 63);
+    while (v >= 0x80) { o[n++] = (uint8_t)(v | 0x80); v >>= 7; }
+    o[n++] = (uint8_t)v;
+    return n;
+}
+
+/* The canonical encoding (into s->enc) of sorted p with atom i replaced by the parts of the
+ * move at s->mb.v[off]: byte for byte what encode() writes for the child build_child()
+ * makes, by merging the parts into p's order instead of building the child and sorting it.
+ * Only where direct_children(s, p) holds. */
+static void encode_replaced(gr_sumgraph *s, const spos *p, int i, size_t off) {
+    const int64_t *mv = s->mb.v + off;
+    size_t np = (size_t)mv[0];
+    int32_t game = p->a[i].game;
+    /* the parts, sorted (there are few: insertion sort) */
+    s->mb.v = grow(s->c, s->mb.v, s->mb.n + np + 1, &s->mb.cap, sizeof *s->mb.v);
+    mv = s->mb.v + off;
+    int64_t *parts = s->mb.v + s->mb.n;
+    for (size_t q = 0; q < np; q++) {
+        int64_t x = mv[1 + q];
+        size_t j = q;
+        while (j > 0 && parts[j - 1] > x) { parts[j] = parts[j - 1]; j--; }
+        parts[j] = x;
+    }
+    size_t need = ((size_t)p->na + np) * 20 + 24;
+    s->enc = grow(s->c, s->enc, need, &s->capenc, 1);
+    uint8_t *o = s->enc + 2;   /* the body, after a count and a length of one byte each */
+    size_t n = 0, q = 0;
+    for (int k = 0; k < p->na; k++) {
+        if (k == i) continue;
+        const atom *a = &p->a[k];
+        /* parts go before the first atom greater than them: (game, heap) order */
+        while (q < np && (game < a->game || (game == a->game && parts[q] < a->c[0]))) n = put_atom1(s, o, n, game, parts[q++]);
+        n = put_atom1(s, o, n, a->game, a->c[0]);
+    }
+    while (q < np) n = put_atom1(s, o, n, game, parts[q++]);
+    /* one component: its count, its length, its bytes (moved if the length takes more) */
+    uint8_t *e = s->enc;
+    size_t m = 1;
+    for (uint64_t v = n >> 7; v; v >>= 7) m++;   /* bytes of the length */
+    if (m > 1) memmove(e + 1 + m, o, n);
+    e[0] = 1;
+    m = 1;
+    uint64_t v = n;
+    while (v >= 0x80) { e[m++] = (uint8_t)(v | 0x80); v >>= 7; }
+    e[m++] = (uint8_t)v;
+    s->nenc = m + n;
+}
 
 /* Builds the child where the atoms listed in repl[] (one per moved component, by atom index)
  * are replaced by the chosen moves' parts, in place. */
@@ -387,14 +453,20 @@ static gr_expand_kind children(gr_sumgraph *s, const spos *p, child_fn fn, void 
     }
     if (total == 0) return s->conv == CONV_MISERE ? GR_EXPAND_WIN : GR_EXPAND_LOSS;
     if (s->conv != CONV_EVERY) {
+        int direct = fn == emit_child && direct_children(s, p);
         for (int i = 0; i < p->na; i++) {
             /* An atom equal to the one before it gives the same children. */
             if (i > 0 && cmp_atom(&p->a[i], &p->a[i - 1]) == 0 && s->conv != CONV_ANYLEAF) continue;
             size_t off = s->move_off[i];
             for (int m = 0; m < s->move_count[i]; m++) {
                 gr_poll(c);
-                build_child(s, p, &i, &off, 1);
-                fn(s, &s->child, user);
+                if (direct) {
+                    encode_replaced(s, p, i, off);
+                    emit_encoded(s, user);
+                } else {
+                    build_child(s, p, &i, &off, 1);
+                    fn(s, &s->child, user);
+                }
                 off += move_size(s, p->a[i].game, off);
             }
         }
@@ -459,6 +531,11 @@ static void emit_child(gr_sumgraph *s, spos *child, void *user) {
     gr_pg_emit(e->sink, s->enc, s->nenc);
 }
 
+static void emit_encoded(gr_sumgraph *s, void *user) {
+    expand_ctx *e = user;
+    gr_pg_emit(e->sink, s->enc, s->nenc);
+}
+
 static gr_expand_kind expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {
     gr_sumgraph *s = user;
     decode(s, pos, len, &s->cur);
@@ -484,6 +561,7 @@ gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv) {
     int i = 0;
     for (gr_game *g = m->games; g; g = g->next) { s->zero_dead[i] = -1; s->games[i++] = g; }
     s->pg = gr_pg_new(c, expand, s, c->max_positions);
+    gr_pg_store_edges(s->pg, 0);   /* most clients want values; those that walk children ask */
     return s;
 }
 
