@@ -7,7 +7,8 @@
  * range too large, a move to a heap not smaller, several of them in one block) must fail at the
  * same heap with the same status and the same message, or be found not a recurrence at the same
  * heap, for every thread count. Long 'check' ranges (tested in blocks across threads) give the
- * same first counterexample, count and text, or the same failure, for every thread count. */
+ * same first counterexample, count and text, or the same failure, for every thread count. So
+ * do infinite subtraction sets (subpar.c), a generator that fails included. */
 #include <stdlib.h>
 #include "check.h"
 #include "gamefix.h"
@@ -23,9 +24,9 @@
 #endif
 #endif
 #ifdef SMALL
-enum { RULE_N = 1000, TB_N = 560, RULE_SETS = 3, CODES = 2 };
+enum { RULE_N = 1000, TB_N = 560, RULE_SETS = 3, CODES = 2, SUB_N = 4800 };
 #else
-enum { RULE_N = 1600, TB_N = 600, RULE_SETS = 6, CODES = 3 };
+enum { RULE_N = 1600, TB_N = 600, RULE_SETS = 6, CODES = 3, SUB_N = 7000 };
 #endif
 
 /* ---- values --------------------------------------------------------------------------------- */
@@ -287,5 +288,16 @@ int main(void) {
     /* a failure late in one block, heaps after it failing too */
     same_failure("game g {\n    heap n;\n    move -> {a, n - a} for a in 1..n / 2;\n    move -> n - 1 where 1 / (2000 - n) * 0 + pow(n, 6) > 0;\n}\n",
                  3000, GR_EXIT_LIMIT, "at position (1449)");
+    /* infinite subtraction sets (subpar.c): generated sets with many elements per heap, past the
+     * heap where the look-ups are split, and a generator that fails inside a block's reach */
+    static const char *const sets[] = { "{2*i + 1 : i >= 0}", "{i * i : i >= 1}", "{3*i + 2 : i >= 0}",
+                                        "{i * (i + 1) / 2 : i >= 1}", "{7*i + 1 : i in 0..500}" };
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+        snprintf(src, sizeof src, "game g = subtract %s;\n", sets[i]);
+        int64_t top = same_values(src, SUB_N);
+        printf("subtract %-26s to %d: largest value %lld\n", sets[i], (int)SUB_N, (long long)top);
+    }
+    same_failure("game g = subtract {2*i + 1 - 4 * (i / 2500) : i >= 0};\n", SUB_N, GR_EXIT_INPUT,
+                 "the set is not increasing: i = 2500 gives 4997 after 4999");
     return t_finish("unit_threads2");
 }

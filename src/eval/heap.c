@@ -9,6 +9,8 @@
 #include "proved.h"
 #include "octpar.h"
 #include "genpar.h"
+#include "subpar.h"
+#include "worker.h"
 #include "octscan.h"
 #include "checkpoint.h"
 #include <stdlib.h>
@@ -305,15 +307,34 @@ static int cmp_value(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+/* Extends a generated set ahead of the heaps to about upto, for a block of heaps across threads.
+ * A failure of the generator there is dropped: the serial kernel meets it again, at the heap
+ * where it meets it with one thread, since the generator's state stops before its failing
+ * element. */
+static void extend_ahead(gr_ctx *c, gr_game *g, int64_t upto) {
+    if (!g->sub_gen || g->gen_done || (g->nsub && g->sub[g->nsub - 1] > upto)) return;
+    gr_guard guard;
+    gr_guard_enter(c, &guard);
+    if (setjmp(guard.jb) == 0) gr_sub_extend(c, g, upto);
+    gr_guard_leave(c, &guard);
+}
+
+static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr, gr_subpar *par) {
     gr_sgtable *t = g->sg;
     inf_state *st = g->table;
     if (!st) { st = g->table = gr_alloc(c, sizeof *st); }
     uint64_t *seen = NULL;
     size_t seen_words = 0, vals_cap = 0;
     int64_t *vals = NULL;
+    int64_t block0 = -1, block_end = -1;
     for (int64_t n = t->n; n <= to; n++) {
         gr_poll(c);
+        if (par && n > block_end && n >= GR_SUBPAR_FROM) {
+            gr_sub_extend(c, g, n);            /* as the serial kernel does at heap n */
+            extend_ahead(c, g, n + (n < 4096 * 4 ? n / 4 : 4096));
+            block0 = gr_subpar_scan(c, par, g, t, to, &block_end) ? n : -1;
+            if (block0 < 0) block_end = n + 1023;   /* one thread for a while */
+        }
         gr_sub_extend(c, g, n);
         if (g->sub_open_from) {           /* the tail now reaches heap n - lo */
             while (st->tail_n <= n - g->sub_open_from) {
@@ -332,10 +353,25 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
         /* The listed elements' values: marked in a bitset over 0..max while that is small next
          * to their number, else sorted and merged (max grows like n for sets such as 2..). */
         size_t count = 0;
-        while (count < g->nsub && g->sub[count] <= n) count++;
+        while (block0 < 0 && count < g->nsub && g->sub[count] <= n) count++;
         size_t words = (size_t)((uint64_t)t->max / 64 + 2);
         uint64_t v = (uint64_t)st->tail_mex;
-        if (words <= 4 * count + 16) {
+        if (block0 >= 0) {
+            /* the members' marks, and the elements s <= n - block0 that land in the block */
+            size_t pw = gr_subpar_words(par);
+            if (words < pw) words = pw;
+            if (words > seen_words) {
+                seen = gr_realloc(c, seen, words * sizeof *seen);
+                seen_words = words;
+            }
+            memset(seen, 0, words * sizeof *seen);
+            memcpy(seen, gr_subpar_marks(par, n), pw * sizeof *seen);
+            for (size_t j = 0; j < g->nsub && g->sub[j] <= n - block0; j++) {
+                uint64_t x = (uint64_t)gr_sgt_get(t, n - g->sub[j]);
+                seen[x >> 6] |= UINT64_C(1) << (x & 63);
+            }
+            while (bit_get(seen, words, v) || bit_get(st->tail, st->tail_words, v)) v++;
+        } else if (words <= 4 * count + 16) {
             if (words > seen_words) {
                 seen = gr_realloc(c, seen, words * sizeof *seen);
                 seen_words = words;
@@ -362,9 +398,28 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
         }
         gr_sgt_push(c, t, (int64_t)v);
         if ((n & (PROGRESS_STEP - 1)) == 0) gr_progress_update(pr, (uint64_t)n);
+        if (n == block_end) block0 = -1;
     }
     gr_free(c, seen);
     gr_free(c, vals);
+}
+
+/* With --threads, blocks of large heaps: the members mark the moves to heaps below the block
+ * (subpar.h), and the kernel adds the few elements that land inside it. The team is freed
+ * before any failure goes on outward (pool.h). */
+static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
+    int64_t run = to - g->sg->n + 1;    /* a team only for a run of heaps that can fill blocks */
+    gr_subpar *par = c->threads > 1 && to >= GR_SUBPAR_FROM && run >= 4 * c->threads && run >= 256 ? gr_subpar_new(c) : NULL;
+    if (!par) { fill_subtract_inf_with(c, g, to, pr, NULL); return; }
+    gr_guard guard;
+    gr_guard_enter(c, &guard);
+    if (setjmp(guard.jb)) {
+        gr_subpar_free(c, par);
+        gr_guard_rethrow(c, &guard);
+    }
+    fill_subtract_inf_with(c, g, to, pr, par);
+    gr_guard_leave(c, &guard);
+    gr_subpar_free(c, par);
 }
 
 /* ---- octal kernel --------------------------------------------------------------------- */
