@@ -297,7 +297,7 @@ int main(void) {
         int64_t top = same_values(src, SUB_N);
         printf("subtract %-26s to %d: largest value %lld\n", sets[i], (int)SUB_N, (long long)top);
     }
-    same_failure("game g = subtract {2*i + 1 - 4 * (i / 2500) : i >= 0};\n", SUB_N, GR_EXIT_INPUT,
+    same_failure("game g = subtract {2*i + 1 - 4 * (i / 2500) : i >= 0};\n", 6000, GR_EXIT_INPUT,
                  "the set is not increasing: i = 2500 gives 4997 after 4999");
     return t_finish("unit_threads2");
 }
