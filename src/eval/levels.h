@@ -54,6 +54,7 @@ static inline int gr_count_down32(uint32_t *c) {
  * child takes one from it, and claims the parent (lost) if it took it to 0. Exactly one
  * claim succeeds per parent. */
 static inline int gr_claim32(uint32_t *c, int lost) {
+    if (!__atomic_load_n(c, __ATOMIC_RELAXED)) return 0;   /* decided: no locked operation */
     return lost ? __atomic_exchange_n(c, 0, __ATOMIC_RELAXED) != 0 : gr_count_down32(c);
 }
 #endif

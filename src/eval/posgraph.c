@@ -819,7 +819,7 @@ static void grundy_values(gr_pg *g, gr_pgpass *J, uint32_t n) {
  * take team_grain positions (or team_grain / 64 of a frontier) at once; frontiers below
  * team_level stay on the caller (waking the team costs more). Tests lower all three to reach
  * every threaded pass, with every member busy, in small graphs. The expansion, which assigns
- * the ids, and the reverse edges stay serial. */
+ * the ids, and the reverse edges (see team_solve) stay serial. */
 static atomic_ullong team_from = 1u << 20, team_grain = 1u << 14, team_level = 1u << 12;
 void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level) {
     atomic_store(&team_from, from);
@@ -851,8 +851,10 @@ static void team_levels(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, in
     }
 }
 
-/* Both analyses by the team, stopped again before any failure (--max-time, memory) leaves. */
-static void team_solve(gr_pg *g, gr_pgpass *J, uint32_t n) {
+/* Both analyses by the team (the reverse edges are built serially: a fill by atomic places
+ * took longer on two cores than the serial counting sort), and the team stopped again before
+ * any failure (--max-time, memory) leaves. */
+static void team_solve(gr_pg *g, uint32_t n) {
     gr_ctx *c = g->c;
     gr_pool *pool = gr_pool_new(c->threads);
     gr_guard guard;
@@ -861,6 +863,12 @@ static void team_solve(gr_pg *g, gr_pgpass *J, uint32_t n) {
         gr_pool_free(pool);
         gr_guard_rethrow(c, &guard);
     }
+    uint64_t *roff;
+    uint32_t *rev;
+    build_reverse(g, n, &roff, &rev);
+    uint32_t *cnt = resize(c, NULL, sizeof *cnt, n);
+    uint32_t *queue = resize(c, NULL, sizeof *queue, n);
+    gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
     team_sweep(g, pool, J, gr_pgpass_start, n);
     team_levels(g, pool, J, gr_pgpass_settle, 1);
     J->swords = (size_t)max_degree(g, n) / 64 + 1;
@@ -871,6 +879,11 @@ static void team_solve(gr_pg *g, gr_pgpass *J, uint32_t n) {
     gr_guard_leave(c, &guard);
     gr_pool_free(pool);
     gr_free(c, J->scratch);
+    gr_free(c, J);
+    gr_free(c, queue);
+    gr_free(c, cnt);
+    gr_free(c, rev);
+    gr_free(c, roff);
 }
 
 /* ---- the values-only path: depth first ----------------------------------------------------
@@ -1037,22 +1050,22 @@ void gr_pg_solve(gr_pg *g) {
     }
     expand_pending(g);
     uint32_t n = g->n;
-    uint64_t *roff;
-    uint32_t *rev;
-    build_reverse(g, n, &roff, &rev);
-    uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
-    uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
-    gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
-    if (g->c->threads > 1 && n >= atomic_load(&team_from)) team_solve(g, J, n);
+    if (g->c->threads > 1 && n >= atomic_load(&team_from) && n) team_solve(g, n);
     else {
+        uint64_t *roff;
+        uint32_t *rev;
+        build_reverse(g, n, &roff, &rev);
+        uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
+        uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
+        gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
         retrograde(g, J, n);
         grundy_values(g, J, n);
+        gr_free(g->c, J);
+        gr_free(g->c, queue);
+        gr_free(g->c, cnt);
+        gr_free(g->c, rev);
+        gr_free(g->c, roff);
     }
-    gr_free(g->c, J);
-    gr_free(g->c, queue);
-    gr_free(g->c, cnt);
-    gr_free(g->c, rev);
-    gr_free(g->c, roff);
     g->n_solved = n;
     g->n_gamma = 0; /* stale: gr_pg_solve_gamma recomputes */
 }
