@@ -17,6 +17,10 @@
  * table, about 45 bytes for a sum of a few heaps, where stored edges, their reverse and the
  * retrograde counters cost about 140.
  *
+ * With --threads > 1 a graph of at least 2^20 positions is solved with stored edges by the
+ * thread team (pgteam.h: the first pass, the retrograde levels, Kahn's levels; the same answers);
+ * the expansion, the reverse edges, gamma and the values-only path stay serial.
+ *
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
 #define _DEFAULT_SOURCE 1   /* madvise(MADV_HUGEPAGE) where the C library has it */
