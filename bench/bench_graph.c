@@ -212,13 +212,9 @@ static void bench_wythoff(int64_t n) {
 }
 
 /* ---- 3. a cyclic position graph solved with 1 and 2 threads ---------------------------------- */
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dULL;
-    x ^= x >> 33;
-    return x;
+static uint64_t mix64(uint64_t x) {   /* a multiply-xorshift hash: targets that look random */
+    x = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
+    return x ^ (x >> 32);
 }
 
 static gr_expand_kind cyclic_expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {

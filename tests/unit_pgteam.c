@@ -34,13 +34,10 @@ typedef struct rgraph {
     int armed;
 } rgraph;
 
+/* A hash of x: one step of the tests' generator from state x. */
 static uint64_t mix(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dULL;
-    x ^= x >> 33;
-    return x;
+    t_rng r = { x };
+    return t_next(&r);
 }
 
 static gr_expand_kind r_expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {

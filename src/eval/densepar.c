@@ -24,18 +24,15 @@
 #include <string.h>
 #include "expr.h"
 #include "ir.h"
-#include "levels.h"
 
 typedef gr_level_out out;
 
 static inline void flush(out *o) { gr_level_flush(o); }
 static inline void emit(out *o, uint64_t v) { gr_level_emit(o, v); }
-#define OUT(J) { &(J)->tail, (J)->queue, 0, { 0 } }
+#define OUT(J) { &(J)->lv, 0, { 0 } }
 
 /* The next piece [*lo, *hi) of the job's range; 0 when none is left. */
-static int take(gr_boxpass *J, uint64_t *lo, uint64_t *hi) {
-    return gr_level_take(&J->next, J->from, J->to, J->grain, lo, hi);
-}
+static int take(gr_boxpass *J, uint64_t *lo, uint64_t *hi) { return gr_level_take(&J->lv, lo, hi); }
 
 static void coords(const gr_boxpass *J, uint64_t i, int64_t *p) {
     for (int k = J->a - 1; k >= 0; k--) {
@@ -178,7 +175,7 @@ void gr_boxpass_start(void *arg, int member, int members) {
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             int t = term_of(J->st[v]);
             int res = t == TERM_WINS ? GR_WIN : t == TERM_LOSES ? GR_LOSS : J->misere ? GR_WIN : GR_LOSS;
             J->st[v] = (uint8_t)(J->st[v] | S_DONE | res);
@@ -224,7 +221,7 @@ void gr_boxpass_settle(void *arg, int member, int members) {
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             int lost = (J->st[v] & S_OUT) == GR_LOSS;
             if (J->rev) {
                 for (uint32_t e = J->roff[v]; e < J->roff[v + 1]; e++) settle_parent(J, &o, J->rev[e], lost);
@@ -292,7 +289,7 @@ void gr_boxpass_kahn(void *arg, int member, int members) {
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             if (!J->rev) coords(J, v, p);
             int t = term_of(J->st[v]);
             if (J->with_sg && t != TERM_WINS) kahn_value(J, v, t, p, seen);

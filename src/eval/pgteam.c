@@ -18,69 +18,55 @@
  * levels, after the team's join. */
 #include "pgteam.h"
 #include <string.h>
-#include "levels.h"
 #include "posgraph.h"
 
 #define NONE UINT32_MAX   /* posgraph.c's: rem of a draw, an undefined SG value */
 
-#define OUT(J) { &(J)->tail, (J)->queue, 0, { 0 } }
+/* One position or frontier entry i of a pass: o gathers the next frontier, bits is the
+ * member's scratch. */
+typedef void item_fn(gr_pgpass *J, gr_level_out *o, uint64_t i, uint64_t *bits);
 
-static int take(gr_pgpass *J, uint64_t *lo, uint64_t *hi) {
-    return gr_level_take(&J->next, J->from, J->to, J->grain, lo, hi);
-}
-
-void gr_pgpass_start(void *arg, int member, int members) {
-    (void)member; (void)members;
-    gr_pgpass *J = arg;
-    gr_level_out o = OUT(J);
-    uint64_t lo, hi;
-    while (take(J, &lo, &hi))
-        for (uint64_t v = lo; v < hi; v++) {
-            uint32_t deg = (uint32_t)(J->off[v + 1] - J->off[v]);
-            int k = J->kind[v], out = GR_DRAW;
-            J->cnt[v] = 0;
-            if (k == GR_EXPAND_WIN) out = GR_WIN;
-            else if (k == GR_EXPAND_LOSS || deg == 0) out = GR_LOSS;
-            else J->cnt[v] = deg;
-            GR_PG_AT(J->outc, v) = (uint8_t)out;
-            GR_PG_AT(J->rem, v) = out == GR_DRAW ? NONE : 0;
-            if (out != GR_DRAW) gr_level_emit(&o, v);
-        }
+/* The job's range, a piece at a time from the shared counter, item by item (the passes below
+ * are inlined into it). */
+static inline void each(gr_pgpass *J, int member, item_fn *item) {
+    gr_level_out o = { &J->lv, 0, { 0 } };
+    uint64_t *bits = J->scratch ? J->scratch + (size_t)member * J->swords : NULL, lo, hi;
+    while (gr_level_take(&J->lv, &lo, &hi))
+        for (uint64_t i = lo; i < hi; i++) item(J, &o, i, bits);
     gr_level_flush(&o);
 }
 
-void gr_pgpass_settle(void *arg, int member, int members) {
-    (void)member; (void)members;
-    gr_pgpass *J = arg;
-    gr_level_out o = OUT(J);
-    uint64_t lo, hi;
-    while (take(J, &lo, &hi))
-        for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
-            int lost = GR_PG_AT(J->outc, v) == GR_LOSS;
-            for (uint64_t e = J->roff[v]; e < J->roff[v + 1]; e++) {
-                uint32_t u = J->rev[e];
-                if (!gr_claim32(&J->cnt[u], lost)) continue;
-                GR_PG_AT(J->outc, u) = (uint8_t)(lost ? GR_WIN : GR_LOSS);
-                GR_PG_AT(J->rem, u) = J->value;
-                gr_level_emit(&o, u);
-            }
-        }
-    gr_level_flush(&o);
+static inline void start_one(gr_pgpass *J, gr_level_out *o, uint64_t v, uint64_t *bits) {
+    (void)bits;
+    uint32_t deg = (uint32_t)(J->off[v + 1] - J->off[v]);
+    int k = J->kind[v], out = GR_DRAW;
+    J->cnt[v] = 0;
+    if (k == GR_EXPAND_WIN) out = GR_WIN;
+    else if (k == GR_EXPAND_LOSS || deg == 0) out = GR_LOSS;
+    else J->cnt[v] = deg;
+    GR_PG_AT(J->outc, v) = (uint8_t)out;
+    GR_PG_AT(J->rem, v) = out == GR_DRAW ? NONE : 0;
+    if (out != GR_DRAW) gr_level_emit(o, v);
 }
 
-void gr_pgpass_kahn_start(void *arg, int member, int members) {
-    (void)member; (void)members;
-    gr_pgpass *J = arg;
-    gr_level_out o = OUT(J);
-    uint64_t lo, hi;
-    while (take(J, &lo, &hi))
-        for (uint64_t v = lo; v < hi; v++) {
-            GR_PG_AT(J->sg, v) = NONE;
-            J->cnt[v] = (uint32_t)(J->off[v + 1] - J->off[v]);
-            if (!J->cnt[v] && J->kind[v] != GR_EXPAND_WIN) gr_level_emit(&o, v);
-        }
-    gr_level_flush(&o);
+static inline void settle_one(gr_pgpass *J, gr_level_out *o, uint64_t i, uint64_t *bits) {
+    (void)bits;
+    uint32_t v = J->lv.queue[i];
+    int lost = GR_PG_AT(J->outc, v) == GR_LOSS;
+    for (uint64_t e = J->roff[v]; e < J->roff[v + 1]; e++) {
+        uint32_t u = J->rev[e];
+        if (!gr_claim32(&J->cnt[u], lost)) continue;
+        GR_PG_AT(J->outc, u) = (uint8_t)(lost ? GR_WIN : GR_LOSS);
+        GR_PG_AT(J->rem, u) = J->value;
+        gr_level_emit(o, u);
+    }
+}
+
+static inline void kahn_start_one(gr_pgpass *J, gr_level_out *o, uint64_t v, uint64_t *bits) {
+    (void)bits;
+    GR_PG_AT(J->sg, v) = NONE;
+    J->cnt[v] = (uint32_t)(J->off[v + 1] - J->off[v]);
+    if (!J->cnt[v] && J->kind[v] != GR_EXPAND_WIN) gr_level_emit(o, v);
 }
 
 uint32_t gr_pgpass_mex(const gr_pgpass *J, uint32_t v, uint64_t *bits) {
@@ -96,18 +82,14 @@ uint32_t gr_pgpass_mex(const gr_pgpass *J, uint32_t v, uint64_t *bits) {
         if (~bits[w]) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
 }
 
-void gr_pgpass_kahn(void *arg, int member, int members) {
-    (void)members;
-    gr_pgpass *J = arg;
-    gr_level_out o = OUT(J);
-    uint64_t *bits = J->scratch + (size_t)member * J->swords;
-    uint64_t lo, hi;
-    while (take(J, &lo, &hi))
-        for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
-            GR_PG_AT(J->sg, v) = gr_pgpass_mex(J, v, bits);
-            for (uint64_t e = J->roff[v]; e < J->roff[v + 1]; e++)
-                if (gr_count_down32(&J->cnt[J->rev[e]])) gr_level_emit(&o, J->rev[e]);
-        }
-    gr_level_flush(&o);
+static inline void kahn_one(gr_pgpass *J, gr_level_out *o, uint64_t i, uint64_t *bits) {
+    uint32_t v = J->lv.queue[i];
+    GR_PG_AT(J->sg, v) = gr_pgpass_mex(J, v, bits);
+    for (uint64_t e = J->roff[v]; e < J->roff[v + 1]; e++)
+        if (gr_count_down32(&J->cnt[J->rev[e]])) gr_level_emit(o, J->rev[e]);
 }
+
+void gr_pgpass_start(void *J, int member, int members) { (void)members; each(J, member, start_one); }
+void gr_pgpass_settle(void *J, int member, int members) { (void)members; each(J, member, settle_one); }
+void gr_pgpass_kahn_start(void *J, int member, int members) { (void)members; each(J, member, kahn_start_one); }
+void gr_pgpass_kahn(void *J, int member, int members) { (void)members; each(J, member, kahn_one); }

@@ -8,15 +8,16 @@
  * every number of threads: the argument is densepar.c's, and is repeated in pgteam.c. */
 #ifndef GRUNDY_PGTEAM_H
 #define GRUNDY_PGTEAM_H
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "levels.h"
 
 /* The per-position result arrays of a graph are chunks of 2^GR_PG_CHUNK_BITS entries. */
 #define GR_PG_CHUNK_BITS 20
 #define GR_PG_AT(arr, i) ((arr)[(uint64_t)(i) >> GR_PG_CHUNK_BITS][(uint64_t)(i) & (((uint64_t)1 << GR_PG_CHUNK_BITS) - 1)])
 
 typedef struct gr_pgpass {
+    gr_level_job lv;              /* the job: positions, or a frontier of lv.queue */
     /* the graph: the children of v are fwd[off[v]..off[v + 1]), its parents
      * rev[roff[v]..roff[v + 1]); kind[v] its gr_expand_kind */
     const uint64_t *off, *roff;
@@ -25,14 +26,8 @@ typedef struct gr_pgpass {
     uint8_t **outc;               /* chunked results (GR_PG_AT) */
     uint32_t **rem, **sg;
     uint32_t *cnt;                /* counters of undecided (unvalued) children */
-    uint32_t *queue;              /* frontiers, one after the other */
     uint64_t *scratch;            /* per member swords words: a bitset of the children's SG values */
     size_t swords;
-    /* the job */
-    uint64_t from, to;            /* positions, or the frontier queue[from..to) */
-    uint64_t grain;               /* items a member takes at once */
-    atomic_ullong next;
-    atomic_uint tail;             /* the next frontier ends here */
     uint32_t value;               /* the remoteness of the positions a level settles */
 } gr_pgpass;
 

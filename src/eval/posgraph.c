@@ -750,18 +750,14 @@ static gr_pgpass *pass_new(gr_pg *g, const uint64_t *roff, const uint32_t *rev, 
     J->rem = g->rem;
     J->sg = g->sg;
     J->cnt = cnt;
-    J->queue = queue;
-    atomic_store(&J->tail, 0);
+    J->lv.queue = queue;
+    atomic_store(&J->lv.tail, 0);
     return J;
 }
 
 /* Runs fn over from..to (grain items a piece) on the team (NULL: on the caller). */
 static void pass_run(gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uint64_t from, uint64_t to, uint64_t grain) {
-    J->from = from;
-    J->to = to;
-    J->grain = grain ? grain : 1;
-    atomic_store(&J->next, 0);
-    gr_pool_run(pool, fn, J);
+    gr_level_run(pool, &J->lv, fn, J, from, to, grain);
 }
 
 /* Outcome and remoteness by retrograde analysis. The queue holds decided positions in order
@@ -773,7 +769,7 @@ static void pass_run(gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uint64_t from, 
  * frontier comes from gr_pgpass_start on the caller alone, in id order. */
 static void retrograde(gr_pg *g, gr_pgpass *J, uint32_t n) {
     pass_run(NULL, J, gr_pgpass_start, 0, n, n);
-    uint32_t head = 0, tail = atomic_load(&J->tail), *cnt = J->cnt, *queue = J->queue;
+    uint32_t head = 0, tail = atomic_load(&J->lv.tail), *cnt = J->cnt, *queue = J->lv.queue;
     const uint64_t *roff = J->roff;
     const uint32_t *rev = J->rev;
     while (head < tail) {
@@ -805,9 +801,9 @@ static uint32_t max_degree(const gr_pg *g, uint32_t n) {
  * terminals (never seeded) or their ancestors: those stay undefined. */
 static void grundy_values(gr_pg *g, gr_pgpass *J, uint32_t n) {
     uint64_t *bits = resize(g->c, NULL, sizeof *bits, (uint64_t)max_degree(g, n) / 64 + 1);
-    atomic_store(&J->tail, 0);
+    atomic_store(&J->lv.tail, 0);
     pass_run(NULL, J, gr_pgpass_kahn_start, 0, n, n);
-    uint32_t head = 0, tail = atomic_load(&J->tail), *cnt = J->cnt, *queue = J->queue;
+    uint32_t head = 0, tail = atomic_load(&J->lv.tail), *cnt = J->cnt, *queue = J->lv.queue;
     while (head < tail) {
         gr_poll(g->c);
         uint32_t v = queue[head++];
@@ -819,24 +815,17 @@ static void grundy_values(gr_pg *g, gr_pgpass *J, uint32_t n) {
 }
 
 /* ---- the same across the thread team (pgteam.h) ---------------------------------------------
- * Graphs of at least team_from positions are solved by the team when --threads > 1; members
- * take team_grain positions (or team_grain / 64 of a frontier) at once; frontiers below
- * team_level stay on the caller (waking the team costs more). Tests lower all three to reach
- * every threaded pass, with every member busy, in small graphs. The expansion, which assigns
- * the ids, and the reverse edges (see team_solve) stay serial. */
-static atomic_ullong team_from = 1u << 20, team_grain = 1u << 14, team_level = 1u << 12;
-void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level) {
-    atomic_store(&team_from, from);
-    atomic_store(&team_grain, grain ? grain : 1);
-    atomic_store(&team_level, level);
-}
+ * Graphs of at least team_knob.from positions are solved by the team when --threads > 1 (levels.h).
+ * The expansion, which assigns the ids, and the reverse edges (see team_solve) stay serial. */
+static gr_level_knob team_knob = GR_LEVEL_KNOB;
+void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level) { gr_level_tune(&team_knob, from, grain, level); }
 
 enum { TEAM_JOB = 1 << 22 };   /* positions per job: the caller polls --max-time between jobs */
 
 /* fn over positions 0..n, in jobs of TEAM_JOB positions with a poll of the clock after each. */
 static void team_sweep(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uint32_t n) {
     for (uint64_t i = 0; i < n; i += TEAM_JOB) {
-        pass_run(pool, J, fn, i, n - i < TEAM_JOB ? n : i + TEAM_JOB, atomic_load(&team_grain));
+        pass_run(pool, J, fn, i, n - i < TEAM_JOB ? n : i + TEAM_JOB, atomic_load(&team_knob.grain));
         gr_poll(g->c);
     }
 }
@@ -844,13 +833,13 @@ static void team_sweep(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uin
 /* Frontier after frontier from queue[0..tail): fn on each (the remoteness it settles in
  * J->value when rem), polling between levels. */
 static void team_levels(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, int rem) {
-    uint64_t head = 0, tail = atomic_load(&J->tail);
+    uint64_t head = 0, tail = atomic_load(&J->lv.tail);
     for (uint32_t r = 1; head < tail; r++) {
         if (rem) J->value = r;
-        uint64_t grain = atomic_load(&team_grain) / 64;
-        pass_run(tail - head < atomic_load(&team_level) ? NULL : pool, J, fn, head, tail, grain);
+        uint64_t grain = atomic_load(&team_knob.grain) / 64;
+        pass_run(tail - head < atomic_load(&team_knob.level) ? NULL : pool, J, fn, head, tail, grain);
         head = tail;
-        tail = atomic_load(&J->tail);
+        tail = atomic_load(&J->lv.tail);
         gr_poll(g->c);
     }
 }
@@ -877,7 +866,7 @@ static void team_solve(gr_pg *g, uint32_t n) {
     team_levels(g, pool, J, gr_pgpass_settle, 1);
     J->swords = (size_t)max_degree(g, n) / 64 + 1;
     J->scratch = resize(c, NULL, sizeof *J->scratch, (uint64_t)gr_pool_size(pool) * J->swords);
-    atomic_store(&J->tail, 0);
+    atomic_store(&J->lv.tail, 0);
     team_sweep(g, pool, J, gr_pgpass_kahn_start, n);
     team_levels(g, pool, J, gr_pgpass_kahn, 0);
     gr_guard_leave(c, &guard);
@@ -1054,7 +1043,7 @@ void gr_pg_solve(gr_pg *g) {
     }
     expand_pending(g);
     uint32_t n = g->n;
-    if (g->c->threads > 1 && n >= atomic_load(&team_from) && n) team_solve(g, n);
+    if (g->c->threads > 1 && n >= atomic_load(&team_knob.from) && n) team_solve(g, n);
     else {
         uint64_t *roff;
         uint32_t *rev;
