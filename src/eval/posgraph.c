@@ -815,8 +815,9 @@ static void grundy_values(gr_pg *g, gr_pgpass *J, uint32_t n) {
 }
 
 /* ---- the same across the thread team (pgteam.h) ---------------------------------------------
- * Graphs of at least team_knob.from positions are solved by the team when --threads > 1 (levels.h).
- * The expansion, which assigns the ids, and the reverse edges (see team_solve) stay serial. */
+ * Graphs of at least team_knob.from positions are solved by the team when --threads > 1
+ * (levels.h). The expansion, which assigns the ids, and the reverse edges (see team_solve)
+ * stay serial. */
 static gr_level_knob team_knob = GR_LEVEL_KNOB;
 void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level) { gr_level_tune(&team_knob, from, grain, level); }
 
@@ -844,10 +845,10 @@ static void team_levels(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, in
     }
 }
 
-/* Both analyses by the team (the reverse edges are built serially: a fill by atomic places
- * took longer on two cores than the serial counting sort), and the team stopped again before
- * any failure (--max-time, memory) leaves. */
-static void team_solve(gr_pg *g, uint32_t n) {
+/* Both analyses by the team, which is stopped again before any failure (--max-time, memory)
+ * leaves. (The reverse edges are built serially: a fill by atomic places took longer on two
+ * cores than the serial counting sort.) */
+static void team_solve(gr_pg *g, gr_pgpass *J, uint32_t n) {
     gr_ctx *c = g->c;
     gr_pool *pool = gr_pool_new(c->threads);
     gr_guard guard;
@@ -856,12 +857,6 @@ static void team_solve(gr_pg *g, uint32_t n) {
         gr_pool_free(pool);
         gr_guard_rethrow(c, &guard);
     }
-    uint64_t *roff;
-    uint32_t *rev;
-    build_reverse(g, n, &roff, &rev);
-    uint32_t *cnt = resize(c, NULL, sizeof *cnt, n);
-    uint32_t *queue = resize(c, NULL, sizeof *queue, n);
-    gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
     team_sweep(g, pool, J, gr_pgpass_start, n);
     team_levels(g, pool, J, gr_pgpass_settle, 1);
     J->swords = (size_t)max_degree(g, n) / 64 + 1;
@@ -872,11 +867,6 @@ static void team_solve(gr_pg *g, uint32_t n) {
     gr_guard_leave(c, &guard);
     gr_pool_free(pool);
     gr_free(c, J->scratch);
-    gr_free(c, J);
-    gr_free(c, queue);
-    gr_free(c, cnt);
-    gr_free(c, rev);
-    gr_free(c, roff);
 }
 
 /* ---- the values-only path: depth first ----------------------------------------------------
@@ -1043,22 +1033,22 @@ void gr_pg_solve(gr_pg *g) {
     }
     expand_pending(g);
     uint32_t n = g->n;
-    if (g->c->threads > 1 && n >= atomic_load(&team_knob.from) && n) team_solve(g, n);
+    uint64_t *roff;
+    uint32_t *rev;
+    build_reverse(g, n, &roff, &rev);
+    uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
+    uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
+    gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
+    if (g->c->threads > 1 && n >= atomic_load(&team_knob.from)) team_solve(g, J, n);
     else {
-        uint64_t *roff;
-        uint32_t *rev;
-        build_reverse(g, n, &roff, &rev);
-        uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
-        uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
-        gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
         retrograde(g, J, n);
         grundy_values(g, J, n);
-        gr_free(g->c, J);
-        gr_free(g->c, queue);
-        gr_free(g->c, cnt);
-        gr_free(g->c, rev);
-        gr_free(g->c, roff);
     }
+    gr_free(g->c, J);
+    gr_free(g->c, queue);
+    gr_free(g->c, cnt);
+    gr_free(g->c, rev);
+    gr_free(g->c, roff);
     g->n_solved = n;
     g->n_gamma = 0; /* stale: gr_pg_solve_gamma recomputes */
 }
