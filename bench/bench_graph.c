@@ -14,8 +14,12 @@
  *    billions of edges; a smaller Nim sum is run too, to show the edge rate on wide fans.)
  * 2. Wythoff 2000 x 2000: gr_lines_fill (per-line bitsets) beside a naive mex that clears a
  *    seen[] array per cell and walks every option; values compared.
+ * 3. A cyclic position graph of N positions (default 3,000,000; three moves a position to
+ *    pseudo-random targets, 15% terminal losses: wins, losses and draws): expanded and solved once, then solved again (reverse edges, retrograde levels,
+ *    Kahn levels; no expansion) with --threads 1 and 2 (the team, pgteam.h). The solve times are
+ *    printed apart from the expansion, with their ratio; the three solves' values must agree.
  *
- * usage: bench_graph [--heaps K] [--size H] [--nim-size H] [--wythoff N] */
+ * usage: bench_graph [--heaps K] [--size H] [--nim-size H] [--wythoff N] [--cyclic N] */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,17 +211,78 @@ static void bench_wythoff(int64_t n) {
     gr_ctx_free(&u.c);
 }
 
+/* ---- 3. a cyclic position graph solved with 1 and 2 threads ---------------------------------- */
+static uint64_t mix64(uint64_t x) {   /* a multiply-xorshift hash: targets that look random */
+    x = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
+    return x ^ (x >> 32);
+}
+
+static gr_expand_kind cyclic_expand(void *user, const uint8_t *pos, size_t len, gr_pg_sink *sink) {
+    uint32_t n = *(const uint32_t *)user, v;
+    (void)len;
+    memcpy(&v, pos, 4);
+    uint64_t h = mix64(v + 0x9e3779b97f4a7c15ULL);
+    if (h % 100 < 15) return GR_EXPAND_LOSS;
+    for (int k = 0; k < 3; k++) {
+        uint32_t to = (uint32_t)(mix64(h + (uint64_t)k) % n);
+        gr_pg_emit(sink, (const uint8_t *)&to, 4);
+    }
+    return GR_EXPAND_MOVES;
+}
+
+static void bench_cyclic(uint32_t n) {
+    gr_ctx c;
+    gr_ctx_init(&c, "bench", "", 0);
+    c.mem_limit = (size_t)20 << 30;
+    c.threads = 1;
+    gr_pg *g = gr_pg_new(&c, cyclic_expand, &n, 0);
+    for (uint32_t v = 0; v < n; v += 1024) gr_pg_add(g, (const uint8_t *)&v, 4);
+    double t0 = now();
+    gr_pg_solve(g);
+    double first = now() - t0;
+    uint32_t count = gr_pg_count(g);
+    uint64_t *sig = xmalloc((size_t)count * sizeof *sig);   /* outcome, remoteness, SG of each */
+    uint64_t draws = 0;
+    for (uint32_t id = 0; id < count; id++) {
+        sig[id] = (uint64_t)gr_pg_outcome(g, id) | (uint64_t)(gr_pg_remoteness(g, id) + 1) << 2 | (uint64_t)(gr_pg_sg(g, id) + 1) << 32;
+        draws += gr_pg_outcome(g, id) == GR_DRAW;
+    }
+    double t[3];
+    int bad = 0;
+    for (int threads = 1; threads <= 2; threads++) {
+        c.threads = threads;
+        double s0 = now();
+        gr_pg_solve(g);
+        t[threads] = now() - s0;
+        for (uint32_t id = 0; id < count; id++)
+            bad += sig[id] != ((uint64_t)gr_pg_outcome(g, id) | (uint64_t)(gr_pg_remoteness(g, id) + 1) << 2 | (uint64_t)(gr_pg_sg(g, id) + 1) << 32);
+    }
+    printf("\ncyclic position graph: %u positions, %llu edges, %llu draws\n", count, (unsigned long long)gr_pg_edges(g),
+           (unsigned long long)draws);
+    printf("  %-34s %14s %10s\n", "", "positions/s", "seconds");
+    printf("  %-34s %14.3e %10.2f\n", "expansion and first solve", (double)count / first, first);
+    printf("  %-34s %14.3e %10.2f\n", "solve, --threads 1 (serial queue)", (double)count / t[1], t[1]);
+    printf("  %-34s %14.3e %10.2f\n", "solve, --threads 2 (the team)", (double)count / t[2], t[2]);
+    printf("  ratio %.2fx (a shared machine: the second thread competes with whatever else runs)\n", t[1] / t[2]);
+    if (bad) { printf("  values DIFFER at %d positions\n", bad); failed = 1; }
+    else printf("  values agree (every position, all three solves)\n");
+    free(sig);
+    gr_pg_free(g);
+    gr_ctx_free(&c);
+}
+
 int main(int argc, char **argv) {
     int k = 3, H = 390, nimH = 60;
-    int64_t wn = 2000;
+    int64_t wn = 2000, cyc = 3000000;
     for (int i = 1; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--heaps")) k = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--size")) H = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--nim-size")) nimH = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--wythoff")) wn = atoll(argv[++i]);
-        else { fprintf(stderr, "usage: bench_graph [--heaps K] [--size H] [--nim-size H] [--wythoff N]\n"); return 2; }
+        else if (i + 1 < argc && !strcmp(argv[i], "--cyclic")) cyc = atoll(argv[++i]);
+        else { fprintf(stderr, "usage: bench_graph [--heaps K] [--size H] [--nim-size H] [--wythoff N] [--cyclic N]\n"); return 2; }
     }
-    if (k < 1 || k > MAXK || H < 1 || H + k >= 1024 || nimH < 0 || nimH + k >= 1024 || wn < 1) {
+    if (k < 1 || k > MAXK || H < 1 || H + k >= 1024 || nimH < 0 || nimH + k >= 1024 || wn < 1 || cyc < 0 || cyc > INT32_MAX) {
         fprintf(stderr, "bench_graph: sizes out of range\n");
         return 2;
     }
@@ -231,6 +296,7 @@ int main(int argc, char **argv) {
         free(all);
     }
     bench_wythoff(wn);
+    if (cyc > 0) bench_cyclic((uint32_t)cyc);
     if (failed) { printf("\nvalues DIFFER\n"); return 1; }
     printf("\nvalues agree\n");
     return 0;

@@ -196,6 +196,22 @@ for th in 2 3 4; do
     run box_threads_$th box.game --threads $th
     expect_status 0 && { cmp -s out box1.txt || bad "--threads $th prints other bytes than --threads 1"; } && ok
 done
+# A loopy rule set through the position graph (--no-theory): 1.2 million positions, a cycle at
+# x = 5, a terminal that wins; its stored-edges solve is split across threads (pgteam.h) above
+# 2^20 positions and prints the same bytes for every --threads (a loss 3080 moves deep: as many
+# levels).
+{ printf 'game loop {\n  position (x, y) where x >= 0 && y >= 0;\n'
+  printf '  move -> (x - 1, y + 1); move -> (x + 1, y - 2); move -> (x, y - 1); move -> (x - 2, y);\n'
+  printf '  move -> (x - 1, y + 2) where x == 5;\n  terminal when x == 1 && y == 1 wins;\n}\n'
+  printf 'solve loop(1500, 50);\nsolve loop(5, 4);\n'; } >pgloop.game
+run pg_threads_1 pgloop.game --no-theory --threads 1
+cp out pg1.txt
+expect_status 0 && stdout_has "outcome P (the player to move loses), remoteness 3080" \
+    && stdout_has "outcome N (the player to move wins), remoteness 17" && stdout_has "-> loop(6, 2)" && ok
+for th in 2 3 4; do
+    run pg_threads_$th pgloop.game --no-theory --threads $th
+    expect_status 0 && { cmp -s out pg1.txt || bad "--threads $th prints other bytes than --threads 1"; } && ok
+done
 { printf 'game token { position (x, y) where x >= 0 && y >= 0 && x < 6000 && y < 3000 && (x * 7 + y * 3) %% 11 != 5;\n'
   printf '  move -> (x - 1, y + 1); move -> (x, y - 1); move -> (x - 2, y); move -> (x - 1, y - 3); move -> (x + 1, y - 2); }\n'
   printf 'table misere token(5995..5999, 2990..2999) remoteness;\n'; } >bigbox.game

@@ -621,27 +621,16 @@ static void fill_all_valid(gr_dense *b) {
 
 /* ---- the same across the thread team (densepar.h) -------------------------------------------- */
 
-/* Boxes of at least team_from positions are solved by the team when --threads > 1; members take
- * team_grain positions (or team_grain / 64 of a frontier) at once; frontiers below team_level
- * stay on the caller (waking the team costs more). Tests lower all three to reach every
- * threaded pass, with every member busy, in small boxes. */
-static atomic_ullong team_from = 1u << 20, team_grain = 1u << 14, team_level = 1u << 12;
-void gr_dense_team_tune(uint64_t from, uint64_t grain, uint64_t level) {
-    atomic_store(&team_from, from);
-    atomic_store(&team_grain, grain ? grain : 1);
-    atomic_store(&team_level, level);
-}
+/* Boxes of at least team_knob.from positions are solved by the team when --threads > 1
+ * (levels.h). */
+static gr_level_knob team_knob = GR_LEVEL_KNOB;
+void gr_dense_team_tune(uint64_t from, uint64_t grain, uint64_t level) { gr_level_tune(&team_knob, from, grain, level); }
 
 enum { TEAM_JOB = 1 << 22 };   /* positions per job: the caller polls --max-time between jobs */
 
 /* Runs fn over from..to (grain items a piece) on the team, or on the caller alone. */
 static void team_run(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t from, uint64_t to, uint64_t grain, int alone) {
-    J->from = from;
-    J->to = to;
-    J->grain = grain ? grain : 1;
-    atomic_store(&J->next, 0);
-    if (alone) fn(J, 0, 1);
-    else gr_pool_run(b->pool, fn, J);
+    gr_level_run(alone ? NULL : b->pool, &J->lv, fn, J, from, to, grain);
 }
 
 /* Runs fn over items 0..count of size positions each, in jobs of about TEAM_JOB positions with
@@ -649,7 +638,7 @@ static void team_run(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t from, u
 static void team_sweep(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t count, uint64_t size) {
     uint64_t step = TEAM_JOB / size ? TEAM_JOB / size : 1;
     for (uint64_t i = 0; i < count; i += step) {
-        team_run(b, J, fn, i, count - i < step ? count : i + step, atomic_load(&team_grain) / size, 0);
+        team_run(b, J, fn, i, count - i < step ? count : i + step, atomic_load(&team_knob.grain) / size, 0);
         gr_poll(b->c);
     }
 }
@@ -657,7 +646,7 @@ static void team_sweep(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, uint64_t count
 /* Frontier after frontier from queue[head..]: fn on each (with the remoteness the level settles
  * when rem_value), polling between levels. Returns the number of positions queued in all. */
 static uint64_t team_levels(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, int rem_value) {
-    uint64_t head = 0, tail = atomic_load(&J->tail), value = 2;   /* stored: remoteness + 1 */
+    uint64_t head = 0, tail = atomic_load(&J->lv.tail), value = 2;   /* stored: remoteness + 1 */
     while (head < tail) {
         if (rem_value) {
             if (value >> (8 * b->rem.w)) widen(b->c, &b->rem, value);
@@ -665,9 +654,9 @@ static uint64_t team_levels(gr_dense *b, gr_boxpass *J, gr_pool_fn fn, int rem_v
             J->rem_w = b->rem.w;
             J->value = value++;
         }
-        team_run(b, J, fn, head, tail, atomic_load(&team_grain) / 64, tail - head < atomic_load(&team_level) || !b->pool);
+        team_run(b, J, fn, head, tail, atomic_load(&team_knob.grain) / 64, tail - head < atomic_load(&team_knob.level) || !b->pool);
         head = tail;
-        tail = atomic_load(&J->tail);
+        tail = atomic_load(&J->lv.tail);
         gr_poll(b->c);
     }
     return tail;
@@ -695,7 +684,7 @@ static gr_boxpass *team_job(gr_dense *b) {
     J->rem = b->rem.p;
     J->rem_w = b->rem.w;
     atomic_store(&J->unknown, 0);
-    atomic_store(&J->tail, 0);
+    atomic_store(&J->lv.tail, 0);
     atomic_store(&J->done, 0);
     atomic_store(&J->draws, 0);
     return J;
@@ -713,7 +702,7 @@ static void team_retrograde(gr_dense *b, void *unused) {
     uint64_t E = (uint64_t)b->ext[last], rows = n / E;
     gr_boxpass *J = team_job(b);
     J->cnt = gr_alloc(c, (size_t)n);
-    J->queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *J->queue));
+    J->lv.queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *J->lv.queue));
     /* 'where' and terminal kinds by rows; then, on the caller, what the row evaluator left and
      * the escapes, row by row as the serial analysis meets them */
     team_sweep(b, J, gr_boxpass_rows, rows, E);
@@ -739,8 +728,8 @@ static void team_retrograde(gr_dense *b, void *unused) {
         gr_poll(c);
     }
     team_sweep(b, J, gr_boxpass_first, rows, E);
-    uint64_t first = atomic_load(&J->tail);
-    team_run(b, J, gr_boxpass_start, 0, first, atomic_load(&team_grain), first < atomic_load(&team_level) || !b->pool);
+    uint64_t first = atomic_load(&J->lv.tail);
+    team_run(b, J, gr_boxpass_start, 0, first, atomic_load(&team_knob.grain), first < atomic_load(&team_knob.level) || !b->pool);
     team_levels(b, J, gr_boxpass_settle, 1);
     team_sweep(b, J, gr_boxpass_draws, n, 1);
     b->nvalued = atomic_load(&J->done);
@@ -751,7 +740,7 @@ static void team_retrograde(gr_dense *b, void *unused) {
         if (J->with_sg && b->ndelta >= 255 && b->sg.w == 1) widen(c, &b->sg, 256);   /* a mex of 255 options */
         J->sg = b->sg.p;
         J->sg_w = b->sg.w;
-        atomic_store(&J->tail, 0);
+        atomic_store(&J->lv.tail, 0);
         team_sweep(b, J, gr_boxpass_kahn_degrees, rows, E);
         uint64_t done = team_levels(b, J, gr_boxpass_kahn, 0);
         if (!ndraws && done == b->nvalued) b->loopy = 0;
@@ -759,7 +748,7 @@ static void team_retrograde(gr_dense *b, void *unused) {
     team_sweep(b, J, gr_boxpass_clear, n, 1);
 out:
     gr_free(c, J->cnt);
-    gr_free(c, J->queue);
+    gr_free(c, J->lv.queue);
     gr_free(c, J);
 }
 
@@ -773,13 +762,13 @@ static void team_csr(gr_dense *b, void *arg) {
     gr_ctx *c = b->c;
     uint64_t n = b->n;
     gr_boxpass *J = team_job(b);
-    J->queue = E->queue;
+    J->lv.queue = E->queue;
     J->cnt32 = E->cnt;
     J->off = E->off;
     J->fwd = E->fwd;
     J->roff = E->roff;
     J->rev = E->rev;
-    atomic_store(&J->tail, E->tail);
+    atomic_store(&J->lv.tail, E->tail);
     team_levels(b, J, gr_boxpass_settle, 1);
     team_sweep(b, J, gr_boxpass_draws, n, 1);
     b->nvalued = atomic_load(&J->done);
@@ -793,7 +782,7 @@ static void team_csr(gr_dense *b, void *arg) {
         J->sg_w = b->sg.w;
         J->swords = (size_t)(most + 1) / 64 + 1;
         J->scratch = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)gr_pool_size(b->pool), J->swords), sizeof *J->scratch));
-        atomic_store(&J->tail, 0);
+        atomic_store(&J->lv.tail, 0);
         team_sweep(b, J, gr_boxpass_csr_kahn_start, n, 1);
         team_levels(b, J, gr_boxpass_kahn, 0);
         gr_free(c, J->scratch);
@@ -834,7 +823,7 @@ static void retrograde(gr_dense *b) {
         if (bm->shared) memset(bm->set.ready, 0, (size_t)bm->set.nkeys);
     }
     int implicit = b->translate;
-    int team = c->threads > 1 && n >= atomic_load(&team_from);
+    int team = c->threads > 1 && n >= atomic_load(&team_knob.from);
     if (implicit && team) { team_solve(b, team_retrograde, NULL); return; }
     for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
     uint8_t *cnt8 = implicit ? gr_alloc(c, (size_t)n) : NULL;

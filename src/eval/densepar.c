@@ -25,31 +25,14 @@
 #include "expr.h"
 #include "ir.h"
 
-enum { BUF = 512 };
+typedef gr_level_out out;
 
-/* Positions appended to the next frontier, a buffer at a time (one atomic add per buffer). */
-typedef struct out { gr_boxpass *J; uint32_t n; uint32_t v[BUF]; } out;
-
-static void flush(out *o) {
-    if (!o->n) return;
-    unsigned at = atomic_fetch_add_explicit(&o->J->tail, o->n, memory_order_relaxed);
-    memcpy(o->J->queue + at, o->v, o->n * sizeof *o->v);
-    o->n = 0;
-}
-
-static inline void emit(out *o, uint64_t v) {
-    if (o->n == BUF) flush(o);
-    o->v[o->n++] = (uint32_t)v;
-}
+static inline void flush(out *o) { gr_level_flush(o); }
+static inline void emit(out *o, uint64_t v) { gr_level_emit(o, v); }
+#define OUT(J) { &(J)->lv, 0, { 0 } }
 
 /* The next piece [*lo, *hi) of the job's range; 0 when none is left. */
-static int take(gr_boxpass *J, uint64_t *lo, uint64_t *hi) {
-    uint64_t i = atomic_fetch_add_explicit(&J->next, J->grain, memory_order_relaxed);
-    if (i >= J->to - J->from) return 0;
-    *lo = J->from + i;
-    *hi = J->from + (J->to - J->from - i < J->grain ? J->to - J->from : i + J->grain);
-    return 1;
-}
+static int take(gr_boxpass *J, uint64_t *lo, uint64_t *hi) { return gr_level_take(&J->lv, lo, hi); }
 
 static void coords(const gr_boxpass *J, uint64_t i, int64_t *p) {
     for (int k = J->a - 1; k >= 0; k--) {
@@ -165,7 +148,7 @@ static void row_degrees(gr_boxpass *J, uint64_t row) {
  * terminal (the first frontier of outcomes). Members read the 'where' of other rows here, so
  * the state bytes of the first frontier are written by the next pass (gr_boxpass_start). */
 static void degrees_frontier(gr_boxpass *J, int kahn) {
-    out o = { J, 0, { 0 } };
+    out o = OUT(J);
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t row = lo; row < hi; row++) {
@@ -192,7 +175,7 @@ void gr_boxpass_start(void *arg, int member, int members) {
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             int t = term_of(J->st[v]);
             int res = t == TERM_WINS ? GR_WIN : t == TERM_LOSES ? GR_LOSS : J->misere ? GR_WIN : GR_LOSS;
             J->st[v] = (uint8_t)(J->st[v] | S_DONE | res);
@@ -217,17 +200,12 @@ static inline int count_down(uint8_t *c) {
     return x == 1;
 }
 
-static inline int count_down32(uint32_t *c) {
-    uint32_t x = __atomic_load_n(c, __ATOMIC_RELAXED);
-    while (x && !__atomic_compare_exchange_n(c, &x, x - 1, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
-    return x == 1;
-}
 
 /* Parent u of a settled child (lost or won): settled here if this member claims it (a lost
  * child: the first to zero its counter; a won child: the one that takes it to 0). A zero
  * counter: decided, terminal, outside 'where', or claimed by another member. */
 static inline void settle_parent(gr_boxpass *J, out *o, uint64_t u, int lost) {
-    int claimed = J->cnt32 ? (lost ? __atomic_exchange_n(&J->cnt32[u], 0, __ATOMIC_RELAXED) != 0 : count_down32(&J->cnt32[u]))
+    int claimed = J->cnt32 ? gr_claim32(&J->cnt32[u], lost)
                            : (lost ? __atomic_exchange_n(&J->cnt[u], 0, __ATOMIC_RELAXED) != 0 : count_down(&J->cnt[u]));
     if (!claimed) return;
     J->st[u] = (uint8_t)(J->st[u] | S_DONE | (lost ? GR_WIN : GR_LOSS));
@@ -238,12 +216,12 @@ static inline void settle_parent(gr_boxpass *J, out *o, uint64_t u, int lost) {
 void gr_boxpass_settle(void *arg, int member, int members) {
     (void)member; (void)members;
     gr_boxpass *J = arg;
-    out o = { J, 0, { 0 } };
+    out o = OUT(J);
     int64_t p[GR_MAX_ARITY];
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             int lost = (J->st[v] & S_OUT) == GR_LOSS;
             if (J->rev) {
                 for (uint32_t e = J->roff[v]; e < J->roff[v + 1]; e++) settle_parent(J, &o, J->rev[e], lost);
@@ -305,19 +283,19 @@ static void kahn_value(gr_boxpass *J, uint32_t v, int term, const int64_t *p, ui
 void gr_boxpass_kahn(void *arg, int member, int members) {
     (void)members;
     gr_boxpass *J = arg;
-    out o = { J, 0, { 0 } };
+    out o = OUT(J);
     int64_t p[GR_MAX_ARITY];
     uint64_t small[5], *seen = J->scratch ? J->scratch + (size_t)member * J->swords : small;   /* translations: at most 255 options */
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t i = lo; i < hi; i++) {
-            uint32_t v = J->queue[i];
+            uint32_t v = J->lv.queue[i];
             if (!J->rev) coords(J, v, p);
             int t = term_of(J->st[v]);
             if (J->with_sg && t != TERM_WINS) kahn_value(J, v, t, p, seen);
             if (J->rev) {
                 for (uint32_t e = J->roff[v]; e < J->roff[v + 1]; e++)
-                    if (count_down32(&J->cnt32[J->rev[e]])) emit(&o, J->rev[e]);
+                    if (gr_count_down32(&J->cnt32[J->rev[e]])) emit(&o, J->rev[e]);
                 continue;
             }
             for (int d = 0; d < J->ndelta; d++) {
@@ -334,7 +312,7 @@ void gr_boxpass_kahn(void *arg, int member, int members) {
 void gr_boxpass_csr_kahn_start(void *arg, int member, int members) {
     (void)member; (void)members;
     gr_boxpass *J = arg;
-    out o = { J, 0, { 0 } };
+    out o = OUT(J);
     uint64_t lo, hi;
     while (take(J, &lo, &hi))
         for (uint64_t v = lo; v < hi; v++) {

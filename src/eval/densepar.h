@@ -13,6 +13,7 @@
 #define GRUNDY_DENSEPAR_H
 #include <stdatomic.h>
 #include <stdint.h>
+#include "levels.h"
 #include "posgraph.h"
 #include "sema.h"
 
@@ -42,6 +43,7 @@ static inline void gr_box_span(int a, const int64_t *lo, const int64_t *hi, int6
 }
 
 typedef struct gr_boxpass {
+    gr_level_job lv;               /* the job: rows, or a frontier of lv.queue */
     /* the box */
     int a;
     int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY], ext[GR_MAX_ARITY];
@@ -53,7 +55,6 @@ typedef struct gr_boxpass {
     const int64_t *params;
     const gr_ctx *owner;           /* its source text names a failure the row evaluator meets */
     uint8_t *st, *cnt;             /* state bytes; counters of undecided options */
-    uint32_t *queue;               /* frontiers, one after the other */
     void *rem, *sg;                /* remoteness and SG plus one, rem_w and sg_w bytes each */
     int rem_w, sg_w;
     /* a box whose moves are not all translations: its stored edges (the options of v are
@@ -63,11 +64,6 @@ typedef struct gr_boxpass {
     uint32_t *cnt32;
     uint64_t *scratch;             /* per member swords words: a bitset of the options' SG values */
     size_t swords;
-    /* the job */
-    uint64_t from, to;             /* rows, or the frontier queue[from..to) */
-    uint64_t grain;                /* items a member takes at once */
-    atomic_ullong next;
-    atomic_uint tail;              /* the next frontier ends here */
     uint64_t value;                /* stored remoteness of the positions a level settles */
     atomic_ullong done, draws;     /* counts of the draws pass */
     atomic_int unknown;            /* the row pass left a 'where' or terminal kind to the caller */

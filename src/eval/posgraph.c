@@ -17,14 +17,22 @@
  * table, about 45 bytes for a sum of a few heaps, where stored edges, their reverse and the
  * retrograde counters cost about 140.
  *
+ * With --threads > 1 a graph of at least 2^20 positions is solved with stored edges by the
+ * thread team (pgteam.h: the first pass, the retrograde levels, Kahn's levels; the same answers);
+ * the expansion, the reverse edges, gamma and the values-only path stay serial.
+ *
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
 #define _DEFAULT_SOURCE 1   /* madvise(MADV_HUGEPAGE) where the C library has it */
 #include "posgraph.h"
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pgteam.h"
+#include "pool.h"
 #include "progress.h"
+#include "worker.h"
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -44,7 +52,7 @@
  * by realloc up to CHUNK entries, then whole chunks of CHUNK entries are added, never moved.
  * So a large graph never copies them and holds at most one chunk of slack, where a flat array
  * grown by 1.5x copies everything each time and holds up to half its size unused. */
-#define CHUNK_BITS 20
+#define CHUNK_BITS GR_PG_CHUNK_BITS
 #define CHUNK ((uint64_t)1 << CHUNK_BITS)
 #define AT(arr, i) ((arr)[(uint64_t)(i) >> CHUNK_BITS][(uint64_t)(i) & (CHUNK - 1)])
 
@@ -729,28 +737,41 @@ static void build_reverse(gr_pg *g, uint32_t n, uint64_t **roff_out, uint32_t **
     *rev_out = rev;
 }
 
+/* A job of the analysis over the graph's arrays (pgteam.h): the passes below run it on the
+ * caller alone, or on the thread team. */
+static gr_pgpass *pass_new(gr_pg *g, const uint64_t *roff, const uint32_t *rev, uint32_t *cnt, uint32_t *queue) {
+    gr_pgpass *J = gr_alloc(g->c, sizeof *J);
+    J->off = g->child_off;
+    J->fwd = g->children;
+    J->kind = g->kind;
+    J->roff = roff;
+    J->rev = rev;
+    J->outc = g->outc;
+    J->rem = g->rem;
+    J->sg = g->sg;
+    J->cnt = cnt;
+    J->lv.queue = queue;
+    atomic_store(&J->lv.tail, 0);
+    return J;
+}
+
+/* Runs fn over from..to (grain items a piece) on the team (NULL: on the caller). */
+static void pass_run(gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uint64_t from, uint64_t to, uint64_t grain) {
+    gr_level_run(pool, &J->lv, fn, J, from, to, grain);
+}
+
 /* Outcome and remoteness by retrograde analysis. The queue holds decided positions in order
  * of non-decreasing remoteness (every seed is 0, every push is one more than the position
  * being processed), so the first LOSS child to reach a parent is its nearest, and the last
  * WIN child to release a LOSS parent is its farthest: exactly the remoteness rules.
  * cnt[p] is the number of children of p not yet known to be WIN while p is undecided (never
- * 0 then), and 0 once p is decided, so the hot loop reads one array per edge. */
-static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
-                       uint32_t *cnt, uint32_t *queue) {
-    uint32_t head = 0, tail = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        uint32_t deg = degree(g, v);
-        AT(g->rem, v) = NONE;
-        AT(g->outc, v) = GR_DRAW;
-        cnt[v] = 0;
-        if (g->kind[v] == GR_EXPAND_WIN) AT(g->outc, v) = GR_WIN;
-        else if (g->kind[v] == GR_EXPAND_LOSS || deg == 0) AT(g->outc, v) = GR_LOSS;
-        else cnt[v] = deg;
-        if (AT(g->outc, v) != GR_DRAW) {
-            AT(g->rem, v) = 0;
-            queue[tail++] = v;
-        }
-    }
+ * 0 then), and 0 once p is decided, so the hot loop reads one array per edge. The first
+ * frontier comes from gr_pgpass_start on the caller alone, in id order. */
+static void retrograde(gr_pg *g, gr_pgpass *J, uint32_t n) {
+    pass_run(NULL, J, gr_pgpass_start, 0, n, n);
+    uint32_t head = 0, tail = atomic_load(&J->lv.tail), *cnt = J->cnt, *queue = J->lv.queue;
+    const uint64_t *roff = J->roff;
+    const uint32_t *rev = J->rev;
     while (head < tail) {
         gr_poll(g->c);
         uint32_t v = queue[head++];
@@ -768,19 +789,6 @@ static void retrograde(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_
     }
 }
 
-/* mex of the SG values of v's children. Only values up to deg can matter, so the bitset has
- * deg + 1 bits and only those words are cleared. */
-static uint32_t mex_children(const gr_pg *g, uint32_t v, uint32_t *const *val, uint64_t *bits) {
-    uint32_t deg = degree(g, v);
-    size_t words = (size_t)deg / 64 + 1;
-    memset(bits, 0, words * sizeof *bits);
-    const uint32_t *ch = g->children + g->child_off[v];
-    for (uint32_t k = 0; k < deg; k++)
-        if (AT(val, ch[k]) <= deg) bits[AT(val, ch[k]) / 64] |= 1ULL << (AT(val, ch[k]) % 64);
-    for (size_t w = 0;; w++)
-        if (~bits[w]) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(~bits[w]));
-}
-
 static uint32_t max_degree(const gr_pg *g, uint32_t n) {
     uint32_t m = 0;
     for (uint32_t v = 0; v < n; v++)
@@ -791,23 +799,74 @@ static uint32_t max_degree(const gr_pg *g, uint32_t n) {
 /* Sprague-Grundy values by Kahn's algorithm on the reverse graph: a position is valued once
  * all its children are. Positions on or above a cycle never get there, and neither do WIN
  * terminals (never seeded) or their ancestors: those stay undefined. */
-static void grundy_values(gr_pg *g, uint32_t n, const uint64_t *roff, const uint32_t *rev,
-                          uint32_t *cnt, uint32_t *queue) {
+static void grundy_values(gr_pg *g, gr_pgpass *J, uint32_t n) {
     uint64_t *bits = resize(g->c, NULL, sizeof *bits, (uint64_t)max_degree(g, n) / 64 + 1);
-    uint32_t head = 0, tail = 0;
-    for (uint32_t v = 0; v < n; v++) {
-        AT(g->sg, v) = NONE;
-        cnt[v] = degree(g, v);
-        if (cnt[v] == 0 && g->kind[v] != GR_EXPAND_WIN) queue[tail++] = v;
-    }
+    atomic_store(&J->lv.tail, 0);
+    pass_run(NULL, J, gr_pgpass_kahn_start, 0, n, n);
+    uint32_t head = 0, tail = atomic_load(&J->lv.tail), *cnt = J->cnt, *queue = J->lv.queue;
     while (head < tail) {
         gr_poll(g->c);
         uint32_t v = queue[head++];
-        AT(g->sg, v) = mex_children(g, v, g->sg, bits);
-        for (uint64_t e = roff[v]; e < roff[v + 1]; e++)
-            if (--cnt[rev[e]] == 0) queue[tail++] = rev[e];
+        AT(g->sg, v) = gr_pgpass_mex(J, v, bits);
+        for (uint64_t e = J->roff[v]; e < J->roff[v + 1]; e++)
+            if (--cnt[J->rev[e]] == 0) queue[tail++] = J->rev[e];
     }
     gr_free(g->c, bits);
+}
+
+/* ---- the same across the thread team (pgteam.h) ---------------------------------------------
+ * Graphs of at least team_knob.from positions are solved by the team when --threads > 1
+ * (levels.h). The expansion, which assigns the ids, and the reverse edges (see team_solve)
+ * stay serial. */
+static gr_level_knob team_knob = GR_LEVEL_KNOB;
+void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level) { gr_level_tune(&team_knob, from, grain, level); }
+
+enum { TEAM_JOB = 1 << 22 };   /* positions per job: the caller polls --max-time between jobs */
+
+/* fn over positions 0..n, in jobs of TEAM_JOB positions with a poll of the clock after each. */
+static void team_sweep(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, uint32_t n) {
+    for (uint64_t i = 0; i < n; i += TEAM_JOB) {
+        pass_run(pool, J, fn, i, n - i < TEAM_JOB ? n : i + TEAM_JOB, atomic_load(&team_knob.grain));
+        gr_poll(g->c);
+    }
+}
+
+/* Frontier after frontier from queue[0..tail): fn on each (the remoteness it settles in
+ * J->value when rem), polling between levels. */
+static void team_levels(gr_pg *g, gr_pool *pool, gr_pgpass *J, gr_pool_fn fn, int rem) {
+    uint64_t head = 0, tail = atomic_load(&J->lv.tail);
+    for (uint32_t r = 1; head < tail; r++) {
+        if (rem) J->value = r;
+        uint64_t grain = atomic_load(&team_knob.grain) / 64;
+        pass_run(tail - head < atomic_load(&team_knob.level) ? NULL : pool, J, fn, head, tail, grain);
+        head = tail;
+        tail = atomic_load(&J->lv.tail);
+        gr_poll(g->c);
+    }
+}
+
+/* Both analyses by the team, which is stopped again before any failure (--max-time, memory)
+ * leaves. (The reverse edges are built serially: a fill by atomic places took longer on two
+ * cores than the serial counting sort.) */
+static void team_solve(gr_pg *g, gr_pgpass *J, uint32_t n) {
+    gr_ctx *c = g->c;
+    gr_pool *pool = gr_pool_new(c->threads);
+    gr_guard guard;
+    gr_guard_enter(c, &guard);
+    if (setjmp(guard.jb)) {
+        gr_pool_free(pool);
+        gr_guard_rethrow(c, &guard);
+    }
+    team_sweep(g, pool, J, gr_pgpass_start, n);
+    team_levels(g, pool, J, gr_pgpass_settle, 1);
+    J->swords = (size_t)max_degree(g, n) / 64 + 1;
+    J->scratch = resize(c, NULL, sizeof *J->scratch, (uint64_t)gr_pool_size(pool) * J->swords);
+    atomic_store(&J->lv.tail, 0);
+    team_sweep(g, pool, J, gr_pgpass_kahn_start, n);
+    team_levels(g, pool, J, gr_pgpass_kahn, 0);
+    gr_guard_leave(c, &guard);
+    gr_pool_free(pool);
+    gr_free(c, J->scratch);
 }
 
 /* ---- the values-only path: depth first ----------------------------------------------------
@@ -979,8 +1038,13 @@ void gr_pg_solve(gr_pg *g) {
     build_reverse(g, n, &roff, &rev);
     uint32_t *cnt = resize(g->c, NULL, sizeof *cnt, n ? n : 1);
     uint32_t *queue = resize(g->c, NULL, sizeof *queue, n ? n : 1);
-    retrograde(g, n, roff, rev, cnt, queue);
-    grundy_values(g, n, roff, rev, cnt, queue);
+    gr_pgpass *J = pass_new(g, roff, rev, cnt, queue);
+    if (g->c->threads > 1 && n >= atomic_load(&team_knob.from)) team_solve(g, J, n);
+    else {
+        retrograde(g, J, n);
+        grundy_values(g, J, n);
+    }
+    gr_free(g->c, J);
     gr_free(g->c, queue);
     gr_free(g->c, cnt);
     gr_free(g->c, rev);

@@ -58,6 +58,12 @@ uint32_t gr_pg_add(gr_pg *g, const uint8_t *pos, size_t len);   /* a start; retu
 /* Expands everything not yet expanded and (re)computes outcomes, remoteness, SG values.
  * May be called again after more gr_pg_add calls. */
 void gr_pg_solve(gr_pg *g);
+/* With --threads > 1, a graph of at least `from` positions is solved (after its serial
+ * expansion) by the thread team: members take `grain` positions at once, and frontiers of
+ * fewer than `level` positions stay on the caller (defaults 2^20, 2^14, 2^12). The answers
+ * are the same for every thread count. An internal knob: tests lower it to thread small
+ * graphs; process-wide. */
+void gr_pg_team_tune(uint64_t from, uint64_t grain, uint64_t level);
 
 int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len); /* id, or -1 */
 const uint8_t *gr_pg_key(const gr_pg *g, uint32_t id, size_t *len);
