@@ -153,6 +153,7 @@ typedef struct run {
     char *buf;                   /* for copying answers */
     unsigned char rbuf[2 * sizeof(report)];
     size_t rlen;
+    int bar;                     /* a worker draws a progress bar on the terminal */
 } run;
 
 static void cleanup(run *r) {
@@ -176,6 +177,7 @@ static void copy_new(run *r, int i, FILE *out) {
     for (;;) {
         ssize_t got = pread(r->fds[i], r->buf, COPY_BYTES, r->copied[i]);
         if (got <= 0) break;
+        if (r->bar) fputs("\r\033[K", stderr);   /* a worker's bar may be on the line */
         fwrite(r->buf, 1, (size_t)got, out);
         r->copied[i] += got;
     }
@@ -292,6 +294,7 @@ int gr_parallel_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_qu
     run *r = calloc(1, sizeof *r);
     if (!r) return -1;
     r->n = n;
+    r->bar = c->progress;
     r->nworkers = c->threads < ngroups ? c->threads : ngroups;
     if (r->nworkers > MAX_WORKERS) r->nworkers = MAX_WORKERS;
     r->pipe_fd[0] = r->pipe_fd[1] = -1;
