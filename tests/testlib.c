@@ -68,3 +68,15 @@ int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *co
     l->pg = NULL;
     return out;
 }
+
+size_t t_random_sub_octal(t_rng *r, char *src, size_t cap, int max_take) {
+    size_t pos = 0;
+    pos += (size_t)snprintf(src + pos, cap - pos, "game s = subtract {");
+    int k = (int)t_range(r, 1, 3);
+    for (int i = 0; i < k; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)t_range(r, 1, max_take));
+    pos += (size_t)snprintf(src + pos, cap - pos, "};\ngame o = octal \"0.");
+    int d = (int)t_range(r, 1, 3);
+    for (int i = 0; i < d; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%d", (int)t_range(r, i == d - 1 ? 1 : 0, 7));
+    pos += (size_t)snprintf(src + pos, cap - pos, "\";\n");
+    return pos;
+}

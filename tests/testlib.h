@@ -28,6 +28,9 @@ int t_finish(const char *name);
 typedef struct { uint64_t s; } t_rng;
 uint64_t t_next(t_rng *r);
 int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
+/* Writes two random heap rule sets into src: `game s = subtract {...}` (1 to 3 amounts in
+ * 1..max_take) and `game o = octal "0.d..."` (1 to 3 digits); returns the length written. */
+size_t t_random_sub_octal(t_rng *r, char *src, size_t cap, int max_take);
 
 /* A list of move texts, to compare a theory's winning moves with the position graph's: mkeep
  * adds one, mtheory takes every move reported, mgraph (with pg set) only the moves to P

@@ -80,16 +80,7 @@ static void body(gf *f, void *arg) {
     mfree(&h);
 }
 
-static void random_program(t_rng *r, char *src, size_t cap) {
-    size_t pos = 0;
-    pos += (size_t)snprintf(src + pos, cap - pos, "game s = subtract {");
-    int k = (int)t_range(r, 1, 3);
-    for (int i = 0; i < k; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)t_range(r, 1, 6));
-    pos += (size_t)snprintf(src + pos, cap - pos, "};\ngame o = octal \"0.");
-    int d = (int)t_range(r, 1, 3);
-    for (int i = 0; i < d; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%d", (int)t_range(r, i == d - 1 ? 1 : 0, 7));
-    snprintf(src + pos, cap - pos, "\";\n");
-}
+static void random_program(t_rng *r, char *src, size_t cap) { t_random_sub_octal(r, src, cap, 6); }
 
 /* A job of n heaps of g. */
 static void heaps_job(job *j, gr_game *g, int graph, int n, const int64_t *heaps) {

@@ -47,15 +47,9 @@ static void body(gf *f, void *arg) {
 }
 
 static void random_program(t_rng *r, char *src, size_t cap) {
-    size_t pos = 0;
     /* a subtraction set, an octal code, an acyclic graph */
-    pos += (size_t)snprintf(src + pos, cap - pos, "game s = subtract {");
-    int k = (int)t_range(r, 1, 3);
-    for (int i = 0; i < k; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)t_range(r, 1, 5));
-    pos += (size_t)snprintf(src + pos, cap - pos, "};\ngame o = octal \"0.");
-    int d = (int)t_range(r, 1, 3);
-    for (int i = 0; i < d; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%d", (int)t_range(r, i == d - 1 ? 1 : 0, 7));
-    pos += (size_t)snprintf(src + pos, cap - pos, "\";\ngraph g {");
+    size_t pos = t_random_sub_octal(r, src, cap, 5);
+    pos += (size_t)snprintf(src + pos, cap - pos, "graph g {");
     int nv = (int)t_range(r, 2, 7);
     for (int v = 0; v < nv; v++) {
         pos += (size_t)snprintf(src + pos, cap - pos, " v%d", v);
