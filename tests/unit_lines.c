@@ -1,6 +1,7 @@
-/* unit_lines: the per-line bitset kernel (src/lines.c) against the generic memoised table
- * recurrence (gr_tuple_sg) on Wythoff, Nim in two heaps and random direction sets over boxes up
- * to 60 x 60; rule sets that are not line moves must not be recognised. */
+/* unit_lines: the per-line bitset kernel (src/lines.c) and its outcome pass against the table
+ * recurrence every tuple rule set has (gr_tuple_sg with the line kernel switched off) on Wythoff,
+ * Nim in two heaps and random direction sets over boxes up to 60 x 60; rule sets that are not
+ * line moves must not be recognised. */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ static gr_game *compile(compiled *k, const char *src, const char *name) {
 
 static const gr_loc NOWHERE = { 0, 0 };
 
-/* Compares gr_lines_fill with gr_tuple_sg over the box rows x cols; returns the mismatches. */
+/* Compares gr_lines_fill, and its outcome pass, with gr_tuple_sg over the box rows x cols; returns the
+ * mismatches. */
 static int compare_box(compiled *k, gr_game *g, int64_t rows, int64_t cols) {
     volatile int bad = 0;
     k->c.on_fail = &k->jb;
@@ -54,17 +56,29 @@ static int compare_box(compiled *k, gr_game *g, int64_t rows, int64_t cols) {
     }
     int64_t *fast = gr_alloc(&k->c, (size_t)(rows * cols) * sizeof *fast);
     gr_lines_fill(&k->c, g, rows, cols, fast);
+    uint64_t *pbits = gr_alloc(&k->c, gr_lines_pbits_words(rows, cols) * sizeof *pbits);
+    gr_lines_outcomes(&k->c, g, rows, cols, pbits);
+    /* The reference is the table recurrence of any tuple rule set (the dense box): with the
+     * kernel left at KER_LINES gr_tuple_sg would answer from the line kernel itself. */
+    g->kernel = KER_TUPLE;
     for (int64_t a = 0; a < rows; a++)
         for (int64_t b = 0; b < cols; b++) {
             int64_t pos[2] = { a, b };
             int64_t want = gr_tuple_sg(&k->c, g, pos, NOWHERE);
+            if (gr_lines_is_p(pbits, cols, a, b) != (want == 0)) {   /* the outcome pass */
+                if (bad++ < 5)
+                    fprintf(stderr, "%s: (%lld, %lld) is %c by the outcome pass, sg %lld by the recurrence\n", g->name,
+                            (long long)a, (long long)b, gr_lines_is_p(pbits, cols, a, b) ? 'P' : 'N', (long long)want);
+            }
             if (fast[a * cols + b] != want) {
                 if (bad++ < 5)
                     fprintf(stderr, "%s: sg(%lld, %lld) = %lld by lines, %lld by the recurrence\n", g->name,
                             (long long)a, (long long)b, (long long)fast[a * cols + b], (long long)want);
             }
         }
+    g->kernel = KER_LINES;
     gr_free(&k->c, fast);
+    gr_free(&k->c, pbits);
     k->c.on_fail = NULL;
     return bad;
 }
