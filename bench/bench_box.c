@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "dense.h"
+#include "eval/box/dense.h"
 #include "ctx.h"
 #include "query.h"
 #include "benchlib.h"

@@ -26,9 +26,9 @@
 #include <string.h>
 #include <time.h>
 #include "ctx.h"
-#include "lines.h"
+#include "eval/box/lines.h"
 #include "parse.h"
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 #include "sema.h"
 #include "sums.h"
 #include "benchlib.h"

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <time.h>
 #include "ctx.h"
-#include "heap.h"
+#include "eval/heap/heap.h"
 #include "parse.h"
 #include "sema.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 #include "check.h"
 #include "benchlib.h"
 

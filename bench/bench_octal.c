@@ -11,7 +11,7 @@
  * usage: bench_octal [K] [--plain P] [--only CODE] [--threads N] */
 #include <math.h>
 #include "benchlib.h"
-#include "heap.h"
+#include "eval/heap/heap.h"
 
 static double seconds_to(unit *u, gr_game *g, int64_t n) {
     double t0 = now();

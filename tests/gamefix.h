@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "heap.h"
+#include "eval/heap/heap.h"
 #include "parse.h"
 #include "sema.h"
 #include "sums.h"
 #include "testlib.h"
-#include "tuple.h"
+#include "eval/box/tuple.h"
 
 typedef struct gf {
     gr_ctx c;

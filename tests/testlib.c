@@ -1,6 +1,6 @@
 /* testlib: see testlib.h. */
 #include "testlib.h"
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 #include "sums.h"
 #include <string.h>
 #include <stdlib.h>

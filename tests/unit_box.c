@@ -4,11 +4,11 @@
  * that stops a box too large before anything is evaluated. */
 #include <math.h>
 #include <string.h>
-#include "dense.h"
+#include "eval/box/dense.h"
 #include "gamefix.h"
-#include "lines.h"
-#include "optset.h"
-#include "rules.h"
+#include "eval/box/lines.h"
+#include "eval/box/optset.h"
+#include "eval/rules.h"
 
 typedef struct rcase { gr_game *g; gr_conv conv; int64_t B; int ok; } rcase;
 static int draws, loops_boxed, sg_defined;

@@ -10,9 +10,9 @@
  * a failure (division by zero in 'where') must give the same message. The same for one position
  * alone (gr_dense_at: a walk, then the whole box if the walk meets a cycle). The serial analysis
  * itself is checked against the position graph in unit_box. */
-#include "dense.h"
+#include "eval/box/dense.h"
 #include "gamefix.h"
-#include "rules.h"
+#include "eval/rules.h"
 
 #ifdef T_SANITIZED
 enum { CASES = 120 };

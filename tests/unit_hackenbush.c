@@ -8,8 +8,8 @@
  * 'k in 1..x+1' the run may reach place 0 and the value is that of x + 1), Twins is x; and
  * on random rule sets the xor of single heads equals the position graph over sets of heads. */
 #include "gamefix.h"
-#include "hackenbush.h"
-#include "turning.h"
+#include "eval/figure/hackenbush.h"
+#include "eval/figure/turning.h"
 
 enum { MAXE = 11 };
 

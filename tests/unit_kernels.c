@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefix.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 enum { MAXD = 512, MAXLINES = 4, MAXSUB = 512, MAXPARTS = 3 };
 

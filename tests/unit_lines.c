@@ -5,10 +5,10 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lines.h"
+#include "eval/box/lines.h"
 #include "parse.h"
 #include "sema.h"
-#include "tuple.h"
+#include "eval/box/tuple.h"
 #include "testlib.h"
 
 typedef struct compiled {

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 #include "testlib.h"
 
 #ifdef T_SANITIZED

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefix.h"
-#include "lines.h"
+#include "eval/box/lines.h"
 
 /* ---- the sequences of ../shared/reference/sequences.tsv (heaps 0..40) ----------------------- */
 static const int KAYLES[] = { 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1,

@@ -6,9 +6,9 @@
  *   - Kayles and Dawson's chess at 10^15 from their proved periods, nim at 10^18 */
 #include <stdlib.h>
 #include "gamefix.h"
-#include "heap.h"
-#include "heapmoves.h"
-#include "sgtable.h"
+#include "eval/heap/heap.h"
+#include "eval/heap/heapmoves.h"
+#include "eval/heap/sgtable.h"
 
 enum { N = 3000 };
 /* Under the sanitizers (about ten times slower) every 8th code is run, so CI stays fast. */

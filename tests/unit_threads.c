@@ -5,8 +5,8 @@
  * values with one thread, and those the naive recurrence over gr_heap_options. */
 #include <stdlib.h>
 #include "gamefix.h"
-#include "heap.h"
-#include "octpar.h"
+#include "eval/heap/heap.h"
+#include "eval/heap/octpar.h"
 
 #ifdef T_SANITIZED
 enum { N = GR_OCTPAR_FROM + 2500 };

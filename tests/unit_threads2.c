@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include "check.h"
 #include "gamefix.h"
-#include "genpar.h"
-#include "heap.h"
+#include "eval/heap/genpar.h"
+#include "eval/heap/heap.h"
 
 #if defined(T_SANITIZED) || defined(__SANITIZE_THREAD__)
 #define SMALL 1

@@ -1,6 +1,6 @@
 /* evaluator: the registry of evaluators and the calls queries and sums make; see evaluator.h. */
-#include "evaluator.h"
-#include "rules.h"
+#include "eval/evaluator.h"
+#include "eval/rules.h"
 #include <string.h>
 
 /* The registry: the evaluator of each id lowering may choose (lower/game.h). */

@@ -26,7 +26,7 @@
 #ifndef GRUNDY_EVALUATOR_H
 #define GRUNDY_EVALUATOR_H
 #include <stddef.h>
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 #include "sema.h"
 
 /* Value kinds, as bits. */

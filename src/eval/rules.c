@@ -1,5 +1,5 @@
 /* rules: interpreter of general rule blocks; see rules.h. */
-#include "rules.h"
+#include "eval/rules.h"
 #include "ir.h"
 #include "sema.h"
 #include <string.h>

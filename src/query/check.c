@@ -20,15 +20,15 @@
 #include "check.h"
 #include <stdarg.h>
 #include <string.h>
-#include "heap.h"
-#include "lines.h"
+#include "eval/heap/heap.h"
+#include "eval/box/lines.h"
 #include "lower.h"
 #include "period.h"
 #include "progress.h"
-#include "rules.h"
-#include "sgtable.h"
+#include "eval/rules.h"
+#include "eval/heap/sgtable.h"
 #include "sums.h"
-#include "tuple.h"
+#include "eval/box/tuple.h"
 #include "worker.h"
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
 #include "check.h"
-#include "heap.h"
+#include "eval/heap/heap.h"
 #include "solve.h"
 #include "anyleaf.h"
 #include "every.h"

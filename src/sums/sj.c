@@ -1,6 +1,6 @@
 /* sj: misere sums by the SJ theorem; see sj.h. */
 #include "sj.h"
-#include "evaluator.h"
+#include "eval/evaluator.h"
 #include <string.h>
 
 int gr_sj_condition(const gr_compgraph *g, uint32_t *bad) {

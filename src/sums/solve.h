@@ -5,7 +5,7 @@
  * evaluator themselves. */
 #ifndef GRUNDY_SOLVE_H
 #define GRUNDY_SOLVE_H
-#include "evaluator.h"
+#include "eval/evaluator.h"
 #include "sums.h"
 #include "compgraph.h"
 

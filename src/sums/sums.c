@@ -1,11 +1,11 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
-#include "evaluator.h"
-#include "heapmoves.h"
+#include "eval/evaluator.h"
+#include "eval/heap/heapmoves.h"
 #include "grow.h"
 #include "textset.h"
-#include "hackenbush.h"
-#include "turning.h"
+#include "eval/figure/hackenbush.h"
+#include "eval/figure/turning.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,13 +1,13 @@
 /* dense: the dense-box evaluator; see box.h. */
-#include "dense.h"
+#include "eval/box/dense.h"
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "densepar.h"
+#include "eval/box/densepar.h"
 #include "pool.h"
-#include "optset.h"
-#include "rules.h"
+#include "eval/box/optset.h"
+#include "eval/rules.h"
 
 enum { MAX_FRAME = 256, MAX_DELTAS = 255 };
 

@@ -19,7 +19,7 @@
  * position enters a frontier when its last option has been processed in an earlier level, and
  * its value is the mex of its options' values, all final by then; the number of positions
  * processed, which tells whether the box has a cycle, is the same too. */
-#include "densepar.h"
+#include "eval/box/densepar.h"
 #include <setjmp.h>
 #include <string.h>
 #include "expr.h"

@@ -13,8 +13,8 @@
 #define GRUNDY_DENSEPAR_H
 #include <stdatomic.h>
 #include <stdint.h>
-#include "levels.h"
-#include "posgraph.h"
+#include "eval/levels.h"
+#include "eval/graph/posgraph.h"
 #include "sema.h"
 
 /* The state byte of a box position (dense.c). During a threaded retrograde analysis S_OPEN

@@ -1,5 +1,5 @@
 /* lines: the per-line bitset kernel for line-move tuple games; see lines.h. */
-#include "lines.h"
+#include "eval/box/lines.h"
 #include "progress.h"
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* optset: shared option sets; see optset.h. */
-#include "optset.h"
+#include "eval/box/optset.h"
 #include <string.h>
 
 uint32_t gr_move_coord_deps(const gr_rules *r, const gr_rmove *mv) {

@@ -4,11 +4,11 @@
  * under normal and misere play, cycles included; otherwise it is declined (the position graph
  * takes over). A box of a line-move game from (0, 0) is filled by the line kernel, anything
  * else cell by cell through the memoised recurrence. */
-#include "evaluator.h"
-#include "dense.h"
-#include "lines.h"
-#include "rules.h"
-#include "tuple.h"
+#include "eval/evaluator.h"
+#include "eval/box/dense.h"
+#include "eval/box/lines.h"
+#include "eval/rules.h"
+#include "eval/box/tuple.h"
 
 static unsigned table_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     unsigned k = gr_answers_normal_recurrence(g, conv, why, cap);

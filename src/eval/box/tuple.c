@@ -1,10 +1,10 @@
 /* tuple: memoised table recurrence over tuple positions; see tuple.h. */
-#include "tuple.h"
-#include "dense.h"
-#include "lines.h"
-#include "rules.h"
+#include "eval/box/tuple.h"
+#include "eval/box/dense.h"
+#include "eval/box/lines.h"
+#include "eval/rules.h"
 #include "sema.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 #include <string.h>
 
 enum { ST_EMPTY = 0, ST_BUSY = 1, ST_DONE = 2 };

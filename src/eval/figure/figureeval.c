@@ -3,9 +3,9 @@
  * (the colon and fusion principles, hackenbush.h; the coin-turning theorem, turning.h) and give
  * the options of a position, so that every other convention is answered by the position graph
  * over sums from them. A position of either is a mask of GR_HB_WORDS (GR_COIN_WORDS) words. */
-#include "evaluator.h"
-#include "hackenbush.h"
-#include "turning.h"
+#include "eval/evaluator.h"
+#include "eval/figure/hackenbush.h"
+#include "eval/figure/turning.h"
 #include <string.h>
 
 static unsigned normal_only(const gr_game *g, gr_conv conv, char *why, size_t cap) {

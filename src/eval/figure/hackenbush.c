@@ -1,5 +1,5 @@
 /* hackenbush: Green Hackenbush by the colon and fusion principles; see hackenbush.h. */
-#include "hackenbush.h"
+#include "eval/figure/hackenbush.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* turning: coin-turning games by the coin-turning theorem; see turning.h. */
-#include "turning.h"
-#include "rules.h"
+#include "eval/figure/turning.h"
+#include "eval/rules.h"
 #include <stdlib.h>
 #include <string.h>
 

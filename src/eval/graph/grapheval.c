@@ -3,8 +3,8 @@
  * terminals) get their values from the position graph over sums (sums/), which holds sums of
  * parts as canonical multisets; this table gives what that graph needs from the game itself:
  * its options (by the form of its positions) and its terminals. It declines every value. */
-#include "evaluator.h"
-#include "rules.h"
+#include "eval/evaluator.h"
+#include "eval/rules.h"
 
 static unsigned graph_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     (void)conv;

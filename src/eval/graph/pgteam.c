@@ -16,9 +16,9 @@
  * 0), so the mex reads final values; which positions are ever valued does not depend on order.
  * Every value is written by the one member that claimed the position and read only in later
  * levels, after the team's join. */
-#include "pgteam.h"
+#include "eval/graph/pgteam.h"
 #include <string.h>
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 
 #define NONE UINT32_MAX   /* posgraph.c's: rem of a draw, an undefined SG value */
 

@@ -10,7 +10,7 @@
 #define GRUNDY_PGTEAM_H
 #include <stddef.h>
 #include <stdint.h>
-#include "levels.h"
+#include "eval/levels.h"
 
 /* The per-position result arrays of a graph are chunks of 2^GR_PG_CHUNK_BITS entries. */
 #define GR_PG_CHUNK_BITS 20

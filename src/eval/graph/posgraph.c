@@ -24,12 +24,12 @@
  * Every array is tracked memory of the context (gr_alloc and friends), so --max-memory is
  * enforced and a failure that longjmps out of here leaks nothing once gr_ctx_free runs. */
 #define _DEFAULT_SOURCE 1   /* madvise(MADV_HUGEPAGE) where the C library has it */
-#include "posgraph.h"
+#include "eval/graph/posgraph.h"
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pgteam.h"
+#include "eval/graph/pgteam.h"
 #include "pool.h"
 #include "progress.h"
 #include "worker.h"

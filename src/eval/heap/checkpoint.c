@@ -5,8 +5,8 @@
  *   u64 payload checksum | payload
  *   payload: u32 records, then per record: u32 name bytes, name, GR_HEAP_SAVED i64 numbers,
  *            u64 value bytes, the values. */
-#include "checkpoint.h"
-#include "heap.h"
+#include "eval/heap/checkpoint.h"
+#include "eval/heap/heap.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

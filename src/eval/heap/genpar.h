@@ -13,7 +13,7 @@
 #define GRUNDY_GENPAR_H
 #include "game.h"
 #include "progress.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 /* Below this heap, or below GR_GENPAR_OPTIONS options per heap, the serial kernel is as fast. */
 enum { GR_GENPAR_FROM = 512, GR_GENPAR_OPTIONS = 32 };

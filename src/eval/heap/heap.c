@@ -1,18 +1,18 @@
 /* heap: the heap-recurrence evaluator and its kernels; see heap.h. */
-#include "heap.h"
+#include "eval/heap/heap.h"
 #include "ir.h"
 #include "grow.h"
 #include "progress.h"
-#include "rules.h"
-#include "sgtable.h"
-#include "sparse.h"
-#include "proved.h"
-#include "octpar.h"
-#include "genpar.h"
-#include "subpar.h"
+#include "eval/rules.h"
+#include "eval/heap/sgtable.h"
+#include "eval/heap/sparse.h"
+#include "eval/heap/proved.h"
+#include "eval/heap/octpar.h"
+#include "eval/heap/genpar.h"
+#include "eval/heap/subpar.h"
 #include "worker.h"
-#include "octscan.h"
-#include "checkpoint.h"
+#include "eval/heap/octscan.h"
+#include "eval/heap/checkpoint.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* heapeval: the heap recurrence (heap.h) as an evaluator (evaluator.h). It answers SG values
  * and outcomes under normal play while the rule set is a recurrence, and declines otherwise
  * (the position graph takes over). */
-#include "evaluator.h"
-#include "heap.h"
-#include "rules.h"
+#include "eval/evaluator.h"
+#include "eval/heap/heap.h"
+#include "eval/rules.h"
 
 static int heap_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                       gr_loc loc, gr_value *out) {

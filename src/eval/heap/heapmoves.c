@@ -1,5 +1,5 @@
 /* heapmoves: moves of a huge heap to a given value, through the proved period; see heapmoves.h. */
-#include "heapmoves.h"
+#include "eval/heap/heapmoves.h"
 
 int gr_heap_moves_fast(gr_ctx *c, gr_game *g, int64_t n) {
     int64_t p, e;

@@ -5,7 +5,7 @@
  * the residues, never by walking 10^18 split points. */
 #ifndef GRUNDY_HEAPMOVES_H
 #define GRUNDY_HEAPMOVES_H
-#include "heap.h"
+#include "eval/heap/heap.h"
 
 /* Does gr_heap_moves_to answer heap n of g without enumerating its options one by one? True for
  * nim, and for subtraction sets and take-and-break codes leaving at most two heaps (no repeating

@@ -1,6 +1,6 @@
 /* octpar: the plain octal kernel across threads; see octpar.h. */
-#include "octpar.h"
-#include "octscan.h"
+#include "eval/heap/octpar.h"
+#include "eval/heap/octscan.h"
 #include "pool.h"
 #include <stdatomic.h>
 #include <stdlib.h>

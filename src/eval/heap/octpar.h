@@ -8,7 +8,7 @@
 #define GRUNDY_OCTPAR_H
 #include "game.h"
 #include "progress.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 /* Below this heap the serial kernel is faster than any split of the work. */
 enum { GR_OCTPAR_FROM = 4096 };

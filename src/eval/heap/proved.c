@@ -1,5 +1,5 @@
 /* proved: periods proved while a heap table fills; see proved.h. */
-#include "proved.h"
+#include "eval/heap/proved.h"
 
 static int tb_certifiable(const gr_tbcode *tb) {
     if (tb->period) return 0;

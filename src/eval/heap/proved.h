@@ -7,7 +7,7 @@
 #ifndef GRUNDY_PROVED_H
 #define GRUNDY_PROVED_H
 #include "game.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 /* Does a window theorem apply to g's kernel at all? */
 int gr_proved_applies(const gr_game *g);

@@ -1,5 +1,5 @@
 /* sgtable: narrow-width SG tables and the bitset mex; see sgtable.h. */
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 #include <string.h>
 
 gr_sgtable *gr_sgt_new(gr_ctx *c, int width) {

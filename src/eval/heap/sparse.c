@@ -1,5 +1,5 @@
 /* sparse: the rare-value kernel; see sparse.h. */
-#include "sparse.h"
+#include "eval/heap/sparse.h"
 #include "pool.h"
 #include <stdatomic.h>
 #include <string.h>

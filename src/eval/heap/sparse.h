@@ -19,7 +19,7 @@
 #define GRUNDY_SPARSE_H
 #include "game.h"
 #include "progress.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 typedef struct gr_sparse gr_sparse;
 

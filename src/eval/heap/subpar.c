@@ -1,5 +1,5 @@
 /* subpar: an infinite subtraction set's look-ups across threads; see subpar.h. */
-#include "subpar.h"
+#include "eval/heap/subpar.h"
 #include "pool.h"
 #include <stdatomic.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #ifndef GRUNDY_SUBPAR_H
 #define GRUNDY_SUBPAR_H
 #include "game.h"
-#include "sgtable.h"
+#include "eval/heap/sgtable.h"
 
 /* Below this heap, or with fewer listed elements than this up to the heap, one thread is as fast. */
 enum { GR_SUBPAR_FROM = 4096, GR_SUBPAR_ELEMENTS = 64 };
