@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
                 u.c.threads = threads;
             }
             char why[512];
-            gr_heap_describe(&u.c, a, 0, why, sizeof why);
+            gr_heap_describe(a, why, sizeof why);
             printf("%-6s %4d %10.3f %12.3e ", codes[ci], k, sa, (double)(n + 1) / (sa > 0 ? sa : 1e-9));
             if (k >= 18 && ta[k - 2] > 0) printf("%9.2f ", log2(ta[k] / ta[k - 2]) / 2);
             else printf("%9s ", "-");

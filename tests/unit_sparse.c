@@ -81,7 +81,7 @@ static int one_code(const code *k, int64_t *ref) {
         }
     }
     char why[512];
-    gr_heap_describe(&f.c, a, 0, why, sizeof why);
+    gr_heap_describe(a, why, sizeof why);
     sparse_used += strstr(why, "mask") != NULL;
     gf_close(&f);
     return ok;

@@ -1,6 +1,7 @@
 /* evaluator: the registry of evaluators and the calls queries and sums make; see evaluator.h. */
 #include "eval/evaluator.h"
 #include "eval/rules.h"
+#include "eval/figure/hackenbush.h"
 #include <string.h>
 
 /* The registry: the evaluator of each id lowering may choose (lower/game.h). */
@@ -84,4 +85,72 @@ unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why,
 
 int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos) {
     return g->rules ? gr_rules_terminal(c, g, pos) : -1;
+}
+
+int gr_eval_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    if (!(ops->answers(g, CONV_NORMAL, NULL, 0) & kinds)) return 0;
+    return ops->ensure ? ops->ensure(c, g, lo, hi, kinds) : 1;
+}
+
+int gr_eval_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->ready ? ops->ready(g, pos, kind, v) : 0;
+}
+
+int64_t gr_eval_filled(const gr_game *g) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->filled ? ops->filled(g) : 0;
+}
+
+void gr_eval_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    if (ops->prefetch) ops->prefetch(c, g, hi);
+}
+
+int gr_eval_period(const gr_game *g, int64_t *period, int64_t *pre) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->period ? ops->period(g, period, pre) : 0;
+}
+
+int gr_eval_streams(const gr_game *g, gr_conv conv) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->streams ? ops->streams(g, conv) : 0;
+}
+
+int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                     const gr_moves_sink *sink, int64_t *count) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    *count = 0;
+    return ops->moves_to ? ops->moves_to(c, g, pos, want, limit, sink, count) : -1;
+}
+
+int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    if (cap) buf[0] = '\0';
+    return ops->describe ? ops->describe(g, buf, cap) : 0;
+}
+
+size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf, size_t cap, size_t at) {
+    if (at >= cap) return at;
+    if (g->shape == SHAPE_GRAPH) return at + (size_t)snprintf(buf + at, cap - at, "%s.%s", g->name, g->vertices[pos[0]]);
+    if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, pos, edge, buf, cap, at);
+    at += (size_t)snprintf(buf + at, cap - at, "%s(", g->name);
+    for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && at < cap; i++)   /* the heads */
+        if (gr_coin_heads(pos, i)) at += (size_t)snprintf(buf + at, cap - at, "%s%d", k++ ? ", " : "", i);
+    for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%lld", i ? ", " : "", (long long)pos[i]);
+    if (at < cap) at += (size_t)snprintf(buf + at, cap - at, ")");
+    return at;
+}
+
+static void count_one(void *user, const int64_t *parts, int nparts) {
+    (void)parts; (void)nparts;
+    ++*(uint64_t *)user;
+}
+
+uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos) {
+    uint64_t k = 0;
+    gr_eval_options(c, g, pos, count_one, &k);
+    return k;
 }

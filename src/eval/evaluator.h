@@ -22,11 +22,15 @@
  *      remoteness get a new GR_KIND_* bit and a field in gr_value;
  *   3. declare it below and put it in the registry in evaluator.c;
  *   4. test it against the position graph on many random small games (tests/unit_*.c).
- * No query or sum code changes: they call gr_eval_* only. */
+ * No query or sum code changes: they call gr_eval_* only.
+ *
+ * The ground truth is part of this interface: the position graph (eval/graph/posgraph.h:
+ * interning of positions, expansion, retrograde analysis, SG and generalised values), on which
+ * sums/ builds the graphs of sums under every convention. */
 #ifndef GRUNDY_EVALUATOR_H
 #define GRUNDY_EVALUATOR_H
 #include <stddef.h>
-#include "eval/graph/posgraph.h"
+#include "eval/graph/posgraph.h"   /* the ground truth (see above) */
 #include "sema.h"
 
 /* Value kinds, as bits. */
@@ -56,6 +60,7 @@ typedef struct gr_box {
 /* One option: nparts positions of the game (g->arity coordinates each, flattened). */
 typedef void (*gr_option_fn)(void *user, const int64_t *parts, int nparts);
 
+struct gr_moves_sink;
 typedef struct gr_evaluator_ops {
     const char *name;        /* "heap recurrence", "table recurrence", "position graph" */
     /* GR_KIND_* bits it answers for g played under conv (0: none); a sentence in why. */
@@ -72,7 +77,42 @@ typedef struct gr_evaluator_ops {
     void (*options)(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
     /* The gr_term_kind of the first 'terminal' rule pos matches, or -1. NULL: none. */
     int (*terminal)(gr_ctx *c, const gr_game *g, const int64_t *pos);
+    /* Makes the values of every position in lo..hi ready for `kinds` under normal play (a heap
+     * table filled to hi, one dense box over the range, a line kernel's values or its P bits),
+     * so that value answers them by a look-up: 1, or 0 declined (not a recurrence after all).
+     * NULL: nothing is worth preparing. */
+    int (*ensure)(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds);
+    /* The value of pos of kind GR_KIND_SG or GR_KIND_OUTCOME if it is ready now (1), computing
+     * and changing nothing, so that threads may ask at once; 0 if it is not. NULL: never. */
+    int (*ready)(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v);
+    /* How many positions are ready (a heap table's length): a rate to read ahead at. */
+    int64_t (*filled)(const gr_game *g);
+    /* Computes ahead towards hi what cannot fail, silently: kernels that are always
+     * recurrences, a general rule block tentatively (stopping before a heap that would fail). */
+    void (*prefetch)(gr_ctx *c, gr_game *g, const int64_t *hi);
+    /* A period proved from the values so far (nim: 1 from 0): 1 and *period, *pre; 0 none. */
+    int (*period)(const gr_game *g, int64_t *period, int64_t *pre);
+    /* 1 if a 1-D table of g under conv streams (ensure block by block, then ready), holding no
+     * array of cells. NULL: never. */
+    int (*streams)(const gr_game *g, gr_conv conv);
+    /* The options of pos of SG value want, found without enumerating every option (nim, a
+     * huge heap through its proved period, the cuts of a Hackenbush figure): reports the first
+     * `limit` to the sink, sets *count to how many there are (saturating), returns 1 if the
+     * sink saw every one the caller needs, 0 if not; -1 declined (enumerate the options). */
+    int (*moves_to)(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                    const struct gr_moves_sink *sink, int64_t *count);
+    /* For --explain: what the values computed so far decided ("" when nothing), never
+     * computing; returns how many positions it would like computed first to say it (0: none). */
+    int64_t (*describe)(const gr_game *g, char *buf, size_t cap);
 } gr_evaluator_ops;
+
+/* Where moves_to reports: an option (positions of the game), or a figure's cut of an edge
+ * (named by its class of parallel edges: cutting any of them is one position). */
+typedef struct gr_moves_sink {
+    gr_option_fn option;
+    void (*cut)(void *user, int edge);
+    void *user;
+} gr_moves_sink;
 
 /* The evaluators (one file each in eval/) and the registry. */
 extern const gr_evaluator_ops gr_heap_evaluator;    /* heapeval.c */
@@ -93,6 +133,23 @@ int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigne
 /* Options of pos; a terminal position has none. */
 void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
 int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
+/* The operations above for callers (see gr_evaluator_ops): what an evaluator without the
+ * operation answers is said there. */
+int gr_eval_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds);
+int gr_eval_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v);
+int64_t gr_eval_filled(const gr_game *g);
+void gr_eval_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi);
+int gr_eval_period(const gr_game *g, int64_t *period, int64_t *pre);
+int gr_eval_streams(const gr_game *g, gr_conv conv);
+int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                     const gr_moves_sink *sink, int64_t *count);
+int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap);
+/* The text of pos from `at` in buf (cut at cap; the end returned, past cap if it did not fit):
+ * "name(coordinates)", a vertex "name.v", a coin row by its heads, a figure with edge >= 0 that
+ * cut marked ("h - (c - d)"). */
+size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf, size_t cap, size_t at);
+/* Every option of pos, counted. */
+uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos);
 /* Shared by evaluators: SG values and outcomes under normal play while g is a recurrence (the
  * why is g->explain); the 'terminal' rules of a rule set (-1 for games without rules). */
 unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap);

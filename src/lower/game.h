@@ -15,6 +15,7 @@ typedef enum { SHAPE_HEAP, SHAPE_TUPLE, SHAPE_GRAPH,
 } gr_shape;
 
 /* Evaluators of the design: heap recurrence, table recurrence, position graph. */
+typedef enum { GR_LOSS = 0, GR_WIN = 1, GR_DRAW = 2 } gr_outcome; /* P, N, D for the mover */
 typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH, EVAL_FIGURE, EVAL_COINS } gr_evaluator;
 typedef enum {
     KER_NIM,           /* subtract 1..: sg(n) = n */

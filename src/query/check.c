@@ -20,15 +20,12 @@
 #include "check.h"
 #include <stdarg.h>
 #include <string.h>
-#include "eval/heap/heap.h"
-#include "eval/box/lines.h"
+#include "eval/evaluator.h"
+#include "ir.h"
 #include "lower.h"
 #include "period.h"
 #include "progress.h"
-#include "eval/rules.h"
-#include "eval/heap/sgtable.h"
 #include "sums.h"
-#include "eval/box/tuple.h"
 #include "worker.h"
 #include <stdlib.h>
 
@@ -161,12 +158,18 @@ static void need_heap_values(gr_ctx *c, const gr_rquery *q) {
 
 /* Makes sg(0..upto) available or fails at the query. */
 static void ensure_values(gr_ctx *c, const gr_rquery *q, int64_t upto) {
-    if (gr_heap_ensure(c, q->game, upto) < 0)
+    int64_t zero = 0;
+    if (!gr_eval_ensure(c, q->game, &zero, &upto, GR_KIND_SG))
         gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence, and '%s' is not one (%s)",
                    q->game->name, q->game->explain);
 }
 
-static int64_t value_at(const gr_game *g, int64_t n) { return gr_heap_value(g, n); }
+/* sg(n) once ensure_values(n) succeeded. */
+static int64_t value_at(const gr_game *g, int64_t n) {
+    int64_t v = -1;
+    gr_eval_ready(g, &n, GR_KIND_SG, &v);
+    return v;
+}
 
 /* ---- how far to compute -----------------------------------------------------------------------
  * With --to N, heaps up to N. Without it, up to DEFAULT_TO, and for kernels whose work per heap
@@ -206,16 +209,10 @@ static void plan_init(plan *pl, gr_ctx *c, gr_game *g) {
 /* The largest heap a check may reach. */
 static int64_t plan_limit(const plan *pl) { return pl->target - 1; }
 
-static void count_option(void *user, const int64_t *heaps, int nheaps) {
-    (void)heaps;
-    (void)nheaps;
-    ++*(uint64_t *)user;
-}
-
 /* The work of computing heaps have..n-1, bounded by (n - have) times the options of n - 1. */
 static uint64_t stage_work(const plan *pl, int64_t have, int64_t n) {
-    uint64_t k = 0;
-    gr_heap_options(pl->c, pl->g, n - 1, count_option, &k);
+    int64_t last = n - 1;
+    uint64_t k = gr_eval_count_options(pl->c, pl->g, &last);
     uint64_t len = (uint64_t)(n - have);
     return k && len > UINT64_MAX / k ? UINT64_MAX : k * len;
 }
@@ -504,9 +501,6 @@ typedef struct formula_state {
     gr_game *g;
     gr_sumgraph *graph;        /* the ground truth, made on first need */
     gr_module module;          /* for the sum graph: the games from g on */
-    int64_t *dense;            /* line-move rule sets: sg of 0..rows-1 x 0..cols-1, filled at once */
-    uint64_t *pbits;           /* ... or, for a claim that asks no sg, their P-positions (a bit each) */
-    int64_t rows, cols;
 } formula_state;
 
 /* The box the bound variables span, when there is one variable per coordinate with constant
@@ -523,43 +517,34 @@ static int binding_box(const gr_rquery *q, int arity, int64_t *lo, int64_t *hi) 
     return 1;
 }
 
-/* Fills the values the check will read with the fastest evaluator for the range, before the
- * pass over the claim: the line kernel for line-move rule sets, the dense box for other tuple
- * rule sets (heap games fill their table as the hooks ask, in order). */
+/* Makes the values the check will read ready with the fastest evaluator for the range, before
+ * the pass over the claim: the line kernel for line-move rule sets (only their P-positions when
+ * the claim asks no sg), the dense box for other tuple rule sets (heap games fill their table as
+ * the hooks ask, in order). */
 static void prefill(formula_state *st, const gr_rquery *q) {
     gr_game *g = st->g;
     int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
     if (g->play != CONV_NORMAL || g->shape != SHAPE_TUPLE || g->evaluator != EVAL_TABLE) return;
     if (!binding_box(q, g->arity, lo, hi)) return;
-    if (g->kernel == KER_LINES) {
-        if (lo[0] < 0 || lo[1] < 0 || hi[0] > INT32_MAX || hi[1] > INT32_MAX) return;
-        st->rows = hi[0] + 1;
-        st->cols = hi[1] + 1;
-        if (!(gr_code_hooks(q->formula) & (1u << GR_HOOK_SG))) {
-            st->pbits = gr_alloc(st->c, gr_size_mul(st->c, gr_lines_pbits_words(st->rows, st->cols), sizeof *st->pbits));
-            gr_lines_outcomes(st->c, g, st->rows, st->cols, st->pbits);
-            return;
-        }
-        st->dense = gr_alloc(st->c, gr_size_mul(st->c, gr_size_mul(st->c, (size_t)st->rows, (size_t)st->cols), sizeof *st->dense));
-        gr_lines_fill(st->c, g, st->rows, st->cols, st->dense);
-        return;
-    }
-    if (!gr_rules_valid(st->c, g, lo) || !gr_rules_valid(st->c, g, hi)) return;
-    gr_tuple_reserve(st->c, g, lo, hi);
+    gr_eval_ensure(st->c, g, lo, hi, gr_code_hooks(q->formula) & (1u << GR_HOOK_SG) ? GR_KIND_SG : GR_KIND_OUTCOME);
 }
 
 static const char *hook_name(int hook) { return hook == GR_HOOK_P ? "P" : hook == GR_HOOK_N ? "N" : "sg"; }
 
-/* The value from a recurrence (normal play only), or -1 if there is none. */
-static int64_t recurrence_sg(formula_state *st, const int64_t *pos, gr_loc loc) {
+/* The hook's answer from a recurrence (normal play only; P and N from an outcome the evaluator
+ * has ready, else from the SG value): 1 and *out, or 0 if there is none. */
+static int recurrence_hook(formula_state *st, int hook, const int64_t *pos, gr_loc loc, int64_t *out) {
     gr_game *g = st->g;
-    if (g->play != CONV_NORMAL) return -1;
-    if (g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP) {
-        if (gr_heap_ensure(st->c, g, pos[0]) < 0) return -1;
-        return gr_heap_sg(st->c, g, pos[0]);
+    gr_value v;
+    if (g->play != CONV_NORMAL || (g->evaluator != EVAL_HEAP && g->evaluator != EVAL_TABLE)) return 0;
+    int64_t o;
+    if (hook != GR_HOOK_SG && gr_eval_ready(g, pos, GR_KIND_OUTCOME, &o)) {
+        *out = hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
+        return 1;
     }
-    if (g->shape == SHAPE_TUPLE && g->evaluator == EVAL_TABLE) return gr_tuple_sg(st->c, g, pos, loc);
-    return -1;
+    if (!gr_eval_value(st->c, g, CONV_NORMAL, pos, GR_KIND_SG, loc, &v)) return 0;
+    *out = hook == GR_HOOK_SG ? v.sg : hook == GR_HOOK_P ? v.sg == 0 : v.sg != 0;
+    return 1;
 }
 
 /* The position graph under the game's own convention: outcome, and sg where defined. */
@@ -594,14 +579,6 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     formula_state *st = user;
     gr_ctx *c = st->c;
     gr_game *g = st->g;
-    if (st->dense && args[0] >= 0 && args[1] >= 0 && args[0] < st->rows && args[1] < st->cols) {
-        int64_t v = st->dense[args[0] * st->cols + args[1]];
-        return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
-    }
-    if (st->pbits && hook != GR_HOOK_SG && args[0] >= 0 && args[1] >= 0 && args[0] < st->rows && args[1] < st->cols) {
-        int p = gr_lines_is_p(st->pbits, st->cols, args[0], args[1]);
-        return hook == GR_HOOK_P ? p : !p;
-    }
     char at[256];   /* the arguments as text, written only for a message */
     if (g->shape == SHAPE_HEAP && args[0] < 0)
         gr_fail_at(c, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), fmt_args(at, sizeof at, args, nargs));
@@ -613,9 +590,10 @@ static int64_t hook_call(void *user, int hook, const int64_t *args, int nargs, g
     int at_n = c->eval_n;
     int64_t at_pos[16];
     memcpy(at_pos, c->eval_pos, sizeof at_pos);
-    int64_t v = recurrence_sg(st, args, loc);
+    int64_t v;
+    int known = recurrence_hook(st, hook, args, loc, &v);
     gr_eval_at(c, at_pos, at_n);
-    if (v >= 0) return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
+    if (known) return v;
     uint32_t id = graph_position(st, args);
     gr_pg *pg = gr_sumgraph_pg(st->graph);
     if (hook == GR_HOOK_SG) {
@@ -741,7 +719,7 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
  * So the answer and every message are the same for every thread count. Before a block the
  * table is extended by as much as it grew over the last block (the claim reads ahead of its
  * variable at a steady rate): by the kernels that cannot fail at run time, and for general rules
- * (whose filling can) tentatively, stopping before any heap that would fail (gr_heap_prefill). */
+ * (whose filling can) tentatively, stopping before any heap that would fail (gr_eval_prefetch). */
 enum { PAR_MIN = 8192, PAR_FIRST = 1024, PAR_BLOCK = 32768, R_NEED = 2 };
 
 typedef struct par_member { gr_ctx *wc; const gr_game *g; } par_member;
@@ -753,20 +731,14 @@ typedef struct par_job {
     par_member *pm;
 } par_job;
 
-static int heap_ready(const gr_game *g, int64_t n) {
-    int64_t p, pre;
-    if (g->kernel == KER_NIM) return 1;
-    return !g->not_recurrence && g->sg && (n < g->sg->n || gr_heap_period(g, &p, &pre));
-}
-
 /* hook_call for a member: the same checks and texts, values only where they are ready */
 static int64_t par_hook(void *user, int hook, const int64_t *args, int nargs, gr_loc loc) {
     par_member *pm = user;
     char at[256];
     if (args[0] < 0)
         gr_fail_at(pm->wc, loc, GR_EXIT_INPUT, "%s(%s): a heap cannot be negative", hook_name(hook), fmt_args(at, sizeof at, args, nargs));
-    if (!heap_ready(pm->g, args[0])) gr_team_leave(pm->wc, R_NEED);
-    int64_t v = gr_heap_value(pm->g, args[0]);
+    int64_t v;
+    if (!gr_eval_ready(pm->g, args, GR_KIND_SG, &v)) gr_team_leave(pm->wc, R_NEED);
     return hook == GR_HOOK_SG ? v : hook == GR_HOOK_P ? v == 0 : v != 0;
 }
 
@@ -796,7 +768,7 @@ static int par_eligible(gr_ctx *c, const gr_rquery *q, const formula_state *st, 
     const gr_game *g = st->g;
     return c->threads > 1 && lo <= hi && (uint64_t)hi - (uint64_t)lo >= PAR_MIN - 1 && q->nbinds <= 16 &&
            g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP && !g->not_recurrence &&
-           !(g->rules && g->rules->where) && !st->dense;
+           !(g->rules && g->rules->where);
 }
 
 /* The innermost binding k over lo..hi; frame[its slot] ends at hi. Returns 1 when refuted. */
@@ -819,15 +791,14 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
         gr_guard_rethrow(c, &guard);
     }
     int refuted = 0;
-    int64_t grew = 0, had = g->sg ? g->sg->n : 0, size = PAR_FIRST, last = 0;
+    int64_t grew = 0, had = gr_eval_filled(g), size = PAR_FIRST, last = 0;
     for (int64_t x = lo;;) {
         int64_t B = (uint64_t)hi - (uint64_t)x >= (uint64_t)size - 1 ? size : hi - x + 1;
         int64_t p, pre;
-        if (grew > 0 && g->sg && !gr_heap_period(g, &p, &pre)) {
+        if (grew > 0 && gr_eval_filled(g) && !gr_eval_period(g, &p, &pre)) {
             /* ahead at the rate of the last block: grew over last items */
-            int64_t want = g->sg->n - 1 + (int64_t)((double)grew * (double)B / (double)last);
-            if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, want);
-            else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, want);
+            int64_t want = gr_eval_filled(g) - 1 + (int64_t)((double)grew * (double)B / (double)last);
+            gr_eval_prefetch(c, g, &want);
         }
         for (int m = 0; m < members; m++) {
             memcpy(R->frames + (size_t)m * (size_t)stride, frame, (size_t)nslots * sizeof *frame);
@@ -852,7 +823,7 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
         x += B;
         last = B;
         if (size < PAR_BLOCK) size *= 2;    /* small blocks first: the rate is learnt early */
-        int64_t now = g->sg ? g->sg->n : 0;
+        int64_t now = gr_eval_filled(g);
         grew = now - had;
         had = now;
     }
@@ -918,8 +889,6 @@ static void run_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
         prefill(&st, q);
         refuted = formula_pass(c, q, q->nfam, frame, hi, &hooks, &pr, &count, out);
         if (st.graph) gr_sumgraph_free(st.graph);
-        gr_free(c, st.dense);
-        gr_free(c, st.pbits);
     }
     gr_progress_end(&pr);
     out->checked_to = count;

@@ -1,7 +1,6 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
 #include "check.h"
-#include "eval/heap/heap.h"
 #include "solve.h"
 #include "anyleaf.h"
 #include "every.h"
@@ -95,13 +94,15 @@ static int64_t stream_cell(const table_data *t, int64_t i) {
     if (n >= s->ready) {
         int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
         s->c->heap_goal = s->hi;   /* the bar runs to the table's end, block after block */
-        int r = gr_heap_ensure(s->c, s->g, upto);
+        int64_t lo = s->lo;
+        int r = gr_eval_ensure(s->c, s->g, &lo, &upto, GR_KIND_SG);
         s->c->heap_goal = 0;
-        if (r < 0)
+        if (!r)
             gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
         s->ready = upto + 1;
     }
-    int64_t v = gr_heap_value(s->g, n);
+    int64_t v = -1;
+    gr_eval_ready(s->g, &n, GR_KIND_SG, &v);
     return t->outcome ? (v ? GR_WIN : GR_LOSS) : v;
 }
 
@@ -165,7 +166,7 @@ static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_dat
     t->kind = q->q->outcome;
     if (theory_table(c, m, q, t)) return;
     if (t->kind == TK_REMOTENESS) t->outcome = 0;
-    if (gr_heap_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
+    if (gr_eval_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
         /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
         t->rows = q->hi[0] - q->lo[0] + 1;
         t->cols = 1;
@@ -549,7 +550,11 @@ void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
     for (gr_game *g = m->games; g; g = g->next) {
         char more[512];
         gr_eval_answers(g, g->play, why, sizeof why);
-        gr_heap_describe(c, g, 16383, more, sizeof more);   /* choices made from the values */
+        int64_t want = gr_eval_describe(g, more, sizeof more);   /* choices made from the values */
+        if (want > 0) {   /* computed for a first stretch, to show them */
+            int64_t lo = 0, hi = want - 1;
+            if (gr_eval_ensure(c, g, &lo, &hi, GR_KIND_SG)) gr_eval_describe(g, more, sizeof more);
+        }
         fprintf(out, "%s: %s%s%s\n", g->name, why, more[0] ? "; " : "", more);
     }
     for (gr_gdecl *d = m->decls; d; d = d->next)

@@ -1,6 +1,6 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
-#include "eval/figure/turning.h"
+#include "figure.h"
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"

@@ -1,16 +1,14 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
 #include "eval/evaluator.h"
-#include "eval/heap/heapmoves.h"
+#include "figure.h"
 #include "grow.h"
 #include "textset.h"
-#include "eval/figure/hackenbush.h"
-#include "eval/figure/turning.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { MAX_CHILDREN_EVERY = 1 << 20 };
-enum { HUGE_HEAP = 1 << 20, HUGE_LISTED = 100 };   /* heaps answered through their period */
+enum { HUGE_LISTED = 100 };   /* winning moves listed of a huge heap (found through its period) */
 
 typedef struct atom { int32_t game; int64_t c[GR_MAX_ARITY]; } atom;
 
@@ -66,53 +64,33 @@ static void spos_atom(gr_ctx *c, spos *p, const atom *a) {
 }
 
 /* ---- rendering ---- */
-static size_t render_atom(const gr_game *g, const int64_t *coords, char *buf, size_t cap, size_t pos) {
-    if (pos >= cap) return pos;
-    if (g->shape == SHAPE_GRAPH)
-        return pos + (size_t)snprintf(buf + pos, cap - pos, "%s.%s", g->name, g->vertices[coords[0]]);
-    if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, coords, -1, buf, cap, pos);
-    pos += (size_t)snprintf(buf + pos, cap - pos, "%s(", g->name);
-    for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && pos < cap; i++)   /* the heads */
-        if (gr_coin_heads(coords, i)) pos += (size_t)snprintf(buf + pos, cap - pos, "%s%d", k++ ? ", " : "", i);
-    for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && pos < cap; i++)
-        pos += (size_t)snprintf(buf + pos, cap - pos, "%s%lld", i ? ", " : "", (long long)coords[i]);
-    if (pos < cap) pos += (size_t)snprintf(buf + pos, cap - pos, ")");
-    return pos;
-}
-
 void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap) {
     size_t pos = 0;
     buf[0] = '\0';
     for (int i = 0; i < n && pos < cap; i++) {
         if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        pos = render_atom(comps[i].game, comps[i].c, buf, cap, pos);
+        pos = gr_eval_render(comps[i].game, comps[i].c, -1, buf, cap, pos);
     }
 }
 
-/* A figure and its cuts (and `edge`, if >= 0), "h - (c - d)": rendered into a buffer grown
- * until it fits. */
-static void text_figure(gr_text *t, const gr_game *g, const int64_t *mask, int edge) {
-    for (size_t cap = 256;; cap *= 4) {
+/* The text of an atom (with edge >= 0, a figure less that cut), with no length limit: rendered
+ * into a buffer grown until it fits. */
+static void text_atom_cut(gr_text *t, const gr_game *g, const int64_t *coords, int edge) {
+    char small[256];
+    if (gr_eval_render(g, coords, edge, small, sizeof small, 0) < sizeof small) {
+        gr_text_printf(t, "%s", small);
+        return;
+    }
+    for (size_t cap = 4 * sizeof small;; cap *= 4) {
         char *buf = gr_alloc(t->c, cap);
-        size_t n = gr_hb_render(g->figure->c, g->name, g->figure, mask, edge, buf, cap, 0);
+        size_t n = gr_eval_render(g, coords, edge, buf, cap, 0);
         if (n < cap) gr_text_printf(t, "%s", buf);
         gr_free(t->c, buf);
         if (n < cap) return;
     }
 }
 
-/* The text of an atom, with no length limit. */
-static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) {
-    if (g->shape == SHAPE_GRAPH) { gr_text_printf(t, "%s.%s", g->name, g->vertices[coords[0]]); return; }
-    if (g->shape == SHAPE_FIGURE) { text_figure(t, g, coords, -1); return; }
-    gr_text_printf(t, "%s(", g->name);
-    if (g->shape == SHAPE_COINS) {   /* the places of the heads */
-        for (int i = 0, k = 0; i < GR_COIN_PLACES; i++)
-            if (gr_coin_heads(coords, i)) gr_text_printf(t, "%s%d", k++ ? ", " : "", i);
-    } else
-        for (int i = 0; i < g->arity; i++) gr_text_printf(t, "%s%lld", i ? ", " : "", (long long)coords[i]);
-    gr_text_printf(t, ")");
-}
+static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) { text_atom_cut(t, g, coords, -1); }
 
 const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n) {
     gr_text t;
@@ -775,7 +753,7 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
         }
         if (f->cut >= 0) {   /* a Hackenbush cut: the figure less the edge */
             if (!first) gr_text_printf(t, " + ");
-            text_figure(t, g, f->comps[f->at].c, f->cut);
+            text_atom_cut(t, g, f->comps[f->at].c, f->cut);
             first = 0;
         }
         for (int q = 0; f->cut < 0 && q < nparts; q++) {
@@ -827,22 +805,17 @@ static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *v
         f->at = i;
         f->want = every ? -1 : total ^ vals[i];
         f->rest = total ^ vals[i];
-        if (!every && g->shape == SHAPE_HEAP && g->kernel == KER_NIM) {
-            /* nim: the one option of value want is the heap of that size, if smaller */
-            if (f->want < comps[i].c[0]) fast_report(f, g, &f->want, 1, f->want);
-            continue;
-        }
-        if (!every && g->shape == SHAPE_HEAP && comps[i].c[0] > HUGE_HEAP && gr_heap_moves_fast(c, g, comps[i].c[0])) {
-            /* through the proved period; a huge heap may have ~h winning moves: the first are listed */
-            int64_t h = comps[i].c[0];
-            int64_t all = gr_heap_moves_to(c, g, h, f->want, HUGE_LISTED, fast_option, f);
-            if (all > HUGE_LISTED && unlisted) *unlisted += all - HUGE_LISTED;
-            continue;
-        }
-        if (!every && g->shape == SHAPE_FIGURE) {
-            /* the cuts that leave the wanted value, found top down (linear for bridges) */
-            complete &= gr_hb_moves(c, g->figure, comps[i].c, f->want, fast_cut, f);
-            continue;
+        if (!every) {
+            /* the evaluator's own way to the wanted value: nim, a huge heap through its proved
+             * period (~h winning moves: the first are listed), a figure's cuts found top down */
+            gr_moves_sink sink = { fast_option, fast_cut, f };
+            int64_t all;
+            int r = gr_eval_moves_to(c, g, comps[i].c, f->want, HUGE_LISTED, &sink, &all);
+            if (r >= 0) {
+                complete &= r;
+                if (all > HUGE_LISTED && unlisted) *unlisted += all - HUGE_LISTED;
+                continue;
+            }
         }
         gr_eval_options(c, g, comps[i].c, fast_option, f);
     }

@@ -14,7 +14,7 @@
  * equal multisets are one position; heaps of 0 of a game with no move from 0 are dropped. */
 #ifndef GRUNDY_SUMS_H
 #define GRUNDY_SUMS_H
-#include "eval/graph/posgraph.h"
+#include "eval/evaluator.h"
 #include "sema.h"
 
 /* Normal play by recurrences: 1 and the xor in *sg if every component has one, else 0. */

@@ -25,7 +25,6 @@
 #ifndef GRUNDY_DENSE_H
 #define GRUNDY_DENSE_H
 #include <stddef.h>
-#include "eval/graph/posgraph.h"
 #include "sema.h"
 
 typedef struct gr_dense gr_dense;

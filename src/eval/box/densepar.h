@@ -14,7 +14,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "eval/levels.h"
-#include "eval/graph/posgraph.h"
 #include "sema.h"
 
 /* The state byte of a box position (dense.c). During a threaded retrograde analysis S_OPEN

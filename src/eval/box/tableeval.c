@@ -120,6 +120,18 @@ static void table_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
     gr_rules_moves(c, g, pos, rules_option, &a);
 }
 
+/* Outcomes from the P bits gr_tuple_prepare made for a pass. */
+static int table_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
+    int o = kind == GR_KIND_OUTCOME ? gr_tuple_outcome_ready(g, pos) : -1;
+    if (o < 0) return 0;
+    *v = o;
+    return 1;
+}
+
+static int table_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds) {
+    return gr_tuple_prepare(c, g, lo, hi, (kinds & GR_KIND_SG) != 0);
+}
+
 const gr_evaluator_ops gr_table_evaluator = {
     .name = "table recurrence",
     .answers = table_answers,
@@ -127,5 +139,7 @@ const gr_evaluator_ops gr_table_evaluator = {
     .fill = table_fill,
     .options = table_options,
     .terminal = gr_rules_terminal_of,
+    .ensure = table_ensure,
+    .ready = table_ready,
 };
 

@@ -27,6 +27,7 @@ typedef struct frame {
 typedef struct tuple_state {
     gr_dense *box;                   /* rule sets the dense box supports: values live there */
     int64_t *lines, lrows, lcols;  /* line-move rule sets: sg of 0..lrows-1 x 0..lcols-1 */
+    uint64_t *pbits; int64_t prows, pcols;   /* ... or their P-positions, a bit each */
     memo m;
     int64_t *buf; size_t nbuf, capbuf;   /* scratch stack of int64 */
     frame *frames; size_t nframes, capframes;
@@ -208,6 +209,35 @@ void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *h
     if (t->box) gr_dense_free(t->box);
     t->box = gr_dense_range(c, g, CONV_NORMAL, lo, hi);
     if (gr_dense_cyclic(t->box)) mark_cycle(g);
+}
+
+int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, int sg) {
+    if (g->kernel == KER_LINES) {
+        if (lo[0] < 0 || lo[1] < 0 || hi[0] > INT32_MAX || hi[1] > INT32_MAX) return 1;
+        tuple_state *t = tuple_state_of(c, g);
+        if (sg) {
+            lines_sg(c, g, t, hi);
+            return 1;
+        }
+        if (t->pbits && hi[0] < t->prows && hi[1] < t->pcols) return 1;
+        gr_free(c, t->pbits);
+        t->pbits = NULL;
+        int64_t rows = hi[0] + 1, cols = hi[1] + 1;
+        t->pbits = gr_alloc(c, gr_size_mul(c, gr_lines_pbits_words(rows, cols), sizeof *t->pbits));
+        gr_lines_outcomes(c, g, rows, cols, t->pbits);
+        t->prows = rows;
+        t->pcols = cols;
+        return 1;
+    }
+    if (!gr_rules_valid(c, g, lo) || !gr_rules_valid(c, g, hi)) return 1;
+    gr_tuple_reserve(c, g, lo, hi);
+    return !g->not_recurrence;
+}
+
+int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos) {
+    const tuple_state *t = g->table;
+    if (!t || !t->pbits || pos[0] < 0 || pos[1] < 0 || pos[0] >= t->prows || pos[1] >= t->pcols) return -1;
+    return gr_lines_is_p(t->pbits, t->pcols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
 }
 
 gr_dense *gr_tuple_box(const gr_game *g) {

@@ -15,13 +15,19 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc);
 /* Makes the values of every position in lo..hi ready at once (a dense box, see dense.h), so the
  * lookups that follow cost an index computation. No effect for rule sets the box cannot run. */
 void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi);
+/* Makes what a pass over lo..hi reads ready at once: a line-move rule set's values from (0, 0)
+ * (or with sg 0 only its P-positions, a bit each), else the dense box over the range (as
+ * gr_tuple_reserve). Returns 0 if the rule set turned out to have a cycle. */
+int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, int sg);
+/* The outcome of pos from the P bits gr_tuple_prepare made, or -1 where there are none. */
+int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos);
 /* The dense box holding the values, or NULL. */
 struct gr_dense *gr_tuple_box(const gr_game *g);
-/* How many positions the memo holds (for benchmarks and --explain). */
 /* A dense box of g under conv in which every position of lo..hi (or the one position lo, when
  * lo == hi as pointers; it must be a position of g, loc is blamed otherwise) is evaluated, kept
  * in the game for later calls; NULL if the dense box does not support g under conv. Normal,
  * misere, loopy play alike: outcomes, remoteness, and SG values where they exist. */
 struct gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, gr_loc loc);
+/* How many positions the memo holds (for benchmarks and --explain). */
 uint64_t gr_tuple_count(const gr_game *g);
 #endif

@@ -38,11 +38,20 @@ static void figure_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_
     }
 }
 
+/* The cuts that leave the wanted value, found top down (linear for bridges). */
+static int figure_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                           const gr_moves_sink *sink, int64_t *count) {
+    (void)limit;
+    *count = 0;
+    return gr_hb_moves(c, g->figure, pos, want, sink->cut, sink->user);
+}
+
 const gr_evaluator_ops gr_figure_evaluator = {
     .name = "Green Hackenbush (colon and fusion principles)",
     .answers = normal_only,
     .value = figure_value,
     .options = figure_options,
+    .moves_to = figure_moves_to,
 };
 
 /* ---- coin turning ---- */

@@ -18,8 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ctx.h"
-
-typedef enum { GR_LOSS = 0, GR_WIN = 1, GR_DRAW = 2 } gr_outcome; /* P, N, D for the mover */
+#include "game.h"      /* gr_outcome */
 
 typedef enum {
     GR_EXPAND_MOVES, /* the children were emitted; no children means a loss (normal play) */

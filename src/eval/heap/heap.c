@@ -675,12 +675,10 @@ int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
     return 0;
 }
 
-void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap) {
+void gr_heap_describe(const gr_game *g, char *buf, size_t cap) {
     buf[0] = '\0';
-    if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return;
-    /* the choice depends on the values: compute a first stretch to show it */
-    if (gr_heap_ensure(c, g, upto) < 0) return;
-    struct gr_heap_state *hs = heap_state(c, g);
+    const struct gr_heap_state *hs = g->hstate;
+    if (!hs || g->kernel != KER_OCTAL) return;
     if (hs->period) snprintf(buf, cap, "period %lld from heap %lld proved (Guy-Smith): no further values are computed",
                              (long long)hs->period, (long long)hs->pre);
     else if (hs->sparse) gr_sparse_describe(hs->sparse, buf, cap);

@@ -36,9 +36,9 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre);
 /* For tests and benchmarks: the rare-value kernel after sparse_warmup heaps (0: the default;
  * -1: never, the plain kernel only), and whether a proved period ends the filling. */
 void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods);
-/* For --explain: what the values decided, once heaps up to `upto` are computed (the rare-value
- * kernel's mask and rare class, or a proved period); "" when nothing depends on the values. */
-void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap);
+/* For --explain: what the values computed so far decided (the rare-value kernel's mask and rare
+ * class, or a proved period); "" when nothing does. Computes nothing. */
+void gr_heap_describe(const gr_game *g, char *buf, size_t cap);
 
 /* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
  * numbers and the table's bytes. Save returns 0 when there is nothing worth saving (nim, an

@@ -3,7 +3,16 @@
  * (the position graph takes over). */
 #include "eval/evaluator.h"
 #include "eval/heap/heap.h"
+#include "eval/heap/heapmoves.h"
+#include "eval/heap/sparse.h"
 #include "eval/rules.h"
+
+/* A heap above this is huge: its winning moves are found through the proved period (by
+ * arithmetic over residue classes) rather than by enumerating its options. */
+enum { HUGE_HEAP = 1 << 20 };
+/* --explain shows what the values of a first stretch of heaps decided (the rare-value kernel's
+ * classes, a proved period): the heaps it asks computed before describing. */
+enum { DESCRIBE_HEAPS = 16384 };
 
 static int heap_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                       gr_loc loc, gr_value *out) {
@@ -29,6 +38,47 @@ static void heap_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn
     gr_heap_options(c, g, pos[0], fn, user);
 }
 
+static int heap_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds) {
+    (void)lo; (void)kinds;
+    return gr_heap_ensure(c, g, hi[0]) >= 0;
+}
+
+static int heap_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
+    int64_t p, pre, n = pos[0];
+    if (g->kernel != KER_NIM && (g->not_recurrence || !g->sg || (n >= g->sg->n && !gr_heap_period(g, &p, &pre))))
+        return 0;
+    *v = gr_heap_value(g, n);
+    if (kind == GR_KIND_OUTCOME) *v = *v ? GR_WIN : GR_LOSS;
+    return 1;
+}
+
+static int64_t heap_filled(const gr_game *g) { return g->sg ? g->sg->n : 0; }
+
+static void heap_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi) {
+    if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, hi[0]);
+    else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, hi[0]);
+}
+
+static int heap_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                         const gr_moves_sink *sink, int64_t *count) {
+    int64_t n = pos[0];
+    if (g->kernel == KER_NIM) {
+        /* the one option of value want is the heap of that size, if smaller */
+        *count = want < n;
+        if (want < n && limit > 0) sink->option(sink->user, &want, 1);
+        return 1;
+    }
+    if (n <= HUGE_HEAP || !gr_heap_moves_fast(c, g, n)) return -1;
+    *count = gr_heap_moves_to(c, g, n, want, limit, sink->option, sink->user);
+    return 1;
+}
+
+static int64_t heap_describe(const gr_game *g, char *buf, size_t cap) {
+    if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return 0;
+    gr_heap_describe(g, buf, cap);
+    return DESCRIBE_HEAPS;
+}
+
 const gr_evaluator_ops gr_heap_evaluator = {
     .name = "heap recurrence",
     .answers = gr_answers_normal_recurrence,
@@ -36,4 +86,12 @@ const gr_evaluator_ops gr_heap_evaluator = {
     .fill = heap_fill,
     .options = heap_options,
     .terminal = gr_rules_terminal_of,
+    .ensure = heap_ensure,
+    .ready = heap_ready,
+    .filled = heap_filled,
+    .prefetch = heap_prefetch,
+    .period = gr_heap_period,
+    .streams = gr_heap_streams,
+    .moves_to = heap_moves_to,
+    .describe = heap_describe,
 };
