@@ -2,10 +2,7 @@
 #include "query.h"
 #include "check.h"
 #include "solve.h"
-#include "anyleaf.h"
-#include "every.h"
 #include "family.h"
-#include "misere.h"
 #include "progress.h"
 #include "remote.h"
 #include "show.h"
@@ -123,37 +120,39 @@ static int64_t genus_pack(gr_ctx *c, const gr_rquery *q, const int32_t *gen) {
     return v;
 }
 
-/* Tables the theory evaluators answer: step numbers ('every' remoteness), genus, and the
- * values of 'anyleaf' after leaf deletion. Returns 0 to leave the table to the others. */
+/* Tables the theories of other conventions answer (gr_sum_theory_table): step numbers ('every'
+ * remoteness), genus, and the values of 'anyleaf' after leaf deletion. Returns 0 to leave the
+ * table to the others. */
 static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
-    int genus = t->kind == TK_GENUS, steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
-    int leafless = t->conv == CONV_ANYLEAF && t->kind == TK_SG;
-    if (!genus && !steps && !leafless) return 0;
-    if (c->no_theory && !genus && !steps) return 0;
+    if (!gr_sum_theory_tables(c, t->conv, (gr_table_kind)t->kind)) return 0;
+    int genus = t->kind == TK_GENUS;
     gr_box box = query_box(q);
-    if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
-    else gr_box_cells(&box, &t->rows, &t->cols);
-    size_t n = gr_size_mul(c, (size_t)t->rows, (size_t)t->cols);
-    t->vals = gr_alloc(c, gr_size_mul(c, n, sizeof *t->vals));
+    int64_t rows, cols;
+    if (q->vertex_list) { rows = q->nvertex_list; cols = 1; }
+    else gr_box_cells(&box, &rows, &cols);
+    size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
     gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
     for (size_t i = 0; i < n; i++) {
         comps[i].game = q->game;
         if (q->vertex_list) comps[i].c[0] = q->vertex_list[i];
         else gr_box_cell(&box, (int64_t)i, comps[i].c);
     }
-    int ok;
-    t->outcome = 0;
-    if (genus) {
-        int32_t *gen = gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen));
-        ok = gr_misere_genus(c, m, comps, (int)n, gen, NULL);
-        for (size_t i = 0; ok && i < n; i++) t->vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
-        t->outcome = 2;
-        gr_free(c, gen);
-    } else if (steps) ok = gr_every_steps(c, m, comps, (int)n, t->vals);
-    else ok = gr_anyleaf_values(c, m, comps, (int)n, t->vals);
+    int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
+    int32_t *gen = genus ? gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen)) : NULL;
+    const char *why = "";
+    int ok = gr_sum_theory_table(c, m, comps, (int)n, t->conv, (gr_table_kind)t->kind, vals, gen, &why);
     gr_free(c, comps);
-    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name,
-                        genus ? "genus is defined for games that end" : steps ? "step numbers are defined for games that end" : "leaf deletion needs a game that ends");
+    if (ok < 0) {
+        gr_free(c, vals);
+        return 0;
+    }
+    for (size_t i = 0; ok > 0 && genus && i < n; i++) vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
+    gr_free(c, gen);
+    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name, why);
+    t->vals = vals;
+    t->rows = rows;
+    t->cols = cols;
+    t->outcome = genus ? 2 : 0;
     return 1;
 }
 

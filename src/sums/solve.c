@@ -158,3 +158,21 @@ void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_bo
     }
     gr_sumgraph_free(s);
 }
+
+/* With --no-theory, only genus and step numbers, which the position graph does not give. */
+int gr_sum_theory_tables(const gr_ctx *c, gr_conv conv, gr_table_kind kind) {
+    int genus = kind == TK_GENUS, steps = kind == TK_REMOTENESS && conv == CONV_EVERY;
+    int leafless = conv == CONV_ANYLEAF && kind == TK_SG;
+    return genus || steps || (leafless && !c->no_theory);
+}
+
+int gr_sum_theory_table(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_table_kind kind,
+                        int64_t *out, int32_t *gen, const char **why) {
+    int genus = kind == TK_GENUS, steps = kind == TK_REMOTENESS && conv == CONV_EVERY;
+    if (!gr_sum_theory_tables(c, conv, kind)) return -1;
+    *why = genus ? "genus is defined for games that end" : steps ? "step numbers are defined for games that end"
+                                                        : "leaf deletion needs a game that ends";
+    if (genus) return gr_misere_genus(c, m, comps, n, gen, NULL);
+    if (steps) return gr_every_steps(c, m, comps, n, out);
+    return gr_anyleaf_values(c, m, comps, n, out);
+}

@@ -24,6 +24,16 @@ typedef struct gr_solution {
 int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
                   gr_child_fn fn, void *user);
 
+/* The tables only a theory of another convention answers, one dispatcher for them: per
+ * position the genus (kind TK_GENUS, any convention: GR_GENUS_K + 1 values each in gen), the
+ * step numbers of 'every' (TK_REMOTENESS under CONV_EVERY) or the values of 'anyleaf' after
+ * leaf deletion (TK_SG under CONV_ANYLEAF) in out. Returns -1 when no theory answers the kind
+ * under conv (gr_sum_theory_tables says so beforehand), 0 when the game has cycles (*why then
+ * says what needs a game that ends), 1 when filled. */
+int gr_sum_theory_tables(const gr_ctx *c, gr_conv conv, gr_table_kind kind);
+int gr_sum_theory_table(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_table_kind kind,
+                        int64_t *out, int32_t *gen, const char **why);
+
 /* The convention a query means: as written, else a lone component's own play. */
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv);
 /* Solves comps[0..n) under conv; every winning move (rendered as the position is written)
