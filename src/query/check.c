@@ -23,6 +23,7 @@
 #include "eval/evaluator.h"
 #include "ir.h"
 #include "lower.h"
+#include "window.h"
 #include "period.h"
 #include "progress.h"
 #include "sums.h"
@@ -58,13 +59,15 @@ static int64_t sat_mul(int64_t a, int64_t b) { return a && b > INT64_MAX / a ? I
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* ---- certificates ------------------------------------------------------------------------ */
-typedef enum { CERT_NONE, CERT_NIM, CERT_SUBTRACT, CERT_TB } cert_kind;
+/* ---- certificates ------------------------------------------------------------------------
+ * The window theorems themselves are lower/window.h's (the table's proved periods use the same);
+ * here they get their names and the reasons none applies. */
+typedef enum { CERT_NONE = GR_WINDOW_NONE, CERT_NIM = GR_WINDOW_NIM, CERT_SUBTRACT = GR_WINDOW_SUBTRACT,
+               CERT_TB = GR_WINDOW_TB } cert_kind;
 
 typedef struct cert {
     cert_kind kind;
-    int64_t m;            /* CERT_SUBTRACT: max(S) (0 for the empty set) */
-    int64_t t, k;         /* CERT_TB: last nonzero place (>= 0), most heaps a move leaves (>= 1) */
+    gr_window w;
     char code[128];       /* CERT_TB: the code as written back */
     char why_not[256];    /* CERT_NONE: why no theorem applies */
 } cert;
@@ -77,27 +80,18 @@ static int tb_constrained(const gr_tbcode *tb) {
 
 static void cert_for(const gr_game *g, cert *ct) {
     memset(ct, 0, sizeof *ct);
+    ct->w = gr_window_of(g);
+    ct->kind = (cert_kind)ct->w.kind;
+    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_tbcode_format(&g->tb, ct->code, sizeof ct->code);
+    if (ct->kind != CERT_NONE) return;
     switch (g->kernel) {
-    case KER_NIM:
-        ct->kind = CERT_NIM;
-        return;
-    case KER_SUBTRACT:
-        ct->kind = CERT_SUBTRACT;
-        ct->m = g->nsub ? g->sub[g->nsub - 1] : 0;
-        return;
     case KER_OCTAL: case KER_TB:
-        gr_tbcode_format(&g->tb, ct->code, sizeof ct->code);
-        if (tb_constrained(&g->tb)) {
+        if (tb_constrained(&g->tb))
             textf(ct->why_not, sizeof ct->why_not, "take-and-break %s constrains the sizes of the parts (! ? =), "
                      "which the Guy-Smith argument cannot shift by p", ct->code);
-        } else if (g->tb.period) {
+        else
             textf(ct->why_not, sizeof ct->why_not, "take-and-break %s has repeating digits, so moves remove "
                      "unboundedly many tokens and no window is finite", ct->code);
-        } else {
-            ct->kind = CERT_TB;
-            ct->t = max64(g->tb.last_place, 0);
-            ct->k = max64(g->tb.max_heaps, 1);
-        }
         return;
     case KER_SUBTRACT_INF:
         textf(ct->why_not, sizeof ct->why_not, "the subtraction set is infinite, so sg(n) does not depend on a "
@@ -109,37 +103,20 @@ static void cert_for(const gr_game *g, cert *ct) {
     }
 }
 
-/* W such that sg(n + p) = sg(n) for e <= n < W proves it for all n >= e (saltus 0);
- * INT64_MAX when it does not fit. */
-static int64_t cert_window(const cert *ct, int64_t e, int64_t p) {
-    if (ct->kind == CERT_SUBTRACT) return sat_add(e, ct->m);
-    /* CERT_TB: k e' + (k - 1) p + t with e' = max(e, 1): parts of a move must stay nonempty */
-    int64_t w = sat_mul(ct->k, max64(e, 1));
-    w = sat_add(w, sat_mul(ct->k - 1, p));
-    return sat_add(w, ct->t);
-}
-
-/* The heaps the certificate reads: values up to W + p - 1, i.e. W + p of them. */
-static int64_t cert_need(const cert *ct, int64_t e, int64_t p) { return sat_add(cert_window(ct, e, p), p); }
-
-/* The largest e whose window fits in n values (W(e, p) + p <= n), or -1. */
-static int64_t cert_emax(const cert *ct, int64_t p, int64_t n) {
-    if (ct->kind == CERT_SUBTRACT) return n - p - ct->m >= 0 ? n - p - ct->m : -1;
-    if (n < ct->t || p > (n - ct->t) / ct->k) return -1;
-    int64_t rest = n - ct->t - ct->k * p;            /* k e' <= rest, e' = max(e, 1) */
-    return rest < ct->k ? -1 : rest / ct->k;
-}
+static int64_t cert_window(const cert *ct, int64_t e, int64_t p) { return gr_window_end(&ct->w, e, p); }
+static int64_t cert_need(const cert *ct, int64_t e, int64_t p) { return gr_window_need(&ct->w, e, p); }
+static int64_t cert_emax(const cert *ct, int64_t p, int64_t n) { return gr_window_emax(&ct->w, p, n); }
 
 /* "Guy-Smith (take-and-break 0.77: last nonzero digit at place t = 2)" and the like. */
 static void cert_name(const cert *ct, char *buf, size_t cap) {
     if (ct->kind == CERT_SUBTRACT)
         textf(buf, cap, "finite subtraction set, max(S) = %lld: sg(n) depends only on the %lld values before it",
-                 (long long)ct->m, (long long)ct->m);
-    else if (ct->k <= 2)
-        textf(buf, cap, "Guy-Smith (take-and-break %s: last nonzero digit at place t = %lld)", ct->code, (long long)ct->t);
+                 (long long)ct->w.m, (long long)ct->w.m);
+    else if (ct->w.k <= 2)
+        textf(buf, cap, "Guy-Smith (take-and-break %s: last nonzero digit at place t = %lld)", ct->code, (long long)ct->w.t);
     else
         textf(buf, cap, "Guy-Smith generalised to moves leaving up to k = %lld heaps (take-and-break %s, t = %lld; "
-                 "window k max(e,1) + (k-1) p + t)", (long long)ct->k, ct->code, (long long)ct->t);
+                 "window k max(e,1) + (k-1) p + t)", (long long)ct->w.k, ct->code, (long long)ct->w.t);
 }
 
 /* ---- values -------------------------------------------------------------------------------- */

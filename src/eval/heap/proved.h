@@ -1,12 +1,10 @@
 /* proved: a period of a heap table proved while it is filled, so that the filling can stop.
- * The window theorems are those of docs/periodicity.md (and of check.c, which reports them):
- *   finite subtraction set S   sg(n + p) = sg(n) for e <= n < e + max(S) proves it for n >= e
- *   take-and-break, no '!?=' and no repeating digits, moves leaving at most k heaps and
- *   removing at most t tokens: for e <= n < k max(e, 1) + (k - 1) p + t (Guy-Smith for k = 2)
+ * The window theorems are lower/window.h's (the check queries report the same ones).
  * Once proved, every sg(n) is sg(e + (n - e) mod p): a value far beyond any table in O(1). */
 #ifndef GRUNDY_PROVED_H
 #define GRUNDY_PROVED_H
 #include "game.h"
+#include "window.h"
 #include "eval/heap/sgtable.h"
 
 /* Does a window theorem apply to g's kernel at all? */
