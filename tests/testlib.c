@@ -26,6 +26,12 @@ int t_check_eq(long long a, long long b, const char *as, const char *bs, const c
     return a == b;
 }
 
+int t_share(const char *what, long long decided, long long total, double least) {
+    printf("%s decided %lld of %lld random cases (at least %.0f%% asked)\n", what, decided, total, 100 * least);
+    int ok = total > 0 && (double)decided >= least * (double)total;
+    return t_check(ok, what, __FILE__, __LINE__);
+}
+
 int t_finish(const char *name) {
     printf("%s: %d passed, %d failed\n", name, t_checks - t_failures, t_failures);
     return t_failures ? 1 : 0;

@@ -11,6 +11,10 @@ extern int t_checks;
 #define CHECK_EQ(a, b) t_check_eq((long long)(a), (long long)(b), #a, #b, __FILE__, __LINE__)
 int t_check(int ok, const char *what, const char *file, int line);
 int t_check_eq(long long a, long long b, const char *as, const char *bs, const char *file, int line);
+/* A fast path (a theory, an evaluator) decided `decided` of its `total` random cases: prints the
+ * share and checks it is at least `least` (a stated share, below the seeded runs' own), so a
+ * path that declines everything, or nearly, fails the test instead of passing vacuously. */
+int t_share(const char *what, long long decided, long long total, double least);
 /* Prints "N passed, M failed" and returns the exit status. */
 int t_finish(const char *name);
 

@@ -1,6 +1,6 @@
-/* unit_box: the dense box (box.h) and shared option sets (optset.h) against the position graph
+/* unit_box: the dense box (eval/box/dense.h) and shared option sets (optset.h) against the position graph
  * on random tuple rule sets (with 'where', cycles, terminal conditions, normal and misere play),
- * E&D against its formula to 2000 x 2000, Wythoff against the golden-ratio pairs, and the limit
+ * E&D against its formula to 2000 x 2000 (and its table as a query fills it), Wythoff against the golden-ratio pairs, and the limit
  * that stops a box too large before anything is evaluated. */
 #include <math.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 
 typedef struct rcase { gr_game *g; gr_conv conv; int64_t B; int ok; } rcase;
 static int draws, loops_boxed, sg_defined;
+static long long eval_decided, eval_cases;   /* outcomes the table evaluator answered, of those asked */
 
 /* Every position of 0..B x 0..B inside 'where': the box's outcome, remoteness and SG value must
  * equal the position graph's. */
@@ -39,6 +40,15 @@ static void compare_body(gf *f, void *arg) {
             sg_defined += gr_dense_cyclic(b) && gr_dense_sg(b, k.c) >= 0;
             bad += !CHECK_EQ(gr_dense_remoteness(b, k.c), gr_pg_remoteness(pg, id));
             bad += !CHECK_EQ(gr_dense_sg(b, k.c), rc->conv == CONV_NORMAL ? gr_pg_sg(pg, id) : -1);
+            /* the table evaluator, as queries reach it (evaluator.h): it may decline, never differ.
+             * (Rule sets with 'wins'/'loses' terminals are lowered to the position graph, which
+             * declines every value: they are not the table evaluator's cases.) */
+            gr_value v;
+            eval_cases += rc->g->evaluator == EVAL_TABLE;
+            if (rc->g->evaluator == EVAL_TABLE && gr_eval_value(c, rc->g, rc->conv, k.c, GR_KIND_OUTCOME, rc->g->decl->name_loc, &v)) {
+                eval_decided++;
+                bad += !CHECK_EQ(v.outcome, gr_pg_outcome(pg, id));
+            }
             if (bad) { fprintf(stderr, "  at (%lld, %lld) of\n%s\n", (long long)x, (long long)y, c->src); return; }
         }
     /* One position alone: the box below it, grown as moves lead out of it. */
@@ -112,6 +122,9 @@ static void random_rule_sets(void) {
     CHECK(sg_defined > 100);
     printf("random rule sets: %d boxes with cycles, %d draws, %d SG values beside cycles\n", loops_boxed, draws, sg_defined);
     CHECK(shared > 50);
+    /* every random rule set the table evaluator gets is boxed (bounded, or moves going down),
+     * cycles included, under normal and misere play */
+    t_share("table evaluator (dense box), outcomes", eval_decided, eval_cases, 0.95);
 }
 
 /* E&D: sg(x, y) is the index of the lowest 0 bit of (x - 1) | (y - 1). */
@@ -139,12 +152,37 @@ static void ed_body(gf *f, void *arg) {
     gr_dense_free(one);
 }
 
+/* table ed(1..N, 1..N) as the query fills it (evaluator.h): one dense box over the range, the
+ * cells read from it, equal to the formula. */
+static void ed_table_body(gf *f, void *arg) {
+    (void)arg;
+    enum { N = 300 };
+    gr_game *g = gf_game(f, "ed");
+    gr_box box = { .ncoords = 2, .lo = { 1, 1 }, .hi = { N, N }, .ndims = 2, .dim = { 0, 1 }, .loc = g->decl->name_loc };
+    int64_t *out = gr_alloc(&f->c, (size_t)N * N * sizeof *out);
+    if (CHECK(gr_eval_fill(&f->c, g, CONV_NORMAL, &box, GR_KIND_SG, out))) {
+        int bad = 0;
+        for (int64_t i = 0; i < (int64_t)N * N && bad < 5; i++) {
+            int64_t x = 1 + i / N, y = 1 + i % N;
+            bad += !CHECK_EQ(out[i], __builtin_ctzll(~(uint64_t)((x - 1) | (y - 1))));
+        }
+        gr_dense *b = gr_tuple_box(g);
+        CHECK(b && gr_dense_shared_moves(b) == 2);
+    }
+    gr_free(&f->c, out);
+}
+
 static void ed_formula(void) {
     gf f;
     if (!gf_open(&f, "game ed { position (x, y) where x >= 1 && y >= 1;\n"
                      "  move -> (i, x - i) for i in 1..x-1;\n  move -> (i, y - i) for i in 1..y-1; }\n"
                      "solve ed(2, 2);\n")) { CHECK(0); return; }
     if (!gf_run(&f, ed_body, NULL)) gf_report_failure(&f, "ed");
+    gf_close(&f);
+    if (!gf_open(&f, "game ed { position (x, y) where x >= 1 && y >= 1;\n"
+                     "  move -> (i, x - i) for i in 1..x-1;\n  move -> (i, y - i) for i in 1..y-1; }\n"
+                     "solve ed(2, 2);\n")) { CHECK(0); return; }
+    if (!gf_run(&f, ed_table_body, NULL)) gf_report_failure(&f, "ed table");
     gf_close(&f);
 }
 

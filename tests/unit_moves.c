@@ -1,6 +1,7 @@
 /* unit_moves: winning-move lists are exact. Each list is compared with a brute force that
- * enumerates every move of every component, judges it by values from the plain recurrence
- * (gr_heap_fill_generic), and keeps the first move to each distinct resulting position
+ * enumerates every move of every component from the rules as written here (never by the move
+ * generator under test, gr_heap_options), judges it by values from a mex loop over those same
+ * moves, and keeps the first move to each distinct resulting position
  * (a multiset of atoms, heaps of 0 dropped since no game here moves from 0). Under every
  * convention the graph's list must hold each losing child of the start exactly once (the
  * graph's own children are distinct canonical positions). Sums far past 4,095 characters of
@@ -124,7 +125,7 @@ static char *canonical(const char *text, int grouped) {
 }
 
 /* ---- the brute force (normal play, heap games) ---- */
-enum { MAXC = 8, MAXH = 24 };
+enum { MAXC = 8, MAXH = 24, MAXH_BRUTE = MAXH };
 typedef struct brute {
     gf *f;
     const gr_comp *comps; int n, at;
@@ -132,6 +133,55 @@ typedef struct brute {
     int64_t rest;                   /* xor of the other components */
     tlist moves, seen;
 } brute;
+
+/* The options of heap n of the game named (test_random_sums' a, b, c, d), from their rules
+ * written out in C, in the order grundy documents for gr_heap_options: by amount removed, then
+ * by the parts (a move that leaves nothing leaves heap 0). */
+typedef void (*brute_fn)(void *user, const int64_t *heaps, int nheaps);
+static void brute_moves(const char *name, int64_t n, brute_fn fn, void *user) {
+    int64_t p[2];
+    switch (name[0]) {
+    case 'a':   /* subtract 1.. */
+        for (int64_t k = 1; k <= n; k++) { p[0] = n - k; fn(user, p, 1); }
+        break;
+    case 'b': { /* subtract {1, 2, 4} */
+        static const int64_t take[3] = { 1, 2, 4 };
+        for (int i = 0; i < 3; i++)
+            if (take[i] <= n) { p[0] = n - take[i]; fn(user, p, 1); }
+        break;
+    }
+    case 'c':   /* octal 0.77: remove 1 or 2, leaving no heap, one, or two nonempty heaps */
+        for (int64_t k = 1; k <= 2 && k <= n; k++) {
+            int64_t r = n - k;
+            p[0] = r;
+            fn(user, p, 1);
+            for (int64_t a = 1; 2 * a <= r; a++) { p[0] = a; p[1] = r - a; fn(user, p, 2); }
+        }
+        break;
+    case 'd':   /* move -> {k, n - k - 1} for k in 0..n - 1; move -> n - 2 where n >= 2 */
+        for (int64_t k = 0; k < n; k++) { p[0] = k; p[1] = n - k - 1; fn(user, p, 2); }
+        if (n >= 2) { p[0] = n - 2; fn(user, p, 1); }
+        break;
+    }
+}
+
+/* sg(0..MAXH) of the game named, by the mex over brute_moves. */
+typedef struct brute_mex { const int64_t *v; uint64_t seen; } brute_mex;
+static void mex_option(void *user, const int64_t *heaps, int nheaps) {
+    brute_mex *m = user;
+    int64_t x = 0;
+    for (int i = 0; i < nheaps; i++) x ^= m->v[heaps[i]];
+    if (x < 64) m->seen |= UINT64_C(1) << x;
+}
+static void brute_values(const char *name, int64_t *v) {
+    for (int64_t n = 0; n <= MAXH_BRUTE; n++) {
+        brute_mex m = { v, 0 };
+        brute_moves(name, n, mex_option, &m);
+        int64_t g = 0;
+        while (m.seen >> g & 1) g++;
+        v[n] = g;
+    }
+}
 
 static void brute_option(void *user, const int64_t *heaps, int nheaps) {
     brute *b = user;
@@ -210,14 +260,14 @@ static void sums_body(gf *f, void *arg) {
             int64_t h = t_range(&r, 0, 4) == 0 && i ? comps[i - 1].c[0] : t_range(&r, 0, 9);
             if (i && t_range(&r, 0, 2) == 0) { g = comps[i - 1].game; h = comps[i - 1].c[0]; }
             comps[i] = gf_comp(g, h, 0);
-            gr_heap_fill_generic(&f->c, g, MAXH, b.vals[i]);
+            brute_values(g->name, b.vals[i]);
         }
         int64_t x = 0;
         for (int i = 0; i < n; i++) x ^= b.vals[i][comps[i].c[0]];
         for (int i = 0; i < n; i++) {
             b.at = i;
             b.rest = x ^ b.vals[i][comps[i].c[0]];
-            gr_heap_options(&f->c, comps[i].game, comps[i].c[0], brute_option, &b);
+            brute_moves(comps[i].game->name, comps[i].c[0], brute_option, &b);
         }
         /* the fast path (by values) */
         tlist fast = { 0 };

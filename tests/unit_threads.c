@@ -14,6 +14,9 @@ enum { N = GR_OCTPAR_FROM + 2500 };
 enum { N = 3 * GR_OCTPAR_FROM };
 #endif
 
+/* Heaps computed by the threaded plain kernel and by the rare-value kernel, over every run. */
+static int64_t threaded_heaps, rare_heaps, threaded_runs, runs_with_threads;
+
 /* The values of `code` to `N` with `threads` threads; plain: no rare values, no period. */
 static int64_t *values_to(const char *code, int64_t upto, int threads, int plain, int64_t *maxv) {
     char src[128];
@@ -30,6 +33,17 @@ static int64_t *values_to(const char *code, int64_t upto, int threads, int plain
         v[i] = gr_heap_value(g, i);
         if (v[i] > *maxv) *maxv = v[i];
     }
+    gr_heap_counts k = gr_heap_count(g);
+    if (plain && threads > 1) {
+        /* the plain kernel across threads must have run: every heap past GR_OCTPAR_FROM is its
+         * (nothing else computes them with the rare values and periods off) */
+        runs_with_threads++;
+        threaded_runs += k.threaded > 0;
+        if (!CHECK_EQ(k.threaded, upto + 1 - GR_OCTPAR_FROM))
+            printf("%s with %d threads: %lld heaps by the threaded kernel\n", code, threads, (long long)k.threaded);
+    }
+    threaded_heaps += k.threaded;
+    rare_heaps += k.rare;
     gf_close(&f);
     return v;
 }
@@ -98,5 +112,8 @@ int main(void) {
         free(ref);
     }
     rare_far();
+    printf("threaded kernel ran in %lld of %lld plain runs with threads: %lld heaps; rare-value kernel: %lld heaps\n",
+           (long long)threaded_runs, (long long)runs_with_threads, (long long)threaded_heaps, (long long)rare_heaps);
+    CHECK(rare_heaps > 0);
     return t_finish("unit_threads");
 }

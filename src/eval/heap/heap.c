@@ -28,6 +28,7 @@ struct gr_heap_state {
     int no_proof;           /* gr_heap_tune: never stop at a proved period */
     int64_t chunk;          /* with a checkpoint: heaps filled between safe points */
     int64_t opts;           /* the general kernel: options of the last heap (its work per heap) */
+    gr_heap_counts counts;  /* heaps each octal kernel computed (gr_heap_count) */
 };
 
 
@@ -503,14 +504,19 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
         int64_t upto = to;
         if (hs->sparse) {
             /* the rare-value kernel while it pays; the plain one in between */
-            if (gr_sparse_fill(c, g, hs->sparse, t, to, pr)) { gr_sgt_fit(c, t, t->max * 2 + 2); continue; }
+            int64_t had = t->n;
+            int wide = gr_sparse_fill(c, g, hs->sparse, t, to, pr);
+            hs->counts.rare += t->n - had;
+            if (wide) { gr_sgt_fit(c, t, t->max * 2 + 2); continue; }
             if (t->n > to) break;
             int64_t until = gr_sparse_plain_until(hs->sparse);
             if (until - 1 < upto) upto = until - 1;
         }
         if (c->threads > 1) {
             /* large heaps across threads; the serial kernel below GR_OCTPAR_FROM */
+            int64_t had = t->n;
             int r = t->n >= GR_OCTPAR_FROM ? gr_octpar_fill(c, g, t, upto, pr) : -1;
+            hs->counts.threaded += t->n - had;
             if (r == 1) gr_sgt_fit(c, t, t->max * 2 + 2);
             if (r >= 0) continue;
             if (t->n < GR_OCTPAR_FROM && upto >= GR_OCTPAR_FROM) upto = GR_OCTPAR_FROM - 1;
@@ -605,6 +611,11 @@ int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
     if (gr_heap_ensure(c, g, n) < 0)
         gr_fail(c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", g->name, g->explain);
     return gr_heap_value(g, n);
+}
+
+gr_heap_counts gr_heap_count(const gr_game *g) {
+    gr_heap_counts none = { 0, 0 };
+    return g->hstate ? g->hstate->counts : none;
 }
 
 int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
