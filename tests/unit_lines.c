@@ -1,4 +1,4 @@
-/* unit_lines: the per-line bitset kernel (src/lines.c) and its outcome pass against the table
+/* unit_lines: the per-line bitset kernel (src/eval/box/lines.c) and its outcome pass against the table
  * recurrence every tuple rule set has (gr_tuple_sg with the line kernel switched off) on Wythoff,
  * Nim in two heaps and random direction sets over boxes up to 60 x 60; rule sets that are not
  * line moves must not be recognised. */

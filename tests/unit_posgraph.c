@@ -1,4 +1,4 @@
-/* unit_posgraph: tests of the explicit position graph (src/posgraph.c). Hand-made graphs with
+/* unit_posgraph: tests of the explicit position graph (src/eval/graph/posgraph.c). Hand-made graphs with
  * values worked out by hand; hundreds of random acyclic and cyclic graphs checked against
  * independent reference computations written here (memoised definitions in topological order,
  * naive fixpoint iterations, the literal labelling procedure for gamma); games with

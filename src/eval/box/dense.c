@@ -1,4 +1,4 @@
-/* dense: the dense-box evaluator; see box.h. */
+/* dense: the dense-box evaluator; see dense.h. */
 #include "eval/box/dense.h"
 #include <setjmp.h>
 #include <stdatomic.h>
