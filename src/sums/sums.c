@@ -8,7 +8,6 @@
 #include <string.h>
 
 enum { MAX_CHILDREN_EVERY = 1 << 20 };
-enum { HUGE_LISTED = 100 };   /* winning moves listed of a huge heap (found through its period) */
 
 typedef struct atom { int32_t game; int64_t c[GR_MAX_ARITY]; } atom;
 
@@ -63,47 +62,6 @@ static void spos_atom(gr_ctx *c, spos *p, const atom *a) {
     p->cs[p->nc] = p->na;
 }
 
-/* ---- rendering ---- */
-void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        pos = gr_eval_render(comps[i].game, comps[i].c, -1, buf, cap, pos);
-    }
-}
-
-/* The text of an atom (with edge >= 0, a figure less that cut), with no length limit: rendered
- * into a buffer grown until it fits. */
-static void text_atom_cut(gr_text *t, const gr_game *g, const int64_t *coords, int edge) {
-    char small[256];
-    if (gr_eval_render(g, coords, edge, small, sizeof small, 0) < sizeof small) {
-        gr_text_printf(t, "%s", small);
-        return;
-    }
-    for (size_t cap = 4 * sizeof small;; cap *= 4) {
-        char *buf = gr_alloc(t->c, cap);
-        size_t n = gr_eval_render(g, coords, edge, buf, cap, 0);
-        if (n < cap) gr_text_printf(t, "%s", buf);
-        gr_free(t->c, buf);
-        if (n < cap) return;
-    }
-}
-
-static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) { text_atom_cut(t, g, coords, -1); }
-
-const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n) {
-    gr_text t;
-    gr_text_init(&t, c);
-    for (int i = 0; i < n; i++) {
-        if (i) gr_text_printf(&t, " + ");
-        text_atom(&t, comps[i].game, comps[i].c);
-    }
-    char *out = gr_strndup(c, t.s, t.n);
-    gr_text_free(&t);
-    return out;
-}
-
 /* Components with more than one atom are parenthesised where components matter. */
 static void render_spos(const gr_sumgraph *s, const spos *p, gr_text *t) {
     gr_text_clear(t);
@@ -116,29 +74,11 @@ static void render_spos(const gr_sumgraph *s, const spos *p, gr_text *t) {
         if (paren) gr_text_printf(t, "(");
         for (int i = lo; i < hi; i++) {
             if (i > lo) gr_text_printf(t, " + ");
-            text_atom(t, s->games[p->a[i].game], p->a[i].c);
+            gr_sum_text_atom(t, s->games[p->a[i].game], p->a[i].c, -1);
         }
         if (paren) gr_text_printf(t, ")");
     }
     if (p->nc == 0) gr_text_printf(t, "0");
-}
-
-/* ---- the fast path ---- */
-/* A component's SG value from its evaluator, or -1 if it has none. */
-static int64_t comp_sg(gr_ctx *c, gr_game *g, const int64_t *coords) {
-    return gr_eval_sg(c, g, coords, g->decl->name_loc);
-}
-
-int gr_sum_sg_fast(gr_ctx *c, const gr_comp *comps, int n, int64_t *sg, int64_t *vals) {
-    int64_t x = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t v = comp_sg(c, comps[i].game, comps[i].c);
-        if (v < 0) return 0;
-        if (vals) vals[i] = v;
-        x ^= v;
-    }
-    *sg = x;
-    return 1;
 }
 
 /* ---- moves of one atom ---- */
@@ -638,303 +578,21 @@ void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn 
     gr_free(s->c, start.cs);
 }
 
-/* ---- one move of one component: is its resulting position new? ----
- * A move replaces atom a of the sum C by parts P, leading to C - a + P. Two such moves lead
- * to the same multiset exactly when their net changes agree: P minus a, as signed multisets
- * (C - a + P = C - a' + P' iff P + a' = P' + a). So the key of a move is its game, the sorted
- * parts with heaps of 0 that have no move dropped (the graph drops them too), and the removed
- * atom, cancelled against an equal part. It costs O(|P| log |P|), never O(|C|). */
-typedef struct move_keys {
-    gr_ctx *c;
-    gr_byteset seen;
-    int64_t *parts; size_t cap;                  /* scratch: parts as GR_MAX_ARITY-wide rows */
-    const gr_game *zero_game[8]; int8_t zero_dead[8]; int nzero;
-} move_keys;
-
-static int cmp_row(const void *x, const void *y) {
-    const int64_t *a = x, *b = y;
-    for (int i = 0; i < GR_MAX_ARITY; i++)
-        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
-typedef struct count_ctx { int n; } count_ctx;
-static void count_option(void *user, const int64_t *heaps, int nheaps) { (void)heaps; (void)nheaps; ((count_ctx *)user)->n++; }
-
-/* Is a heap of 0 of g a position without moves? Asked once per game. */
-static int heap_zero_dead(move_keys *k, gr_game *g) {
-    if (g->shape != SHAPE_HEAP) return 0;
-    for (int i = 0; i < k->nzero; i++) if (k->zero_game[i] == g) return k->zero_dead[i];
-    count_ctx n = { 0 };
-    int64_t zero[GR_MAX_ARITY] = { 0 };
-    gr_eval_options(k->c, g, zero, count_option, &n);
-    if (k->nzero < 8) { k->zero_game[k->nzero] = g; k->zero_dead[k->nzero++] = (int8_t)(n.n == 0); }
-    return n.n == 0;
-}
-
-static void move_keys_init(move_keys *k, gr_ctx *c) {
-    memset(k, 0, sizeof *k);
-    k->c = c;
-    gr_byteset_init(&k->seen, c);
-}
-
-static void move_keys_free(move_keys *k) {
-    gr_byteset_free(&k->seen);
-    gr_free(k->c, k->parts);
-}
-
-/* 1 if the move of atom `removed` of game g to parts (nparts rows of g->arity) leads to a
- * position not seen before. */
-static int move_is_new(move_keys *k, gr_game *g, const int64_t *removed, const int64_t *parts, int nparts) {
-    enum { W = GR_MAX_ARITY };
-    size_t need = gr_size_mul(k->c, (size_t)nparts + 2, W);
-    if (need > k->cap) {
-        k->parts = gr_realloc(k->c, k->parts, gr_size_mul(k->c, need, sizeof *k->parts));
-        k->cap = need;
-    }
-    int64_t *rows = k->parts, *rm = k->parts + (size_t)(nparts + 1) * W;
-    int dead = heap_zero_dead(k, g), n = 0;
-    for (int q = 0; q < nparts; q++) {
-        const int64_t *p = parts + (size_t)q * (size_t)g->arity;
-        if (dead && p[0] == 0) continue;
-        memset(rows + (size_t)n * W, 0, W * sizeof *rows);
-        memcpy(rows + (size_t)n * W, p, (size_t)g->arity * sizeof *p);
-        n++;
-    }
-    memset(rm, 0, W * sizeof *rm);
-    memcpy(rm, removed, (size_t)g->arity * sizeof *rm);
-    if (n > 1) qsort(rows, (size_t)n, W * sizeof *rows, cmp_row);
-    int64_t has_removed = 1;
-    for (int q = 0; q < n; q++)
-        if (cmp_row(rows + (size_t)q * W, rm) == 0) {
-            memmove(rows + (size_t)q * W, rows + (size_t)(q + 1) * W, (size_t)(n - q - 1) * W * sizeof *rows);
-            n--;
-            has_removed = 0;
-            break;
-        }
-    /* key: a header row (game, whether an atom is removed), the parts, then that atom */
-    memmove(rows + W, rows, (size_t)n * W * sizeof *rows);
-    uintptr_t gp = (uintptr_t)g;
-    memset(rows, 0, W * sizeof *rows);
-    memcpy(rows, &gp, sizeof gp);
-    rows[1] = has_removed;
-    size_t len = (size_t)(n + 1) * W * sizeof *rows;
-    if (has_removed) {
-        memmove(rows + (size_t)(n + 1) * W, rm, W * sizeof *rm);
-        len += W * sizeof *rm;
-    }
-    return gr_byteset_add(&k->seen, rows, len);
-}
-
-/* ---- winning moves on the fast path ---- */
-typedef struct fast_ctx {
-    gr_ctx *c;
-    const gr_comp *comps; int n, at;
-    int64_t want;                 /* the value the moved component must take */
-    int64_t rest;                 /* xor of the other components (every option: want < 0) */
-    gr_child_fn fn; void *user;
-    gr_valued_option_fn ofn;      /* every option, with its value */
-    int cut;                      /* >= 0: the move cuts this edge of a Hackenbush figure */
-    move_keys keys;
-    gr_text text;
-} fast_ctx;
-
-static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int nparts, int64_t x) {
-    if (!move_is_new(&f->keys, g, f->comps[f->at].c, parts, nparts)) return;
-    gr_text *t = &f->text;
-    gr_text_clear(t);
-    int first = 1;
-    for (int i = 0; i < f->n; i++) {
-        if (i != f->at) {
-            if (!first) gr_text_printf(t, " + ");
-            text_atom(t, f->comps[i].game, f->comps[i].c);
-            first = 0;
-            continue;
-        }
-        if (f->cut >= 0) {   /* a Hackenbush cut: the figure less the edge */
-            if (!first) gr_text_printf(t, " + ");
-            text_atom_cut(t, g, f->comps[f->at].c, f->cut);
-            first = 0;
-        }
-        for (int q = 0; f->cut < 0 && q < nparts; q++) {
-            if (!first) gr_text_printf(t, " + ");
-            text_atom(t, g, parts + q * g->arity);
-            first = 0;
-        }
-    }
-    if (first) gr_text_printf(t, "0");
-    if (f->ofn) f->ofn(f->user, t->s, f->rest ^ x);
-    else f->fn(f->user, t->s, 0);
-}
-
-static void fast_option(void *user, const int64_t *parts, int nparts) {
-    fast_ctx *f = user;
-    gr_game *g = f->comps[f->at].game;
-    int64_t x = 0;
-    for (int i = 0; i < nparts; i++) x ^= comp_sg(f->c, g, parts + i * g->arity);
-    if (x == f->want || f->want < 0) fast_report(f, g, parts, nparts, x);
-}
-
-/* A cut of a Hackenbush figure that leaves the wanted value: the canonical position after it. */
-static void fast_cut(void *user, int edge) {
-    fast_ctx *f = user;
-    gr_game *g = f->comps[f->at].game;
-    /* Named by the edge (its class of parallel edges: cutting any of them is one position),
-     * not by the position's mask, which holds only the first GR_HB_MAX_CUT edges. The key
-     * is negative, unlike a mask's first word where only edges 0..62 count. */
-    int64_t key[GR_HB_WORDS] = { -1 - (int64_t)g->figure->twin[edge] };
-    key[GR_HB_WORDS - 1] = INT64_MIN;
-    f->cut = edge;
-    fast_report(f, g, key, 1, f->want);
-    f->cut = -1;
-}
-
-/* Every move of component after component to a result of value 0 (to fn), or with ofn every
- * option and its value. */
-static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                        gr_child_fn fn, gr_valued_option_fn ofn, void *user, int64_t *unlisted) {
-    int complete = 1;
-    fast_ctx *f = gr_alloc(c, sizeof *f);
-    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->ofn = ofn; f->user = user; f->cut = -1;
-    move_keys_init(&f->keys, c);
-    gr_text_init(&f->text, c);
-    int every = ofn != NULL;
-    for (int i = 0; i < n; i++) {
-        gr_game *g = comps[i].game;
-        gr_poll(c);
-        f->at = i;
-        f->want = every ? -1 : total ^ vals[i];
-        f->rest = total ^ vals[i];
-        if (!every) {
-            /* the evaluator's own way to the wanted value: nim, a huge heap through its proved
-             * period (~h winning moves: the first are listed), a figure's cuts found top down */
-            gr_moves_sink sink = { fast_option, fast_cut, f };
-            int64_t all;
-            int r = gr_eval_moves_to(c, g, comps[i].c, f->want, HUGE_LISTED, &sink, &all);
-            if (r >= 0) {
-                complete &= r;
-                if (all > HUGE_LISTED && unlisted) *unlisted += all - HUGE_LISTED;
-                continue;
-            }
-        }
-        gr_eval_options(c, g, comps[i].c, fast_option, f);
-    }
-    move_keys_free(&f->keys);
-    gr_text_free(&f->text);
-    gr_free(c, f);
-    return complete;
-}
-
-int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                      gr_child_fn fn, void *user, int64_t *unlisted) {
-    if (unlisted) *unlisted = 0;
-    return fast_options(c, comps, n, vals, total, fn, NULL, user, unlisted);
-}
-
-void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                         gr_valued_option_fn fn, void *user) {
-    (void)fast_options(c, comps, n, vals, total, NULL, fn, user, NULL);
-}
-
-/* ---- loopy sums by generalised SG values ---- */
-/* Smith's theory for sums of loopy impartial games: with gamma values g_i (finite, or
- * infinite with the set K_i of finite values of the options),
- *   all finite                 gamma = xor, a P-position iff it is 0
- *   one infinite, xor x of the rest   N if x is in K, else a draw
- *   two or more infinite       a draw
- * so each component's own graph is solved once and the product graph is never built. */
-typedef struct gamma_comp { gr_sumgraph *s; uint32_t id; int64_t gamma; } gamma_comp;
-
-typedef struct gamma_moves {
-    gr_ctx *c;
-    const gr_comp *comps; int n, at;
-    gamma_comp *g;
-    int64_t rest;                 /* xor of the other components, all finite */
-    gr_child_fn fn; void *user;
-    move_keys keys;
-    gr_text text;
-    spos child;
-    int64_t *parts; size_t cap;
-} gamma_moves;
-
-static void gamma_move(void *user, const char *text, uint32_t child) {
-    gamma_moves *m = user;
-    int64_t v = gr_pg_gamma(gr_sumgraph_pg(m->g[m->at].s), child);
-    if (v < 0 || (v ^ m->rest) != 0) return;
-    /* the component's new atoms, from the child's canonical encoding */
-    gr_sumgraph *s = m->g[m->at].s;
+void gr_sumgraph_atoms(gr_sumgraph *s, uint32_t id, int64_t **parts, size_t *cap, int *nparts) {
     size_t len;
-    const uint8_t *key = gr_pg_key(gr_sumgraph_pg(s), child, &len);
-    decode(s, key, len, &m->child);
-    gr_game *g = m->comps[m->at].game;
-    size_t need = gr_size_mul(m->c, (size_t)m->child.na + 1, GR_MAX_ARITY);
-    if (need > m->cap) {
-        m->parts = gr_realloc(m->c, m->parts, gr_size_mul(m->c, need, sizeof *m->parts));
-        m->cap = need;
+    const uint8_t *key = gr_pg_key(s->pg, id, &len);
+    spos p = { 0 };   /* not s->child: the caller may be inside a walk over children */
+    decode(s, key, len, &p);
+    size_t need = gr_size_mul(s->c, (size_t)p.na + 1, GR_MAX_ARITY);
+    if (need > *cap) {
+        *parts = gr_realloc(s->c, *parts, gr_size_mul(s->c, need, sizeof **parts));
+        *cap = need;
     }
-    for (int i = 0; i < m->child.na; i++)
-        memcpy(m->parts + (size_t)i * (size_t)g->arity, m->child.a[i].c, (size_t)g->arity * sizeof *m->parts);
-    if (!move_is_new(&m->keys, g, m->comps[m->at].c, m->parts, m->child.na)) return;
-    gr_text_clear(&m->text);
-    for (int i = 0; i < m->n; i++) {
-        if (i) gr_text_printf(&m->text, " + ");
-        if (i == m->at) gr_text_printf(&m->text, "%s", text);
-        else text_atom(&m->text, m->comps[i].game, m->comps[i].c);
+    for (int i = 0; i < p.na; i++) {
+        const gr_game *g = s->games[p.a[i].game];
+        memcpy(*parts + (size_t)i * (size_t)g->arity, p.a[i].c, (size_t)g->arity * sizeof **parts);
     }
-    m->fn(m->user, m->text.s, 0);
-}
-
-int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
-                 gr_child_fn fn, void *user) {
-    gamma_comp *g = gr_alloc(c, sizeof *g * (size_t)n);
-    int ok = 1, ninf = 0, inf_at = -1;
-    int64_t x = 0;
-    for (int i = 0; i < n && ok; i++) {
-        g[i].s = gr_sumgraph_new(c, m, CONV_NORMAL);
-        g[i].id = gr_sumgraph_add(g[i].s, &comps[i], 1);
-        gr_sumgraph_solve(g[i].s);
-        gr_pg_solve_gamma(gr_sumgraph_pg(g[i].s));
-        g[i].gamma = gr_pg_gamma(gr_sumgraph_pg(g[i].s), g[i].id);
-        if (g[i].gamma == GR_GAMMA_INF) { ninf++; inf_at = i; }
-        else if (g[i].gamma < 0) ok = 0;
-        else x ^= g[i].gamma;
-    }
-    if (ok) {
-        *sg = -1;
-        if (ninf == 0) {
-            *sg = x;
-            *outcome = x ? GR_WIN : GR_LOSS;
-        } else if (ninf == 1) {
-            gr_pg *pg = gr_sumgraph_pg(g[inf_at].s);
-            size_t nk = gr_pg_gamma_set(pg, g[inf_at].id, NULL, 0);
-            uint32_t *k = gr_alloc(c, sizeof *k * (nk + 1));
-            gr_pg_gamma_set(pg, g[inf_at].id, k, nk);
-            *outcome = GR_DRAW;
-            for (size_t i = 0; i < nk; i++) if ((int64_t)k[i] == x) *outcome = GR_WIN;
-            gr_free(c, k);
-        } else {
-            *outcome = GR_DRAW;
-        }
-        /* A winning move leaves every component finite with xor 0: the infinite one (if any)
-         * must move, else any component may. */
-        if (*outcome == GR_WIN && fn) {
-            gamma_moves *gm = gr_alloc(c, sizeof *gm);
-            *gm = (gamma_moves){ .c = c, .comps = comps, .n = n, .g = g, .fn = fn, .user = user };
-            move_keys_init(&gm->keys, c);
-            gr_text_init(&gm->text, c);
-            for (int i = 0; i < n; i++) {
-                if (ninf == 1 && i != inf_at) continue;
-                gm->at = i;
-                gm->rest = ninf == 1 ? x : x ^ g[i].gamma;
-                gr_sumgraph_moves(g[i].s, &comps[i], 1, gamma_move, gm);
-            }
-            move_keys_free(&gm->keys);
-            gr_text_free(&gm->text);
-            gr_free(c, gm->child.a); gr_free(c, gm->child.cs); gr_free(c, gm->parts);
-            gr_free(c, gm);
-        }
-    }
-    for (int i = 0; i < n; i++) if (g[i].s) gr_sumgraph_free(g[i].s);
-    gr_free(c, g);
-    return ok;
+    *nparts = p.na;
+    gr_free(s->c, p.a);
+    gr_free(s->c, p.cs);
 }

@@ -1,7 +1,7 @@
 /* sums: combines components by convention.
  *
- * Fast path (normal play): the Sprague-Grundy value of a sum is the xor of its components'
- * values, each from its own recurrence (heap or table).
+ * Fast path (normal play, fastmoves.c): the Sprague-Grundy value of a sum is the xor of its
+ * components' values, each from its own evaluator; loopy components by gamma values (gamma.c).
  * Ground truth: the position graph over sums. A position is a multiset of components, a
  * component a multiset of atoms (one heap, one tuple, one graph token); a move in an atom that
  * splits it leaves the parts in the same component. Under normal and misere play components
@@ -15,6 +15,7 @@
 #ifndef GRUNDY_SUMS_H
 #define GRUNDY_SUMS_H
 #include "eval/evaluator.h"
+#include "render.h"
 #include "sema.h"
 
 /* Normal play by recurrences: 1 and the xor in *sg if every component has one, else 0. */
@@ -51,6 +52,9 @@ uint32_t gr_sumgraph_id(gr_sumgraph *s, const gr_comp *comps, int n);
  * the convention) are reported once, at the first. The fast-path and loopy lists below keep
  * the same rule. */
 void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn fn, void *user);
+/* The atoms of position id (after solve), their coordinates flattened into *parts (grown to
+ * *cap): a loopy component's move, read back from the graph. */
+void gr_sumgraph_atoms(gr_sumgraph *s, uint32_t id, int64_t **parts, size_t *cap, int *nparts);
 
 /* Normal play on components that may be loopy, by generalised SG values (gamma): each
  * component's own graph is solved, never the product. Returns 0 (and nothing else) if some
@@ -59,8 +63,4 @@ void gr_sumgraph_moves(gr_sumgraph *s, const gr_comp *comps, int n, gr_child_fn 
 int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
                  gr_child_fn fn, void *user);
 
-/* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)" (cut at cap). */
-void gr_render_comps(const gr_comp *comps, int n, char *buf, size_t cap);
-/* The same text, whole, in the compilation's arena. */
-const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n);
 #endif
