@@ -1,7 +1,6 @@
 /* sums: sums of components under every convention; see sums.h. */
 #include "sums.h"
 #include "eval/evaluator.h"
-#include "figure.h"
 #include "grow.h"
 #include "textset.h"
 #include <stdlib.h>
