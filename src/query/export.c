@@ -1,5 +1,5 @@
-/* export: writes a file whole or not at all (a temporary file beside it, then a rename), for
- * plot and dot; see show.h. */
+/* export: what every query's output shares: JSON strings, and a file written whole or not at
+ * all (a temporary file beside it, then a rename) for plot and dot; see show.h. */
 #include "show.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -33,4 +33,16 @@ void gr_write_file(gr_ctx *c, const char *path, int (*write)(void *user, FILE *f
         gr_fail(c, GR_EXIT_LIMIT, "cannot write %s: %s", path, e ? strerror(e) : "write failed");
     }
     gr_free(c, tmp);
+}
+
+void gr_json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
+        else if (ch == '\n') fputs("\\n", out);
+        else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
+        else fputc(ch, out);
+    }
+    fputc('"', out);
 }

@@ -6,25 +6,12 @@
 #include "progress.h"
 #include "remote.h"
 #include "show.h"
+#include "tables.h"
 #include <string.h>
 
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };
 
 /* ---- JSON helpers ---- */
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
-        else if (ch == '\n') fputs("\\n", out);
-        else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
-        else fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
-void gr_json_string(FILE *out, const char *s) { json_string(out, s); }
-
 static void json_coords(FILE *out, const int64_t *v, int n) {
     fputc('[', out);
     for (int i = 0; i < n; i++) fprintf(out, "%s%lld", i ? "," : "", (long long)v[i]);
@@ -32,7 +19,7 @@ static void json_coords(FILE *out, const int64_t *v, int n) {
 }
 
 /* A genus cell is packed in one value: 4 bits each for g, the superscript's length L, then
- * lambda_0 .. lambda_{L-1} (see genus_pack). */
+ * lambda_0 .. lambda_{L-1} (see genus_pack in tables.c). */
 static int genus_unpack(int64_t v, int32_t *digits) {
     int n = (int)(v >> 4 & 15);
     digits[0] = (int32_t)(v & 15);
@@ -41,7 +28,7 @@ static int genus_unpack(int64_t v, int32_t *digits) {
 }
 
 static void cell_json(FILE *out, int outcome, int64_t v) {
-    if (outcome == 2) {
+    if (outcome == GR_CELLS_GENUS) {
         int32_t d[16];
         int n = genus_unpack(v, d);
         fputc('[', out);
@@ -53,7 +40,7 @@ static void cell_json(FILE *out, int outcome, int64_t v) {
 }
 
 static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
-    if (outcome == 2) {
+    if (outcome == GR_CELLS_GENUS) {
         int32_t d[16];
         int n = genus_unpack(v, d);
         int len = snprintf(buf, cap, "%d^", d[0]);
@@ -65,143 +52,15 @@ static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
     return snprintf(buf, cap, "%lld", (long long)v);
 }
 
-/* ---- computing tables ---- */
-/* A 1-D table of a heap game that is always a recurrence is streamed: its cells are read from
- * the game's own table (narrow values, or none once a period is proved), computed in blocks as
- * the writer reaches them, and never copied; so a table of 10^8 heaps holds no array of cells. */
-typedef struct table_stream {
-    gr_ctx *c;
-    gr_game *g;
-    int64_t lo, hi, ready;  /* heaps lo..hi; sg(0..ready-1) are available */
-} table_stream;
-enum { STREAM_BLOCK = 1 << 16 };
-
-typedef struct table_data {
-    int64_t *vals;          /* row-major: first varying coordinate is the row */
-    int64_t rows, cols;     /* cols == 1 for 1-D */
-    int outcome;            /* 0 numbers, 1 outcomes, 2 genus (packed) */
-    int kind;               /* TK_SG, TK_OUTCOME, TK_REMOTENESS, TK_GENUS as asked */
-    gr_conv conv;
-    table_stream *stream;   /* cells come from here instead of vals */
-} table_data;
-
-static int64_t stream_cell(const table_data *t, int64_t i) {
-    table_stream *s = t->stream;
-    int64_t n = s->lo + i;
-    if (n >= s->ready) {
-        int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
-        s->c->heap_goal = s->hi;   /* the bar runs to the table's end, block after block */
-        int64_t lo = s->lo;
-        int r = gr_eval_ensure(s->c, s->g, &lo, &upto, GR_KIND_SG);
-        s->c->heap_goal = 0;
-        if (!r)
-            gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
-        s->ready = upto + 1;
-    }
-    int64_t v = -1;
-    gr_eval_ready(s->g, &n, GR_KIND_SG, &v);
-    return t->outcome ? (v ? GR_WIN : GR_LOSS) : v;
-}
-
-/* The box of positions a table query ranges over. */
-static gr_box query_box(const gr_rquery *q) {
-    gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
-    memcpy(box.lo, q->lo, sizeof box.lo);
-    memcpy(box.hi, q->hi, sizeof box.hi);
-    return box;
-}
-
-static int64_t genus_pack(gr_ctx *c, const gr_rquery *q, const int32_t *gen) {
-    int n = gr_genus_len(gen);
-    int64_t v = (int64_t)gen[0] | (int64_t)n << 4;
-    for (int i = 0; i <= n; i++)
-        if (gen[i] > 15) gr_fail_at(c, q->q->loc, GR_EXIT_LIMIT, "a genus value above 15 here; grundy prints genera of values up to 15");
-    for (int i = 0; i < n; i++) v |= (int64_t)gen[1 + i] << (8 + 4 * i);
-    return v;
-}
-
-/* Tables the theories of other conventions answer (gr_sum_theory_table): step numbers ('every'
- * remoteness), genus, and the values of 'anyleaf' after leaf deletion. Returns 0 to leave the
- * table to the others. */
-static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
-    if (!gr_sum_theory_tables(c, t->conv, (gr_table_kind)t->kind)) return 0;
-    int genus = t->kind == TK_GENUS;
-    gr_box box = query_box(q);
-    int64_t rows, cols;
-    if (q->vertex_list) { rows = q->nvertex_list; cols = 1; }
-    else gr_box_cells(&box, &rows, &cols);
-    size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
-    gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
-    for (size_t i = 0; i < n; i++) {
-        comps[i].game = q->game;
-        if (q->vertex_list) comps[i].c[0] = q->vertex_list[i];
-        else gr_box_cell(&box, (int64_t)i, comps[i].c);
-    }
-    int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
-    int32_t *gen = genus ? gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen)) : NULL;
-    const char *why = "";
-    int ok = gr_sum_theory_table(c, m, comps, (int)n, t->conv, (gr_table_kind)t->kind, vals, gen, &why);
-    gr_free(c, comps);
-    if (ok < 0) {
-        gr_free(c, vals);
-        return 0;
-    }
-    for (size_t i = 0; ok > 0 && genus && i < n; i++) vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
-    gr_free(c, gen);
-    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name, why);
-    t->vals = vals;
-    t->rows = rows;
-    t->cols = cols;
-    t->outcome = genus ? 2 : 0;
-    return 1;
-}
-
-#define CELL(t, i) ((t)->stream ? stream_cell((t), (i)) : (t)->vals[i])
-
-static void compute_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data *t) {
-    gr_game *g = q->game;
-    t->conv = q->q->has_conv ? q->conv : g->play;
-    t->outcome = q->outcome || t->conv != CONV_NORMAL;
-    t->kind = q->q->outcome;
-    if (theory_table(c, m, q, t)) return;
-    if (t->kind == TK_REMOTENESS) t->outcome = 0;
-    if (gr_eval_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
-        /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
-        t->rows = q->hi[0] - q->lo[0] + 1;
-        t->cols = 1;
-        t->stream = gr_alloc(c, sizeof *t->stream);
-        *t->stream = (table_stream){ c, g, q->lo[0], q->hi[0], 0 };
-        return;
-    }
-    gr_box box = query_box(q);
-    if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
-    else gr_box_cells(&box, &t->rows, &t->cols);
-    t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
-    gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
-                 t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
-}
-
-int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
-                         int *outcome, gr_conv *conv) {
-    table_data t = { 0 };
-    compute_table(c, m, q, &t);
-    if (t.stream) {   /* a streamed heap table: its cells, read once into an array */
-        t.vals = gr_alloc(c, gr_size_mul(c, (size_t)t.rows, sizeof *t.vals));
-        for (int64_t i = 0; i < t.rows; i++) t.vals[i] = stream_cell(&t, i);
-    }
-    *rows = t.rows; *cols = t.cols; *outcome = t.outcome; *conv = t.conv;
-    return t.vals;
-}
-
 /* ---- writing tables ---- */
-static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
+static void table_json(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     fprintf(out, "{\"query\":\"table\",\"game\":");
-    json_string(out, q->game->name);
+    gr_json_string(out, q->game->name);
     if (q->vertex_list) {
         fprintf(out, ",\"positions\":[");
         for (int i = 0; i < q->nvertex_list; i++) {
             if (i) fputc(',', out);
-            json_string(out, q->game->vertices[q->vertex_list[i]]);
+            gr_json_string(out, q->game->vertices[q->vertex_list[i]]);
         }
         fputc(']', out);
     } else {
@@ -217,27 +76,27 @@ static void table_json(FILE *out, const gr_rquery *q, const table_data *t) {
         if (t->cols > 1 || q->ndims == 2) fputc('[', out);
         for (int64_t k = 0; k < t->cols; k++) {
             if (k) fputc(',', out);
-            cell_json(out, t->outcome, CELL(t, r * t->cols + k));
+            cell_json(out, t->outcome, gr_table_cell(t, r * t->cols + k));
         }
         if (t->cols > 1 || q->ndims == 2) fputc(']', out);
     }
     fprintf(out, "],\"convention\":\"%s\"}\n", gr_convention_name(t->conv));
 }
 
-static void table_csv(FILE *out, const gr_rquery *q, const table_data *t) {
+static void table_csv(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     char cell[32];
     if (q->vertex_list) {
         fprintf(out, "vertex,value\n");
         for (int64_t r = 0; r < t->rows; r++) {
-            cell_text(cell, sizeof cell, t->outcome, CELL(t, r));
-            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], CELL(t, r) < 0 ? "" : cell);
+            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r));
+            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], gr_table_cell(t, r) < 0 ? "" : cell);
         }
         return;
     }
     fprintf(out, q->ndims == 2 ? "x,y,value\n" : "n,value\n");
     for (int64_t r = 0; r < t->rows; r++)
         for (int64_t k = 0; k < t->cols; k++) {
-            int64_t v = CELL(t, r * t->cols + k);
+            int64_t v = gr_table_cell(t, r * t->cols + k);
             cell_text(cell, sizeof cell, t->outcome, v);
             if (q->ndims == 2)
                 fprintf(out, "%lld,%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), (long long)(q->lo[q->dim[1]] + k), (!t->outcome && v < 0) ? "" : cell);
@@ -248,12 +107,12 @@ static void table_csv(FILE *out, const gr_rquery *q, const table_data *t) {
 
 /* The least p (<= 30) with vals[i + p] == vals[i] over the last two thirds of the table, so
  * a periodic table is printed in rows of its period and its columns line up. */
-static int64_t display_period(const table_data *t) {
+static int64_t display_period(const gr_table_data *t) {
     int64_t n = t->rows;
     if (n < 24) return 0;
     for (int64_t p = 1; p <= 30 && 3 * p <= n; p++) {
         int ok = 1;
-        for (int64_t i = n / 3; i + p < n && ok; i++) ok = CELL(t, i) == CELL(t, i + p);
+        for (int64_t i = n / 3; i + p < n && ok; i++) ok = gr_table_cell(t, i) == gr_table_cell(t, i + p);
         if (ok) return p;
     }
     return 0;
@@ -261,11 +120,11 @@ static int64_t display_period(const table_data *t) {
 
 enum { TEXT_MAX_ROWS = 60, TEXT_HEAD_ROWS = 40, TEXT_TAIL_ROWS = 10, TEXT_WIDTH = 100 };
 
-static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
+static void table_text_1d(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     char cell[32];
     int w = 1;
     for (int64_t i = 0; i < t->rows; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
+        int n = cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
         if (n > w) w = n;
     }
     int64_t lo = q->lo[q->dim[0]], hi = q->hi[q->dim[0]];
@@ -294,14 +153,14 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
         }
         fprintf(out, "  %*lld |", iw, (long long)(lo + r * per_row));
         for (int64_t k = 0; k < per_row && r * per_row + k < t->rows; k++) {
-            cell_text(cell, sizeof cell, t->outcome, CELL(t, r * per_row + k));
+            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r * per_row + k));
             fprintf(out, " %*s", w, cell);
         }
         fputc('\n', out);
     }
     if (p) {
         int64_t e = t->rows;   /* where the visible period starts */
-        while (e - 1 - p >= 0 && CELL(t, e - 1) == CELL(t, e - 1 - p)) e--;
+        while (e - 1 - p >= 0 && gr_table_cell(t, e - 1) == gr_table_cell(t, e - 1 - p)) e--;
         e -= p;
         if (e < 0) e = 0;
         fprintf(out, "  (as far as shown, the values repeat with period %lld from n = %lld on)\n",
@@ -309,11 +168,11 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const table_data *t) {
     }
 }
 
-static void table_text_2d(FILE *out, const gr_rquery *q, const table_data *t) {
+static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     char cell[32];
     int w = 1;
     for (int64_t i = 0; i < t->rows * t->cols; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
+        int n = cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
         if (n > w) w = n;
     }
     int64_t ylo = q->lo[q->dim[1]], xlo = q->lo[q->dim[0]];
@@ -335,7 +194,7 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const table_data *t) {
         for (int64_t r = 0; r < t->rows; r++) {
             fprintf(out, "  %*lld |", xw, (long long)(xlo + r));
             for (int64_t k = b; k < end; k++) {
-                cell_text(cell, sizeof cell, t->outcome, CELL(t, r * t->cols + k));
+                cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r * t->cols + k));
                 fprintf(out, " %*s", w, cell);
             }
             fputc('\n', out);
@@ -343,14 +202,14 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const table_data *t) {
     }
 }
 
-static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t) {
+static void table_text_graph(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     char cell[32];
     int64_t start = 0;
     while (start < t->rows) {
         size_t used = 10;
         int64_t end = start;
         while (end < t->rows) {
-            cell_text(cell, sizeof cell, t->outcome, CELL(t, end));
+            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, end));
             size_t w = strlen(q->game->vertices[q->vertex_list[end]]);
             if (strlen(cell) > w) w = strlen(cell);
             if (end > start && used + w + 1 > TEXT_WIDTH) break;
@@ -359,13 +218,13 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t)
         }
         fprintf(out, "  vertex |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
+            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
             int w = (int)strlen(cell);
             fprintf(out, " %*s", w, q->game->vertices[q->vertex_list[i]]);
         }
         fprintf(out, "\n   value |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, CELL(t, i));
+            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
             int w = (int)strlen(q->game->vertices[q->vertex_list[i]]);
             fprintf(out, " %*s", w, cell);
         }
@@ -375,16 +234,16 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const table_data *t)
 }
 
 static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    table_data t = { 0 };
-    compute_table(c, m, q, &t);
+    gr_table_data t = { 0 };
+    gr_table_compute(c, m, q, &t);
     /* A streamed table computes its first block before writing a byte, so an error there
      * (a set builder that is not a subtraction set, say) leaves no half-written table. */
-    if (t.stream && t.rows > 0) (void)stream_cell(&t, 0);
+    if (t.stream && t.rows > 0) (void)gr_table_cell(&t, 0);
     if (fmt == GR_FMT_JSON) table_json(out, q, &t);
     else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
     else {
         /* the text form sizes its columns by the widest value, so it needs them all first */
-        if (t.stream && t.rows > 0) (void)stream_cell(&t, t.rows - 1);
+        if (t.stream && t.rows > 0) (void)gr_table_cell(&t, t.rows - 1);
         fprintf(out, "%s: %s%s\n", q->text,
                 t.kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
                 t.kind == TK_REMOTENESS ? (t.conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :
@@ -427,13 +286,13 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
-        json_string(out, position);
+        gr_json_string(out, position);
         fprintf(out, ",\"convention\":\"%s\",\"outcome\":\"%c\",\"sg\":", gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg); else fputs("null", out);
         fputs(",\"remoteness\":", out);
         if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
-        for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); json_string(out, moves.v[i]); }
+        for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); gr_json_string(out, moves.v[i]); }
         fputc(']', out);
         if (sol.moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol.moves_unlisted);
         fprintf(out, "}\n");
@@ -475,7 +334,7 @@ static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
     static const char *status[] = { "proved", "holds", "refuted" };
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"check\",\"claim\":");
-        json_string(out, q->text);
+        gr_json_string(out, q->text);
         fprintf(out, ",\"status\":\"%s\"", status[r.status]);
         if (r.has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r.period, (long long)r.preperiod);
         else fprintf(out, ",\"period\":null,\"preperiod\":null");
@@ -483,7 +342,7 @@ static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
                 r.has_counterexample ? r.counterexample_json : "null");
         if (r.has_period) fprintf(out, ",\"saltus\":%lld", (long long)r.saltus);
         fprintf(out, ",\"theorem\":");
-        json_string(out, r.theorem);
+        gr_json_string(out, r.theorem);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fprintf(out, "claim,status,period,preperiod,saltus,checked_to\n\"%s\",%s,", q->text, status[r.status]);

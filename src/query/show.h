@@ -10,11 +10,12 @@ void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FIL
 void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 
-/* From query.c: a table's values as the table query computes them (row-major, rows along the
+/* From tables.c: a table's values as the table query computes them (row-major, rows along the
  * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),
  * in tracked memory the caller frees with gr_free. */
 int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
                          int *outcome, gr_conv *conv);
+/* From export.c: s as a JSON string. */
 void gr_json_string(FILE *out, const char *s);
 
 /* Writes path through a temporary file in the same folder and a rename, so a failure leaves

@@ -1,0 +1,122 @@
+/* tables: the values of a table query, computed or streamed; see tables.h. */
+#include "tables.h"
+#include "show.h"
+#include "solve.h"
+#include <string.h>
+
+struct gr_table_stream {
+    gr_ctx *c;
+    gr_game *g;
+    int64_t lo, hi, ready;  /* heaps lo..hi; sg(0..ready-1) are available */
+};
+enum { STREAM_BLOCK = 1 << 16 };
+
+
+static int64_t stream_cell(const gr_table_data *t, int64_t i) {
+    gr_table_stream *s = t->stream;
+    int64_t n = s->lo + i;
+    if (n >= s->ready) {
+        int64_t upto = n > s->hi - STREAM_BLOCK ? s->hi : n + STREAM_BLOCK;
+        s->c->heap_goal = s->hi;   /* the bar runs to the table's end, block after block */
+        int64_t lo = s->lo;
+        int r = gr_eval_ensure(s->c, s->g, &lo, &upto, GR_KIND_SG);
+        s->c->heap_goal = 0;
+        if (!r)
+            gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
+        s->ready = upto + 1;
+    }
+    int64_t v = -1;
+    gr_eval_ready(s->g, &n, GR_KIND_SG, &v);
+    return t->outcome ? (v ? GR_WIN : GR_LOSS) : v;
+}
+
+/* The box of positions a table query ranges over. */
+static gr_box query_box(const gr_rquery *q) {
+    gr_box box = { .ncoords = q->ncoords, .ndims = q->ndims, .dim = { q->dim[0], q->dim[1] }, .loc = q->q->loc };
+    memcpy(box.lo, q->lo, sizeof box.lo);
+    memcpy(box.hi, q->hi, sizeof box.hi);
+    return box;
+}
+
+static int64_t genus_pack(gr_ctx *c, const gr_rquery *q, const int32_t *gen) {
+    int n = gr_genus_len(gen);
+    int64_t v = (int64_t)gen[0] | (int64_t)n << 4;
+    for (int i = 0; i <= n; i++)
+        if (gen[i] > 15) gr_fail_at(c, q->q->loc, GR_EXIT_LIMIT, "a genus value above 15 here; grundy prints genera of values up to 15");
+    for (int i = 0; i < n; i++) v |= (int64_t)gen[1 + i] << (8 + 4 * i);
+    return v;
+}
+
+/* Tables the theories of other conventions answer (gr_sum_theory_table): step numbers ('every'
+ * remoteness), genus, and the values of 'anyleaf' after leaf deletion. Returns 0 to leave the
+ * table to the others. */
+static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t) {
+    if (!gr_sum_theory_tables(c, t->conv, (gr_table_kind)t->kind)) return 0;
+    int genus = t->kind == TK_GENUS;
+    gr_box box = query_box(q);
+    int64_t rows, cols;
+    if (q->vertex_list) { rows = q->nvertex_list; cols = 1; }
+    else gr_box_cells(&box, &rows, &cols);
+    size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
+    gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
+    for (size_t i = 0; i < n; i++) {
+        comps[i].game = q->game;
+        if (q->vertex_list) comps[i].c[0] = q->vertex_list[i];
+        else gr_box_cell(&box, (int64_t)i, comps[i].c);
+    }
+    int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
+    int32_t *gen = genus ? gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen)) : NULL;
+    const char *why = "";
+    int ok = gr_sum_theory_table(c, m, comps, (int)n, t->conv, (gr_table_kind)t->kind, vals, gen, &why);
+    gr_free(c, comps);
+    if (ok < 0) {
+        gr_free(c, vals);
+        return 0;
+    }
+    for (size_t i = 0; ok > 0 && genus && i < n; i++) vals[i] = genus_pack(c, q, gen + i * (GR_GENUS_K + 1));
+    gr_free(c, gen);
+    if (!ok) gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' has cycles: %s", q->game->name, why);
+    t->vals = vals;
+    t->rows = rows;
+    t->cols = cols;
+    t->outcome = genus ? GR_CELLS_GENUS : GR_CELLS_NUMBERS;
+    return 1;
+}
+
+int64_t gr_table_cell(const gr_table_data *t, int64_t i) { return t->stream ? stream_cell(t, i) : t->vals[i]; }
+
+void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t) {
+    gr_game *g = q->game;
+    t->conv = q->q->has_conv ? q->conv : g->play;
+    t->outcome = q->outcome || t->conv != CONV_NORMAL;
+    t->kind = q->q->outcome;
+    if (theory_table(c, m, q, t)) return;
+    if (t->kind == TK_REMOTENESS) t->outcome = 0;
+    if (gr_eval_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
+        /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
+        t->rows = q->hi[0] - q->lo[0] + 1;
+        t->cols = 1;
+        t->stream = gr_alloc(c, sizeof *t->stream);
+        *t->stream = (gr_table_stream){ c, g, q->lo[0], q->hi[0], 0 };
+        return;
+    }
+    gr_box box = query_box(q);
+    if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
+    else gr_box_cells(&box, &t->rows, &t->cols);
+    t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
+    gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
+                 t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
+}
+
+int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
+                         int *outcome, gr_conv *conv) {
+    gr_table_data t = { 0 };
+    gr_table_compute(c, m, q, &t);
+    if (t.stream) {   /* a streamed heap table: its cells, read once into an array */
+        t.vals = gr_alloc(c, gr_size_mul(c, (size_t)t.rows, sizeof *t.vals));
+        for (int64_t i = 0; i < t.rows; i++) t.vals[i] = stream_cell(&t, i);
+    }
+    *rows = t.rows; *cols = t.cols; *outcome = (int)t.outcome; *conv = t.conv;
+    return t.vals;
+}
+
