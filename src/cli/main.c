@@ -14,6 +14,7 @@
 #include "ctx.h"
 #include "parse.h"
 #include "parallel.h"
+#include "compile.h"
 #include "play.h"
 #include "query.h"
 #include "sema.h"
@@ -198,29 +199,6 @@ static options parse_args(int argc, char **argv) {
     return o;
 }
 
-/* Reads the whole input; NULL with errno set on failure. (play.c reads its file with it.) */
-char *gr_read_all(FILE *f, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap > ((size_t)1 << 30)) { free(buf); errno = EFBIG; return NULL; }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); return NULL; }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (ferror(f)) { free(buf); return NULL; }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* Ctrl-C: the answers of finished queries are already written and flushed; the handler says
  * which query it stopped in and leaves at once (exit status 130, the shell's convention for
  * SIGINT). It may only touch what a signal handler may, so the message is made before each
@@ -248,24 +226,6 @@ static void note_query_start(void *user, int index, int nqueries, const gr_rquer
         snprintf(interrupt_msg[w], sizeof interrupt_msg[w], "grundy: interrupted in query %d of %d (%s%.300s); the answers above are complete\n",
                  index + 1, nqueries, q->kind == Q_CHECK ? "check " : "", q->text);
     interrupt_which = w;
-}
-
-/* Parses, checks and calls run; every failure below longjmps back here with its status. Kept
- * apart from main so that no local of main lives across the setjmp. play.c uses it too. */
-int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
-    jmp_buf jb;
-    c->on_fail = &jb;
-    if (setjmp(jb) != 0) {
-        if (c->progress) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
-        fflush(stdout);
-        fputs(c->fail_msg, stderr);
-        return c->fail_status;
-    }
-    gr_ast_program prog;
-    gr_module mod;
-    if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
-    gr_sema(c, &prog, &mod);
-    return run(c, &mod, user);
 }
 
 static int run_file(gr_ctx *c, gr_module *mod, const void *user) {

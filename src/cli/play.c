@@ -9,6 +9,7 @@
  * transcript reads well). Exit status: 0 the game ended (or the user resigned with q), 1 the
  * input ended first, 2 bad input, 3 a limit. */
 #include "play.h"
+#include "compile.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,12 +3,4 @@
 #define GRUNDY_PLAY_H
 /* argv[0] is "play"; returns the exit status. */
 int gr_play_main(int argc, char **argv);
-/* From main.c: reads a whole file (NUL-terminated); NULL with errno set on failure. */
-#include <stdio.h>
-char *gr_read_all(FILE *f, size_t *len);
-/* From main.c: compiles c's source and calls run with the module; a failure anywhere prints
- * its diagnostic and returns its exit status. */
-#include "sema.h"
-typedef int (*gr_cli_run_fn)(gr_ctx *c, gr_module *m, const void *user);
-int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user);
 #endif

@@ -6,7 +6,7 @@
  *   payload: u32 records, then per record: u32 name bytes, name, GR_HEAP_SAVED i64 numbers,
  *            u64 value bytes, the values. */
 #include "eval/heap/checkpoint.h"
-#include "eval/heap/heap.h"
+#include "eval/heap/heapsave.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* checkpoint: --checkpoint FILE, long runs that survive an interruption. The heap tables
- * computed so far and their kernels' state (heap.h: gr_heap_save) are written to FILE every few
+ * computed so far and their kernels' state (heapsave.h: gr_heap_save) are written to FILE every few
  * seconds of work and when SIGINT or SIGTERM arrives; the same command run again reads them
  * back and goes on, and prints exactly what an uninterrupted run prints.
  *

@@ -1,6 +1,6 @@
 /* genpar: the general heap recurrence across threads; see genpar.h. */
 #include "eval/heap/genpar.h"
-#include "eval/heap/heap.h"
+#include "eval/heap/heapopts.h"
 #include "pool.h"
 #include "worker.h"
 #include <stdatomic.h>

@@ -13,154 +13,16 @@
 #include "worker.h"
 #include "eval/heap/octscan.h"
 #include "eval/heap/checkpoint.h"
+#include "eval/heap/heapstate.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { PROGRESS_STEP = 1 << 12 };  /* heaps between progress updates */
 
-/* What a heap game's kernels keep between calls: the rare-value kernel's choice and, once a
- * theorem proves it, the period that ends the computation. */
-struct gr_heap_state {
-    gr_sparse *sparse;
-    int64_t period, pre;    /* period > 0: sg(n + period) = sg(n) for every n >= pre, proved */
-    int64_t next_proof;     /* the table length at which a period is looked for next */
-    int64_t sparse_warmup;  /* gr_heap_tune: heaps before the rare-value kernel (-1: never) */
-    int no_proof;           /* gr_heap_tune: never stop at a proved period */
-    int64_t chunk;          /* with a checkpoint: heaps filled between safe points */
-    int64_t opts;           /* the general kernel: options of the last heap (its work per heap) */
-    gr_heap_counts counts;  /* heaps each octal kernel computed (gr_heap_count) */
-};
-
-
-static struct gr_heap_state *heap_state(gr_ctx *c, gr_game *g) {
-    if (!g->hstate) {
-        g->hstate = gr_alloc(c, sizeof *g->hstate);
-        g->hstate->next_proof = 256;
-    }
-    return g->hstate;
-}
-
 void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods) {
-    struct gr_heap_state *hs = heap_state(c, g);
+    struct gr_heap_state *hs = gr_heap_state_of(c, g);
     hs->sparse_warmup = sparse_warmup;
     hs->no_proof = !prove_periods;
-}
-
-/* ---- subtraction sets ------------------------------------------------------------------ */
-void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto) {
-    if (!g->sub_gen) return;
-    int64_t frame[72] = { 0 };
-    memcpy(frame, g->params, (size_t)g->nparams * sizeof *frame);
-    while (!g->gen_done && (g->nsub == 0 || g->sub[g->nsub - 1] <= upto)) {
-        gr_poll(c);
-        if (g->gen_has_hi && g->gen_next > g->gen_hi) { g->gen_done = 1; break; }
-        int64_t i = g->gen_next;
-        frame[g->gen_slot] = i;
-        int64_t v = gr_eval(c, g->gen_elem, frame, NULL);
-        if (v < 1)
-            gr_fail_at(c, g->sub_gen->loc, GR_EXIT_INPUT, "the set gives %lld at %s = %lld; a subtraction set holds positive amounts",
-                       (long long)v, g->sub_gen->var, (long long)i);
-        if (g->nsub && v <= g->sub[g->nsub - 1])
-            gr_fail_at(c, g->sub_gen->loc, GR_EXIT_INPUT, "the set is not increasing: %s = %lld gives %lld after %lld",
-                       g->sub_gen->var, (long long)i, (long long)v, (long long)g->sub[g->nsub - 1]);
-        gr_sub_push(c, g, v);
-        if (g->gen_next == INT64_MAX) g->gen_done = 1; else g->gen_next++;
-    }
-}
-
-static void subtraction_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
-    gr_sub_extend(c, g, n);
-    for (size_t j = 0; j < g->nsub && g->sub[j] <= n; j++) {
-        gr_poll(c);
-        int64_t h = n - g->sub[j];
-        fn(user, &h, 1);
-    }
-    if (g->sub_open_from)
-        for (int64_t s = g->sub_open_from; s <= n; s++) {
-            gr_poll(c);
-            int64_t h = n - s;
-            fn(user, &h, 1);
-        }
-}
-
-/* ---- take-and-break codes --------------------------------------------------------------- */
-static int parts_allowed(const int64_t *p, int h, int constraint) {
-    if (h <= 1 || constraint == TB_ANY) return 1;
-    int all_equal = p[0] == p[h - 1];   /* parts are nondecreasing */
-    if (constraint == TB_EQUAL) return all_equal;
-    if (constraint == TB_SOMEUNEQUAL) return !all_equal;
-    for (int i = 1; i < h; i++) if (p[i] == p[i - 1]) return 0;
-    return 1;
-}
-
-/* Every way to write r as h nondecreasing parts >= 1, in lexicographic order. */
-static void partitions(gr_ctx *c, int64_t r, int h, int constraint, gr_heap_option_fn fn, void *user) {
-    int64_t p[32];
-    if (r < h) return;
-    for (int i = 0; i < h - 1; i++) p[i] = 1;
-    p[h - 1] = r - (h - 1);
-    for (;;) {
-        gr_poll(c);
-        if (parts_allowed(p, h, constraint)) fn(user, p, h);
-        /* Advance: the rightmost part that can grow does, and the parts after it restart
-         * at its new size with the remainder in the last. */
-        int64_t rest = p[h - 1];
-        int i = h - 2;
-        for (; i >= 0; i--) {
-            rest += p[i];
-            int64_t v = p[i] + 1;
-            if (v * (h - i) <= rest) {
-                for (int k = i; k < h - 1; k++) p[k] = v;
-                p[h - 1] = rest - v * (h - 1 - i);
-                break;
-            }
-        }
-        if (i < 0) return;
-    }
-}
-
-static void tb_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
-    const gr_tbcode *t = &g->tb;
-    int64_t last = t->last_place == INT32_MAX ? n : (t->last_place < n ? t->last_place : n);
-    for (int64_t k = 0; k <= last; k++) {
-        gr_poll(c);
-        gr_tbdigit d = gr_tb_digit(t, k);
-        int64_t r = n - k;
-        for (int h = 0; h < 32; h++) {
-            if (!(d.mask >> h & 1u)) continue;
-            if (h == 0) {
-                if (r == 0) { int64_t zero = 0; fn(user, &zero, 1); }  /* nothing left: shown as a heap of 0 */
-            } else if (h == 1) {
-                if (r >= 1) fn(user, &r, 1);
-            } else {
-                partitions(c, r, h, d.constraint, fn, user);
-            }
-        }
-    }
-}
-
-/* ---- options of any heap game ------------------------------------------------------- */
-typedef struct rules_adapter { gr_heap_option_fn fn; void *user; } rules_adapter;
-static void rules_move(void *user, const int64_t *parts, int nparts, const gr_rmove *mv) {
-    (void)mv;
-    rules_adapter *a = user;
-    a->fn(a->user, parts, nparts);
-}
-
-void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user) {
-    switch (g->kernel) {
-    case KER_NIM: case KER_SUBTRACT: case KER_SUBTRACT_INF:
-        subtraction_options(c, g, n, fn, user);
-        break;
-    case KER_OCTAL: case KER_TB:
-        tb_options(c, g, n, fn, user);
-        break;
-    default: {
-        rules_adapter a = { fn, user };
-        gr_rules_moves(c, g, &n, rules_move, &a);
-        break;
-    }
-    }
 }
 
 /* ---- the generic recurrence ---------------------------------------------------------- */
@@ -226,7 +88,7 @@ static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *p
     generic_state s = { .c = c, .table = t };
     gr_mex mex = { 0 };
     int rc = 0;
-    int64_t *opts = &heap_state(c, g)->opts, serial_until = 0;   /* the work per heap */
+    int64_t *opts = &gr_heap_state_of(c, g)->opts, serial_until = 0;   /* the work per heap */
     while (t->n <= to) {
         if (c->threads > 1 && t->n >= serial_until) {
             /* large heaps with many options across threads (genpar.h); it stops where the
@@ -498,7 +360,7 @@ static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
     gr_sgtable *t = g->sg;
     uint8_t *seen = NULL;
     size_t cap = 0;
-    struct gr_heap_state *hs = heap_state(c, g);
+    struct gr_heap_state *hs = gr_heap_state_of(c, g);
     if (!hs->sparse && hs->sparse_warmup >= 0 && gr_sparse_applies(g)) hs->sparse = gr_sparse_new(c, g, hs->sparse_warmup);
     while (t->n <= to) {
         int64_t upto = to;
@@ -552,7 +414,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (c->ckpt) gr_ckpt_claim(c, g);    /* the first time: the values saved by an earlier run */
     if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
     gr_sgtable *t = g->sg;
-    struct gr_heap_state *hs = heap_state(c, g);
+    struct gr_heap_state *hs = gr_heap_state_of(c, g);
     if (t->n > n || hs->period) return 0;
     int proving = gr_proved_applies(g) && !hs->no_proof;
     gr_progress pr;
@@ -595,7 +457,7 @@ int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel != KER_RULES || g->not_recurrence || !g->sg || c->threads <= 1) return -1;
     gr_progress quiet = { 0 };
     int64_t bad;
-    return gr_genpar_fill(c, g, g->sg, n, &quiet, &heap_state(c, g)->opts, &bad, 1);
+    return gr_genpar_fill(c, g, g->sg, n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
 }
 
 int64_t gr_heap_value(const gr_game *g, int64_t n) {
@@ -624,66 +486,6 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
     *period = g->hstate->period;
     *pre = g->hstate->pre;
     return 1;
-}
-
-/* ---- checkpoints ------------------------------------------------------------------------ */
-enum { SV_KERNEL, SV_WIDTH, SV_N, SV_MAX, SV_PERIOD, SV_PRE, SV_NEXT_PROOF, SV_SPARSE, SV_SPARSE_AT };
-
-int gr_heap_save(const gr_game *g, gr_heap_saved *out) {
-    if (g->kernel == KER_NIM || g->kernel == KER_SUBTRACT_INF || g->kernel > KER_RULES) return 0;
-    const gr_sgtable *t = g->sg;
-    const struct gr_heap_state *hs = g->hstate;
-    if (!t || t->n == 0 || !hs) return 0;
-    memset(out, 0, sizeof *out);
-    int64_t *f = out->f;
-    f[SV_KERNEL] = g->kernel;
-    f[SV_WIDTH] = t->width;
-    f[SV_N] = t->n;
-    f[SV_MAX] = t->max;
-    f[SV_PERIOD] = hs->period;
-    f[SV_PRE] = hs->pre;
-    f[SV_NEXT_PROOF] = hs->next_proof;
-    f[SV_SPARSE] = hs->sparse != NULL;
-    if (hs->sparse) gr_sparse_save(hs->sparse, f + SV_SPARSE_AT);
-    out->values = t->data;
-    out->bytes = (size_t)t->n * (size_t)t->width;
-    return 1;
-}
-
-int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
-    const int64_t *f = in->f;
-    int64_t w = f[SV_WIDTH], n = f[SV_N];
-    if (f[SV_KERNEL] != g->kernel || (w != 1 && w != 2 && w != 4 && w != 8) || n < 1 ||
-        in->bytes != (size_t)n * (size_t)w || f[SV_PERIOD] < 0 || f[SV_PRE] < 0 || f[SV_NEXT_PROOF] < 0 ||
-        (f[SV_PERIOD] && f[SV_PRE] + f[SV_PERIOD] > n) || (f[SV_SPARSE] & ~1) ||
-        (f[SV_SPARSE] && g->kernel != KER_OCTAL))
-        return -1;
-    if (g->sg && g->sg->n) return 0;          /* already computed in this run: keep it */
-    if (!g->sg) g->sg = gr_sgt_new(c, (int)w);
-    gr_sgtable *t = g->sg;
-    t->width = (int)w;
-    gr_sgt_reserve(c, t, n);
-    memcpy(t->data, in->values, in->bytes);
-    int64_t max = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t v = gr_sgt_get(t, i);
-        if (v < 0) return -1;
-        if (v > max) max = v;
-    }
-    if (max > f[SV_MAX]) return -1;
-    t->n = n;
-    t->max = f[SV_MAX];   /* a bound, not always a value: widening raises it (gr_sgt_fit) */
-    struct gr_heap_state *hs = heap_state(c, g);
-    hs->period = f[SV_PERIOD];
-    hs->pre = f[SV_PRE];
-    hs->next_proof = f[SV_NEXT_PROOF];
-    if (f[SV_SPARSE] && !(hs->sparse = gr_sparse_restore(c, g, hs->sparse_warmup, f + SV_SPARSE_AT, t))) {
-        t->n = 0;
-        t->max = 0;
-        hs->period = 0;
-        return -1;
-    }
-    return 0;
 }
 
 void gr_heap_describe(const gr_game *g, char *buf, size_t cap) {

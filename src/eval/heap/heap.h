@@ -14,6 +14,7 @@
 #ifndef GRUNDY_HEAP_H
 #define GRUNDY_HEAP_H
 #include "game.h"
+#include "eval/heap/heapopts.h"
 
 /* Makes sg(0..n) available; returns 0, or -1 if the game turned out not to be a recurrence
  * (g->not_recurrence is then set and a message is in g->explain). */
@@ -44,23 +45,8 @@ gr_heap_counts gr_heap_count(const gr_game *g);
  * class, or a proved period); "" when nothing does. Computes nothing. */
 void gr_heap_describe(const gr_game *g, char *buf, size_t cap);
 
-/* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
- * numbers and the table's bytes. Save returns 0 when there is nothing worth saving (nim, an
- * infinite subtraction set, an empty table); restore fills an empty table of g and returns -1
- * if the numbers cannot be a state of g (a damaged or foreign checkpoint). */
-enum { GR_HEAP_SAVED = 20 };
-typedef struct gr_heap_saved { int64_t f[GR_HEAP_SAVED]; const void *values; size_t bytes; } gr_heap_saved;
-int gr_heap_save(const gr_game *g, gr_heap_saved *out);
-int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in);
-
-/* Every option of heap n, as a list of heap sizes (a sum; possibly empty), in a stable order:
- * by amount removed, then by the sizes of the parts. */
-typedef void (*gr_heap_option_fn)(void *user, const int64_t *heaps, int nheaps);
-void gr_heap_options(gr_ctx *c, gr_game *g, int64_t n, gr_heap_option_fn fn, void *user);
 
 /* The plain recurrence over gr_heap_options with no kernel at all: the brute-force twin the
  * tests compare every kernel with. Fills out[0..n]. */
 void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out);
-/* Grows a generated subtraction set until it holds every element <= upto. */
-void gr_sub_extend(gr_ctx *c, gr_game *g, int64_t upto);
 #endif

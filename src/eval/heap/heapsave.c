@@ -1,0 +1,66 @@
+/* heapsave: a heap game's values and kernel state as numbers and bytes, for checkpoints; see
+ * heapsave.h. */
+#include "eval/heap/heapsave.h"
+#include "eval/heap/heapstate.h"
+#include "eval/heap/sgtable.h"
+#include <string.h>
+
+/* ---- checkpoints ------------------------------------------------------------------------ */
+enum { SV_KERNEL, SV_WIDTH, SV_N, SV_MAX, SV_PERIOD, SV_PRE, SV_NEXT_PROOF, SV_SPARSE, SV_SPARSE_AT };
+
+int gr_heap_save(const gr_game *g, gr_heap_saved *out) {
+    if (g->kernel == KER_NIM || g->kernel == KER_SUBTRACT_INF || g->kernel > KER_RULES) return 0;
+    const gr_sgtable *t = g->sg;
+    const struct gr_heap_state *hs = g->hstate;
+    if (!t || t->n == 0 || !hs) return 0;
+    memset(out, 0, sizeof *out);
+    int64_t *f = out->f;
+    f[SV_KERNEL] = g->kernel;
+    f[SV_WIDTH] = t->width;
+    f[SV_N] = t->n;
+    f[SV_MAX] = t->max;
+    f[SV_PERIOD] = hs->period;
+    f[SV_PRE] = hs->pre;
+    f[SV_NEXT_PROOF] = hs->next_proof;
+    f[SV_SPARSE] = hs->sparse != NULL;
+    if (hs->sparse) gr_sparse_save(hs->sparse, f + SV_SPARSE_AT);
+    out->values = t->data;
+    out->bytes = (size_t)t->n * (size_t)t->width;
+    return 1;
+}
+
+int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
+    const int64_t *f = in->f;
+    int64_t w = f[SV_WIDTH], n = f[SV_N];
+    if (f[SV_KERNEL] != g->kernel || (w != 1 && w != 2 && w != 4 && w != 8) || n < 1 ||
+        in->bytes != (size_t)n * (size_t)w || f[SV_PERIOD] < 0 || f[SV_PRE] < 0 || f[SV_NEXT_PROOF] < 0 ||
+        (f[SV_PERIOD] && f[SV_PRE] + f[SV_PERIOD] > n) || (f[SV_SPARSE] & ~1) ||
+        (f[SV_SPARSE] && g->kernel != KER_OCTAL))
+        return -1;
+    if (g->sg && g->sg->n) return 0;          /* already computed in this run: keep it */
+    if (!g->sg) g->sg = gr_sgt_new(c, (int)w);
+    gr_sgtable *t = g->sg;
+    t->width = (int)w;
+    gr_sgt_reserve(c, t, n);
+    memcpy(t->data, in->values, in->bytes);
+    int64_t max = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = gr_sgt_get(t, i);
+        if (v < 0) return -1;
+        if (v > max) max = v;
+    }
+    if (max > f[SV_MAX]) return -1;
+    t->n = n;
+    t->max = f[SV_MAX];   /* a bound, not always a value: widening raises it (gr_sgt_fit) */
+    struct gr_heap_state *hs = gr_heap_state_of(c, g);
+    hs->period = f[SV_PERIOD];
+    hs->pre = f[SV_PRE];
+    hs->next_proof = f[SV_NEXT_PROOF];
+    if (f[SV_SPARSE] && !(hs->sparse = gr_sparse_restore(c, g, hs->sparse_warmup, f + SV_SPARSE_AT, t))) {
+        t->n = 0;
+        t->max = 0;
+        hs->period = 0;
+        return -1;
+    }
+    return 0;
+}

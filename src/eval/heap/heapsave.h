@@ -1,0 +1,14 @@
+/* heapsave: what checkpoints (checkpoint.h) write of a heap game and read back. */
+#ifndef GRUNDY_HEAPSAVE_H
+#define GRUNDY_HEAPSAVE_H
+#include "game.h"
+
+/* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
+ * numbers and the table's bytes. Save returns 0 when there is nothing worth saving (nim, an
+ * infinite subtraction set, an empty table); restore fills an empty table of g and returns -1
+ * if the numbers cannot be a state of g (a damaged or foreign checkpoint). */
+enum { GR_HEAP_SAVED = 20 };
+typedef struct gr_heap_saved { int64_t f[GR_HEAP_SAVED]; const void *values; size_t bytes; } gr_heap_saved;
+int gr_heap_save(const gr_game *g, gr_heap_saved *out);
+int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in);
+#endif
