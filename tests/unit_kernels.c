@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefix.h"
+#include "eval/cache.h"
 #include "eval/heap/sgtable.h"
 
 enum { MAXD = 512, MAXLINES = 4, MAXSUB = 512, MAXPARTS = 3 };
@@ -1408,7 +1409,7 @@ static void compare_wide(gf *f, const char *name, const bg *b, int64_t N, int wa
         if (brute[n] > top) top = brute[n];
     }
     CHECK(top > 255);
-    if (CHECK(g->sg != NULL)) CHECK_EQ(g->sg->width, want_width);
+    if (CHECK(GR_CACHED(g, sg) != NULL)) CHECK_EQ(GR_CACHED(g, sg)->width, want_width);
     free(brute);
     free(gen);
 }
@@ -1453,7 +1454,7 @@ static void width_body(gf *f, void *arg) {
     for (int64_t n = 0; n <= N; n++)
         if (gr_heap_sg(&f->c, g, n) != n / 2 && !bad++) CHECK_EQ(gr_heap_sg(&f->c, g, n), n / 2);
     CHECK(!bad);
-    CHECK_EQ(g->sg->width, 4);
+    CHECK_EQ(GR_CACHED(g, sg)->width, 4);
     j->done = 1;
 }
 

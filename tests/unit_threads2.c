@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "gamefix.h"
+#include "eval/cache.h"
 #include "eval/heap/genpar.h"
 #include "eval/heap/heap.h"
 
@@ -181,10 +182,10 @@ static void genpar_engaged(void) {
     gr_progress pr;
     gr_progress_begin(&pr, &f.c, "test", 0);
     int64_t opts = 1000, bad = -1;
-    CHECK_EQ(gr_genpar_fill(&f.c, g, g->sg, 3000, &pr, &opts, &bad, 0), 0);
+    CHECK_EQ(gr_genpar_fill(&f.c, g, GR_CACHED(g, sg), 3000, &pr, &opts, &bad, 0), 0);
     gr_progress_end(&pr);
-    CHECK(g->sg->n > 3000);
-    for (int64_t n = 1; n < g->sg->n; n++) {
+    CHECK(GR_CACHED(g, sg)->n > 3000);
+    for (int64_t n = 1; n < GR_CACHED(g, sg)->n; n++) {
         int64_t want = n % 4 == 3 ? n + 1 : n % 4 == 0 ? n - 1 : n;
         if (!CHECK_EQ(gr_heap_value(g, n), want)) break;
     }

@@ -67,7 +67,6 @@ typedef struct gr_rules {
 } gr_rules;
 
 /* ---- the instance ---- */
-typedef struct gr_sgtable gr_sgtable;
 typedef struct gr_game gr_game;
 struct gr_game {
     const char *name;              /* as written in output: "kayles", "bash[3]" */
@@ -95,10 +94,7 @@ struct gr_game {
     struct gr_turning *turning;    /* SHAPE_COINS */
 
     /* solver state */
-    gr_sgtable *sg;                /* heap SG table, grown on demand */
-    void *table;                   /* tuple table recurrence state */
-    void *dense[4];                /* dense boxes by convention (eval/box/tuple.c gr_tuple_dense) */
-    struct gr_heap_state *hstate;  /* heap kernels: rare-value kernel, proved period (eval/heap/heap.c) */
+    struct gr_eval_cache *cache;   /* what the evaluators keep between calls (eval/cache.h), opaque here */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
     const gr_rmove *grow_move;     /* heap rules: a move that leads to larger heaps (grow.h) */
     int64_t grow_max;              /* the largest heap of it reached in a position graph */

@@ -1,5 +1,6 @@
 /* tuple: memoised table recurrence over tuple positions; see tuple.h. */
 #include "eval/box/tuple.h"
+#include "eval/cache.h"
 #include "eval/box/dense.h"
 #include "eval/box/lines.h"
 #include "eval/rules.h"
@@ -125,9 +126,9 @@ static void push_frame(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *p) 
 }
 
 static tuple_state *tuple_state_of(gr_ctx *c, gr_game *g) {
-    tuple_state *t = g->table;
+    tuple_state *t = GR_CACHED(g, tuple);
     if (!t) {
-        t = g->table = gr_alloc(c, sizeof *t);
+        t = gr_eval_cache_of(c, g)->tuple = gr_alloc(c, sizeof *t);
         t->m.arity = g->arity;
         memo_grow(c, &t->m);
     }
@@ -235,13 +236,13 @@ int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi
 }
 
 int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos) {
-    const tuple_state *t = g->table;
+    const tuple_state *t = GR_CACHED(g, tuple);
     if (!t || !t->pbits || pos[0] < 0 || pos[1] < 0 || pos[0] >= t->prows || pos[1] >= t->pcols) return -1;
     return gr_lines_is_p(t->pbits, t->pcols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
 }
 
 gr_dense *gr_tuple_box(const gr_game *g) {
-    const tuple_state *t = g->table;
+    const tuple_state *t = GR_CACHED(g, tuple);
     return t ? t->box : NULL;
 }
 
@@ -258,7 +259,7 @@ gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo,
     char why[128];
     if (!gr_dense_supported(g, conv, why, sizeof why)) return NULL;
     if (lo == hi) require_valid(c, g, lo, loc);
-    gr_dense **slot = (gr_dense **)&g->dense[conv];
+    gr_dense **slot = (gr_dense **)&gr_eval_cache_of(c, g)->dense[conv];
     if (*slot && gr_dense_contains(*slot, lo) && gr_dense_contains(*slot, hi)) {
         int ok = 1;
         if (lo == hi) ok = gr_dense_eval(*slot, lo);
@@ -340,6 +341,6 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
 }
 
 uint64_t gr_tuple_count(const gr_game *g) {
-    const tuple_state *t = g->table;
+    const tuple_state *t = GR_CACHED(g, tuple);
     return !t ? 0 : t->box ? gr_dense_evaluated(t->box) : t->m.count;
 }

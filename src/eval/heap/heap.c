@@ -84,7 +84,7 @@ void gr_heap_fill_generic(gr_ctx *c, gr_game *g, int64_t n, int64_t *out) {
 }
 
 static int fill_generic_kernel(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
-    gr_sgtable *t = g->sg;
+    gr_sgtable *t = GR_CACHED(g, sg);
     generic_state s = { .c = c, .table = t };
     gr_mex mex = { 0 };
     int rc = 0;
@@ -147,7 +147,7 @@ SUBTRACT_FILL(subtract_fill_u32, uint32_t)
 SUBTRACT_FILL(subtract_fill_u64, int64_t)
 
 static void fill_subtract(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
-    gr_sgtable *t = g->sg;
+    gr_sgtable *t = GR_CACHED(g, sg);
     switch (t->width) {
     case 1: subtract_fill_u8(c, g, t, to, pr); break;
     case 2: subtract_fill_u16(c, g, t, to, pr); break;
@@ -183,9 +183,9 @@ static void extend_ahead(gr_ctx *c, gr_game *g, int64_t upto) {
 }
 
 static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr, gr_subpar *par) {
-    gr_sgtable *t = g->sg;
-    inf_state *st = g->table;
-    if (!st) { st = g->table = gr_alloc(c, sizeof *st); }
+    gr_sgtable *t = GR_CACHED(g, sg);
+    inf_state *st = GR_CACHED(g, inf);
+    if (!st) { st = gr_eval_cache_of(c, g)->inf = gr_alloc(c, sizeof *st); }
     uint64_t *seen = NULL;
     size_t seen_words = 0, vals_cap = 0;
     int64_t *vals = NULL;
@@ -271,7 +271,7 @@ static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progres
  * (subpar.h), and the kernel adds the few elements that land inside it. The team is freed
  * before any failure goes on outward (pool.h). */
 static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
-    int64_t run = to - g->sg->n + 1;    /* a team only for a run of heaps that can fill blocks */
+    int64_t run = to - GR_CACHED(g, sg)->n + 1;    /* a team only for a run of heaps that can fill blocks */
     gr_subpar *par = c->threads > 1 && to >= GR_SUBPAR_FROM && run >= 4 * c->threads && run >= 256 ? gr_subpar_new(c) : NULL;
     if (!par) { fill_subtract_inf_with(c, g, to, pr, NULL); return; }
     gr_guard guard;
@@ -357,7 +357,7 @@ OCTAL_FILL(octal_fill_u32, uint32_t, UINT32_MAX)
 OCTAL_FILL(octal_fill_u64, int64_t, INT64_MAX)
 
 static void fill_octal(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
-    gr_sgtable *t = g->sg;
+    gr_sgtable *t = GR_CACHED(g, sg);
     uint8_t *seen = NULL;
     size_t cap = 0;
     struct gr_heap_state *hs = gr_heap_state_of(c, g);
@@ -412,8 +412,8 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
     if (c->ckpt) gr_ckpt_claim(c, g);    /* the first time: the values saved by an earlier run */
-    if (!g->sg) g->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
-    gr_sgtable *t = g->sg;
+    if (!GR_CACHED(g, sg)) gr_eval_cache_of(c, g)->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
+    gr_sgtable *t = GR_CACHED(g, sg);
     struct gr_heap_state *hs = gr_heap_state_of(c, g);
     if (t->n > n || hs->period) return 0;
     int proving = gr_proved_applies(g) && !hs->no_proof;
@@ -454,17 +454,17 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
 }
 
 int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
-    if (g->kernel != KER_RULES || g->not_recurrence || !g->sg || c->threads <= 1) return -1;
+    if (g->kernel != KER_RULES || g->not_recurrence || !GR_CACHED(g, sg) || c->threads <= 1) return -1;
     gr_progress quiet = { 0 };
     int64_t bad;
-    return gr_genpar_fill(c, g, g->sg, n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
+    return gr_genpar_fill(c, g, GR_CACHED(g, sg), n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
 }
 
 int64_t gr_heap_value(const gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return n;
-    const gr_sgtable *t = g->sg;
+    const gr_sgtable *t = GR_CACHED(g, sg);
     if (n < t->n) return gr_sgt_get(t, n);
-    const struct gr_heap_state *hs = g->hstate;
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     return gr_sgt_get(t, hs->pre + (n - hs->pre) % hs->period);
 }
 
@@ -477,20 +477,22 @@ int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
 
 gr_heap_counts gr_heap_count(const gr_game *g) {
     gr_heap_counts none = { 0, 0 };
-    return g->hstate ? g->hstate->counts : none;
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
+    return hs ? hs->counts : none;
 }
 
 int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre) {
     if (g->kernel == KER_NIM) { *period = 1; *pre = 0; return 1; }
-    if (!g->hstate || !g->hstate->period) return 0;
-    *period = g->hstate->period;
-    *pre = g->hstate->pre;
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
+    if (!hs || !hs->period) return 0;
+    *period = hs->period;
+    *pre = hs->pre;
     return 1;
 }
 
 void gr_heap_describe(const gr_game *g, char *buf, size_t cap) {
     buf[0] = '\0';
-    const struct gr_heap_state *hs = g->hstate;
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     if (!hs || g->kernel != KER_OCTAL) return;
     if (hs->period) snprintf(buf, cap, "period %lld from heap %lld proved (Guy-Smith): no further values are computed",
                              (long long)hs->period, (long long)hs->pre);

@@ -2,6 +2,7 @@
  * and outcomes under normal play while the rule set is a recurrence, and declines otherwise
  * (the position graph takes over). */
 #include "eval/evaluator.h"
+#include "eval/cache.h"
 #include "eval/heap/heap.h"
 #include "eval/heap/heapmoves.h"
 #include "eval/heap/sparse.h"
@@ -45,14 +46,14 @@ static int heap_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *
 
 static int heap_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
     int64_t p, pre, n = pos[0];
-    if (g->kernel != KER_NIM && (g->not_recurrence || !g->sg || (n >= g->sg->n && !gr_heap_period(g, &p, &pre))))
+    if (g->kernel != KER_NIM && (g->not_recurrence || !GR_CACHED(g, sg) || (n >= GR_CACHED(g, sg)->n && !gr_heap_period(g, &p, &pre))))
         return 0;
     *v = gr_heap_value(g, n);
     if (kind == GR_KIND_OUTCOME) *v = *v ? GR_WIN : GR_LOSS;
     return 1;
 }
 
-static int64_t heap_filled(const gr_game *g) { return g->sg ? g->sg->n : 0; }
+static int64_t heap_filled(const gr_game *g) { return GR_CACHED(g, sg) ? GR_CACHED(g, sg)->n : 0; }
 
 static void heap_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi) {
     if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, hi[0]);

@@ -10,8 +10,8 @@ enum { SV_KERNEL, SV_WIDTH, SV_N, SV_MAX, SV_PERIOD, SV_PRE, SV_NEXT_PROOF, SV_S
 
 int gr_heap_save(const gr_game *g, gr_heap_saved *out) {
     if (g->kernel == KER_NIM || g->kernel == KER_SUBTRACT_INF || g->kernel > KER_RULES) return 0;
-    const gr_sgtable *t = g->sg;
-    const struct gr_heap_state *hs = g->hstate;
+    const gr_sgtable *t = GR_CACHED(g, sg);
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     if (!t || t->n == 0 || !hs) return 0;
     memset(out, 0, sizeof *out);
     int64_t *f = out->f;
@@ -37,9 +37,9 @@ int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
         (f[SV_PERIOD] && f[SV_PRE] + f[SV_PERIOD] > n) || (f[SV_SPARSE] & ~1) ||
         (f[SV_SPARSE] && g->kernel != KER_OCTAL))
         return -1;
-    if (g->sg && g->sg->n) return 0;          /* already computed in this run: keep it */
-    if (!g->sg) g->sg = gr_sgt_new(c, (int)w);
-    gr_sgtable *t = g->sg;
+    gr_sgtable *t = GR_CACHED(g, sg);
+    if (t && t->n) return 0;                  /* already computed in this run: keep it */
+    if (!t) t = gr_eval_cache_of(c, g)->sg = gr_sgt_new(c, (int)w);
     t->width = (int)w;
     gr_sgt_reserve(c, t, n);
     memcpy(t->data, in->values, in->bytes);

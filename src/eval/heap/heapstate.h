@@ -2,6 +2,7 @@
  * and restores it for checkpoints), apart from the table of values. */
 #ifndef GRUNDY_HEAPSTATE_H
 #define GRUNDY_HEAPSTATE_H
+#include "eval/cache.h"
 #include "eval/heap/heap.h"
 #include "eval/heap/sparse.h"
 
@@ -20,10 +21,11 @@ struct gr_heap_state {
 
 
 static inline struct gr_heap_state *gr_heap_state_of(gr_ctx *c, gr_game *g) {
-    if (!g->hstate) {
-        g->hstate = gr_alloc(c, sizeof *g->hstate);
-        g->hstate->next_proof = 256;
+    struct gr_eval_cache *k = gr_eval_cache_of(c, g);
+    if (!k->hstate) {
+        k->hstate = gr_alloc(c, sizeof *k->hstate);
+        k->hstate->next_proof = 256;
     }
-    return g->hstate;
+    return k->hstate;
 }
 #endif

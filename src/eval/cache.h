@@ -1,0 +1,25 @@
+/* cache: what the evaluators keep of a game between calls (heap tables and their kernels'
+ * state, an infinite subtraction set's look-ups, tuple memos, dense boxes). The IR holds only
+ * an opaque pointer to it (gr_game.cache), so no stage after eval/ can read kernel state; the
+ * evaluators reach it through these. */
+#ifndef GRUNDY_EVAL_CACHE_H
+#define GRUNDY_EVAL_CACHE_H
+#include "game.h"
+#include "eval/heap/sgtable.h"
+
+struct gr_eval_cache {
+    gr_sgtable *sg;                /* heap SG table, grown on demand (heap/heap.c) */
+    struct gr_heap_state *hstate;  /* heap kernels: rare-value kernel, proved period (heap/heapstate.h) */
+    void *inf;                     /* an infinite subtraction set's look-ups (heap/heap.c) */
+    void *tuple;                   /* the table recurrence's memo (box/tuple.c) */
+    void *dense[4];                /* dense boxes by convention (box/tuple.c gr_tuple_dense) */
+};
+
+/* g's cache, made on first need (tracked memory of c, freed with the context). */
+static inline struct gr_eval_cache *gr_eval_cache_of(gr_ctx *c, gr_game *g) {
+    if (!g->cache) g->cache = gr_alloc(c, sizeof *g->cache);   /* zeroed */
+    return g->cache;
+}
+/* Reading without making: NULL where nothing is kept yet. */
+#define GR_CACHED(g, field) ((g)->cache ? (g)->cache->field : NULL)
+#endif
