@@ -11,7 +11,7 @@ src=${1:-$(dirname "$0")/../src}
 order=(core front lower eval sums period query api cli)
 interface_only=(sums query)          # these include of eval/ only its interface
 interface=eval/evaluator.h
-declare -A rank home
+declare -A rank home roomed
 for i in "${!order[@]}"; do rank[${order[$i]}]=$i; done
 for dir in "$src"/*/; do
     stage=$(basename "$dir")
@@ -23,6 +23,8 @@ for dir in "$src"/*/; do
             name=$(basename "$h")
             [ -z "${home[$name]+x}" ] || { echo "header $name is in two stages: ${home[$name]} and $stage"; exit 1; }
             home[$name]=$stage
+        else
+            roomed[$(basename "$h")]=$rel
         fi
     done < <(find "$dir" -name '*.h' | sort)
 done
@@ -34,9 +36,21 @@ for dir in "$src"/*/; do
     while IFS= read -r f; do
         rel=${f#"$src"/}
         while IFS= read -r name; do
+            if [ -z "${home[$name]+x}" ] && [ -n "${roomed[$name]+x}" ]; then
+                echo "src/$rel includes $name: a room's header is included by its path, \"${roomed[$name]}\""
+                bad=1
+                continue
+            fi
             if [ -z "${home[$name]+x}" ]; then
+                found=0
+                for s in "${order[@]}"; do    # a path from a stage's folder ("heap/heap.h")
+                    if [ -e "$src/$s/$name" ]; then
+                        echo "src/$rel includes $name: by its path from src/, \"$s/$name\""
+                        bad=1 found=1
+                    fi
+                done
                 case "$name" in
-                */*) [ -e "$src/$name" ] || { echo "src/$rel includes $name, which is not in src/"; bad=1; } ;;
+                */*) [ "$found" = 1 ] || [ -e "$src/$name" ] || { echo "src/$rel includes $name, which is not in src/"; bad=1; } ;;
                 esac
                 continue
             fi
