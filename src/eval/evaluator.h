@@ -8,6 +8,14 @@
  *             evaluator likes best (a heap table from 0, a line kernel from (0, 0))
  *   options   every option of a position, each a sum of positions of the same game
  *   terminal  the 'terminal' rule a position matches, if any
+ * and, optionally, what callers would otherwise reach into kernels for:
+ *   ensure    make the values of a range ready at once (a heap table, one dense box, P bits)
+ *   ready     a value already computed, read without computing (threads may ask at once)
+ *   filled, prefetch   how far a table is, and computing ahead of a reader at its rate
+ *   period    a period proved from the values so far
+ *   streams   whether a 1-D table streams block by block with no array of cells
+ *   moves_to  the options of a wanted SG value without enumerating every option
+ *   describe  what the values computed so far decided (--explain), never computing
  * An evaluator may decline (value and fill return 0) when it finds out that it cannot answer
  * (a heap rule set that is not a recurrence after all, a tuple rule set with a cycle): the
  * caller then asks the ground truth, the position graph over sums (sums/), which answers
@@ -17,7 +25,8 @@
  * coin turning, ...):
  *   1. add its id to gr_evaluator in lower/game.h and let lower/lower.c choose it (with the
  *      reason in g->explain);
- *   2. write eval/NAME.c (+ NAME.h for its own entry points) with a const gr_evaluator_ops;
+ *   2. write eval/ROOM/NAME.c (+ NAME.h for its own entry points; the rooms are heap/, box/,
+ *      graph/, figure/, see src/README.md) with a const gr_evaluator_ops;
  *      answer only what is proved, decline the rest; value kinds beyond SG, outcome and
  *      remoteness get a new GR_KIND_* bit and a field in gr_value;
  *   3. declare it below and put it in the registry in evaluator.c;
@@ -115,11 +124,11 @@ typedef struct gr_moves_sink {
 } gr_moves_sink;
 
 /* The evaluators (one file each in eval/) and the registry. */
-extern const gr_evaluator_ops gr_heap_evaluator;    /* heapeval.c */
-extern const gr_evaluator_ops gr_table_evaluator;   /* tableeval.c */
-extern const gr_evaluator_ops gr_graph_evaluator;   /* grapheval.c */
-extern const gr_evaluator_ops gr_figure_evaluator;  /* figureeval.c: Green Hackenbush */
-extern const gr_evaluator_ops gr_coins_evaluator;   /* figureeval.c: coin turning */
+extern const gr_evaluator_ops gr_heap_evaluator;    /* heap/heapeval.c */
+extern const gr_evaluator_ops gr_table_evaluator;   /* box/tableeval.c */
+extern const gr_evaluator_ops gr_graph_evaluator;   /* graph/grapheval.c */
+extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Green Hackenbush */
+extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 
 /* What queries and sums call. */
