@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "period.h"
+#include "window.h"
 #include "testlib.h"
 
 /* ---- naive references ------------------------------------------------------------------ */
@@ -366,7 +367,30 @@ static void test_lasker(void) {
     free(seen);
 }
 
+/* The window theorems (lower/window.h), which the table's proved periods and the check queries
+ * share: gr_window_emax(p, n) is the largest e whose proof fits in n values, by brute force over
+ * e, for random windows; and absurd windows saturate instead of wrapping around. */
+static void test_windows(void) {
+    t_rng r = { 7 };
+    for (int t = 0; t < 2000; t++) {
+        gr_window w = { t % 2 ? GR_WINDOW_TB : GR_WINDOW_SUBTRACT, t_range(&r, 0, 20), t_range(&r, 0, 6), t_range(&r, 1, 4) };
+        int64_t p = t_range(&r, 1, 30), n = t_range(&r, 0, 400), want = -1;
+        for (int64_t e = 0; e <= n; e++)
+            if (gr_window_need(&w, e, p) <= n) want = e;
+        if (!CHECK_EQ(gr_window_emax(&w, p, n), want))
+            printf("window kind %d m %lld t %lld k %lld, p %lld, n %lld\n", (int)w.kind, (long long)w.m, (long long)w.t,
+                   (long long)w.k, (long long)p, (long long)n);
+        CHECK_EQ(gr_window_need(&w, 0, p), gr_window_end(&w, 0, p) + p);
+    }
+    gr_window tb = { GR_WINDOW_TB, 0, 3, 3 }, sub = { GR_WINDOW_SUBTRACT, INT64_MAX / 2, 0, 0 };
+    CHECK_EQ(gr_window_need(&tb, INT64_MAX / 2, 1), INT64_MAX);        /* 3 e overflows */
+    CHECK_EQ(gr_window_need(&tb, 5, INT64_MAX / 3), INT64_MAX);        /* (k - 1) p + p overflows */
+    CHECK_EQ(gr_window_need(&sub, INT64_MAX / 2, 2), INT64_MAX);       /* e + max(S) overflows */
+    CHECK_EQ(gr_window_end(&tb, 0, 10), 3 * 1 + 2 * 10 + 3);           /* e' = max(e, 1) */
+}
+
 int main(void) {
+    test_windows();
     test_pure();
     test_small();
     test_random_against_naive();
