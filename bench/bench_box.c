@@ -12,9 +12,16 @@
  *    N * N, while the first box is solved).
  * 2. Wythoff N x N (default 2000): the time of 'table' (CSV to /dev/null) and of 'check' of a
  *    claim over the same range, both through the query runner, and their ratio.
+ * 3. Dawson's E&D, 'table ed(1..N, 1..N)' through the query runner (CSV to /dev/null) beside
+ *    its baseline, the dense box with shared option sets over the same range alone
+ *    (gr_dense_range, every cell read), for N doubling up to the given N (default 2000); the
+ *    ratio, and the growth exponent in cells as N doubles (1: linear in the table's cells; a
+ *    table that grew its box row by row was cubic in N, exponent 1.5). Values are compared
+ *    with E&D's formula.
  * (The hashed misere sum of 10^7 positions with its dense baseline is bench_graph.)
  *
- * usage: bench_box [--board N] [--wythoff N] */
+ * usage: bench_box [--board N] [--wythoff N] [--ed N] */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,14 +177,55 @@ static void bench_wythoff(int N) {
     printf("  check (a claim per cell) : %7.3f s  (%.2f x the table's time)\n", t_check, t_check / t_table);
 }
 
+/* ---- 3. table ed(1..N, 1..N) ------------------------------------------------------------- */
+static const char ED[] = "game ed { position (x, y) where x >= 1 && y >= 1;\n"
+                         "  move -> (i, x - i) for i in 1..x-1;\n  move -> (i, y - i) for i in 1..y-1; }\n";
+
+static void bench_ed(int top) {
+    printf("E&D table ed(1..N, 1..N): the query runner beside the dense box alone\n");
+    printf("  %6s %10s %10s %7s %9s\n", "N", "table s", "box s", "ratio", "exponent");
+    double last = 0;
+    for (int N = top / 8 > 0 ? top / 8 : top; N <= top; N *= 2) {
+        char src[512];
+        snprintf(src, sizeof src, "%stable ed(1..%d, 1..%d);\n", ED, N, N);
+        FILE *sink = fopen("/dev/null", "w");
+        if (!sink) { perror("/dev/null"); exit(2); }
+        unit u1, u2;
+        compile(&u1, src, "ed");
+        double t_table = run_query(&u1, 0, sink);
+        gr_ctx_free(&u1.c);
+        fclose(sink);
+        gr_game *g = compile(&u2, src, "ed");
+        int64_t lo[2] = { 1, 1 }, hi[2] = { N, N };
+        double t0 = now();
+        gr_dense *b = gr_dense_range(&u2.c, g, CONV_NORMAL, lo, hi);
+        int64_t bad = 0;
+        for (int64_t x = 1; x <= N; x++)
+            for (int64_t y = 1; y <= N; y++) {
+                int64_t p[2] = { x, y };
+                bad += gr_dense_sg(b, p) != __builtin_ctzll(~(uint64_t)((x - 1) | (y - 1)));
+            }
+        double t_box = now() - t0;
+        gr_dense_free(b);
+        gr_ctx_free(&u2.c);
+        if (bad) { fprintf(stderr, "ed %d: %lld cells differ from the formula\n", N, (long long)bad); failed = 1; }
+        char ex[16] = "-";
+        if (last > 0) snprintf(ex, sizeof ex, "%.2f", log(t_table / last) / log(4.0));
+        printf("  %6d %10.3f %10.3f %6.2fx %9s\n", N, t_table, t_box, t_table / (t_box > 0 ? t_box : 1e-9), ex);
+        last = t_table;
+    }
+}
+
 int main(int argc, char **argv) {
-    int board = 3000, wythoff = 2000;
+    int board = 3000, wythoff = 2000, ed = 2000;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--board") && i + 1 < argc) board = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--wythoff") && i + 1 < argc) wythoff = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: bench_box [--board N] [--wythoff N]\n"); return 2; }
+        else if (!strcmp(argv[i], "--ed") && i + 1 < argc) ed = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: bench_box [--board N] [--wythoff N] [--ed N]\n"); return 2; }
     }
     bench_board(board);
     bench_wythoff(wythoff);
+    bench_ed(ed);
     return failed;
 }
