@@ -370,26 +370,34 @@ static uint32_t add_position(gr_pg *g, const uint8_t *key, size_t len) {
     return id;
 }
 
+/* The slot of the encoding with hash h: the one holding it, or the empty slot where it would go
+ * (*id is then UINT32_MAX). */
+static inline uint64_t probe(const gr_pg *g, const uint8_t *key, size_t len, uint64_t h, uint32_t *id) {
+    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = home_of(g, h);
+    for (;; i = (i + 1) & mask) {
+        uint64_t s = g->slots[i];
+        *id = UINT32_MAX;
+        if (!s) return i;
+        if ((s & 0xffffffff00000000ULL) != tag) continue;
+        size_t klen;
+        const uint8_t *k = gr_pgi_key_at(g, (uint32_t)s - 1, &klen);
+        if (klen == len && same_bytes(k, key, len)) {
+            *id = (uint32_t)s - 1;
+            return i;
+        }
+    }
+}
+
 /* The id of an encoding with hash h, adding it as a new (unexpanded) position if it is not
  * known. */
 static uint32_t intern_hashed(gr_pg *g, const uint8_t *key, size_t len, uint64_t h) {
     /* Grow before probing so the slot found below stays valid for the insertion. */
     if (((uint64_t)g->n + 1) * 10 > g->nslots * 7) rehash(g);
-    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = home_of(g, h);
-    for (;;) {
-        uint64_t s = g->slots[i];
-        if (!s) break;
-        if ((s & 0xffffffff00000000ULL) == tag) {
-            uint32_t id = (uint32_t)s - 1;
-            size_t klen;
-            const uint8_t *k = gr_pgi_key_at(g, id, &klen);
-            if (klen == len && same_bytes(k, key, len))
-                return id;
-        }
-        i = (i + 1) & mask;
-    }
-    uint32_t id = add_position(g, key, len);
-    g->slots[i] = tag | ((uint64_t)id + 1);
+    uint32_t id;
+    uint64_t i = probe(g, key, len, h, &id);
+    if (id != UINT32_MAX) return id;
+    id = add_position(g, key, len);
+    g->slots[i] = (h >> 32 << 32) | ((uint64_t)id + 1);
     return id;
 }
 
@@ -398,20 +406,9 @@ static uint32_t intern(gr_pg *g, const uint8_t *key, size_t len) {
 }
 
 int64_t gr_pg_find(const gr_pg *g, const uint8_t *pos, size_t len) {
-    uint64_t h = hash_bytes(pos, len);
-    uint64_t tag = h >> 32 << 32, mask = g->nslots - 1, i = home_of(g, h);
-    for (;;) {
-        uint64_t s = g->slots[i];
-        if (!s) return -1;
-        if ((s & 0xffffffff00000000ULL) == tag) {
-            uint32_t id = (uint32_t)s - 1;
-            size_t klen;
-            const uint8_t *k = gr_pgi_key_at(g, id, &klen);
-            if (klen == len && same_bytes(k, pos, len))
-                return id;
-        }
-        i = (i + 1) & mask;
-    }
+    uint32_t id;
+    probe(g, pos, len, hash_bytes(pos, len), &id);
+    return id == UINT32_MAX ? -1 : (int64_t)id;
 }
 
 /* ---- construction ------------------------------------------------------------------------- */
