@@ -30,7 +30,7 @@ static size_t random_rules(t_rng *r, char *src, size_t cap) {
     return pos + (size_t)snprintf(src + pos, cap - pos, " }\n");
 }
 
-/* s (subtraction), o (octal, digits 0..3: never splits), r (rules), k (0.77: splits). */
+/* s (subtraction), o (octal, digits 0..3: never splits), r (rules), k (0.77: splits), nim. */
 static void random_program(t_rng *r, char *src, size_t cap) {
     size_t pos = (size_t)snprintf(src, cap, "game s = subtract {");
     int k = (int)t_range(r, 1, 4);
@@ -38,7 +38,7 @@ static void random_program(t_rng *r, char *src, size_t cap) {
     pos += (size_t)snprintf(src + pos, cap - pos, "};\ngame o = octal \"0.");
     int d = (int)t_range(r, 1, 5);
     for (int i = 0; i < d; i++) pos += (size_t)snprintf(src + pos, cap - pos, "%d", (int)t_range(r, i == d - 1 ? 1 : 0, 3));
-    pos += (size_t)snprintf(src + pos, cap - pos, "\";\ngame k = octal \"0.77\";\n");
+    pos += (size_t)snprintf(src + pos, cap - pos, "\";\ngame k = octal \"0.77\";\ngame nim = subtract 1..;\n");
     random_rules(r, src + pos, cap - pos);
 }
 
@@ -114,7 +114,7 @@ static void far_body(gf *f, void *arg) {
 }
 
 /* ---- sums against the graph of the whole sum ---- */
-typedef struct sjob { gr_comp comps[4]; int n; gr_conv conv; int decided, kernel, agree; char why[1024]; } sjob;
+typedef struct sjob { gr_comp comps[4]; int n; gr_conv conv; int decided, kernel, agree, partial; char why[1024]; } sjob;
 
 static void sum_body(gf *f, void *arg) {
     sjob *j = arg;
@@ -123,6 +123,7 @@ static void sum_body(gf *f, void *arg) {
     if (j->conv == CONV_EVERY) gr_every_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     else gr_anyleaf_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     j->decided = t.decided;
+    j->partial = t.moves_partial;
     j->kernel = strstr(t.why, "heap kernel") != NULL;
     snprintf(j->why, sizeof j->why, "%s", t.why);
     j->agree = 1;
@@ -156,13 +157,13 @@ int main(void) {
 #else
     int programs = 120;
 #endif
-    int vcases = 0, vkernel = 0, fcases = 0, fproved = 0, scases = 0, skernel = 0, smixed = 0, sdecided = 0;
+    int spartial = 0, vcases = 0, vkernel = 0, fcases = 0, fproved = 0, scases = 0, skernel = 0, smixed = 0, sdecided = 0;
     for (int prog = 0; prog < programs; prog++) {
         char src[2048];
         random_program(&r, src, sizeof src);
         gf f;
         if (!gf_open(&f, src)) { CHECK(0); continue; }
-        gr_game *gs[4] = { gf_game(&f, "s"), gf_game(&f, "o"), gf_game(&f, "r"), gf_game(&f, "k") };
+        gr_game *gs[5] = { gf_game(&f, "s"), gf_game(&f, "o"), gf_game(&f, "r"), gf_game(&f, "k"), gf_game(&f, "nim") };
         CHECK(!gr_heapconv_fits(gs[3]));   /* 0.77 splits: the graph's */
         for (int i = 0; i < 3; i++) {
             if (!CHECK(gr_heapconv_fits(gs[i]))) { fprintf(stderr, "no kernel for:\n%s", src); continue; }
@@ -186,7 +187,7 @@ int main(void) {
             j.n = (int)t_range(&r, 1, j.conv == CONV_EVERY ? 3 : 4);
             int mixed = 0;
             for (int i = 0; i < j.n; i++) {
-                int which = (int)t_range(&r, 0, 7) == 0 ? 3 : (int)t_range(&r, 0, 2);
+                int which = (int)t_range(&r, 0, 7) == 0 ? 3 : (int)t_range(&r, 0, 7) == 0 ? 4 : (int)t_range(&r, 0, 2);
                 mixed |= which == 3;
                 j.comps[i] = gf_comp(gs[which], t_range(&r, 0, j.n == 1 ? 40 : j.conv == CONV_EVERY ? 8 : 11), 0);
             }
@@ -197,16 +198,33 @@ int main(void) {
             smixed += j.decided && j.kernel && mixed;
             if (!CHECK(j.agree)) fprintf(stderr, "program:\n%sconvention %s, %d components; %s\n", src, gr_convention_name(j.conv), j.n, j.why);
         }
+        /* every: more combinations of moves than are listed (the graph lists them all: keep
+         * these few), so the strategy's one move; the largest step is 1, odd: a win */
+        if (prog % 20 == 0) {
+            sjob j;
+            memset(&j, 0, sizeof j);
+            j.conv = CONV_EVERY;
+            j.n = 3;
+            j.comps[0] = gf_comp(gs[4], t_range(&r, 65, 75), 0);
+            j.comps[1] = gf_comp(gs[4], t_range(&r, 63, 70), 0);
+            j.comps[2] = gf_comp(gs[t_range(&r, 0, 2)], t_range(&r, 0, 1), 0);
+            if (!gf_run(&f, sum_body, &j)) gf_report_failure(&f, "strategy");
+            else {
+                spartial += j.partial;
+                if (!CHECK(j.agree)) fprintf(stderr, "program:\n%sstrategy; %s\n", src, j.why);
+            }
+        }
         gf_close(&f);
     }
     printf("heaps 0..%d of %d rule sets by the kernels, as the graph; %d far tables as the recurrence, "
            "%d of %d subtraction and octal ones with both periods proved; %d random sums, decided %d: "
-           "by kernels alone %d, kernels and the graph %d\n",
-           H, vkernel, fcases, fproved, 2 * programs, scases, sdecided, skernel, smixed);
+           "by kernels alone %d, kernels and the graph %d; %d by the every strategy's one move\n",
+           H, vkernel, fcases, fproved, 2 * programs, scases, sdecided, skernel, smixed, spartial);
     CHECK_EQ(vkernel, 3 * programs);
     CHECK(fproved >= 2 * programs * 9 / 10);
     CHECK(scases == 12 * programs);
     CHECK(skernel >= scases / 2);   /* the rest: a component at a leaf, or the splitting code */
     CHECK(smixed >= scases / 20);
+    CHECK_EQ(spartial, (programs + 19) / 20);
     return t_finish("unit_heapconv");
 }

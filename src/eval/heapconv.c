@@ -116,13 +116,16 @@ static void dense_option(void *user, const int64_t *parts, int nparts) {
     push(d->c, &d->st->opt, &d->st->nopt, &d->st->optcap, parts[0]);
 }
 
-static int by_heap_down(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x < y) - (x > y);
+typedef struct heap_at { int64_t heap; size_t at; } heap_at;
+static int by_heap_then_at(const void *a, const void *b) {
+    const heap_at *x = a, *y = b;
+    if (x->heap != y->heap) return (x->heap > y->heap) - (x->heap < y->heap);
+    return (x->at > y->at) - (x->at < y->at);
 }
 
-/* The options of heap n into st->opt, each once, largest heap (least removed) first; 0 if
- * a move leaves something other than one smaller heap (the kernel then declines). */
+/* The options of heap n into st->opt, each once, in the order of the rules (the position
+ * graph's order, so winning moves are listed as it lists them); 0 if a move leaves something
+ * other than one smaller heap (the kernel then declines). */
 static int list_options(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
     st->nopt = 0;
     if (st->kind == HC_WINDOW) {
@@ -136,10 +139,17 @@ static int list_options(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
     int64_t pos = n;
     gr_eval_options(c, g, &pos, dense_option, &d);
     if (d.bad) return 0;
-    qsort(st->opt, st->nopt, sizeof *st->opt, by_heap_down);
+    if (st->nopt < 2) return 1;
+    /* drop repeats, keeping each heap's first place */
+    heap_at *h = gr_alloc(c, gr_size_mul(c, st->nopt, sizeof *h));
+    for (size_t j = 0; j < st->nopt; j++) h[j] = (heap_at){ st->opt[j], j };
+    qsort(h, st->nopt, sizeof *h, by_heap_then_at);
+    for (size_t j = 1; j < st->nopt; j++)
+        if (h[j].heap == h[j - 1].heap) st->opt[h[j].at] = -1;
+    gr_free(c, h);
     size_t k = 0;
     for (size_t j = 0; j < st->nopt; j++)
-        if (!k || st->opt[k - 1] != st->opt[j]) st->opt[k++] = st->opt[j];
+        if (st->opt[j] >= 0) st->opt[k++] = st->opt[j];
     st->nopt = k;
     return 1;
 }
