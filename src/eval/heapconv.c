@@ -309,6 +309,23 @@ int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *wa
     return count;
 }
 
+uint64_t gr_heapconv_options_floor(const gr_game *g, int64_t n) {
+    if (g->shape != SHAPE_HEAP || n <= 0) return 0;
+    if (g->kernel == KER_NIM) return (uint64_t)n;
+    if (g->kernel != KER_OCTAL && g->kernel != KER_TB) return 0;
+    /* a digit that may leave two heaps: r = n - k splits as (a, r - a), 1 <= a <= r / 2, each
+     * a different position (one fewer when the parts must differ; '=' allows one only) */
+    uint64_t best = 0;
+    int64_t last = g->tb.last_place < 64 ? g->tb.last_place : 64;
+    for (int64_t k = 0; k <= last && k <= n; k++) {
+        gr_tbdigit d = gr_tb_digit(&g->tb, k);
+        if (!(d.mask & 4u) || d.constraint == TB_EQUAL) continue;
+        uint64_t r = (uint64_t)(n - k), m = r / 2 > 0 ? r / 2 - 1 : 0;
+        if (m > best) best = m;
+    }
+    return best;
+}
+
 /* ---- the evaluator ---- */
 static unsigned hc_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     if (why && cap) gr_heapconv_describe(g, why, cap);

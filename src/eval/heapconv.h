@@ -41,4 +41,9 @@ int gr_heapconv_value(gr_ctx *c, gr_game *g, int64_t n, gr_hcval *out);
 typedef void (*gr_heapconv_fn)(void *user, int64_t heap, const gr_hcval *v);
 int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
                             gr_heapconv_fn fn, void *user);
+
+/* A lower bound on the number of distinct options of heap n of any heap rule set, splitting or
+ * not (0 when none is known): the position graph of a component holds at least that many plus
+ * one, so a limit it would surely pass is reported before it is built. */
+uint64_t gr_heapconv_options_floor(const gr_game *g, int64_t n);
 #endif

@@ -236,6 +236,16 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
                        gr_heapconv_value(c, g, comps[i].c[0], &p->kv[i]);
         if (!p->kernel[i]) rest[nrest++] = comps[i];
     }
+    /* A heap with more options than the graph may hold: say so now, not after hours. */
+    uint64_t limit = c->max_positions ? c->max_positions : c->mem_limit / 64;
+    for (int i = 0; i < nrest; i++) {
+        uint64_t floor = gr_heapconv_options_floor(rest[i].game, rest[i].c[0]);
+        if (floor >= limit)
+            gr_fail(c, GR_EXIT_LIMIT, "%s(%lld) has at least %llu options, each a position of its component's graph under %s: "
+                    "more than the limit of %llu positions (raise it with --max-positions or --max-memory)",
+                    rest[i].game->name, (long long)rest[i].c[0], (unsigned long long)floor,
+                    gr_convention_name(conv), (unsigned long long)limit);
+    }
     if (nrest) {
         p->g = gr_compgraph_new(c, m, rest, nrest);
         if (!p->g->acyclic) {
