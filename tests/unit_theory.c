@@ -27,20 +27,8 @@ static void body(gf *f, void *arg) {
     if (t.decided) {
         int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, j->conv, &b);
         j->agree = out == t.outcome;
-        if (!t.moves_partial) {
-            msort(&a);
-            msort(&b);
-            j->agree &= a.n == b.n;
-            for (size_t i = 0; j->agree && i < a.n; i++) j->agree = strcmp(a.v[i], b.v[i]) == 0;
-        } else {
-            j->agree &= a.n == 1;   /* the one move shown must be among the graph's */
-            for (size_t i = 0; j->agree && i < b.n; i++) if (!strcmp(a.v[0], b.v[i])) break;
-        }
-        if (!j->agree) {
-            fprintf(stderr, "theory %c graph %c, moves %zu vs %zu\n", "PND"[t.outcome], "PND"[out], a.n, b.n);
-            for (size_t i = 0; i < a.n; i++) fprintf(stderr, "  theory: %s\n", a.v[i]);
-            for (size_t i = 0; i < b.n; i++) fprintf(stderr, "  graph:  %s\n", b.v[i]);
-        }
+        if (!mcompare(&a, &b, t.moves_partial)) j->agree = 0;
+        if (!j->agree) fprintf(stderr, "theory %c graph %c, moves %zu vs %zu\n", "PND"[t.outcome], "PND"[out], a.n, b.n);
     }
     mfree(&a);
     mfree(&b);

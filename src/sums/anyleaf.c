@@ -3,14 +3,7 @@
 #include <string.h>
 
 int gr_anyleaf_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int64_t *out) {
-    gr_theory t;
-    gr_theory_parts p;
-    if (!gr_theory_split(c, m, comps, n, CONV_ANYLEAF, &t, "", &p)) return 0;
-    if (p.g) gr_compgraph_leafless(p.g);
-    for (int i = 0; i < n; i++)
-        out[i] = p.kernel[i] ? p.kv[i].leaf : p.g->leafless[gr_compgraph_id(p.g, &comps[i])];
-    gr_theory_parts_free(c, &p);
-    return 1;
+    return gr_theory_values(c, m, comps, n, CONV_ANYLEAF, out);
 }
 
 typedef struct leaf_moves {
@@ -38,7 +31,9 @@ static void kernel_move(void *user, int64_t heap, const gr_hcval *v) {
 void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                       gr_child_fn fn, void *user) {
     gr_theory_parts p;
-    if (!gr_theory_split(c, m, comps, n, CONV_ANYLEAF, t, "leaves cannot be deleted in order", &p)) return;
+    memset(t, 0, sizeof *t);
+    t->remoteness = t->value = -1;
+    if (!gr_theory_plain(comps, n, t) || !gr_theory_split(c, m, comps, n, CONV_ANYLEAF, t, "leaves cannot be deleted in order", &p)) return;
     gr_compgraph *g = p.g;
     if (g) gr_compgraph_leafless(g);
     int64_t x = 0;

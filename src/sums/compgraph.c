@@ -224,7 +224,6 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
     memset(t, 0, sizeof *t);
     memset(p, 0, sizeof *p);
     t->remoteness = t->value = -1;
-    if (!gr_theory_plain(comps, n, t)) return 0;
     unsigned kind = conv == CONV_ANYLEAF ? GR_KIND_LEAFLESS : GR_KIND_STEPS;
     p->kernel = gr_alloc(c, sizeof *p->kernel * (size_t)(n + 1));
     p->kv = gr_alloc(c, sizeof *p->kv * (size_t)(n + 1));
@@ -285,4 +284,19 @@ void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *b
     char one[512];
     gr_render_comps(&child, 1, one, sizeof one);
     gr_theory_text(comps, n, at, one, 1, buf, cap);
+}
+
+int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out) {
+    gr_theory t;
+    gr_theory_parts p;
+    int leaf = conv == CONV_ANYLEAF;
+    if (!gr_theory_split(c, m, comps, n, conv, &t, "", &p)) return 0;
+    if (p.g && leaf) gr_compgraph_leafless(p.g);
+    else if (p.g) gr_compgraph_steps(p.g);
+    for (int i = 0; i < n; i++) {
+        if (p.kernel[i]) out[i] = leaf ? p.kv[i].leaf : p.kv[i].step;
+        else out[i] = (leaf ? p.g->leafless : p.g->step)[gr_compgraph_id(p.g, &comps[i])];
+    }
+    gr_theory_parts_free(c, &p);
+    return 1;
 }

@@ -76,11 +76,14 @@ typedef struct gr_theory_parts {
     gr_hcval *kv;             /* per component: the kernel's values */
     gr_compgraph *g;          /* the other components' graph; NULL if there are none */
 } gr_theory_parts;
-/* Like gr_theory_begin, for a split sum: 0 (with t->why) if a terminal fixes an outcome or a
- * component outside the kernels is loopy. t->why then ends with what the kernels cost. */
+/* Like gr_theory_begin, for a split sum (call gr_theory_plain first where terminals matter):
+ * 0 (with t->why) if a component outside the kernels is loopy. */
 int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
                     const char *what, gr_theory_parts *p);
 void gr_theory_parts_free(gr_ctx *c, gr_theory_parts *p);
+/* Per component, its value after leaf deletion (conv 'anyleaf') or step number ('every'), by
+ * its kernel or its graph; 0 if a component outside the kernels is loopy. */
+int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out);
 /* Appends to t->why the cost of each kernel the split used, one game once. */
 void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p, gr_theory *t);
 /* The text of comps[at]'s option to heap h, written into buf as a sum with it. */

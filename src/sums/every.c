@@ -35,14 +35,7 @@ static void kernel_kid(void *user, int64_t heap, const gr_hcval *v) {
 }
 
 int gr_every_steps(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int64_t *out) {
-    gr_theory t;
-    gr_theory_parts p;
-    if (!gr_theory_split(c, m, comps, n, CONV_EVERY, &t, "", &p)) return 0;
-    if (p.g) gr_compgraph_steps(p.g);
-    for (int i = 0; i < n; i++)
-        out[i] = p.kernel[i] ? p.kv[i].step : p.g->step[gr_compgraph_id(p.g, &comps[i])];
-    gr_theory_parts_free(c, &p);
-    return 1;
+    return gr_theory_values(c, m, comps, n, CONV_EVERY, out);
 }
 
 static int cmp_text(const void *a, const void *b) {
@@ -70,7 +63,9 @@ static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                     gr_child_fn fn, void *user) {
     gr_theory_parts p;
-    if (!gr_theory_split(c, m, comps, n, CONV_EVERY, t, "it has no step number", &p)) return;
+    memset(t, 0, sizeof *t);
+    t->remoteness = t->value = -1;
+    if (!gr_theory_plain(comps, n, t) || !gr_theory_split(c, m, comps, n, CONV_EVERY, t, "it has no step number", &p)) return;
     gr_compgraph *g = p.g;
     if (g) gr_compgraph_steps(g);
     int64_t top = 0, *step = gr_alloc(c, sizeof *step * (size_t)(n + 1));
