@@ -99,3 +99,13 @@ int mcompare(mlist *a, mlist *b, int partial) {
     }
     return agree;
 }
+
+int mcheck_theory(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv,
+                  int outcome, int partial, mlist *a) {
+    mlist b = { 0 };
+    int out = mgraph_solve(c, m, comps, n, conv, &b);
+    int agree = mcompare(a, &b, partial) && out == outcome;
+    if (!agree) fprintf(stderr, "theory %c graph %c, moves %zu vs %zu\n", "PND"[outcome], "PND"[out], a->n, b.n);
+    mfree(&b);
+    return agree;
+}

@@ -49,4 +49,8 @@ int mcompare(mlist *a, mlist *b, int partial);
  * while it lives) the moves to P positions. */
 struct gr_ctx; struct gr_module; struct gr_comp;
 int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l);
+/* A theory's decided answer (outcome, its moves in a, partial: one move of many) against the
+ * graph of the sum: 1 if the outcomes and the moves agree, else 0 with both printed. */
+int mcheck_theory(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv,
+                  int outcome, int partial, mlist *a);
 #endif

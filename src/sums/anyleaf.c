@@ -31,11 +31,8 @@ static void kernel_move(void *user, int64_t heap, const gr_hcval *v) {
 void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                       gr_child_fn fn, void *user) {
     gr_theory_parts p;
-    memset(t, 0, sizeof *t);
-    t->remoteness = t->value = -1;
-    if (!gr_theory_plain(comps, n, t) || !gr_theory_split(c, m, comps, n, CONV_ANYLEAF, t, "leaves cannot be deleted in order", &p)) return;
+    if (!gr_theory_split(c, m, comps, n, CONV_ANYLEAF, t, "leaves cannot be deleted in order", &p)) return;
     gr_compgraph *g = p.g;
-    if (g) gr_compgraph_leafless(g);
     int64_t x = 0;
     int leaf = -1;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n + 1));

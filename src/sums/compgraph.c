@@ -214,7 +214,7 @@ gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int
     if (!gr_theory_plain(comps, n, t)) return NULL;
     gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
     if (g->acyclic) return g;
-    snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what);
+    snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what ? what : "the theory does not apply");
     gr_compgraph_free(g);
     return NULL;
 }
@@ -224,6 +224,7 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
     memset(t, 0, sizeof *t);
     memset(p, 0, sizeof *p);
     t->remoteness = t->value = -1;
+    if (what && !gr_theory_plain(comps, n, t)) return 0;
     unsigned kind = conv == CONV_ANYLEAF ? GR_KIND_LEAFLESS : GR_KIND_STEPS;
     p->kernel = gr_alloc(c, sizeof *p->kernel * (size_t)(n + 1));
     p->kv = gr_alloc(c, sizeof *p->kv * (size_t)(n + 1));
@@ -248,12 +249,14 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
     if (nrest) {
         p->g = gr_compgraph_new(c, m, rest, nrest);
         if (!p->g->acyclic) {
-            snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what);
+            snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what ? what : "the theory does not apply");
             gr_free(c, rest);
             gr_theory_parts_free(c, p);
             return 0;
         }
     }
+    if (p->g && conv == CONV_ANYLEAF) gr_compgraph_leafless(p->g);
+    else if (p->g) gr_compgraph_steps(p->g);
     gr_free(c, rest);
     return 1;
 }
@@ -290,9 +293,7 @@ int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_co
     gr_theory t;
     gr_theory_parts p;
     int leaf = conv == CONV_ANYLEAF;
-    if (!gr_theory_split(c, m, comps, n, conv, &t, "", &p)) return 0;
-    if (p.g && leaf) gr_compgraph_leafless(p.g);
-    else if (p.g) gr_compgraph_steps(p.g);
+    if (!gr_theory_split(c, m, comps, n, conv, &t, NULL, &p)) return 0;
     for (int i = 0; i < n; i++) {
         if (p.kernel[i]) out[i] = leaf ? p.kv[i].leaf : p.kv[i].step;
         else out[i] = (leaf ? p.g->leafless : p.g->step)[gr_compgraph_id(p.g, &comps[i])];

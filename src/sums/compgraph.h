@@ -76,8 +76,10 @@ typedef struct gr_theory_parts {
     gr_hcval *kv;             /* per component: the kernel's values */
     gr_compgraph *g;          /* the other components' graph; NULL if there are none */
 } gr_theory_parts;
-/* Like gr_theory_begin, for a split sum (call gr_theory_plain first where terminals matter):
- * 0 (with t->why) if a component outside the kernels is loopy. */
+/* Like gr_theory_begin, for a split sum under 'anyleaf' or 'every', the others' graph with
+ * its leaf-deleted values or step numbers filled: 0 (with t->why) if a component outside the
+ * kernels is loopy, or (for a solve: `what` says what the cycle prevents; NULL for values
+ * alone) if a terminal fixes an outcome. */
 int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
                     const char *what, gr_theory_parts *p);
 void gr_theory_parts_free(gr_ctx *c, gr_theory_parts *p);

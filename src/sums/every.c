@@ -63,11 +63,8 @@ static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                     gr_child_fn fn, void *user) {
     gr_theory_parts p;
-    memset(t, 0, sizeof *t);
-    t->remoteness = t->value = -1;
-    if (!gr_theory_plain(comps, n, t) || !gr_theory_split(c, m, comps, n, CONV_EVERY, t, "it has no step number", &p)) return;
+    if (!gr_theory_split(c, m, comps, n, CONV_EVERY, t, "it has no step number", &p)) return;
     gr_compgraph *g = p.g;
-    if (g) gr_compgraph_steps(g);
     int64_t top = 0, *step = gr_alloc(c, sizeof *step * (size_t)(n + 1));
     int *outc = gr_alloc(c, sizeof *outc * (size_t)(n + 1));
     int at = -1;
