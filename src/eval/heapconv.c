@@ -2,6 +2,7 @@
  * heapconv.h. Also the evaluator that answers them (evaluator.h) under 'anyleaf' and 'every'. */
 #include "heapconv.h"
 #include "evaluator.h"
+#include "progress.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,12 +233,16 @@ static int ensure(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
         int64_t to = n;
         if (st->kind == HC_WINDOW && to > st->next_try) to = st->next_try;
         reserve(c, g, st, to);
+        gr_progress pr;   /* shown on a terminal only; a dense rule block may take long */
+        gr_progress_begin_at(&pr, c, g->name, (uint64_t)to + 1, (uint64_t)st->n);
         for (int64_t i = st->n; i <= to; i++) {
             gr_poll(c);
-            if (!list_options(c, g, st, i)) { st->declined = 1; return 0; }
+            if (!list_options(c, g, st, i)) { st->declined = 1; gr_progress_end(&pr); return 0; }
             settle(c, st, i);
             st->n = i + 1;
+            if ((i & 4095) == 0) gr_progress_update(&pr, (uint64_t)i);
         }
+        gr_progress_end(&pr);
         if (st->kind == HC_WINDOW && st->n > st->next_try) {
             if (!st->lp) st->lp = prove(st, 0, &st->le);
             if (!st->sp && (st->sp = prove(st, 1, &st->se)) != 0) st->sd = st->step[st->se + st->sp] - st->step[st->se];
