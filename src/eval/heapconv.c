@@ -303,7 +303,7 @@ int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *wa
     /* st->opt is reused by values below: copy the list out first */
     size_t k = st->nopt;
     int64_t *opts = gr_alloc(c, gr_size_mul(c, k + 1, sizeof *opts));
-    memcpy(opts, st->opt, k * sizeof *opts);
+    if (k) memcpy(opts, st->opt, k * sizeof *opts);
     for (size_t j = 0; j < k; j++) {
         gr_hcval mv;
         if (!gr_heapconv_value(c, g, opts[j], &mv) || !matches(&mv, want)) continue;
