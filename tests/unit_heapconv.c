@@ -133,7 +133,7 @@ static void sum_body(gf *f, void *arg) {
 int main(void) {
     t_rng r = { 19 };
 #ifdef T_SANITIZED
-    int programs = 25;
+    int programs = 15;
 #else
     int programs = 120;
 #endif
