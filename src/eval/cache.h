@@ -1,5 +1,6 @@
 /* cache: what the evaluators keep of a game between calls (heap tables and their kernels'
- * state, an infinite subtraction set's look-ups, tuple memos, dense boxes). The IR holds only
+ * state, an infinite subtraction set's look-ups, tuple memos, dense boxes, the 'anyleaf' and
+ * 'every' heap kernels). The IR holds only
  * an opaque pointer to it (gr_game.cache), so no stage after eval/ can read kernel state; the
  * evaluators reach it through these. */
 #ifndef GRUNDY_EVAL_CACHE_H
@@ -13,6 +14,7 @@ struct gr_eval_cache {
     void *inf;                     /* an infinite subtraction set's look-ups (heap/heap.c) */
     void *tuple;                   /* the table recurrence's memo (box/tuple.c) */
     void *dense[4];                /* dense boxes by convention (box/tuple.c gr_tuple_dense) */
+    struct gr_heapconv *heapconv;  /* 'anyleaf' and 'every' heap kernels (heap/heapconv.c) */
 };
 
 /* g's cache, made on first need (tracked memory of c, freed with the context). */

@@ -58,13 +58,20 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     if (q->vertex_list) { rows = q->nvertex_list; cols = 1; }
     else gr_box_cells(&box, &rows, &cols);
     size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
+    int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
+    /* a heap kernel fills the column itself, with no component per cell (eval/heap/heapconv.h) */
+    int steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
+    if (!genus && !q->vertex_list && !c->no_theory &&
+        gr_eval_fill(c, q->game, t->conv, &box, steps ? GR_KIND_STEPS : GR_KIND_LEAFLESS, vals)) {
+        *t = (gr_table_data){ .vals = vals, .rows = rows, .cols = cols, .outcome = GR_CELLS_NUMBERS, .kind = t->kind, .conv = t->conv };
+        return 1;
+    }
     gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
     for (size_t i = 0; i < n; i++) {
         comps[i].game = q->game;
         if (q->vertex_list) comps[i].c[0] = q->vertex_list[i];
         else gr_box_cell(&box, (int64_t)i, comps[i].c);
     }
-    int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
     int32_t *gen = genus ? gr_alloc(c, gr_size_mul(c, n, (GR_GENUS_K + 1) * sizeof *gen)) : NULL;
     const char *why = "";
     int ok = gr_sum_theory_table(c, m, comps, (int)n, t->conv, (gr_table_kind)t->kind, vals, gen, &why);
