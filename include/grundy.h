@@ -134,7 +134,7 @@ typedef struct gr_table_data {
                                * under misere or every holds outcomes, under anyleaf the values
                                * after leaf deletion */
     gr_convention convention; /* the convention of the table */
-    int ndims;                /* coordinates that vary: 1 or 2 */
+    int ndims;                /* coordinates that vary: 0, 1 or 2 */
     int64_t rows, cols;       /* cells along the first varying coordinate, the second (1 if none) */
     int64_t *values;          /* rows * cols cells, row-major; freed with gr_free */
 } gr_table_data;

@@ -407,8 +407,8 @@ typedef struct box_arg { gr_table_data *out; } box_arg;
 static int box_body(call *k, gr_module *m, void *arg) {
     box_arg *a = arg;
     gr_rquery *q = &m->queries[m->nqueries - 1];
-    if (q->vertex_list || q->ndims < 1) {
-        set_error(k->p, k->what, 1, 1, "a table over a box takes a rule set with coordinates (not a graph's vertices), at least one varying");
+    if (q->vertex_list) {
+        set_error(k->p, k->what, 1, 1, "a table over a box takes a rule set with coordinates (not a graph's vertices)");
         return GR_EINPUT;
     }
     k->c.query_text = q->text;
