@@ -115,7 +115,19 @@ static PyObject *syntax_error(const char *filename, const gr_diagnostic *d, cons
 static PyObject *raise_for(Program *self, gr_program *p, int rc, const char *text) {
     const gr_diagnostic *d = gr_last_diagnostic(p);
     const char *msg = gr_last_error(p);
-    if (rc == GR_ELIMIT) PyErr_SetString(LimitError, d->message[0] ? d->message : msg);
+    if (rc == GR_ELIMIT) {
+        /* the library names the command's options: name the keywords instead */
+        static const char *opt[][2] = { { "--max-time", "max_time" }, { "--max-memory", "max_memory" },
+                                        { "--max-positions", "max_positions" } };
+        char says[sizeof d->message + 64];
+        snprintf(says, sizeof says, "%s", d->message[0] ? d->message : msg);
+        for (size_t i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+            char *at = strstr(says, opt[i][0]);
+            if (at) memmove(at + strlen(opt[i][1]), at + strlen(opt[i][0]), strlen(at + strlen(opt[i][0])) + 1),
+                    memcpy(at, opt[i][1], strlen(opt[i][1]));
+        }
+        PyErr_SetString(LimitError, says);
+    }
     else if (rc == GR_ENOMEM) PyErr_NoMemory();
     else if (rc == GR_EINTR) PyErr_SetNone(PyExc_KeyboardInterrupt);
     else if (rc == GR_EINPUT && d->line > 0) {
