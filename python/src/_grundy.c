@@ -239,6 +239,23 @@ static gr_program *prepare(Program *self, const limits *l) {
     return p;
 }
 
+/* Runs fn(arg) on a program of the pool with the limits l: returns its code (GR_OK, or
+ * GR_EREFUTED from gr_run), or -1 with an exception set (the call failed: `text` is what it was
+ * about, for a located error; or a signal handler raised). After -1 the caller frees whatever
+ * the call returned, since an interrupt may come after the call finished. */
+static int call(Program *self, const limits *l, int (*fn)(job *), void *arg, const char *text) {
+    gr_program *p = prepare(self, l);
+    if (!p) return -1;
+    job j = { .p = p, .fn = fn, .arg = arg };
+    int rc = run_job(&j);
+    if (rc > 0 && rc != GR_EREFUTED) {
+        raise_for(self, p, rc, text);
+        rc = -1;
+    }
+    give_back(self, p);
+    return rc;
+}
+
 static int program_init(Program *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = { "source", "filename", NULL };
     const char *source, *filename = "<source>";
@@ -311,17 +328,7 @@ static PyObject *program_table(Program *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "sOOii|" LIMIT_FORMAT, kwlist, &a.game, &lo, &hi, &a.conv, &a.kind, LIMIT_ARGS(l)))
         return NULL;
     if (read_box(lo, hi, a.lo, a.hi, &a.n) < 0) return NULL;
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_table, .arg = &a };
-    int rc = run_job(&j);
-    if (rc != GR_OK) {
-        if (rc > 0) raise_for(self, p, rc, a.game);
-        if (rc < 0 && a.out.values) gr_free(a.out.values);
-        give_back(self, p);
-        return NULL;
-    }
-    give_back(self, p);
+    if (call(self, &l, do_table, &a, a.game) < 0) { gr_free(a.out.values); return NULL; }
     Cells *c = PyObject_New(Cells, &CellsType);
     if (!c) { gr_free(a.out.values); return NULL; }
     c->n = (Py_ssize_t)(a.out.rows * a.out.cols);
@@ -355,13 +362,7 @@ static PyObject *program_solve(Program *self, PyObject *args, PyObject *kw) {
     limits l = { 0 };
     if (!PyArg_ParseTupleAndKeywords(args, kw, "si|" LIMIT_FORMAT, kwlist, &a.position, &a.conv, LIMIT_ARGS(l)))
         return NULL;
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_solve, .arg = &a };
-    int rc = run_job(&j);
-    if (rc > 0) raise_for(self, p, rc, a.position);
-    give_back(self, p);
-    if (rc != GR_OK) { if (rc < 0) gr_free(a.moves); return NULL; }
+    if (call(self, &l, do_solve, &a, a.position) < 0) { gr_free(a.moves); return NULL; }
     PyObject *moves = PyList_New(a.ans.nwinning);
     for (int i = 0; moves && i < a.ans.nwinning; i++) {
         PyObject *s = PyUnicode_FromString(a.moves[i]);
@@ -389,13 +390,7 @@ static PyObject *program_options(Program *self, PyObject *args, PyObject *kw) {
     limits l = { 0 };
     if (!PyArg_ParseTupleAndKeywords(args, kw, "si|" LIMIT_FORMAT, kwlist, &a.position, &a.conv, LIMIT_ARGS(l)))
         return NULL;
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_options, .arg = &a };
-    int rc = run_job(&j);
-    if (rc > 0) raise_for(self, p, rc, a.position);
-    give_back(self, p);
-    if (rc != GR_OK) { if (rc < 0) gr_free(a.v); return NULL; }
+    if (call(self, &l, do_options, &a, a.position) < 0) { gr_free(a.v); return NULL; }
     PyObject *list = PyList_New(a.n);
     for (int i = 0; list && i < a.n; i++) {
         PyObject *sg = a.v[i].has_sg ? PyLong_FromLongLong(a.v[i].sg) : Py_NewRef(Py_None);
@@ -420,13 +415,7 @@ static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
     check_args a = { 0 };
     limits l = { 0 };
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|" LIMIT_FORMAT, kwlist, &a.claim, LIMIT_ARGS(l))) return NULL;
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_check, .arg = &a };
-    int rc = run_job(&j);
-    if (rc > 0) raise_for(self, p, rc, a.claim);
-    give_back(self, p);
-    if (rc != GR_OK) return NULL;
+    if (call(self, &l, do_check, &a, a.claim) < 0) return NULL;
     static const char *status[] = { "proved", "holds", "refuted" };
     gr_check_answer *r = &a.out;
     PyObject *period = r->has_period ? PyLong_FromLongLong(r->period) : Py_NewRef(Py_None);
@@ -457,13 +446,7 @@ static PyObject *program_plot(Program *self, PyObject *args, PyObject *kw) {
                                      &a.format, &a.width, &a.height, LIMIT_ARGS(l)))
         return NULL;
     if (read_box(lo, hi, a.lo, a.hi, &a.n) < 0) return NULL;
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_plot, .arg = &a };
-    int rc = run_job(&j);
-    if (rc > 0) raise_for(self, p, rc, a.game);
-    give_back(self, p);
-    if (rc != GR_OK) { if (rc < 0) gr_free(a.image); return NULL; }
+    if (call(self, &l, do_plot, &a, a.game) < 0) { gr_free(a.image); return NULL; }
     PyObject *bytes = PyBytes_FromStringAndSize((const char *)a.image, (Py_ssize_t)a.len);
     gr_free(a.image);
     return bytes;
@@ -485,13 +468,8 @@ static PyObject *program_run(Program *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (strcmp(a.format, "text") && strcmp(a.format, "csv") && strcmp(a.format, "json"))
         return PyErr_Format(PyExc_ValueError, "format is 'text', 'csv' or 'json', not '%s'", a.format);
-    gr_program *p = prepare(self, &l);
-    if (!p) return NULL;
-    job j = { .p = p, .fn = do_run, .arg = &a };
-    int rc = run_job(&j);
-    if (rc > 0 && rc != GR_EREFUTED) raise_for(self, p, rc, "");
-    give_back(self, p);
-    if (rc != GR_OK && rc != GR_EREFUTED) { if (rc < 0) gr_free(a.out); return NULL; }
+    int rc = call(self, &l, do_run, &a, "");
+    if (rc < 0) { gr_free(a.out); return NULL; }
     PyObject *s = PyUnicode_FromStringAndSize(a.out, (Py_ssize_t)a.len);
     gr_free(a.out);
     return s ? Py_BuildValue("(NO)", s, rc == GR_EREFUTED ? Py_True : Py_False) : NULL;
