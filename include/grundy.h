@@ -183,7 +183,7 @@ GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *
                    unsigned char **image, size_t *len);
 
 /* Runs the program's own queries and writes their answers in format "text", "csv" or
- * "json" to *out (a malloc'ed NUL-terminated string the caller frees; *out_len its length,
+ * "json" to *out (a NUL-terminated string the caller frees with gr_free; *out_len its length,
  * which may be NULL). Returns 0, GR_EREFUTED if a check was refuted (the output is still
  * given), or another error code. */
 GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len);
