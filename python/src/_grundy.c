@@ -168,11 +168,10 @@ static void *job_thread(void *v) {
     return NULL;
 }
 
-/* Waits up to `seconds` (forever if < 0) for the job; returns whether it is done. */
+/* Waits up to `seconds` for the job; returns whether it is done. */
 static int wait_job(job *j, double seconds) {
     pthread_mutex_lock(&j->mu);
-    if (seconds < 0) while (!j->done) pthread_cond_wait(&j->cv, &j->mu);
-    else if (!j->done) {
+    if (!j->done) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += (long)(seconds * 1e9);
@@ -206,10 +205,11 @@ static int run_job(job *j) {
             Py_END_ALLOW_THREADS
             if (done) break;
             if (PyErr_CheckSignals() < 0) {
+                /* asked again until it ends: a call that had not started yet clears the flag */
                 raised = 1;
-                gr_interrupt(j->p);
                 Py_BEGIN_ALLOW_THREADS
-                wait_job(j, -1);
+                do gr_interrupt(j->p);
+                while (!wait_job(j, 0.05));
                 Py_END_ALLOW_THREADS
                 break;
             }
