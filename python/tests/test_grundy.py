@@ -200,6 +200,14 @@ def test_check():
     assert r.status == "refuted" and r.counterexample and not r
     f = p.check("nim: sg(n) == n for n in 0..1000")
     assert f.status in ("proved", "holds") and f.checked_to >= 1000
+    b = grundy.compile("game bash[m] = subtract 1..m;")
+    formula = b.check("bash[m]: P(n) <=> n % (m + 1) == 0 for m in 1..20, n in 0..500")
+    assert formula.status in ("proved", "holds")
+    assert b.check("bash[m]: P(n) <=> n % m == 0 for m in 1..20, n in 0..500").status == "refuted"
+    with pytest.raises(ValueError, match="once per member"):
+        b.check("bash[m] periodic for m in 1..5")
+    assert "bash[3]: proved: period 4, preperiod 0" in grundy.compile(
+        "game bash[m] = subtract 1..m;\ncheck bash[m] periodic for m in 1..5;\n").run()
 
 
 def test_plot_png_and_svg():

@@ -495,7 +495,7 @@ static int check_body(call *k, gr_module *m, void *arg) {
     gr_check_answer *out = arg;
     gr_rquery *q = &m->queries[m->nqueries - 1];
     if (q->nmembers && q->check != CK_FORMULA) {
-        set_error(k->p, k->what, 1, 1, "a periodic check over a family's parameters answers once per member: run it with gr_run");
+        set_error(k->p, "grundy", 0, 0, "a periodic check over a family's parameters answers once per member: run it with gr_run");
         return GR_EINPUT;
     }
     k->c.query_text = q->text;
