@@ -10,8 +10,8 @@
  *
  * Every call returns its errors (nothing is printed, nothing jumps across this interface, no
  * call exits the process). Programs are independent: different threads may use different
- * programs at the same time; one program is used by one thread at a time. Every symbol the
- * library exports starts with gr_. */
+ * programs at the same time; one program is used by one thread at a time (gr_interrupt
+ * excepted). Every symbol the library exports starts with gr_. */
 #ifndef GRUNDY_H
 #define GRUNDY_H
 #include <stddef.h>
@@ -92,8 +92,8 @@ GR_API const char *gr_strerror(int code);
 GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagnostic *diag);
 GR_API void gr_program_free(gr_program *p);
 GR_API int gr_set_limits(gr_program *p, const gr_limits *limits);
-/* Asks the call running on p to stop: it returns GR_EINTR within milliseconds, and p answers
- * the next call as before. Only an atomic store: callable from another thread or a signal
+/* Asks the call running on p to stop: it returns GR_EINTR within milliseconds of work (with
+ * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
  * handler. An interrupt while no call runs is forgotten when the next call starts. */
 GR_API void gr_interrupt(gr_program *p);
 
