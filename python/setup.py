@@ -1,6 +1,7 @@
 """Builds the extension grundy._grundy: the static library libgrundy.a is built with the
 repository's CMake (or taken from $GRUNDY_BUILD_DIR), then linked into the module with cairo,
-so the package needs no installed libgrundy."""
+so the package needs no installed libgrundy. The repository is this folder's parent (or
+$GRUNDY_SOURCE_DIR, for a copy of this folder elsewhere)."""
 import os
 import subprocess
 
@@ -8,7 +9,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.environ.get("GRUNDY_SOURCE_DIR") or os.path.dirname(HERE)   # the repository
 
 
 def pkg_config(*args):
