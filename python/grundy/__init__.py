@@ -78,6 +78,9 @@ class Plot(bytes):
     """The bytes of a PNG (or SVG) picture; Jupyter shows it inline."""
     format: str = "png"
 
+    def __repr__(self) -> str:          # not the bytes: a notebook shows the picture instead
+        return f"<grundy.Plot {self.format}, {len(self)} bytes>"
+
     def _repr_png_(self) -> Optional[bytes]:
         return bytes(self) if self.format == "png" else None
 
