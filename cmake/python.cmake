@@ -42,11 +42,15 @@ set_target_properties(grundy_python PROPERTIES OUTPUT_NAME _grundy
 target_compile_options(grundy_python PRIVATE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
                        -Wmissing-prototypes -Wformat=2 -Wvla)
 target_link_libraries(grundy_python PRIVATE grundy_lib Threads::Threads)
-# The package's Python files beside the extension.
+# The package's Python files beside the extension, copied again whenever one changes.
 file(GLOB GRUNDY_PYTHON_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/grundy/*)
+set(GRUNDY_PYTHON_COPIES)
 foreach(f ${GRUNDY_PYTHON_FILES})
   get_filename_component(name ${f} NAME)
-  add_custom_command(TARGET grundy_python POST_BUILD
-                     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${f} ${GRUNDY_PYTHON_DIR}/grundy/${name})
+  set(copy ${GRUNDY_PYTHON_DIR}/grundy/${name})
+  add_custom_command(OUTPUT ${copy} DEPENDS ${f} COMMAND ${CMAKE_COMMAND} -E copy ${f} ${copy})
+  list(APPEND GRUNDY_PYTHON_COPIES ${copy})
 endforeach()
+add_custom_target(grundy_python_files ALL DEPENDS ${GRUNDY_PYTHON_COPIES})
+add_dependencies(grundy_python grundy_python_files)
 set(GRUNDY_PYTHON_BUILT ON)
