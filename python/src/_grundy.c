@@ -348,21 +348,29 @@ static PyObject *program_table(Program *self, PyObject *args, PyObject *kw) {
     return Py_BuildValue("(Niiii)", (PyObject *)c, (int)a.out.kind, (int)a.out.convention, a.out.ndims, (int)a.out.cols);
 }
 
-/* ---- solve ---- */
-typedef struct solve_args { const char *position; int conv; gr_answer ans; char **moves; } solve_args;
+/* A value the library may not have: None then. */
+static PyObject *int_or_none(int has, long long v) { return has ? PyLong_FromLongLong(v) : Py_NewRef(Py_None); }
+
+/* ---- solve, options: a position and a convention ---- */
+typedef struct at_position { const char *position; int conv; } at_position;
+
+static int parse_position(PyObject *args, PyObject *kw, at_position *at, limits *l) {
+    static char *kwlist[] = { "position", "convention", LIMIT_KEYWORDS, NULL };
+    return PyArg_ParseTupleAndKeywords(args, kw, "si|" LIMIT_FORMAT, kwlist, &at->position, &at->conv, LIMIT_ARGS(*l));
+}
+
+typedef struct solve_args { at_position at; gr_answer ans; char **moves; } solve_args;
 
 static int do_solve(job *j) {
     solve_args *a = j->arg;
-    return gr_solve_full(j->p, a->position, (gr_convention)a->conv, &a->ans, &a->moves);
+    return gr_solve_full(j->p, a->at.position, (gr_convention)a->at.conv, &a->ans, &a->moves);
 }
 
 static PyObject *program_solve(Program *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = { "position", "convention", LIMIT_KEYWORDS, NULL };
     solve_args a = { 0 };
     limits l = { 0 };
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|" LIMIT_FORMAT, kwlist, &a.position, &a.conv, LIMIT_ARGS(l)))
-        return NULL;
-    if (call(self, &l, do_solve, &a, a.position) < 0) { gr_free(a.moves); return NULL; }
+    if (!parse_position(args, kw, &a.at, &l)) return NULL;
+    if (call(self, &l, do_solve, &a, a.at.position) < 0) { gr_free(a.moves); return NULL; }
     PyObject *moves = PyList_New(a.ans.nwinning);
     for (int i = 0; moves && i < a.ans.nwinning; i++) {
         PyObject *s = PyUnicode_FromString(a.moves[i]);
@@ -371,29 +379,27 @@ static PyObject *program_solve(Program *self, PyObject *args, PyObject *kw) {
     }
     gr_free(a.moves);
     if (!moves) return NULL;
-    PyObject *sg = a.ans.has_sg ? PyLong_FromLongLong(a.ans.sg) : Py_NewRef(Py_None);
-    PyObject *rem = a.ans.has_remoteness ? PyLong_FromLongLong(a.ans.remoteness) : Py_NewRef(Py_None);
+    PyObject *sg = int_or_none(a.ans.has_sg, a.ans.sg);
+    PyObject *rem = int_or_none(a.ans.has_remoteness, a.ans.remoteness);
     return Py_BuildValue("(CNNNi)", a.ans.outcome, sg, rem, moves, (int)a.ans.convention);
 }
 
 /* ---- options ---- */
-typedef struct options_args { const char *position; int conv; gr_option *v; int n; } options_args;
+typedef struct options_args { at_position at; gr_option *v; int n; } options_args;
 
 static int do_options(job *j) {
     options_args *a = j->arg;
-    return gr_options(j->p, a->position, (gr_convention)a->conv, &a->v, &a->n);
+    return gr_options(j->p, a->at.position, (gr_convention)a->at.conv, &a->v, &a->n);
 }
 
 static PyObject *program_options(Program *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = { "position", "convention", LIMIT_KEYWORDS, NULL };
     options_args a = { 0 };
     limits l = { 0 };
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "si|" LIMIT_FORMAT, kwlist, &a.position, &a.conv, LIMIT_ARGS(l)))
-        return NULL;
-    if (call(self, &l, do_options, &a, a.position) < 0) { gr_free(a.v); return NULL; }
+    if (!parse_position(args, kw, &a.at, &l)) return NULL;
+    if (call(self, &l, do_options, &a, a.at.position) < 0) { gr_free(a.v); return NULL; }
     PyObject *list = PyList_New(a.n);
     for (int i = 0; list && i < a.n; i++) {
-        PyObject *sg = a.v[i].has_sg ? PyLong_FromLongLong(a.v[i].sg) : Py_NewRef(Py_None);
+        PyObject *sg = int_or_none(a.v[i].has_sg, a.v[i].sg);
         PyObject *t = Py_BuildValue("(sCN)", a.v[i].position, a.v[i].outcome, sg);
         if (!t) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, t);
@@ -418,9 +424,9 @@ static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
     if (call(self, &l, do_check, &a, a.claim) < 0) return NULL;
     static const char *status[] = { "proved", "holds", "refuted" };
     gr_check_answer *r = &a.out;
-    PyObject *period = r->has_period ? PyLong_FromLongLong(r->period) : Py_NewRef(Py_None);
-    PyObject *pre = r->has_period ? PyLong_FromLongLong(r->preperiod) : Py_NewRef(Py_None);
-    PyObject *saltus = r->has_period ? PyLong_FromLongLong(r->saltus) : Py_NewRef(Py_None);
+    PyObject *period = int_or_none(r->has_period, r->period);
+    PyObject *pre = int_or_none(r->has_period, r->preperiod);
+    PyObject *saltus = int_or_none(r->has_period, r->saltus);
     PyObject *cex = r->has_counterexample ? PyUnicode_FromString(r->counterexample) : Py_NewRef(Py_None);
     return Py_BuildValue("(sNNNLNs)", status[r->status], period, pre, saltus, (long long)r->checked_to, cex, r->theorem);
 }
