@@ -81,6 +81,8 @@ class Plot(bytes):
     def __repr__(self) -> str:          # not the bytes: a notebook shows the picture instead
         return f"<grundy.Plot {self.format}, {len(self)} bytes>"
 
+    __str__ = __repr__
+
     def _repr_png_(self) -> Optional[bytes]:
         return bytes(self) if self.format == "png" else None
 

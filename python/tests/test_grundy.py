@@ -216,7 +216,7 @@ def test_plot_png_and_svg():
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and isinstance(png, bytes)
     assert struct.unpack(">II", png[16:24]) == (800, 600)
     assert png._repr_png_() == bytes(png)
-    assert repr(png) == f"<grundy.Plot png, {len(png)} bytes>"
+    assert repr(png) == str(png) == f"<grundy.Plot png, {len(png)} bytes>"
     two = p.plot("wythoff", range(30), range(30), kind="outcome", width=300, height=280)
     assert struct.unpack(">II", two[16:24]) == (300, 280)
     svg = p.plot("kayles", range(50), format="svg")
