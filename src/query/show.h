@@ -9,6 +9,8 @@
 void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+/* quotient G(0..n): the misere quotient of the heaps (quotient_show.c). */
+void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 
 /* From query.c: a table's values as the table query computes them (row-major, rows along the
  * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),
