@@ -28,6 +28,7 @@ typedef struct sigma {
     int32_t *trans;          /* [n * T] */
     uint8_t *pi;             /* the outcome the options imply: 1 = P */
     int64_t *ht; int64_t hcap;
+    int32_t *from, *by;      /* how each tuple was first reached (a witness sum) */
 } sigma;
 
 static void cand_free(gr_ctx *c, cand *k) { gr_free(c, k->mul); gr_free(c, k->P); memset(k, 0, sizeof *k); }
@@ -37,6 +38,7 @@ static void types_free(gr_ctx *c, types *t) {
 }
 static void sigma_free(gr_ctx *c, sigma *s) {
     gr_free(c, s->vec); gr_free(c, s->trans); gr_free(c, s->pi); gr_free(c, s->ht);
+    gr_free(c, s->from); gr_free(c, s->by);
     memset(s, 0, sizeof *s);
 }
 
@@ -61,13 +63,6 @@ static void on_option(void *user, const int64_t *parts, int nparts) {
     }
     w[0] = len;
     q->nwords += len + 1;
-}
-
-/* The image of a word under pret. */
-static int32_t word_img(const gr_quotient *q, const int32_t *w) {
-    int32_t x = 0;
-    for (int i = 0; i < w[0]; i++) x = q->mul[(size_t)x * (size_t)q->order + (size_t)q->pret[w[1 + i]]];
-    return x;
 }
 
 static int cmp_i32(const void *a, const void *b) {
@@ -143,7 +138,10 @@ static int64_t sigma_find_or_add(gr_ctx *c, sigma *s, const int32_t *v) {
         s->vec = gr_realloc(c, s->vec, gr_size_mul(c, (size_t)s->cap, (size_t)s->width * sizeof *s->vec));
         s->trans = gr_realloc(c, s->trans, gr_size_mul(c, (size_t)s->cap, (size_t)(s->T ? s->T : 1) * sizeof *s->trans));
         s->pi = gr_realloc(c, s->pi, (size_t)s->cap);
+        s->from = gr_realloc(c, s->from, (size_t)s->cap * sizeof *s->from);
+        s->by = gr_realloc(c, s->by, (size_t)s->cap * sizeof *s->by);
     }
+    s->from[s->n] = -1; s->by[s->n] = -1;
     memcpy(s->vec + s->n * s->width, v, (size_t)s->width * sizeof *v);
     s->ht[h] = s->n;
     return s->n++;
@@ -152,41 +150,67 @@ static int64_t sigma_find_or_add(gr_ctx *c, sigma *s, const int32_t *v) {
 /* Searches every reachable sigma tuple of candidate k; 1 if every tuple's element is in P
  * exactly when the options imply it (the candidate is correct). early: stop at the first
  * tuple that refutes it. */
+/* The tuples, kept small: the check needs, of phi(X - h_u) for the heaps u of X, only whether
+ * some option image t of u has phi(X - h_u) z t in P after further heaps z, and only whether
+ * some u of X has it (an N-position needs one P-option; a P-position none). So a state is
+ * (phi(X), X has a move, F_X) with F_X = { z in Q : some heap u of X has A_u(phi(X - h_u) z) },
+ * A_u(y) = "some option image t of u has y t in P"; adding heap v of image e makes
+ * F'(z) = F(e z) or A_v(phi(X) z). X's outcome implied by its options is "a move and
+ * 1 not in F_X". */
 static int sigma_search(gr_ctx *c, const cand *k, const types *ty, int early, sigma *s, int64_t *count) {
     memset(s, 0, sizeof *s);
-    s->T = ty->T; s->width = 1 + ty->T;
-    int32_t *v = gr_alloc(c, (size_t)s->width * sizeof *v), *nv = gr_alloc(c, (size_t)s->width * sizeof *nv);
-    for (int i = 0; i < s->width; i++) v[i] = -1;
-    v[0] = 0;
-    sigma_find_or_add(c, s, v);
-    int ok = 1;
+    int32_t T = ty->T;
     size_t n = (size_t)k->n;
+    int32_t words = (int32_t)((n + 31) / 32);
+    s->T = T; s->width = 2 + words;
+    uint8_t **acc = gr_alloc(c, (size_t)(T + 1) * sizeof *acc);
+    for (int32_t u = 0; u < T; u++) {
+        acc[u] = gr_alloc(c, n);
+        for (size_t x = 0; x < n; x++) {
+            int a = 0;
+            for (int32_t o = ty->opt_off[u]; o < ty->opt_off[u + 1] && !a; o++) a = k->P[k->mul[x * n + (size_t)ty->opts[o]]];
+            acc[u][x] = (uint8_t)a;
+        }
+    }
+    int32_t *v = gr_alloc(c, (size_t)s->width * sizeof *v), *nv = gr_alloc(c, (size_t)s->width * sizeof *nv);
+    sigma_find_or_add(c, s, v);   /* the empty sum: identity, no move, F empty */
+    int ok = 1;
     for (int64_t at = 0; at < s->n; at++) {
         gr_poll(c);
         memcpy(v, s->vec + at * s->width, (size_t)s->width * sizeof *v);
-        /* the outcome the options imply */
-        int moves = 0, p = 1;
-        for (int32_t t = 0; t < ty->T && p; t++) {
-            int32_t st = v[1 + t];
-            if (st < 0) continue;
-            if (ty->opt_off[t + 1] > ty->opt_off[t]) moves = 1;
-            for (int32_t o = ty->opt_off[t]; o < ty->opt_off[t + 1]; o++)
-                if (k->P[k->mul[(size_t)st * n + (size_t)ty->opts[o]]]) { p = 0; break; }
+        const uint32_t *F = (const uint32_t *)(v + 2);
+        s->pi[at] = (uint8_t)(v[1] && !(F[0] & 1u));
+        if (s->pi[at] != k->P[v[0]]) {
+            ok = 0;
+            if (getenv("GRUNDY_QDEBUG")) {
+                fprintf(stderr, "check fails at tuple %lld: phi %d P %d implied %d; witness types:", (long long)at, v[0], k->P[v[0]], s->pi[at]);
+                for (int64_t w = at; w > 0; w = s->from[w]) fprintf(stderr, " %d", s->by[w]);
+                fprintf(stderr, "\n");
+            }
+            if (early) break;
         }
-        s->pi[at] = (uint8_t)(moves && p);
-        if (s->pi[at] != k->P[v[0]]) { ok = 0; if (early) break; }
-        for (int32_t t = 0; t < ty->T; t++) {
-            int32_t e = ty->img[t];
-            nv[0] = k->mul[(size_t)v[0] * n + (size_t)e];
-            for (int32_t u = 0; u < ty->T; u++) nv[1 + u] = v[1 + u] < 0 ? -1 : k->mul[(size_t)v[1 + u] * n + (size_t)e];
-            nv[1 + t] = v[0];
+        for (int32_t t = 0; t < T; t++) {
+            size_t e = (size_t)ty->img[t];
+            nv[0] = k->mul[(size_t)v[0] * n + e];
+            nv[1] = v[1] | (ty->opt_off[t + 1] > ty->opt_off[t]);
+            uint32_t *G = (uint32_t *)(nv + 2);
+            memset(G, 0, (size_t)words * sizeof *G);
+            const uint8_t *A = acc[t];
+            const int32_t *qrow = k->mul + (size_t)v[0] * n, *erow = k->mul + e * n;
+            for (size_t z = 0; z < n; z++) {
+                int32_t ez = erow[z];
+                if (((F[ez >> 5] >> (ez & 31)) & 1u) || A[qrow[z]]) G[z >> 5] |= 1u << (z & 31);
+            }
+            int64_t before = s->n;
             int64_t id = sigma_find_or_add(c, s, nv);
-            /* the tables may have moved */
+            if (id == before) { s->from[id] = (int32_t)at; s->by[id] = t; }
             s->trans[at * s->T + t] = (int32_t)id;
             if (id > INT32_MAX - 2) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: more than 2^31 tuples to check");
         }
     }
     if (count) *count += s->n;
+    for (int32_t u = 0; u < T; u++) gr_free(c, acc[u]);
+    gr_free(c, acc);
     gr_free(c, v); gr_free(c, nv);
     return ok;
 }
@@ -263,34 +287,159 @@ static void store_cand(gr_ctx *c, gr_quotient *q, cand *k) {
     memset(k, 0, sizeof *k);
 }
 
-/* Birthday-least words for the elements of Q (Dijkstra over heap images): ord lists the
- * elements by increasing birthday of their words, each reached from par[x] by heap via[x]. An
- * option of a word has a smaller birthday, so the least word of its element comes earlier. */
-static void least_words(gr_ctx *c, const gr_quotient *q, int64_t nh, int32_t *par, int32_t *via, int32_t *ord) {
-    int32_t n = q->order;
+/* A base for heap n: a correct automaton over the heaps below n (every sum's state decides its
+ * outcome), states numbered from the empty sum (0), one letter per heap type. Level 0 is
+ * Q_{n-1} itself; level 1 its sigma automaton, finer: it splits the elements of Q_{n-1} that a
+ * new heap can tell apart (in Kayles 5 + 5 and 0 are one element of Q_8, but 9 + 5 + 5 is an
+ * N-position and 9 a P-position). */
+typedef struct base {
+    int64_t n; int32_t T;
+    int32_t *trans;          /* [n * T] */
+    uint8_t *P;              /* [n] */
+    int32_t *of_heap;        /* [heaps]: letter of each heap, -1: no move */
+} base;
+
+/* Birthday-least words for the states (Dijkstra): ord lists them by increasing birthday, each
+ * reached from par[x] by heap via[x]. An option of a word has a smaller birthday, so the
+ * least word of its state comes earlier. */
+static void least_words(gr_ctx *c, const gr_quotient *q, int64_t nh, const base *bs, int32_t *par, int32_t *via, int32_t *ord) {
+    int64_t n = bs->n;
     int64_t *dist = gr_alloc(c, (size_t)n * sizeof *dist);
     uint8_t *done = gr_alloc(c, (size_t)n);
-    for (int32_t x = 0; x < n; x++) { dist[x] = INT64_MAX; par[x] = -1; via[x] = -1; }
+    int64_t *lcost = gr_alloc(c, (size_t)(bs->T + 1) * sizeof *lcost);
+    int32_t *lheap = gr_alloc(c, (size_t)(bs->T + 1) * sizeof *lheap);
+    for (int32_t l = 0; l < bs->T; l++) { lcost[l] = INT64_MAX; lheap[l] = -1; }
+    for (int64_t h = 0; h < nh; h++) {
+        int32_t l = bs->of_heap[h];
+        if (l >= 0 && q->bday[h] < lcost[l]) { lcost[l] = q->bday[h]; lheap[l] = (int32_t)h; }
+    }
+    for (int64_t x = 0; x < n; x++) { dist[x] = INT64_MAX; par[x] = -1; via[x] = -1; }
     dist[0] = 0;
-    for (int32_t it = 0; it < n; it++) {
-        int32_t x = -1;
-        for (int32_t y = 0; y < n; y++) if (!done[y] && dist[y] != INT64_MAX && (x < 0 || dist[y] < dist[x])) x = y;
-        if (x < 0) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: an element no sum of heaps reaches (a bug)");
-        done[x] = 1; ord[it] = x;
-        for (int64_t h = 0; h < nh; h++) {
-            if (q->opt_off[h] == q->opt_off[h + 1]) continue;
-            int32_t y = q->mul[(size_t)x * (size_t)n + (size_t)q->pret[h]];
-            if (!done[y] && dist[x] + q->bday[h] < dist[y]) { dist[y] = dist[x] + q->bday[h]; par[y] = x; via[y] = (int32_t)h; }
+    /* a binary heap keyed on dist */
+    int64_t *hp = gr_alloc(c, (size_t)(n * (bs->T + 1) + 1) * sizeof *hp), hn = 0;
+    #define HKEY(i) dist[hp[i]]
+    hp[hn++] = 0;
+    int32_t cnt = 0;
+    while (hn) {
+        int64_t x = hp[0];
+        hp[0] = hp[--hn];
+        for (int64_t i = 0;;) {
+            int64_t l = 2 * i + 1, r = l + 1, mi = i;
+            if (l < hn && HKEY(l) < HKEY(mi)) mi = l;
+            if (r < hn && HKEY(r) < HKEY(mi)) mi = r;
+            if (mi == i) break;
+            int64_t t = hp[i]; hp[i] = hp[mi]; hp[mi] = t; i = mi;
+        }
+        if (done[x]) continue;
+        done[x] = 1; ord[cnt++] = (int32_t)x;
+        for (int32_t l = 0; l < bs->T; l++) {
+            if (lheap[l] < 0) continue;
+            int64_t y = bs->trans[x * bs->T + l];
+            if (!done[y] && dist[x] + lcost[l] < dist[y]) {
+                dist[y] = dist[x] + lcost[l]; par[y] = (int32_t)x; via[y] = lheap[l];
+                int64_t i = hn++;
+                hp[i] = y;
+                while (i > 0 && HKEY((i - 1) / 2) > HKEY(i)) { int64_t t = hp[i]; hp[i] = hp[(i - 1) / 2]; hp[(i - 1) / 2] = t; i = (i - 1) / 2; }
+            }
         }
     }
-    gr_free(c, dist); gr_free(c, done);
+    #undef HKEY
+    if (cnt != n) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: a state no sum of heaps reaches (a bug)");
+    gr_free(c, hp); gr_free(c, dist); gr_free(c, done); gr_free(c, lcost); gr_free(c, lheap);
 }
 
-/* Heap n joins: with G = heap n, the outcomes of X + kG are computed column by column (k = 0,
- * 1, ...) over the elements x of Q_{n-1}, each through x's least word (its options X - h + t
- * by their elements, and the moves in a G), until a column repeats; the automaton over
- * (x, k) minimised is the candidate Q_n, and the check of quotient.h proves it (or the
- * quotient stops here: q->failed). */
+static int64_t run_word(const base *bs, int64_t st, const int32_t *w, int len, int skip) {
+    for (int i = 0; i < len; i++) if (i != skip) st = bs->trans[st * bs->T + bs->of_heap[w[i]]];
+    return st;
+}
+
+/* With G = heap n: the outcomes of X + kG, column by column (k = 0, 1, ...) over the states of
+ * the base, each through its least word (its options X - h + t by their states, the moves in
+ * a G), until a column repeats; the automaton over (state, k) minimised is the candidate,
+ * and the check of quotient.h proves it. 1 and the new quotient stored, or 0. */
+static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start) {
+    int64_t n = q->nheaps - 1, m = bs->n;
+    size_t M = (size_t)m;
+    int32_t *par = gr_alloc(c, M * sizeof *par), *via = gr_alloc(c, M * sizeof *via), *ord = gr_alloc(c, M * sizeof *ord);
+    least_words(c, q, n, bs, par, via, ord);
+    int kcap = 8, K = 0, back = -1;
+    uint8_t **col = gr_alloc(c, (size_t)kcap * sizeof *col);
+    col[K] = gr_alloc(c, M);
+    memcpy(col[K], bs->P, M);
+    K++;
+    int64_t wcap = 64;
+    int32_t *word = gr_alloc(c, (size_t)wcap * sizeof *word);
+    while (back < 0) {
+        gr_poll(c);
+        if (K > 4096) gr_fail(c, GR_EXIT_LIMIT, "misere quotient of '%s': the outcomes of sums with copies of heap %lld did not repeat", q->game->name, (long long)n);
+        if (K == kcap) { kcap *= 2; col = gr_realloc(c, col, (size_t)kcap * sizeof *col); }
+        uint8_t *cur = col[K] = gr_alloc(c, M), *prev = col[K - 1];
+        for (int64_t i = 0; i < m; i++) {
+            int64_t x = ord[i];
+            int p = 1;
+            for (int64_t o = start; o < q->opt_off[n + 1] && p; o += q->words[o] + 1)
+                if (prev[run_word(bs, x, q->words + o + 1, q->words[o], -1)]) p = 0;
+            int len = 0;
+            for (int64_t y = x; y != 0; y = par[y]) {
+                if (len == wcap) { wcap *= 2; word = gr_realloc(c, word, (size_t)wcap * sizeof *word); }
+                word[len++] = via[y];
+            }
+            for (int wi = 0; wi < len && p; wi++) {
+                int dup = 0;
+                for (int wj = 0; wj < wi && !dup; wj++) dup = word[wj] == word[wi];
+                if (dup) continue;
+                int64_t rest = run_word(bs, 0, word, len, wi);
+                int64_t h = word[wi];
+                for (int64_t o = q->opt_off[h]; o < q->opt_off[h + 1] && p; o += q->words[o] + 1)
+                    if (cur[run_word(bs, rest, q->words + o + 1, q->words[o], -1)]) p = 0;
+            }
+            cur[x] = (uint8_t)p;
+        }
+        for (int j = 0; j < K && back < 0; j++) if (!memcmp(col[j], cur, M)) back = j;
+        if (back < 0) K++;
+    }
+    gr_free(c, col[K]);   /* equal to col[back] */
+    sigma a;
+    memset(&a, 0, sizeof a);
+    int32_t L = bs->T;
+    a.T = L + 1;
+    a.n = (int64_t)K * m;
+    if (a.n > INT32_MAX / 2) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: more than 2^30 candidate states");
+    a.trans = gr_alloc(c, gr_size_mul(c, (size_t)a.n, (size_t)a.T * sizeof *a.trans));
+    a.pi = gr_alloc(c, (size_t)a.n);
+    for (int k = 0; k < K; k++)
+        for (int64_t x = 0; x < m; x++) {
+            int64_t id = (int64_t)k * m + x;
+            a.pi[id] = col[k][x];
+            for (int32_t l = 0; l < L; l++) a.trans[id * a.T + l] = (int32_t)((int64_t)k * m + bs->trans[x * L + l]);
+            a.trans[id * a.T + L] = (int32_t)((int64_t)(k + 1 < K ? k + 1 : back) * m + x);
+        }
+    cand next;
+    int32_t *cls = NULL;
+    sigma_reduce(c, &a, &next, &cls);
+    int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img);
+    for (int64_t h = 0; h < n; h++) img[h] = bs->of_heap[h] < 0 ? 0 : cls[a.trans[bs->of_heap[h]]];
+    img[n] = cls[a.trans[L]];
+    gr_free(c, cls);
+    sigma_free(c, &a);
+    for (int k = 0; k < K; k++) gr_free(c, col[k]);
+    gr_free(c, col); gr_free(c, word); gr_free(c, par); gr_free(c, via); gr_free(c, ord);
+    /* the proof */
+    types ty;
+    make_types(c, q, n + 1, &next, img, &ty);
+    sigma s;
+    int ok = sigma_search(c, &next, &ty, 1, &s, &q->checked_states);
+    sigma_free(c, &s);
+    types_free(c, &ty);
+    if (ok) {
+        if (next.n > q->order) q->last_growth = n;
+        store_cand(c, q, &next);
+        memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
+    } else cand_free(c, &next);
+    gr_free(c, img);
+    return ok;
+}
+
 static void add_heap(gr_ctx *c, gr_quotient *q) {
     int64_t n = q->nheaps;
     gr_eval_at(c, &n, 1);
@@ -311,99 +460,28 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
         for (int i = 0; i < q->words[o]; i++) b += q->bday[q->words[o + 1 + i]];
         if (b + 1 > q->bday[n]) q->bday[n] = b + 1;
     }
-    int32_t m = q->order;
-    size_t M = (size_t)m;
-    int32_t *par = gr_alloc(c, M * sizeof *par), *via = gr_alloc(c, M * sizeof *via), *ord = gr_alloc(c, M * sizeof *ord);
-    least_words(c, q, n, par, via, ord);
-    /* the option images of G */
-    int32_t nsg = 0;
-    int32_t *sg = gr_alloc(c, (size_t)(q->nwords - start) * sizeof *sg);
-    for (int64_t o = start; o < q->nwords; o += q->words[o] + 1) sg[nsg++] = word_img(q, q->words + o);
-    /* columns */
-    int kcap = 8, K = 0, back = -1;
-    uint8_t **col = gr_alloc(c, (size_t)kcap * sizeof *col);
-    col[K] = gr_alloc(c, M);
-    memcpy(col[K], q->inP, M);
-    K++;
-    int32_t *word = gr_alloc(c, (size_t)(q->bday[n] + M + 1) * sizeof *word);
-    while (back < 0) {
-        gr_poll(c);
-        if (K > 4096) gr_fail(c, GR_EXIT_LIMIT, "misere quotient of '%s': the outcomes of sums with copies of heap %lld did not repeat", q->game->name, (long long)n);
-        if (K == kcap) { kcap *= 2; col = gr_realloc(c, col, (size_t)kcap * sizeof *col); }
-        uint8_t *cur = col[K] = gr_alloc(c, M), *prev = col[K - 1];
-        for (int32_t i = 0; i < m; i++) {
-            int32_t x = ord[i];
-            int p = 1;
-            for (int32_t j = 0; j < nsg && p; j++) if (prev[q->mul[(size_t)x * M + (size_t)sg[j]]]) p = 0;
-            int len = 0;
-            for (int32_t y = x; y != 0; y = par[y]) word[len++] = via[y];
-            for (int wi = 0; wi < len && p; wi++) {
-                if (wi && word[wi] == word[wi - 1]) continue;
-                int32_t rest = 0;
-                for (int wj = 0; wj < len; wj++) if (wj != wi) rest = q->mul[(size_t)rest * M + (size_t)q->pret[word[wj]]];
-                int64_t h = word[wi];
-                for (int64_t o = q->opt_off[h]; o < q->opt_off[h + 1] && p; o += q->words[o] + 1)
-                    if (cur[q->mul[(size_t)rest * M + (size_t)word_img(q, q->words + o)]]) p = 0;
-            }
-            cur[x] = (uint8_t)p;
-        }
-        for (int j = 0; j < K && back < 0; j++) if (!memcmp(col[j], cur, M)) back = j;
-        if (back < 0) K++;
-    }
-    gr_free(c, col[K]);   /* equal to col[back] */
-    /* the automaton over (x, k): letters are the distinct images of smaller heaps, and G */
-    int32_t *letter = gr_alloc(c, (size_t)(n + 1) * sizeof *letter), *lelem = gr_alloc(c, (M + 1) * sizeof *lelem);
-    int32_t *elem_letter = gr_alloc(c, M * sizeof *elem_letter);
-    for (int32_t x = 0; x < m; x++) elem_letter[x] = -1;
-    int32_t L = 0;
-    for (int64_t h = 0; h < n; h++) {
-        letter[h] = -1;
-        if (q->opt_off[h] == q->opt_off[h + 1]) continue;
-        int32_t e = q->pret[h];
-        if (elem_letter[e] < 0) { elem_letter[e] = L; lelem[L++] = e; }
-        letter[h] = elem_letter[e];
-    }
-    letter[n] = L;
-    sigma a;
-    memset(&a, 0, sizeof a);
-    a.T = L + 1;
-    a.n = (int64_t)K * m;
-    a.trans = gr_alloc(c, gr_size_mul(c, (size_t)a.n, (size_t)a.T * sizeof *a.trans));
-    a.pi = gr_alloc(c, (size_t)a.n);
-    for (int k = 0; k < K; k++)
-        for (int32_t x = 0; x < m; x++) {
-            int64_t id = (int64_t)k * m + x;
-            a.pi[id] = col[k][x];
-            for (int32_t l = 0; l < L; l++) a.trans[id * a.T + l] = (int32_t)((int64_t)k * m + q->mul[(size_t)x * M + (size_t)lelem[l]]);
-            a.trans[id * a.T + L] = (int32_t)((int64_t)(k + 1 < K ? k + 1 : back) * m + x);
-        }
-    cand next;
-    int32_t *cls = NULL;
-    sigma_reduce(c, &a, &next, &cls);
-    int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img);
-    for (int64_t h = 0; h <= n; h++) img[h] = letter[h] < 0 ? 0 : cls[a.trans[letter[h]]];
-    gr_free(c, cls);
-    sigma_free(c, &a);
-    for (int k = 0; k < K; k++) gr_free(c, col[k]);
-    gr_free(c, col); gr_free(c, word); gr_free(c, letter); gr_free(c, lelem); gr_free(c, elem_letter);
-    gr_free(c, par); gr_free(c, via); gr_free(c, ord); gr_free(c, sg);
-    /* the proof */
+    cand k = { q->order, q->mul, q->inP };
     types ty;
-    make_types(c, q, n + 1, &next, img, &ty);
-    sigma s;
-    int ok = sigma_search(c, &next, &ty, 1, &s, &q->checked_states);
-    sigma_free(c, &s);
-    types_free(c, &ty);
+    make_types(c, q, n, &k, q->pret, &ty);
+    /* level 0: Q_{n-1}, letters its heap types */
+    base b0 = { q->order, ty.T, NULL, q->inP, ty.of_heap };
+    b0.trans = gr_alloc(c, gr_size_mul(c, (size_t)q->order, (size_t)(ty.T ? ty.T : 1) * sizeof *b0.trans));
+    for (int64_t x = 0; x < q->order; x++)
+        for (int32_t l = 0; l < ty.T; l++) b0.trans[x * ty.T + l] = q->mul[(size_t)x * (size_t)q->order + (size_t)ty.img[l]];
+    int ok = extend(c, q, &b0, start);
+    if (!ok && getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: level 1\n", (long long)n);
+    gr_free(c, b0.trans);
     if (!ok) {
-        cand_free(c, &next);
-        gr_free(c, img);
-        q->failed = n;
-        return;
+        /* level 1: the sigma automaton of Q_{n-1} (q still holds Q_{n-1}) */
+        sigma s;
+        sigma_search(c, &k, &ty, 0, &s, &q->checked_states);
+        base b1 = { s.n, ty.T, s.trans, s.pi, ty.of_heap };
+        ok = extend(c, q, &b1, start);
+        sigma_free(c, &s);
     }
-    if (next.n > q->order) q->last_growth = n;
-    store_cand(c, q, &next);
-    memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
-    gr_free(c, img);
+    if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: order %d, types %d, tuples so far %lld\n", (long long)n, q->order, ty.T, (long long)q->checked_states);
+    types_free(c, &ty);
+    if (!ok) q->failed = n;
 }
 
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
