@@ -157,9 +157,9 @@ static int64_t sigma_find_or_add(gr_ctx *c, sigma *s, const int32_t *v) {
  * A_u(y) = "some option image t of u has y t in P"; adding heap v of image e makes
  * F'(z) = F(e z) or A_v(phi(X) z). X's outcome implied by its options is "a move and
  * 1 not in F_X". */
-static int sigma_search(gr_ctx *c, const cand *k, const types *ty, int early, sigma *s, int64_t *count) {
+static int sigma_search_lim(gr_ctx *c, const cand *k, const types *ty, int32_t tlim, int early, sigma *s, int64_t *count) {
     memset(s, 0, sizeof *s);
-    int32_t T = ty->T;
+    int32_t T = tlim;
     size_t n = (size_t)k->n;
     int32_t words = (int32_t)((n + 31) / 32);
     s->T = T; s->width = 2 + words;
@@ -213,6 +213,10 @@ static int sigma_search(gr_ctx *c, const cand *k, const types *ty, int early, si
     gr_free(c, acc);
     gr_free(c, v); gr_free(c, nv);
     return ok;
+}
+
+static int sigma_search(gr_ctx *c, const cand *k, const types *ty, int early, sigma *s, int64_t *count) {
+    return sigma_search_lim(c, k, ty, ty->T, early, s, count);
 }
 
 /* Moore minimisation of the sigma automaton with the implied outcomes: the next candidate.
@@ -357,7 +361,7 @@ static int64_t run_word(const base *bs, int64_t st, const int32_t *w, int len, i
  * the base, each through its least word (its options X - h + t by their states, the moves in
  * a G), until a column repeats; the automaton over (state, k) minimised is the candidate,
  * and the check of quotient.h proves it. 1 and the new quotient stored, or 0. */
-static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start) {
+static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start, cand *fail_c, int32_t **fail_img) {
     int64_t n = q->nheaps - 1, m = bs->n;
     size_t M = (size_t)m;
     int32_t *par = gr_alloc(c, M * sizeof *par), *via = gr_alloc(c, M * sizeof *via), *ord = gr_alloc(c, M * sizeof *ord);
@@ -435,8 +439,14 @@ static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start) {
         if (next.n > q->order) q->last_growth = n;
         store_cand(c, q, &next);
         memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
-    } else cand_free(c, &next);
-    gr_free(c, img);
+        gr_free(c, img);
+    } else if (fail_c) {
+        *fail_c = next;
+        *fail_img = img;
+    } else {
+        cand_free(c, &next);
+        gr_free(c, img);
+    }
     return ok;
 }
 
@@ -468,17 +478,34 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     b0.trans = gr_alloc(c, gr_size_mul(c, (size_t)q->order, (size_t)(ty.T ? ty.T : 1) * sizeof *b0.trans));
     for (int64_t x = 0; x < q->order; x++)
         for (int32_t l = 0; l < ty.T; l++) b0.trans[x * ty.T + l] = q->mul[(size_t)x * (size_t)q->order + (size_t)ty.img[l]];
-    int ok = extend(c, q, &b0, start);
-    if (!ok && getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: level 1\n", (long long)n);
+    cand fc = { 0 };
+    int32_t *fimg = NULL;
+    int ok = extend(c, q, &b0, start, &fc, &fimg);
     gr_free(c, b0.trans);
-    if (!ok) {
-        /* level 1: the sigma automaton of Q_{n-1} (q still holds Q_{n-1}) */
+    /* Rounds: a failed candidate C still decides the sums without heap n, and its
+     * (phi, move, F) automaton over the smaller heaps, with F over all of C (sums with copies
+     * of heap n too), is a finer base that sees how those sums meet heap n. */
+    for (int round = 1; !ok && round <= 24 && fc.n <= 4096; round++) {
+        if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: round %d (candidate order %d)\n", (long long)n, round, fc.n);
+        types tc;
+        make_types(c, q, n + 1, &fc, fimg, &tc);
+        int32_t tlim = tc.T, tn = tc.of_heap[n];
+        int shared = 0;
+        for (int64_t h = 0; h < n; h++) shared |= tc.of_heap[h] == tn;
+        if (!shared && tn == tc.T - 1) tlim = tc.T - 1;
         sigma s;
-        sigma_search(c, &k, &ty, 0, &s, &q->checked_states);
-        base b1 = { s.n, ty.T, s.trans, s.pi, ty.of_heap };
-        ok = extend(c, q, &b1, start);
+        sigma_search_lim(c, &fc, &tc, tlim, 0, &s, &q->checked_states);
+        cand_free(c, &fc);
+        gr_free(c, fimg);
+        fimg = NULL;
+        base b1 = { s.n, tlim, s.trans, s.pi, tc.of_heap };
+        if (s.n > 200000) { sigma_free(c, &s); types_free(c, &tc); break; }
+        ok = extend(c, q, &b1, start, &fc, &fimg);
         sigma_free(c, &s);
+        types_free(c, &tc);
     }
+    cand_free(c, &fc);
+    gr_free(c, fimg);
     if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: order %d, types %d, tuples so far %lld\n", (long long)n, q->order, ty.T, (long long)q->checked_states);
     types_free(c, &ty);
     if (!ok) q->failed = n;
