@@ -533,7 +533,12 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     }
     int64_t want = upto;
     if (q->proved && want >= q->proof_to) want = q->proof_to - 1;
-    while (q->nheaps <= want && !q->failed) add_heap(c, q);
+    while (q->nheaps <= want && !q->failed) {
+        snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
+                 g->name, (long long)q->nheaps, q->order);
+        add_heap(c, q);
+    }
+    c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     return q;
 }
