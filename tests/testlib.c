@@ -57,6 +57,18 @@ static int scmp(const void *a, const void *b) { return strcmp(*(char *const *)a,
 void msort(mlist *l) { if (l->n) qsort(l->v, l->n, sizeof *l->v, scmp); }
 void mfree(mlist *l) { for (size_t i = 0; i < l->n; i++) free(l->v[i]); free(l->v); memset(l, 0, sizeof *l); }
 
+int msame(mlist *a, mlist *b, const char *label) {
+    msort(a);
+    msort(b);
+    int same = a->n == b->n;
+    for (size_t i = 0; same && i < a->n; i++) same = strcmp(a->v[i], b->v[i]) == 0;
+    if (!same) {
+        for (size_t i = 0; i < a->n; i++) fprintf(stderr, "  %s: %s\n", label, a->v[i]);
+        for (size_t i = 0; i < b->n; i++) fprintf(stderr, "  graph: %s\n", b->v[i]);
+    }
+    return same;
+}
+
 int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l) {
     gr_sumgraph *s = gr_sumgraph_new(c, m, (gr_conv)conv);
     uint32_t id = gr_sumgraph_add(s, comps, n);

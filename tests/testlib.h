@@ -42,6 +42,8 @@ void mtheory(void *u, const char *text, uint32_t id);
 void mgraph(void *u, const char *text, uint32_t id);
 void msort(mlist *l);
 void mfree(mlist *l);
+/* Sorts both lists and compares them; prints both (a's lines named label) when they differ. */
+int msame(mlist *a, mlist *b, const char *label);
 /* The position graph's answer for a sum under conv: its outcome, and in l (whose pg it sets
  * while it lives) the moves to P positions. */
 struct gr_ctx; struct gr_module; struct gr_comp;

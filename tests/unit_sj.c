@@ -37,17 +37,7 @@ static int tame_rule(gf *f, const gr_comp *comps, int n) {
 }
 
 /* Sorts both lists and compares them. */
-static int same_moves(mlist *a, mlist *b) {
-    msort(a);
-    msort(b);
-    int same = a->n == b->n;
-    for (size_t i = 0; same && i < a->n; i++) same = strcmp(a->v[i], b->v[i]) == 0;
-    if (!same) {
-        for (size_t i = 0; i < a->n; i++) fprintf(stderr, "  SJ:    %s\n", a->v[i]);
-        for (size_t i = 0; i < b->n; i++) fprintf(stderr, "  graph: %s\n", b->v[i]);
-    }
-    return same;
-}
+static int same_moves(mlist *a, mlist *b) { return msame(a, b, "SJ"); }
 
 static void body(gf *f, void *arg) {
     job *j = arg;
