@@ -485,7 +485,7 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     /* Rounds: a failed candidate C still decides the sums without heap n, and its
      * (phi, move, F) automaton over the smaller heaps, with F over all of C (sums with copies
      * of heap n too), is a finer base that sees how those sums meet heap n. */
-    for (int round = 1; !ok && round <= 24 && fc.n <= 4096; round++) {
+    for (int round = 1; !ok && round <= 8 && fc.n <= 2048; round++) {
         if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: round %d (candidate order %d)\n", (long long)n, round, fc.n);
         types tc;
         make_types(c, q, n + 1, &fc, fimg, &tc);
