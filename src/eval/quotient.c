@@ -182,11 +182,6 @@ static int sigma_search_lim(gr_ctx *c, const cand *k, const types *ty, int32_t t
         s->pi[at] = (uint8_t)(v[1] && !(F[0] & 1u));
         if (s->pi[at] != k->P[v[0]]) {
             ok = 0;
-            if (getenv("GRUNDY_QDEBUG")) {
-                fprintf(stderr, "check fails at tuple %lld: phi %d P %d implied %d; witness types:", (long long)at, v[0], k->P[v[0]], s->pi[at]);
-                for (int64_t w = at; w > 0; w = s->from[w]) fprintf(stderr, " %d", s->by[w]);
-                fprintf(stderr, "\n");
-            }
             if (early) break;
         }
         for (int32_t t = 0; t < T; t++) {
@@ -486,7 +481,6 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
      * (phi, move, F) automaton over the smaller heaps, with F over all of C (sums with copies
      * of heap n too), is a finer base that sees how those sums meet heap n. */
     for (int round = 1; !ok && round <= 8 && fc.n <= 2048; round++) {
-        if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: round %d (candidate order %d)\n", (long long)n, round, fc.n);
         types tc;
         make_types(c, q, n + 1, &fc, fimg, &tc);
         int32_t tlim = tc.T, tn = tc.of_heap[n];
@@ -506,7 +500,6 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     }
     cand_free(c, &fc);
     gr_free(c, fimg);
-    if (getenv("GRUNDY_QDEBUG")) fprintf(stderr, "heap %lld: order %d, types %d, tuples so far %lld\n", (long long)n, q->order, ty.T, (long long)q->checked_states);
     types_free(c, &ty);
     if (!ok) q->failed = n;
 }

@@ -9,18 +9,21 @@
  *   check       C is *correct* when, for every sum X, o(X) = P iff phi(X) in P. By induction on
  *               X this holds iff for every X: phi(X) in P <=> X has a move and no option
  *               X - h + t (h a heap of X, t an option of h) has phi(X - h) phi(t) in P. The
- *               right side depends on X only through phi(X) and phi(X - h) for the heaps of X
- *               (heaps with equal image and equal option images give equal phi(X - h)), so the
- *               finitely many reachable tuples sigma(X) = (phi(X), phi(X - h) ...) decide it:
- *               a search over them is a proof (the "verification" of the papers' iterative
- *               algorithm, in Siegel's MisereSolver);
- *   reduce      the outcomes of a correct candidate, minimised as an automaton over heaps
- *               (x rho y iff P(xz) = P(yz) for all z), are the quotient itself;
- *   heap n      first, does heap n pretend to be an element x of Q_{n-1} (the quotient does not
- *               grow)? each x whose outcome matches is checked; else the quotient grows: the
- *               candidate Q_{n-1} x {1, g, g^2} (g^3 = g) is refined (the sigma-automaton of
- *               a candidate, minimised with the outcomes its options imply, is the next
- *               candidate) until one checks.
+ *               right side depends on X only through phi(X), whether X has a move, and the
+ *               set F_X of later additions z for which some heap h of X has an option t with
+ *               phi(X - h) z phi(t) in P; the finitely many reachable triples are searched,
+ *               which is a proof (or a sum the candidate gets wrong);
+ *   reduce      a correct candidate minimised as an automaton over heaps (x rho y iff
+ *               P(xz) = P(yz) for all z) is the quotient itself;
+ *   heap n      with G = heap n, the outcomes of X + kG are computed column by column in k
+ *               over the states of a base that decides the sums of smaller heaps (first
+ *               Q_{n-1}; each state through its birthday-least word, so the recursion is
+ *               well founded) until a column repeats; the automaton over (state, k)
+ *               minimised is the candidate. A new heap can split elements of Q_{n-1} (Kayles:
+ *               5 + 5 and 0 are one element of Q_8, yet 9 + 5 + 5 is N and 9 is P), so when
+ *               the check fails the next base is the failed candidate's triple automaton over
+ *               the smaller heaps (it sees how their sums meet G); after 8 such rounds (or a
+ *               candidate past 2048 elements) the quotient stops at heap n (q->failed).
  * Where the pretending function turns periodic, a theorem extends it to every heap (see
  * gr_quotient_prove). */
 #ifndef GRUNDY_QUOTIENT_H
