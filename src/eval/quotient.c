@@ -468,6 +468,30 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     cand k = { q->order, q->mul, q->inP };
     types ty;
     make_types(c, q, n, &k, q->pret, &ty);
+    /* Heap n with the option images of a smaller heap's type is that type's element: the check
+     * then sees the same types as for heaps 0..n-1, which it proved (the step the periodicity
+     * theorem rests on). */
+    {
+        int64_t m = 0;
+        int32_t *im = gr_alloc(c, (size_t)(q->nwords - start + 1) * sizeof *im);
+        for (int64_t o = start; o < q->nwords; o += q->words[o] + 1) {
+            int32_t x = 0;
+            for (int i = 0; i < q->words[o]; i++) x = q->mul[(size_t)x * (size_t)q->order + (size_t)q->pret[q->words[o + 1 + i]]];
+            im[m++] = x;
+        }
+        qsort(im, (size_t)m, sizeof *im, cmp_i32);
+        int64_t u = 0;
+        for (int64_t i = 0; i < m; i++) if (!u || im[u - 1] != im[i]) im[u++] = im[i];
+        int32_t same = -1;
+        for (int32_t t = 0; t < ty.T && same < 0; t++)
+            if (ty.opt_off[t + 1] - ty.opt_off[t] == u && !memcmp(ty.opts + ty.opt_off[t], im, (size_t)u * sizeof *im)) same = t;
+        gr_free(c, im);
+        if (same >= 0) {
+            q->pret[n] = ty.img[same];
+            types_free(c, &ty);
+            return;
+        }
+    }
     /* level 0: Q_{n-1}, letters its heap types */
     base b0 = { q->order, ty.T, NULL, q->inP, ty.of_heap };
     b0.trans = gr_alloc(c, gr_size_mul(c, (size_t)q->order, (size_t)(ty.T ? ty.T : 1) * sizeof *b0.trans));
