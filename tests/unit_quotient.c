@@ -1,5 +1,6 @@
 /* unit_quotient: the misere quotient (eval/quotient.h, sums/misquot.h) against its twins.
- *   1. random subtraction sets and octal codes, random sums of one to six small heaps: where
+ *   1. random subtraction sets and octal codes, random sums of one to six small heaps (some of
+ *      both rule sets, through the quotient of their union): where
  *      the quotient decides, the outcome and the winning moves are the position graph's (and
  *      it must decide most of them);
  *   2. the order of small quotients against a brute force written here: the classes of the
@@ -137,7 +138,7 @@ int main(void) {
 #else
     int programs = 60, trials = 20;
 #endif
-    int cases = 0, decided = 0, orders = 0, orders_equal = 0;
+    int cases = 0, decided = 0, orders = 0, orders_equal = 0, mixed = 0;
     for (int prog = 0; prog < programs; prog++) {
         char src[512];
         t_random_sub_octal(&r, src, sizeof src, 6);
@@ -160,8 +161,14 @@ int main(void) {
             job j;
             memset(&j, 0, sizeof j);
             j.n = (int)t_range(&r, 1, 6);
-            gr_game *g = gs[t_range(&r, 0, 1)];
-            for (int i = 0; i < j.n; i++) j.comps[i] = gf_comp(g, t_range(&r, 0, j.n >= 5 ? 6 : 9), 0);
+            gr_game *one = gs[t_range(&r, 0, 1)];   /* mostly one rule set, sometimes both (their union) */
+            for (int i = 0; i < j.n; i++) {
+                gr_game *g = t_range(&r, 0, 3) ? one : gs[t_range(&r, 0, 1)];
+                j.comps[i] = gf_comp(g, t_range(&r, 0, j.n >= 5 ? 6 : 9), 0);
+            }
+            int two = 0;
+            for (int i = 1; i < j.n; i++) two |= j.comps[i].game != j.comps[0].game;
+            mixed += two;
             if (!run_job(&f, &j)) continue;
             cases++;
             decided += j.decided;
@@ -169,7 +176,7 @@ int main(void) {
         }
         gf_close(&f);
     }
-    printf("%d random misere sums; the quotient decided %d\n", cases, decided);
+    printf("%d random misere sums (%d of two rule sets, through their union); the quotient decided %d\n", cases, mixed, decided);
     printf("%d small quotients; the brute force reached the order in %d\n", orders, orders_equal);
     CHECK(decided >= cases * 9 / 10);
     CHECK(orders_equal >= orders * 9 / 10);

@@ -43,7 +43,7 @@ static void sigma_free(gr_ctx *c, sigma *s) {
 }
 
 /* ---- options of heaps, as words of heaps ---- */
-typedef struct opt_collect { gr_ctx *c; gr_quotient *q; int64_t heap; int bad; } opt_collect;
+typedef struct opt_collect { gr_ctx *c; gr_quotient *q; int64_t heap; int gi, bad; } opt_collect;
 
 static void on_option(void *user, const int64_t *parts, int nparts) {
     opt_collect *oc = user;
@@ -58,8 +58,9 @@ static void on_option(void *user, const int64_t *parts, int nparts) {
     for (int i = 0; i < nparts; i++) {
         int64_t h = parts[i];
         if (h < 0 || h >= oc->heap) { oc->bad = 1; return; }
-        if (q->opt_off[h] == q->opt_off[h + 1]) continue;   /* a heap without a move is 0 */
-        w[1 + len++] = (int32_t)h;
+        int64_t a = h * q->ngames + oc->gi;                  /* its atom */
+        if (q->opt_off[a] == q->opt_off[a + 1]) continue;   /* a heap without a move is 0 */
+        w[1 + len++] = (int32_t)a;
     }
     w[0] = len;
     q->nwords += len + 1;
@@ -447,14 +448,17 @@ static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start, cand
 
 static void add_heap(gr_ctx *c, gr_quotient *q) {
     int64_t n = q->nheaps;
-    gr_eval_at(c, &n, 1);
+    int gi = (int)(n % q->ngames);
+    int64_t heap = n / q->ngames;
+    gr_game *g = q->games[gi];
+    gr_eval_at(c, &heap, 1);
     q->pret = gr_realloc(c, q->pret, (size_t)(n + 1) * sizeof *q->pret);
     q->bday = gr_realloc(c, q->bday, (size_t)(n + 1) * sizeof *q->bday);
     q->opt_off = gr_realloc(c, q->opt_off, (size_t)(n + 2) * sizeof *q->opt_off);
-    opt_collect oc = { c, q, n, 0 };
+    opt_collect oc = { c, q, heap, gi, 0 };
     int64_t start = q->nwords;
-    gr_eval_options(c, q->game, &n, on_option, &oc);
-    if (oc.bad) gr_fail(c, GR_EXIT_INPUT, "misere quotient of '%s': heap %lld has a move to a heap that is not smaller", q->game->name, (long long)n);
+    gr_eval_options(c, g, &heap, on_option, &oc);
+    if (oc.bad) gr_fail(c, GR_EXIT_INPUT, "misere quotient of '%s': heap %lld has a move to a heap that is not smaller", g->name, (long long)heap);
     q->opt_off[n + 1] = q->nwords;
     q->nheaps = n + 1;
     q->pret[n] = 0;
@@ -542,7 +546,8 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     gr_quotient *q = g->quotient;
     if (!q) {
         q = g->quotient = gr_alloc(c, sizeof *q);
-        q->game = g;
+        q->game = q->games[0] = g;
+        q->ngames = 1;
         q->order = 1;
         q->mul = gr_alloc(c, sizeof *q->mul);
         q->inP = gr_alloc(c, 1);
@@ -569,9 +574,46 @@ int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap) {
 
 void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     if (!q) return;
+    while (q->unions) { gr_quotient *u = q->unions; q->unions = u->unions; gr_quotient_free(c, u); }
     gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
     gr_free(c, q->opt_off); gr_free(c, q->words); gr_free(c, q->bday);
     gr_free(c, q);
+}
+
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap) {
+    if (n < 1 || n > 8) { if (why) snprintf(why, cap, "a union of at most 8 rule sets"); return NULL; }
+    for (int i = 0; i < n; i++) if (!gr_quotient_of(c, games[i], 0, why, cap)) return NULL;
+    if (n == 1) return gr_quotient_of(c, games[0], upto, why, cap);
+    gr_quotient *home = games[0]->quotient, *q = NULL;
+    for (gr_quotient *u = home->unions; u && !q; u = u->unions)
+        if (u->ngames == n && !memcmp(u->games, games, (size_t)n * sizeof *games)) q = u;
+    if (!q) {
+        q = gr_alloc(c, sizeof *q);
+        q->game = games[0];
+        memcpy(q->games, games, (size_t)n * sizeof *games);
+        q->ngames = n;
+        q->order = 1;
+        q->mul = gr_alloc(c, sizeof *q->mul);
+        q->inP = gr_alloc(c, 1);
+        q->opt_off = gr_alloc(c, sizeof *q->opt_off);
+        q->unions = home->unions;
+        home->unions = q;
+    }
+    int64_t want = (upto + 1) * n - 1;
+    while (q->nheaps <= want && !q->failed) {
+        snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of a union of %d rule sets had reached order %d", n, q->order);
+        add_heap(c, q);
+    }
+    c->limit_note[0] = '\0';
+    gr_eval_at(c, NULL, 0);
+    return q;
+}
+
+int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap) {
+    if (q->ngames == 1) return gr_quotient_elem(c, q, heap);
+    int64_t a = heap * q->ngames + gi;
+    if (a >= q->nheaps) gr_quotient_union(c, q->games, q->ngames, heap, NULL, 0);
+    return q->pret[a];
 }
 
 /* ---- a period of the pretending function, proved ---- */
@@ -590,6 +632,10 @@ void gr_quotient_prove(gr_ctx *c, gr_quotient *q) {
     int64_t N = q->nheaps, reach;   /* reach: the t or s of the theorem */
     const char *name;
     int octal = 0;
+    if (q->ngames > 1) {
+        snprintf(q->theorem, sizeof q->theorem, "no periodicity theorem for a union of rule sets");
+        return;
+    }
     if (g->kernel == KER_OCTAL && g->tb.period == 0 && g->tb.last_place >= 0 && g->tb.last_place < 1000000 && g->tb.max_heaps <= 2) {
         reach = g->tb.last_place; name = "octal"; octal = 1;
     } else if (g->kernel == KER_SUBTRACT && g->nsub > 0) {

@@ -32,8 +32,12 @@
 #include "evaluator.h"
 
 typedef struct gr_quotient {
-    gr_game *game;
-    int64_t nheaps;          /* heaps 0..nheaps-1 are in */
+    gr_game *game;           /* games[0] */
+    /* A union of rule sets: its atoms interleave heap sizes, atom a is heap a / ngames of
+     * games[a % ngames] (one game: atom = heap); every option of an atom is an earlier atom. */
+    gr_game *games[8]; int ngames;
+    struct gr_quotient *unions;   /* unions with this game first (kept on the game's own quotient) */
+    int64_t nheaps;          /* atoms 0..nheaps-1 are in */
     int32_t order;           /* |Q| */
     int32_t p_order;         /* |P| */
     uint8_t *inP;            /* [order] */
@@ -57,6 +61,11 @@ typedef struct gr_quotient {
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap);
 /* The element of a heap: from the table, through a proved period, or by growing. */
 int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
+/* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps up to
+ * upto of each (no periodicity theorem for unions); NULL with why as gr_quotient_of. */
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap);
+/* The element of heap `heap` of games[gi] in a union (grown on demand). */
+int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
 /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
 void gr_quotient_prove(gr_ctx *c, gr_quotient *q);
 void gr_quotient_free(gr_ctx *c, gr_quotient *q);
