@@ -97,7 +97,7 @@ typedef struct job {
     char why[1024];
 } job;
 
-static int same_moves(mlist *a, mlist *b) { return msame(a, b, "quotient"); }
+static int same_moves(mlist *a, mlist *b) { return mcompare(a, b, 0); }
 
 static void body(gf *f, void *arg) {
     job *j = arg;

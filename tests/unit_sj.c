@@ -37,7 +37,7 @@ static int tame_rule(gf *f, const gr_comp *comps, int n) {
 }
 
 /* Sorts both lists and compares them. */
-static int same_moves(mlist *a, mlist *b) { return msame(a, b, "SJ"); }
+static int same_moves(mlist *a, mlist *b) { return mcompare(a, b, 0); }
 
 static void body(gf *f, void *arg) {
     job *j = arg;
