@@ -138,10 +138,6 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
  * 'anyleaf' and 'every' (heapconv.h); otherwise gr_evaluator_of. */
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
 
-/* The heap kernels of 'anyleaf' and 'every' (heap/heapconv.h), which the theories of sums/
- * call component by component: the values of a heap and its options by value. */
-#include "eval/heap/heapconv.h"
-
 /* What queries and sums call. */
 unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap);
 int gr_eval_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
@@ -177,4 +173,11 @@ int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos);
 /* The coordinates of cell i of a box; the number of cells (0 past 2^62). */
 void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos);
 int64_t gr_box_cells(const gr_box *box, int64_t *rows, int64_t *cols);
+
+/* The heap kernels of the other conventions, which the theories of sums/ (and the quotient
+ * query) call component by component: 'anyleaf' and 'every' (heap/heapconv.h: the values of a
+ * heap and its options by value) and misere play (heap/quotient.h: the misere quotient). Last,
+ * as they use the declarations above. */
+#include "eval/heap/heapconv.h"
+#include "eval/heap/quotient.h"
 #endif

@@ -1,6 +1,6 @@
 /* compgraph: values of components on their own normal-play graphs; see compgraph.h. */
 #include "compgraph.h"
-#include "evaluator.h"
+#include "eval/evaluator.h"
 #include <string.h>
 
 gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, int n) {
