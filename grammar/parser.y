@@ -364,6 +364,8 @@ posref
     : gameref '(' exprs_opt ')'  { $$ = (gr_posref){ .game = $1, .coords = $3, .loc = L(@$) }; }
     | IDENT '.' vname            { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .vertex = $3, .vertex_loc = L(@3), .loc = L(@$) }; }
     | IDENT                      { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .figure = 1, .loc = L(@$) }; }
+    | '*' INT                    { $$ = (gr_posref){ .game = { .name = "*", .loc = L(@$) }, .loc = L(@$) };
+                                   ast_exprs_push(C, &$$.coords, ast_int(C, L(@2), $2)); st->uses_star = 1; }
     | posref '-' '(' vname '-' vname ')'
         { $$ = $1; ast_names_push(C, &$$.cuts, $4, L(@4)); ast_names_push(C, &$$.cuts, $6, L(@6)); $$.loc = L(@$); }
     ;

@@ -71,6 +71,7 @@ static size_t render_atom(const gr_game *g, const int64_t *coords, char *buf, si
     if (g->shape == SHAPE_GRAPH)
         return pos + (size_t)snprintf(buf + pos, cap - pos, "%s.%s", g->name, g->vertices[coords[0]]);
     if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, coords, -1, buf, cap, pos);
+    if (g->name[0] == '*') return pos + (size_t)snprintf(buf + pos, cap - pos, "*%lld", (long long)coords[0]);   /* the prelude's nim heap */
     pos += (size_t)snprintf(buf + pos, cap - pos, "%s(", g->name);
     for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && pos < cap; i++)   /* the heads */
         if (gr_coin_heads(coords, i)) pos += (size_t)snprintf(buf + pos, cap - pos, "%s%d", k++ ? ", " : "", i);
@@ -105,6 +106,7 @@ static void text_figure(gr_text *t, const gr_game *g, const int64_t *mask, int e
 static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) {
     if (g->shape == SHAPE_GRAPH) { gr_text_printf(t, "%s.%s", g->name, g->vertices[coords[0]]); return; }
     if (g->shape == SHAPE_FIGURE) { text_figure(t, g, coords, -1); return; }
+    if (g->name[0] == '*') { gr_text_printf(t, "*%lld", (long long)coords[0]); return; }
     gr_text_printf(t, "%s(", g->name);
     if (g->shape == SHAPE_COINS) {   /* the places of the heads */
         for (int i = 0, k = 0; i < GR_COIN_PLACES; i++)
