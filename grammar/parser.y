@@ -1,7 +1,7 @@
 /* parser.y: the grammar of the .game language. A pure, reentrant LALR(1) parser: every action
  * is one call of an ast_*() constructor; meaning is checked later, in sema. */
 %define api.pure full
-%define parse.error detailed
+%define parse.error custom
 %locations
 %lex-param {yyscan_t scanner}
 %parse-param {yyscan_t scanner} {gr_parser_state *st}
@@ -14,7 +14,9 @@ typedef void *yyscan_t;
 %code {
 #include <string.h>
 #include "lexer.h"
+#include "suggest.h"
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg);
+static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *word);
 #define C (st->ctx)
 #define L(x) gr_span(x)
 /* Byte spans: a rule covers its first through its last symbol. */
@@ -325,7 +327,7 @@ kind_opt
     : %empty                     { $$ = 0; }
     | OUTCOME                    { $$ = TK_OUTCOME; }
     | IDENT                      { $$ = !strcmp($1, "sg") ? TK_SG : !strcmp($1, "remoteness") ? TK_REMOTENESS : !strcmp($1, "genus") ? TK_GENUS : -1;
-                                   if ($$ < 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table"); YYABORT; } }
+                                   if ($$ < 0) { table_kind_error(&@1, scanner, st, $1); YYABORT; } }
     ;
 
 check_tail
@@ -416,6 +418,99 @@ expr
     ;
 
 %%
+
+static int is_keyword(yysymbol_kind_t k) { return k >= YYSYMBOL_GAME && k <= YYSYMBOL_TO; }
+
+/* A token's name as a message shows it: 'game', ';', "a name". */
+static void token_name(yysymbol_kind_t k, char *buf, size_t cap) {
+    const char *n = yysymbol_name(k);
+    switch (k) {
+    case YYSYMBOL_YYEOF: snprintf(buf, cap, "the end of the input"); return;
+    case YYSYMBOL_IDENT: snprintf(buf, cap, "a name"); return;
+    case YYSYMBOL_INT: snprintf(buf, cap, "a number"); return;
+    case YYSYMBOL_STRING: snprintf(buf, cap, "a string"); return;
+    default: break;
+    }
+    if (n[0] == '\'' || n[0] == '"') snprintf(buf, cap, "%s", n);
+    else snprintf(buf, cap, "'%s'", n);
+}
+
+static int is_operator(yysymbol_kind_t k) {
+    static const char OPS[] = "+-*/%&|^<>";
+    const char *n = yysymbol_name(k);
+    if (n[0] == '\'' && n[1] && n[2] == '\'' && strchr(OPS, n[1])) return 1;
+    switch (k) {
+    case YYSYMBOL_SHL: case YYSYMBOL_SHR: case YYSYMBOL_LE: case YYSYMBOL_GE: case YYSYMBOL_EQ: case YYSYMBOL_NE:
+    case YYSYMBOL_ANDAND: case YYSYMBOL_OROR: case YYSYMBOL_IFF: return 1;
+    default: return 0;
+    }
+}
+
+static int listed(yysymbol_kind_t k) {
+    return k != YYSYMBOL_YYerror && k != YYSYMBOL_YYUNDEF && k != YYSYMBOL_LEXERROR && k != YYSYMBOL_YYEOF && !is_operator(k);
+}
+
+/* After a table's coordinates only a kind may follow: the error names the nearest. */
+static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *word) {
+    static const char *const KINDS[] = { "outcome", "sg", "remoteness", "genus" };
+    gr_suggest sg;
+    gr_suggest_init(&sg, word);
+    for (int i = 0; i < 4; i++) gr_suggest_offer(&sg, KINDS[i]);
+    char msg[256];
+    const char *best = gr_suggest_best(&sg);
+    snprintf(msg, sizeof msg, "unexpected name '%.60s'%s%s%s; expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table",
+             word, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    yyerror(loc, scanner, st, msg);
+}
+
+/* A syntax error says what was found, what would have been accepted there (operators summed
+ * up as one item, the end of the input last), and, for a word near an expected keyword,
+ * "did you mean". */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_parser_state *st) {
+    (void)scanner;
+    if (st->failed) return 0;   /* the scanner already explained its bad token */
+    st->failed = 1;
+    const YYLTYPE *loc = yypcontext_location(ctx);
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    char msg[1024], name[64];
+    size_t pos = 0;
+    const char *text = st->ctx->src + loc->off;
+    int tlen = loc->end > loc->off ? (int)(loc->end - loc->off) : 0;
+    if (got == YYSYMBOL_IDENT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected name '%.*s'", tlen > 60 ? 60 : tlen, text);
+    else if (got == YYSYMBOL_INT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected number %.*s", tlen > 30 ? 30 : tlen, text);
+    else { token_name(got, name, sizeof name); pos += (size_t)snprintf(msg, sizeof msg, "unexpected %s", name); }
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    if (n < 0) n = 0;
+    char word[GR_MAX_IDENT + 1];
+    snprintf(word, sizeof word, "%.*s", tlen, text);
+    gr_suggest sg;
+    gr_suggest_init(&sg, word);
+    int ops = 0, eof = 0, items = 0, star = 0, plus = 0;
+    for (int i = 0; i < n; i++) plus |= !strcmp(yysymbol_name(exp[i]), "'+'");
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(yysymbol_name(exp[i]), "'*'") && !plus) { star = 1; exp[i] = YYSYMBOL_YYUNDEF; continue; }   /* the '*' of *n */
+        ops |= is_operator(exp[i]);
+        eof |= exp[i] == YYSYMBOL_YYEOF;
+        items += listed(exp[i]);
+        if (got == YYSYMBOL_IDENT && is_keyword(exp[i])) gr_suggest_offer(&sg, yysymbol_name(exp[i]));
+    }
+    const char *best = got == YYSYMBOL_IDENT ? gr_suggest_best(&sg) : NULL;
+    if (best && pos < sizeof msg) pos += (size_t)snprintf(msg + pos, sizeof msg - pos, " (did you mean '%s'?)", best);
+    items += ops + eof + star;
+    int shown = 0;
+    for (int i = 0; i < n && pos < sizeof msg; i++) {
+        if (!listed(exp[i])) continue;
+        token_name(exp[i], name, sizeof name);
+        shown++;
+        pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%s%s", shown == 1 ? "; expected " : shown == items ? " or " : ", ", name);
+    }
+    if (star && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sa nim heap *n", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    if (ops && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%san operator", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    if (eof && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sthe end of the input", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
+    return 0;
+}
 
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg) {
     (void)scanner;

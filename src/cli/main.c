@@ -17,6 +17,8 @@
 #include "play.h"
 #include "query.h"
 #include "sema.h"
+#include "session.h"
+#include "suggest.h"
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
@@ -79,6 +81,21 @@ static void stdout_gone(gr_ctx *c) {
         raise(SIGPIPE);
         _exit(128 + SIGPIPE);
     }
+}
+
+/* An unknown option: the nearest known one, if any is close. */
+_Noreturn static void unknown_option(const char *name) {
+    static const char *const KNOWN[] = { "--format", "--explain", "--to", "--max-positions", "--max-memory", "--max-time",
+        "--threads", "--checkpoint", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
+        "--version", "--interactive" };
+    gr_suggest sg;
+    gr_suggest_init(&sg, name);
+    for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++) gr_suggest_offer(&sg, KNOWN[k]);
+    const char *best = gr_suggest_best(&sg);
+    if (!best) usage_error("unknown option '%s'", name);
+    char msg[128];
+    snprintf(msg, sizeof msg, "unknown option '%%s' (did you mean '%s'?)", best);
+    usage_error(msg, name);
 }
 
 static uint64_t parse_count(const char *opt, const char *s) {
@@ -155,15 +172,14 @@ static options parse_args(int argc, char **argv) {
             const char *eq = strchr(a, '=');
             char name[64];
             size_t len = eq ? (size_t)(eq - a) : strlen(a);
-            if (len >= sizeof name) usage_error("unknown option '%s'", a);
+            if (len >= sizeof name) unknown_option(a);
             memcpy(name, a, len);
             name[len] = '\0';
             static const char *const WITH_VALUE[] = { "--format", "--to", "--max-positions", "--max-memory",
                 "--max-time", "--threads", "--checkpoint", "--query", "--plot-size" };
             int known = 0;
             for (size_t k = 0; k < sizeof WITH_VALUE / sizeof *WITH_VALUE; k++) known |= !strcmp(name, WITH_VALUE[k]);
-            if (!known)
-                usage_error("unknown option '%s'", name);
+            if (!known) unknown_option(name);
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else usage_error("option '%s' needs a value", a);

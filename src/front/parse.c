@@ -36,6 +36,19 @@ static int mentions(const char *text, size_t len, const char *name) {
     return 0;
 }
 
+int gr_prelude_names(char (*names)[32], int cap) {
+    int n = 0;
+    for (const char *p = gr_prelude_text; (p = strstr(p, "\ngame ")) && n < cap; ) {
+        p += 6;
+        while (*p == ' ') p++;
+        size_t len = 0;
+        while (word_char(p[len]) && len < 31) len++;
+        if (len && p[0] != '_') { memcpy(names[n], p, len); names[n++][len] = '\0'; }
+        p += len;
+    }
+    return n;
+}
+
 int gr_is_prelude(const gr_ctx *c, gr_loc loc) { return c->prelude_off && loc.off >= c->prelude_off; }
 
 static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
