@@ -66,8 +66,13 @@ expect_status 2 && stdout_empty && stderr_has "unknown option '--bogus'" && ok
 run unknown_short_option ok.game -x
 expect_status 2 && stdout_empty && stderr_has "grundy: error:" && ok
 
-run no_input_file
-expect_status 2 && stdout_empty && stderr_has "no input file" && ok
+# No file, standard input not a terminal: it holds the program (a terminal opens a session).
+printf 'solve kayles(4) + *3;\n' >in
+run no_input_file_reads_stdin
+expect_status 0 && stdout_has "outcome N (the player to move wins), sg 2" && ok
+
+run misspelt_option ok.game --max-memroy 1G
+expect_status 2 && stdout_empty && stderr_has "unknown option '--max-memroy' (did you mean '--max-memory'?)" && ok
 
 run two_input_files ok.game ok.game
 expect_status 2 && stdout_empty && stderr_has "grundy: error:" && ok

@@ -22,8 +22,10 @@
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
+    "       grundy [-i FILE.game] [options]  an interactive session (no file, on a terminal)\n"
     "       grundy play FILE.game \"POSITION\" [--first human|computer] [--convention C]\n"
     "  --format text|csv|json   output format (default text)\n"
+    "  -i, --interactive        a session: load FILE (if given), then read definitions and queries\n"
     "  --explain                say which evaluator and kernel each rule set gets, and why\n"
     "  --to N                   how far 'check ... periodic' may compute (default 100000)\n"
     "  --max-positions N        the most positions a position graph may hold\n"
@@ -41,7 +43,7 @@ static const char USAGE[] =
 typedef struct options {
     const char *file;
     gr_format format;
-    int explain, progress, no_theory;
+    int explain, progress, no_theory, interactive;
     int64_t to;
     double max_time;
     int threads, query;
@@ -165,6 +167,7 @@ static options parse_args(int argc, char **argv) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(USAGE, stdout); exit(0); }
         if (!strcmp(a, "--version")) { puts("grundy 0.1.0"); exit(0); }
         if (!strcmp(a, "--explain")) { o.explain = 1; continue; }
+        if (!strcmp(a, "-i") || !strcmp(a, "--interactive")) { o.interactive = 1; continue; }
         if (!strcmp(a, "--progress")) { o.progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { o.progress = 0; continue; }
         if (!strcmp(a, "--no-theory")) { o.no_theory = 1; continue; }
@@ -210,7 +213,6 @@ static options parse_args(int argc, char **argv) {
         if (o.file) usage_error("one input file at a time ('%s' is a second)", a);
         o.file = a;
     }
-    if (!o.file) usage_error("%s", "no input file");
     return o;
 }
 
@@ -293,10 +295,30 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     return gr_ckpt_close(c, status);
 }
 
+/* The command line's settings for one compilation (the session makes one per entry). */
+static void apply_options(gr_ctx *c, const void *user) {
+    const options *o = user;
+    c->mem_limit = o->max_memory;
+    c->max_positions = o->max_positions;
+    c->check_to = o->to;
+    c->progress = o->progress < 0 ? isatty(2) : o->progress;
+    c->threads = o->threads;
+    c->max_time = o->max_time;
+    if (o->max_time > 0) c->deadline = gr_now() + o->max_time;
+    c->no_theory = o->no_theory;
+    c->plot_width = o->plot_width;
+    c->plot_height = o->plot_height;
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends the run quietly, whatever the parent set */
     if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
     options o = parse_args(argc, argv);
+    if (o.interactive || (!o.file && isatty(STDIN_FILENO))) {
+        if (o.file && !strcmp(o.file, "-")) usage_error("%s", "-i reads the session from standard input; give it a file to load, or none");
+        return gr_session_main(o.file, o.explain, apply_options, &o);
+    }
+    if (!o.file) o.file = "-";   /* standard input is not a terminal: it holds the program */
     int from_stdin = !strcmp(o.file, "-");
     FILE *in = from_stdin ? stdin : fopen(o.file, "rb");
     size_t len = 0;
@@ -309,18 +331,9 @@ int main(int argc, char **argv) {
 
     gr_ctx c;
     gr_ctx_init(&c, from_stdin ? "<stdin>" : o.file, src, len);
-    c.mem_limit = o.max_memory;
-    c.max_positions = o.max_positions;
-    c.check_to = o.to;
-    c.progress = o.progress < 0 ? isatty(2) : o.progress;
-    c.threads = o.threads;
-    c.max_time = o.max_time;
-    if (o.max_time > 0) c.deadline = gr_now() + o.max_time;
-    c.no_theory = o.no_theory;
+    apply_options(&c, &o);
     c.checkpoint = o.checkpoint;
     c.query_only = o.query;
-    c.plot_width = o.plot_width;
-    c.plot_height = o.plot_height;
     struct stat st;
     if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 
