@@ -108,7 +108,7 @@ static uint64_t parse_count(const char *opt, const char *s) {
     return v;
 }
 
-static size_t parse_size(const char *s) {
+size_t gr_cli_parse_size(const char *s) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -125,7 +125,7 @@ static size_t parse_size(const char *s) {
     return (size_t)v;
 }
 
-static double parse_seconds(const char *s) {
+double gr_cli_parse_seconds(const char *s) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -152,14 +152,14 @@ static int default_threads(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static size_t default_memory(void) {
+size_t gr_cli_default_memory(void) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return (size_t)4 << 30;
     return (size_t)pages / 4 * 3 * (size_t)page;
 }
 
 static options parse_args(int argc, char **argv) {
-    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = default_memory(),
+    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = gr_cli_default_memory(),
                   .threads = default_threads() };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -193,8 +193,8 @@ static options parse_args(int argc, char **argv) {
                 else usage_error("--format is text, csv or json, not '%s'", val);
             } else if (!strcmp(name, "--to")) o.to = (int64_t)parse_count("--to", val);
             else if (!strcmp(name, "--max-positions")) o.max_positions = parse_count("--max-positions", val);
-            else if (!strcmp(name, "--max-memory")) o.max_memory = parse_size(val);
-            else if (!strcmp(name, "--max-time")) o.max_time = parse_seconds(val);
+            else if (!strcmp(name, "--max-memory")) o.max_memory = gr_cli_parse_size(val);
+            else if (!strcmp(name, "--max-time")) o.max_time = gr_cli_parse_seconds(val);
             else if (!strcmp(name, "--threads")) {
                 uint64_t t = parse_count("--threads", val);
                 if (t < 1 || t > 256) usage_error("--threads needs a number from 1 to 256, not '%s'", val);
