@@ -256,6 +256,35 @@ static void opt_list_free(opt_list *l) {
     free(l->text); free(l->sg);
 }
 
+static void count_option(void *user, const int64_t *parts, int nparts) { (void)parts; (void)nparts; ++*(int *)user; }
+
+/* A move's text without its heaps of 0 that have no move ("nim(0) + nim(3)" is "nim(3)"), as
+ * the position graph writes positions; a sum of only such heaps stays as it is. */
+static void drop_empty_heaps(gr_ctx *c, gr_module *m, char *text) {
+    char out[4096];
+    size_t n = 0;
+    int kept = 0;
+    for (char *part = text; part && *part; ) {
+        char *plus = strstr(part, " + ");
+        size_t len = plus ? (size_t)(plus - part) : strlen(part);
+        int empty = 0;
+        if (len > 3 && !strncmp(part + len - 3, "(0)", 3)) {
+            for (gr_game *g = m->games; g && !empty; g = g->next)
+                if (g->arity == 1 && g->shape == SHAPE_HEAP && strlen(g->name) == len - 3 && !strncmp(g->name, part, len - 3)) {
+                    int64_t zero = 0;
+                    int k = 0;
+                    gr_eval_options(c, g, &zero, count_option, &k);
+                    empty = k == 0;
+                }
+        }
+        if (!empty && n + len + 4 < sizeof out) {
+            n += (size_t)snprintf(out + n, sizeof out - n, "%s%.*s", kept++ ? " + " : "", (int)len, part);
+        }
+        part = plus ? plus + 3 : NULL;
+    }
+    if (kept) memcpy(text, out, n + 1);
+}
+
 typedef struct play_state {
     const play_opts *o;
     int started, human, over, graph, status;
@@ -282,6 +311,7 @@ static int play_turn(gr_ctx *c, gr_module *m, const void *user) {
     printf("\nPosition: %s\n", text);
     opt_list l = { 0 };
     gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l);
+    for (int i = 0; i < l.n; i++) if (l.text[i] && strlen(l.text[i]) < 4000) drop_empty_heaps(c, m, l.text[i]);
     if (l.n == 0) {
         printf("No move is left for %s. Game over: %s.\n", st->human ? "you" : "the computer",
                st->human ? "the computer wins" : "you win");

@@ -22,16 +22,26 @@ static int parse_span(gr_ctx *c, gr_ast_program *out, uint32_t from, uint32_t to
     return rc != 0 || st.failed;
 }
 
-/* Whether name occurs in text as a whole word (comments included: naming a game there only
- * costs its lowering). */
 static int word_char(char ch) {
     return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
 }
 
+/* Whether name occurs in text as a whole word outside comments and strings. */
 static int mentions(const char *text, size_t len, const char *name) {
     size_t n = strlen(name);
-    for (const char *p = text; (p = strstr(p, name)) && (size_t)(p - text) + n <= len; p += n) {
-        if (!(p > text && word_char(p[-1])) && !word_char(p[n])) return 1;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '#' || (ch == '/' && i + 1 < len && text[i + 1] == '/')) {
+            while (i < len && text[i] != '\n') i++;
+        } else if (ch == '"') {
+            i++;
+            while (i < len && text[i] != '"' && text[i] != '\n') i++;
+        } else if (word_char(ch)) {
+            size_t j = i;
+            while (j < len && word_char(text[j])) j++;
+            if (j - i == n && !memcmp(text + i, name, n)) return 1;
+            i = j - 1;
+        }
     }
     return 0;
 }
