@@ -95,9 +95,9 @@ _Noreturn static void unknown_option(const char *name) {
     for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++) gr_suggest_offer(&sg, KNOWN[k]);
     const char *best = gr_suggest_best(&sg);
     if (!best) usage_error("unknown option '%s'", name);
-    char msg[128];
-    snprintf(msg, sizeof msg, "unknown option '%%s' (did you mean '%s'?)", best);
-    usage_error(msg, name);
+    char shown[160];
+    snprintf(shown, sizeof shown, "%.80s' (did you mean '%s'?)", name, best);
+    usage_error("unknown option '%s", shown);
 }
 
 static uint64_t parse_count(const char *opt, const char *s) {
