@@ -156,7 +156,20 @@ static void test_threads(void) {
     CHECK_EQ(w[1].errors, 0);
 }
 
+/* The prelude's games and *n through the library, in a program that defines nothing. */
+static void test_prelude(void) {
+    gr_program *p = gr_compile("", "empty.game", NULL);
+    if (!CHECK(p != NULL)) return;
+    gr_answer a;
+    if (CHECK_EQ(gr_solve(p, "kayles(20) + dawson(33) + *5", GR_NORMAL, &a), 0)) {
+        CHECK_EQ(a.outcome, 'N');
+        CHECK_EQ(a.sg, 3);      /* kayles(20) = 1, dawson(33) = 7, 1 ^ 7 ^ 5 = 3 */
+    }
+    gr_program_free(p);
+}
+
 int main(void) {
+    test_prelude();
     CHECK(strcmp(gr_version(), "0.1.0") == 0);
     CHECK_EQ(GR_VERSION_MAJOR * 10000 + GR_VERSION_MINOR * 100 + GR_VERSION_PATCH, 100);
     test_bad_programs();
