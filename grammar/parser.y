@@ -508,6 +508,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_p
     if (star && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sa nim heap *n", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
     if (ops && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%san operator", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
     if (eof && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sthe end of the input", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    /* only a ';' fits, and the token starts a new line: the line before lacks its ';' */
+    int semi_only = items == 1 && n >= 1, newline = 0;
+    for (int i = 0; i < n; i++) if (listed(exp[i])) semi_only &= !strcmp(yysymbol_name(exp[i]), "';'");
+    for (uint32_t i = loc->off; i > 0; i--) {
+        char ch = st->ctx->src[i - 1];
+        if (ch == '\n') { newline = 1; break; }
+        if (ch != ' ' && ch != '\t' && ch != '\r') break;
+    }
+    if (semi_only && newline && pos < sizeof msg)
+        snprintf(msg + pos, sizeof msg - pos, " (the statement before it lacks its ';')");
     gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
     return 0;
 }

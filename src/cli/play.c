@@ -17,6 +17,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "solve.h"
+#include "suggest.h"
 
 static const char PLAY_USAGE[] =
     "usage: grundy play FILE.game \"POSITION\" [--first human|computer]\n"
@@ -77,7 +78,17 @@ static play_opts parse_play_args(int argc, char **argv) {
             }
             continue;
         }
-        if (a[0] == '-' && a[1] == '-') play_usage("unknown option", a);
+        if (a[0] == '-' && a[1] == '-') {
+            static const char *const KNOWN[] = { "--first", "--convention", "--max-positions", "--max-memory",
+                                                 "--max-time", "--threads", "--help", "--progress", "--no-progress" };
+            gr_suggest sg;
+            gr_suggest_init(&sg, a);
+            for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++) gr_suggest_offer(&sg, KNOWN[k]);
+            const char *best = gr_suggest_best(&sg);
+            char msg[160];
+            snprintf(msg, sizeof msg, "%.80s%s%s%s", a, best ? " (did you mean " : "", best ? best : "", best ? "?)" : "");
+            play_usage("unknown option", msg);
+        }
         if (!o.file) o.file = a;
         else if (!o.position) o.position = a;
         else play_usage("one file and one position; this is a third argument:", a);

@@ -59,8 +59,6 @@ int gr_prelude_names(char (*names)[32], int cap) {
     return n;
 }
 
-int gr_is_prelude(const gr_ctx *c, gr_loc loc) { return c->prelude_off && loc.off >= c->prelude_off; }
-
 static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
     size_t user_len = c->src_len, plen = strlen(gr_prelude_text);
     char *all = gr_new(c, user_len + plen + 2);

@@ -33,6 +33,4 @@ enum { GR_MAX_NESTING = 1024, GR_MAX_IDENT = 255, GR_MAX_STRING = 4096 };
 int gr_parse(gr_ctx *c, gr_ast_program *out);
 /* The names of the prelude's games, in its order (at most cap); returns how many. */
 int gr_prelude_names(char (*names)[32], int cap);
-/* Whether a location lies in the prelude rather than the user's text. */
-int gr_is_prelude(const gr_ctx *c, gr_loc loc);
 #endif
