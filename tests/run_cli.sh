@@ -495,6 +495,13 @@ for ex in "$examples"/*.game; do
     if [ $r1 = $r3 ] && cmp -s ex1.out ex3.out && cmp -s ex1.err ex3.err; then ok; else bad "--threads 3 differs from --threads 1"; fi
 done
 
+# A tuple rule set whose moves leave every bound: a modelling slip, located at the move, status
+# 2, with the guard to add and the query it came from (it was a status-3 "box" limit).
+printf 'game t { position (a, b); move -> (a - 1, b); }\ntable t(0..3, 0..3);\n' >unb.game
+run unbounded_tuple unb.game
+expect_status 2 && stdout_empty && stderr_has "^unb.game:1:27: error: this move of 't' leads out of every bound" &&
+    stderr_has "guard the move with a 'where' that keeps a >= 0" && stderr_has "= in query 1: table t(0..3, 0..3)" && ok
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"

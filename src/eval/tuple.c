@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "sema.h"
 #include "sgtable.h"
+#include <stdlib.h>
 #include <string.h>
 
 enum { ST_EMPTY = 0, ST_BUSY = 1, ST_DONE = 2 };
@@ -175,14 +176,17 @@ static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_
     char at[256], bound[256] = "";
     size_t p = 0, q = 0;
     const char *const *names = g->rules->coord_names;
-    for (int k = 0; k < g->arity && p < sizeof at; k++)
-        p += (size_t)snprintf(at + p, sizeof at - p, "%s%lld", k ? ", " : "", (long long)to[k]);
-    for (int k = 0; k < g->arity && q < sizeof bound; k++)
-        q += (size_t)snprintf(bound + q, sizeof bound - q, "%s%s >= 0", k ? " && " : "", names && names[k] ? names[k] : "?");
+    int far = 0;                     /* the coordinate that went furthest */
+    for (int k = 0; k < g->arity; k++) {
+        if (llabs(to[k]) > llabs(to[far])) far = k;
+        if (p < sizeof at) p += (size_t)snprintf(at + p, sizeof at - p, "%s%lld", k ? ", " : "", (long long)to[k]);
+        if (q < sizeof bound) q += (size_t)snprintf(bound + q, sizeof bound - q, "%s%s >= 0", k ? " && " : "", names && names[k] ? names[k] : "?");
+    }
+    const char *name = names && names[far] ? names[far] : "the coordinate";
     gr_fail_at(c, mv->loc, GR_EXIT_INPUT,
-               "this move of '%s' leads out of every bound: it reaches (%s) and its positions go on without end "
-               "(coordinates are not heaps: they do not stop at 0, and the position line has no 'where'); "
-               "guard the move with a 'where', or bound the positions: position (...) where %s;", g->name, at, bound);
+               "this move of '%s' leads out of every bound (it reached (%s) and goes on): tuple coordinates, unlike heaps, "
+               "do not stop at 0, and the position line has no 'where'; guard the move with a 'where' that keeps %s %s, "
+               "or bound the positions: position (...) where %s;", g->name, at, name, to[far] < 0 ? ">= 0" : "bounded", bound);
 }
 
 /* By the dense box: a position below pos (every coordinate from min(0, x) to x) is what a
