@@ -160,14 +160,20 @@ static void box_cover(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *lo, 
 }
 
 /* A rule set with no 'where' on its positions whose moves leave every box is a modelling slip
- * (coordinates, unlike heaps, do not stop at 0), not a resource limit: before the grown box
- * would be refused for its size, the escaping move is reported where it is written. */
-static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_t *lo, const int64_t *hi) {
+ * (coordinates, unlike heaps, do not stop at 0), not a resource limit: once the grown box
+ * reaches a million past the position asked, or would be refused for its size, the escaping
+ * move is reported where it is written. */
+static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_t *pos, const int64_t *lo, const int64_t *hi) {
     if (g->rules->where) return;
+    /* Positions a million past the one asked, reached by moves alone, are no game a table can
+     * hold; so is a box refused for its size. */
+    enum { FAR = 1 << 20 };
     uint64_t n = 1;
     int big = 0;
-    for (int k = 0; k < g->arity; k++)
+    for (int k = 0; k < g->arity; k++) {
         big |= __builtin_mul_overflow(n, (uint64_t)hi[k] - (uint64_t)lo[k] + 1, &n);
+        big |= llabs(pos[k]) < FAR / 2 && (lo[k] < -FAR || hi[k] > FAR);
+    }
     if (!big && n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n <= (c->mem_limit - c->mem_used) / 8)
         return;
     int64_t to[GR_MAX_ARITY];
@@ -201,7 +207,7 @@ static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos)
         if (gr_dense_eval(t->box, pos)) break;
         int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
         gr_dense_grown(t->box, lo, hi);
-        check_bounded(c, g, t->box, lo, hi);
+        check_bounded(c, g, t->box, pos, lo, hi);
         box_cover(c, g, t, lo, hi);
     }
     if (gr_dense_cyclic(t->box)) {
