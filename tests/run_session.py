@@ -92,12 +92,13 @@ if history:
 
 send(":quit\r")
 status = None
-for _ in range(100):
+for _ in range(600):                     # up to a minute (a sanitizer's exit is slow)
+    read_until("\x00", 0.1)
     wpid, st = os.waitpid(pid, os.WNOHANG)
     if wpid:
         status = os.waitstatus_to_exitcode(st)
         break
-    read_until("\x00", 0.1)
+    time.sleep(0.1)
 if status is None:
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
