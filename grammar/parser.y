@@ -50,6 +50,7 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
 %token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
 %token PLOT "plot" DOT "dot" OPTIONS "options" TO "to"
+%token QUOTIENT "quotient"
 %token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token ANDAND "&&" OROR "||"
 %token LEXERROR "invalid token"
@@ -288,6 +289,8 @@ query
     | CHECK gameref check_tail ';'
         { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
     | show_query ';'             { $$ = $1; }
+    | QUOTIENT gameref '(' table_coords ')' ';'
+        { $$ = $4; $$->kind = Q_QUOTIENT; $$->conv = CONV_MISERE; $$->has_conv = 1; $$->game = $2; $$->loc = (gr_loc){ @1.off, @5.end - @1.off }; }
     ;
 
 /* Showing and exporting: a plot of a table, the position graph as DOT, the options of a position. */
