@@ -422,7 +422,14 @@ expr
 
 %%
 
-static int is_keyword(yysymbol_kind_t k) { return k >= YYSYMBOL_GAME && k <= YYSYMBOL_TO; }
+/* A keyword: a token named by lower-case letters alone (not a name, number or string). */
+static int is_keyword(yysymbol_kind_t k) {
+    if (k == YYSYMBOL_IDENT || k == YYSYMBOL_INT || k == YYSYMBOL_STRING || k == YYSYMBOL_YYEOF) return 0;
+    const char *n = yysymbol_name(k);
+    if (!*n) return 0;
+    for (; *n; n++) if (*n < 'a' || *n > 'z') return 0;
+    return 1;
+}
 
 /* A token's name as a message shows it: 'game', ';', "a name". */
 static void token_name(yysymbol_kind_t k, char *buf, size_t cap) {
