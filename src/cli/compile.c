@@ -5,6 +5,9 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include "parse.h"
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Reads the whole input; NULL with errno set on failure. */
 char *gr_read_all(FILE *f, size_t *len) {
@@ -45,4 +48,55 @@ int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &mod);
     return run(c, &mod, user);
+}
+
+/* One line on standard error, status 2. The argument is shown with bytes outside printable
+ * ASCII escaped and cut at 80, so a bad option never garbles the terminal. */
+void gr_cli_usage_error(const char *fmt, const char *arg) {
+    char shown[400];
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)arg; *p && n + 8 < sizeof shown; p++) {
+        if (p - (const unsigned char *)arg >= 80) { n += (size_t)snprintf(shown + n, sizeof shown - n, "..."); break; }
+        if (*p >= 0x20 && *p < 0x7f) shown[n++] = (char)*p;
+        else n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", *p);
+    }
+    shown[n] = '\0';
+    fprintf(stderr, "grundy: error: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    fprintf(stderr, fmt, shown);
+#pragma GCC diagnostic pop
+    fprintf(stderr, " (grundy --help lists the options)\n");
+    exit(GR_EXIT_INPUT);
+}
+
+size_t gr_cli_parse_size(const char *s) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v <= 0) gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; end++; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+    case '\0': break;
+    default: gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || v > 1e18) gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    return (size_t)v;
+}
+
+double gr_cli_parse_seconds(const char *s) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0) || v > 1e9) gr_cli_usage_error("--max-time needs a positive number of seconds, not '%s'", s);
+    return v;
+}
+
+size_t gr_cli_default_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return (size_t)4 << 30;
+    return (size_t)pages / 4 * 3 * (size_t)page;
 }

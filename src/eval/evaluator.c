@@ -116,6 +116,7 @@ size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf,
     if (at >= cap) return at;
     if (g->shape == SHAPE_GRAPH) return at + (size_t)snprintf(buf + at, cap - at, "%s.%s", g->name, g->vertices[pos[0]]);
     if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, pos, edge, buf, cap, at);
+    if (g->name[0] == '*') return at + (size_t)snprintf(buf + at, cap - at, "*%lld", (long long)pos[0]);   /* the prelude's nim heap */
     at += (size_t)snprintf(buf + at, cap - at, "%s(", g->name);
     for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && at < cap; i++)   /* the heads */
         if (gr_coin_heads(pos, i)) at += (size_t)snprintf(buf + at, cap - at, "%s%d", k++ ? ", " : "", i);

@@ -6,6 +6,7 @@
 #include "names.h"
 #include "parse.h"
 #include "figure.h"
+#include "suggest.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -317,9 +318,29 @@ static void lower_allbut(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const 
 
 static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params);
 
+/* An unknown game: the nearest name declared or in the prelude, else how to define one. */
+_Noreturn static void unknown_game(sema *s, const gr_gameref *ref) {
+    gr_suggest sg;
+    gr_suggest_init(&sg, ref->name);
+    for (gr_gdecl *d = s->prog->decls; d; d = d->next) gr_suggest_offer(&sg, d->name);
+    char pre[32][32], list[512] = "";
+    int n = gr_prelude_names(pre, 32);
+    size_t pos = 0;
+    for (int i = 0; i < n; i++) {
+        gr_suggest_offer(&sg, pre[i]);
+        if (pos < sizeof list) pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", i ? ", " : "", pre[i]);
+    }
+    const char *best = gr_suggest_best(&sg);
+    if (best)
+        gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s' (did you mean '%s'?)", ref->name, best);
+    gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT,
+               "unknown game '%s': define it first, e.g. game %s = subtract {1, 2}; or use a game of the prelude (%s)",
+               ref->name, ref->name, list);
+}
+
 static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     gr_gdecl *d = find_decl(s, ref->name);
-    if (!d) gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s'", ref->name);
+    if (!d) unknown_game(s, ref);
     if (ref->args.n != d->nparams) {
         if (d->nparams == 0)
             gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' takes no parameters", d->name);

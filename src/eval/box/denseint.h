@@ -77,12 +77,15 @@ struct gr_dense {
     int loopy;                    /* the box has a cycle */
     int escaped;
     int64_t glo[GR_MAX_ARITY], ghi[GR_MAX_ARITY];   /* the grown box after an escape */
+    const gr_rmove *esc_mv;       /* the move of the first escape, and its target */
+    int64_t esc_to[GR_MAX_ARITY];
     bmove *moves; int nmoves, nshared;
     /* translations: every move is pos + delta for constant deltas */
     int translate;
     int ndelta;
     int64_t *delta;               /* ndelta * a */
     int64_t *dindex;              /* the index offset of each delta */
+    const gr_rmove *delta_mv[MAX_DELTAS];   /* the move each delta comes from */
     gr_pool *pool;                /* the thread team while a retrograde analysis runs on it */
     /* the walk */
     uint32_t *stack; size_t nstack, capstack;
@@ -109,8 +112,8 @@ static inline void coords_of(const gr_dense *b, uint64_t i, int64_t *p) {
 /* 'where' of an in-box position, cached in the state byte. */
 int gr_dense_valid_at(gr_dense *b, uint64_t i, const int64_t *p);
 /* Records that target t (outside the box, inside 'where') escaped: the grown box covers it and
- * at least doubles each extent it had to move. */
-void gr_dense_escape(gr_dense *b, const int64_t *t);
+ * at least doubles each extent it had to move (mv, the move, kept for the first). */
+void gr_dense_note_escape(gr_dense *b, const int64_t *t, const gr_rmove *mv);
 
 /* ---- moves ---- */
 typedef void (*target_fn)(gr_dense *b, void *user, const int64_t *t, uint64_t ti);

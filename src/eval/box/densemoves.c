@@ -52,11 +52,13 @@ int gr_dense_valid(gr_dense *b, const int64_t *p) {
 
 /* Records that target t (outside the box, inside 'where') escaped: the grown box covers it and
  * at least doubles each extent it had to move. */
-void gr_dense_escape(gr_dense *b, const int64_t *t) {
+void gr_dense_note_escape(gr_dense *b, const int64_t *t, const gr_rmove *mv) {
     if (!b->escaped) {
         memcpy(b->glo, b->lo, sizeof b->glo);
         memcpy(b->ghi, b->hi, sizeof b->ghi);
         b->escaped = 1;
+        b->esc_mv = mv;
+        memcpy(b->esc_to, t, (size_t)b->a * sizeof *t);
     }
     for (int k = 0; k < b->a; k++) {
         int64_t e = b->ext[k];
@@ -69,6 +71,12 @@ void gr_dense_escape(gr_dense *b, const int64_t *t) {
             b->ghi[k] = t[k] > want ? t[k] : want;
         }
     }
+}
+
+const gr_rmove *gr_dense_escape(const gr_dense *b, int64_t *to) {
+    if (!b->escaped) return NULL;
+    memcpy(to, b->esc_to, (size_t)b->a * sizeof *to);
+    return b->esc_mv;
 }
 
 void gr_dense_grown(const gr_dense *b, int64_t *lo, int64_t *hi) {
@@ -105,7 +113,7 @@ static int move_at(void *user, int64_t *frame) {
         uint64_t ti = index_of(b, t);
         if (gr_dense_valid_at(b, ti, t)) m->fn(b, m->user, t, ti);
     } else if (gr_rules_valid(b->c, b->g, t)) {
-        gr_dense_escape(b, t);
+        gr_dense_note_escape(b, t, mv);
     }
     return 0;
 }
@@ -133,7 +141,7 @@ static int delta_at(void *user, int64_t *frame) {
         if (!memcmp(b->delta + j * b->a, d, (size_t)b->a * sizeof *d)) return 0;
     if (b->ndelta == MAX_DELTAS) return 1;
     memcpy(b->delta + b->ndelta * b->a, d, (size_t)b->a * sizeof *d);
-    b->ndelta++;
+    b->delta_mv[b->ndelta++] = mv;
     return 0;
 }
 
@@ -182,7 +190,7 @@ void gr_dense_each_child(gr_dense *b, const int64_t *p, target_fn fn, void *user
                 uint64_t ti = index_of(b, t);
                 if (gr_dense_valid_at(b, ti, t)) fn(b, user, t, ti);
             } else if (gr_rules_valid(b->c, b->g, t)) {
-                gr_dense_escape(b, t);
+                gr_dense_note_escape(b, t, b->delta_mv[d]);
             }
         }
         return;

@@ -41,7 +41,7 @@ static void delta_escapes(gr_dense *b, uint64_t v0, const int64_t *p, const int8
         if (!(st[y] & S_VALID) || (term ? term[y] >= 0 : st[y] >> S_TSHIFT)) continue;
         int64_t t[GR_MAX_ARITY];
         for (int k = 0; k < a; k++) t[k] = (k == last ? b->lo[last] + y : p[k]) + dd[k];
-        if (gr_rules_valid(b->c, b->g, t)) gr_dense_escape(b, t);
+        if (gr_rules_valid(b->c, b->g, t)) gr_dense_note_escape(b, t, b->delta_mv[d]);
     }
 }
 
