@@ -72,8 +72,10 @@ static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, un
     }
     if (conv == CONV_NORMAL && kind == GR_KIND_SG) {
         /* One box over the whole range first: cell by cell, each new row would grow the box
-         * and value it again (a cubic table of E&D). */
-        if (!g->not_recurrence) gr_tuple_reserve(c, g, box->lo, box->hi);
+         * and value it again (a cubic table of E&D). Only for positions bounded by a 'where':
+         * without one, a move may leave every box, which the cell-by-cell growth reports at
+         * the move (tuple.c: check_bounded) and the range's growth would not. */
+        if (!g->not_recurrence && g->rules && g->rules->where) gr_tuple_reserve(c, g, box->lo, box->hi);
         for (int64_t i = 0; i < n; i++) {
             gr_value v;
             gr_box_cell(box, i, pos);
