@@ -17,6 +17,10 @@
 #include "play.h"
 #include "query.h"
 #include "sema.h"
+#include "spread.h"
+#ifdef GRUNDY_MPI
+#include "mpi.h"
+#endif
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
@@ -271,15 +275,30 @@ int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
 static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     const options *o = user;
     if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
+#ifdef GRUNDY_MPI
+    int served = gr_mpi_serve(c, mod);   /* grundy-mpi: ranks other than 0 serve rank 0 */
+    if (served >= 0) return served;
+    int status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
+    return status;
+#else
     if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
+    gr_spread procs;
+    if (c->threads > 1 && !c->checkpoint) {   /* census and family members over processes */
+        gr_spread_processes(&procs);
+        c->spread = &procs;
+    }
     int status = gr_parallel_queries(c, mod, o->format, stdout, note_query_start, NULL);
     if (status < 0) status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
     return gr_ckpt_close(c, status);
+#endif
 }
 
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends the run quietly, whatever the parent set */
     if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
+#ifdef GRUNDY_MPI
+    gr_mpi_begin(&argc, &argv);
+#endif
     options o = parse_args(argc, argv);
     int from_stdin = !strcmp(o.file, "-");
     FILE *in = from_stdin ? stdin : fopen(o.file, "rb");
@@ -318,6 +337,9 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &sa, NULL);
     }
     int status = gr_cli_compile(&c, run_file, &o);
+#ifdef GRUNDY_MPI
+    status = gr_mpi_end(&c, status);
+#endif
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
         if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) status = GR_EXIT_LIMIT;
