@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "members.h"
 
@@ -99,6 +100,20 @@ static void ckpt_record(const result_msg *m) {
     fdatasync(fileno(S.ckpt));
 }
 
+/* Waits for a message from source with tag (MPI_ANY_*) without spinning: Open MPI's blocking
+ * receive polls at full speed, which would take a core from the rank sharing it. Probes back
+ * off from 0.1 ms to 10 ms. */
+static void wait_message(int source, int tag, MPI_Status *st) {
+    long ns = 100 * 1000;
+    for (;;) {
+        int ready = 0;
+        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &ready, st);
+        if (ready) return;
+        nanosleep(&(struct timespec){ 0, ns }, NULL);
+        if (ns < 10 * 1000 * 1000) ns *= 2;
+    }
+}
+
 /* ---- rank 0: handing out members ------------------------------------------------------------ */
 
 /* A failed member names its rank: status 3, whatever stopped it there. */
@@ -147,10 +162,10 @@ static void spread_run(gr_spread *sp, gr_ctx *c, gr_module *mod, int qi, gr_memb
         MPI_Status st;
         if (outstanding > 0) {
             if (front <= back && !failed) MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &ready, &st);
-            else ready = 1;   /* nothing left to do here: wait */
+            else { wait_message(MPI_ANY_SOURCE, TAG_RESULT, &st); ready = 1; }   /* nothing left to do here */
         }
         if (ready) {
-            MPI_Recv(m, sizeof *m, MPI_BYTE, MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
+            MPI_Recv(m, sizeof *m, MPI_BYTE, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
             outstanding--;
             take(q, qi, m, st.MPI_SOURCE, res);
             failed |= m->r.state == GR_MEMBER_FAILED;
@@ -191,7 +206,8 @@ int gr_mpi_serve(gr_ctx *c, gr_module *mod) {
     for (;;) {
         task t;
         MPI_Status st;
-        MPI_Recv(&t, sizeof t, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        wait_message(0, MPI_ANY_TAG, &st);
+        MPI_Recv(&t, sizeof t, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, &st);
         if (st.MPI_TAG == TAG_STOP) { free(m); return t.status; }
         if (!m || t.query < 0 || t.query >= mod->nqueries || t.member < 0 || t.member >= mod->queries[t.query].nmembers) {
             free(m);

@@ -76,7 +76,7 @@ static void print_class(const gr_rquery *q, int cls, int root, const int *member
         fputs("\"\n", out);
         return;
     }
-    fprintf(out, "  %-5d  %-13s  %-6s  %-9s  %-7lld  %-10lld ", cls, status, period, pre, (long long)first->largest,
+    fprintf(out, "  %-5d  %-16s  %-6s  %-9s  %-7lld  %-10lld ", cls, status, period, pre, (long long)first->largest,
             (long long)first->largest_at);
     for (int k = 0; k < n; k++) {
         member_text(q, members[k], offs[k], text, sizeof text);
@@ -107,7 +107,7 @@ void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out) {
     if (fmt == GR_FMT_CSV) fputs("class,status,checked_to,period,preperiod,largest,largest_at,members,theorem\n", out);
     else if (fmt == GR_FMT_TEXT) {
         fprintf(out, "census %s: %d member%s in %d class%s\n", q->text, n, n == 1 ? "" : "s", nclasses, nclasses == 1 ? "" : "es");
-        fprintf(out, "  class  status         period  preperiod  largest  largest_at  members (d: values from heap n + d of the first)\n");
+        fprintf(out, "  class  status            period  preperiod  largest  largest_at  members (d: values from heap n + d of the first)\n");
     }
     int *members = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *members));
     int64_t *offs = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *offs));

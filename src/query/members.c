@@ -82,13 +82,24 @@ static void count_option(void *user, const int64_t *heaps, int nheaps) {
     *(uint64_t *)user += (uint64_t)nheaps;
 }
 
+/* The options of heap 64 of g (0 when listing them fails: the member's own run says why). */
+static uint64_t member_cost(gr_ctx *c, gr_game *g) {
+    uint64_t k = 0;
+    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP) return 0;
+    jmp_buf jb, *outer = c->on_fail;
+    c->on_fail = &jb;
+    if (setjmp(jb)) { c->on_fail = outer; gr_eval_at(c, NULL, 0); return 0; }
+    gr_heap_options(c, g, 64, count_option, &k);
+    c->on_fail = outer;
+    return k;
+}
+
 void gr_member_order(gr_ctx *c, gr_rquery *q, int *order) {
     int n = q->nmembers;
     uint64_t *cost = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cost));
     for (int i = 0; i < n; i++) {
         order[i] = i;
-        gr_game *g = q->members[i];
-        if (g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP) gr_heap_options(c, g, 64, count_option, &cost[i]);
+        cost[i] = member_cost(c, q->members[i]);
     }
     for (int i = 1; i < n; i++)   /* insertion sort, stable: members are at most a few thousand */
         for (int j = i; j > 0 && cost[order[j - 1]] < cost[order[j]]; j--) {
