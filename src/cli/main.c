@@ -31,7 +31,7 @@ static const char USAGE[] =
     "  --max-positions N        the most positions a position graph may hold\n"
     "  --max-memory SIZE        memory limit, e.g. 512M or 4G (default: 3/4 of RAM)\n"
     "  --max-time SECONDS       wall-clock limit; past it the run stops with status 3\n"
-    "  --threads N              worker threads for large work (default: all cores)\n"
+    "  --threads N              worker threads for large work, census members (default: all cores)\n"
     "  --checkpoint FILE        save long runs to FILE and resume from it\n"
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
