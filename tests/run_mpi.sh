@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_mpi.sh GRUNDY GRUNDY_MPI RANKS: grundy-mpi under mpirun -n RANKS (src/cli/mpi.h).
 #  - the same bytes as grundy, in text, CSV and JSON, for a file with a census, a family check
-#    over codes, a check over numbers and a table;
+#    over codes, a check over numbers and a table; independent queries dealt round the ranks
+#    (a refuted check, a query failing on another rank);
 #  - a failing member: status 3 on every rank, the member and its rank named;
 #  - a resumed job: a run stopped by --max-memory (which only the longest member needs) leaves
 #    its finished members in --checkpoint; the run again (any number of ranks) takes them from
@@ -27,6 +28,37 @@ for fmt in text csv json; do
     if [ $st = 0 ] && cmp -s want.$fmt out; then pass=$((pass + 1)); else bad "mpirun -n $ranks, $fmt: status $st or bytes differ"; diff want.$fmt out | head -5; fi
 done
 grep -q " 0.07 0.4(-1) 0.42(-1)$" want.text && pass=$((pass + 1)) || bad "the census's 0.07 class"
+
+# Independent queries dealt round the ranks: the same bytes, a refuted check's status 1, and a
+# query failing on another rank stops where grundy stops, with its message and status.
+cat > multi.game <<'G'
+game a = octal "0.77";
+game b = subtract {1, 3, 4};
+game g[c] = octal c;
+table a(0..30);
+solve b(10) + b(7);
+census g[c] for c in octal(1) to 100;
+check a: P(n) <=> n == 0 for n in 0..100;
+table b(0..20) outcome;
+check b: P(n) <=> n % 7 == 0 || n % 7 == 2 for n in 0..1000;
+G
+cat > qfail.game <<'G'
+game a = octal "0.77";
+game f { heap n; move -> n - 1 where 1 / (n - 5) >= 0; }
+table a(0..10);
+table f(0..10);
+table a(0..5);
+G
+for game in multi qfail; do
+    for fmt in text json; do
+        "$grundy" $game.game --format $fmt --threads 1 > want 2> want.err
+        want_st=$?
+        run $game.game --format $fmt > out 2> err
+        st=$?
+        if [ $st = $want_st ] && cmp -s want out && grep -qF "$(head -n 1 want.err)" err; then pass=$((pass + 1))
+        else bad "$game $fmt: status $st (want $want_st) or bytes differ"; fi
+    done
+done
 
 # A member that fails: division by zero in f[3] only.
 cat > fail.game <<'G'

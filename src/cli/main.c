@@ -276,10 +276,9 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     const options *o = user;
     if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
 #ifdef GRUNDY_MPI
-    int served = gr_mpi_serve(c, mod);   /* grundy-mpi: ranks other than 0 serve rank 0 */
+    int served = gr_mpi_serve(c, mod, o->format);   /* grundy-mpi: ranks other than 0 serve rank 0 */
     if (served >= 0) return served;
-    int status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
-    return status;
+    return gr_mpi_run_queries(c, mod, o->format, stdout, note_query_start, NULL);
 #else
     if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
     gr_spread procs;

@@ -9,8 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "members.h"
+#include "parallel.h"
 
-enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3 };
+enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3, TAG_OUTPUT = 4 };
 
 typedef struct task { int32_t query, member, status, pad; } task;
 typedef struct result_msg { int32_t query, member; gr_member_result r; } result_msg;
@@ -25,7 +26,14 @@ typedef struct mpi_state {
     result_msg *saved; int nsaved;
     int resumed;
     gr_spread spread;
+    int *owner;                  /* the rank answering each query (members.h spreads within rank 0's) */
+    int *consumed;               /* rank 0: the answers of other ranks' queries it has taken */
+    int nqueries;
 } mpi_state;
+
+/* An answer of another rank: the query, its exit (0, 1 refuted, else a failure's status), the
+ * lengths of the answer's bytes and of the failure's text, which follow. */
+typedef struct output_head { int32_t query, status, len, msglen; } output_head;
 
 static mpi_state S;              /* one per process: MPI itself is process-wide */
 
@@ -186,9 +194,107 @@ static void spread_run(gr_spread *sp, gr_ctx *c, gr_module *mod, int qi, gr_memb
     free(order);
 }
 
+/* ---- independent queries over the ranks ------------------------------------------------------ */
+
+/* The owner of every query, the same on every rank: groups of independent queries (parallel.h)
+ * go round the ranks other than 0, except the groups of a census or family check, whose
+ * members rank 0 spreads itself. One rank, --query, or too many queries: all rank 0's. */
+static void assign_queries(gr_ctx *c, gr_module *m) {
+    int n = m->nqueries;
+    S.owner = calloc((size_t)(n ? n : 1), sizeof *S.owner);
+    S.consumed = calloc((size_t)(n ? n : 1), sizeof *S.consumed);
+    if (!S.owner || !S.consumed) gr_fail(c, GR_EXIT_LIMIT, "out of memory assigning queries to ranks");
+    if (S.size < 2 || c->query_only || n < 2 || n > GR_MAX_GROUPED_QUERIES) return;
+    int group[GR_MAX_GROUPED_QUERIES], home[GR_MAX_GROUPED_QUERIES];
+    int ngroups = gr_query_groups(m, group);
+    if (ngroups < 0) return;
+    for (int g = 0; g < ngroups; g++) home[g] = -1;
+    for (int i = 0; i < n; i++)
+        if (m->queries[i].nmembers > 1 && (m->queries[i].kind == Q_CENSUS || m->queries[i].check == CK_PERIODIC)) home[group[i]] = 0;
+    int next = 0;
+    for (int g = 0; g < ngroups; g++)
+        if (home[g] < 0) home[g] = 1 + next++ % (S.size - 1);
+    for (int i = 0; i < n; i++) S.owner[i] = home[group[i]];
+}
+
+/* A rank other than 0 answers its queries in file order, each into memory, and sends each
+ * answer without waiting for rank 0 to take it; after a failure the rest are sent empty
+ * (rank 0 stops at the failure, but takes every message before the job ends). */
+static MPI_Request *answer_queries(gr_ctx *c, gr_module *m, gr_format fmt, int *nreq) {
+    MPI_Request *req = calloc((size_t)m->nqueries + 1, sizeof *req);
+    *nreq = 0;
+    int failed = 0;
+    for (int i = 0; i < m->nqueries && req; i++) {
+        if (S.owner[i] != S.rank) continue;
+        char *buf = NULL;
+        size_t len = 0;
+        output_head h = { i, 0, 0, 0 };
+        FILE *f = failed ? NULL : open_memstream(&buf, &len);
+        if (f) {
+            jmp_buf jb, *outer = c->on_fail;
+            c->on_fail = &jb;
+            if (setjmp(jb) == 0) h.status = gr_run_query(c, m, i, fmt, f, i > 0);
+            else { h.status = c->fail_status; h.msglen = (int32_t)strlen(c->fail_msg) + 1; failed = 1; }
+            c->on_fail = outer;
+            fclose(f);
+        } else if (!failed) { h.status = GR_EXIT_LIMIT; failed = 1; }
+        h.len = (int32_t)len;
+        size_t total = sizeof h + len + (size_t)h.msglen;
+        char *msg = malloc(total);
+        if (!msg) MPI_Abort(MPI_COMM_WORLD, GR_EXIT_LIMIT);
+        memcpy(msg, &h, sizeof h);
+        if (len) memcpy(msg + sizeof h, buf, len);
+        if (h.msglen) memcpy(msg + sizeof h + len, c->fail_msg, (size_t)h.msglen);
+        free(buf);
+        MPI_Isend(msg, (int)total, MPI_BYTE, 0, TAG_OUTPUT, MPI_COMM_WORLD, &req[(*nreq)++]);
+    }
+    return req;
+}
+
+/* Rank 0 takes the next answer of query i's rank (answers come in file order). */
+static char *take_answer(int i, output_head *h) {
+    MPI_Status st;
+    int count;
+    wait_message(S.owner[i], TAG_OUTPUT, &st);
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    char *msg = malloc((size_t)count + 1);
+    if (!msg) MPI_Abort(MPI_COMM_WORLD, GR_EXIT_LIMIT);
+    MPI_Recv(msg, count, MPI_BYTE, S.owner[i], TAG_OUTPUT, MPI_COMM_WORLD, &st);
+    memcpy(h, msg, sizeof *h);
+    msg[count] = '\0';
+    S.consumed[i] = 1;
+    return msg;
+}
+
+int gr_mpi_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {
+    int refuted = 0;
+    if (c->query_only > m->nqueries)
+        gr_fail(c, GR_EXIT_INPUT, "--query %d: the file has %d quer%s", c->query_only, m->nqueries, m->nqueries == 1 ? "y" : "ies");
+    for (int i = 0; i < m->nqueries; i++) {
+        if (c->query_only && i + 1 != c->query_only) continue;
+        if (start) start(user, i, m->nqueries, &m->queries[i]);
+        if (S.owner[i] == 0) { refuted |= gr_run_query(c, m, i, fmt, out, i > 0 && !c->query_only); continue; }
+        output_head h;
+        char *msg = take_answer(i, &h);
+        fwrite(msg + sizeof h, 1, (size_t)h.len, out);
+        fflush(out);
+        if (h.status > GR_EXIT_REFUTED) {
+            gr_failure f = { .status = h.status };
+            snprintf(f.msg, sizeof f.msg, "%s", h.msglen ? msg + sizeof h + h.len : "grundy: error: a rank failed\n");
+            free(msg);
+            gr_failure_raise(c, &f);
+        }
+        refuted |= h.status == GR_EXIT_REFUTED;
+        free(msg);
+    }
+    return refuted ? GR_EXIT_REFUTED : GR_EXIT_OK;
+}
+
 /* ---- the other ranks ------------------------------------------------------------------------ */
 
-int gr_mpi_serve(gr_ctx *c, gr_module *mod) {
+int gr_mpi_serve(gr_ctx *c, gr_module *mod, gr_format fmt) {
+    S.nqueries = mod->nqueries;
+    assign_queries(c, mod);
     if (S.rank == 0) {
         S.serving = S.size > 1;   /* from here on the other ranks wait for a stop, whatever happens */
         S.ckpt_path = c->checkpoint;
@@ -202,13 +308,20 @@ int gr_mpi_serve(gr_ctx *c, gr_module *mod) {
     }
     c->checkpoint = NULL;
     c->progress = 0;
+    int nreq;
+    MPI_Request *req = answer_queries(c, mod, fmt, &nreq);
     result_msg *m = malloc(sizeof *m);
     for (;;) {
         task t;
         MPI_Status st;
         wait_message(0, MPI_ANY_TAG, &st);
         MPI_Recv(&t, sizeof t, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, &st);
-        if (st.MPI_TAG == TAG_STOP) { free(m); return t.status; }
+        if (st.MPI_TAG == TAG_STOP) {   /* rank 0 has taken every answer: the sends are done */
+            if (req) MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+            free(req);
+            free(m);
+            return t.status;
+        }
         if (!m || t.query < 0 || t.query >= mod->nqueries || t.member < 0 || t.member >= mod->queries[t.query].nmembers) {
             free(m);
             MPI_Abort(MPI_COMM_WORLD, GR_EXIT_LIMIT);   /* cannot happen: every rank compiled the same file */
@@ -223,6 +336,11 @@ int gr_mpi_serve(gr_ctx *c, gr_module *mod) {
 int gr_mpi_end(gr_ctx *c, int status) {
     (void)c;
     if (S.rank == 0) {
+        for (int i = 0; S.serving && S.owner && i < S.nqueries; i++)   /* answers a failure left untaken */
+            if (S.owner[i] > 0 && !S.consumed[i]) {
+                output_head h;
+                free(take_answer(i, &h));
+            }
         if (S.serving)
             for (int r = 1; r < S.size; r++) {
                 task t = { 0, 0, status, 0 };
@@ -234,6 +352,8 @@ int gr_mpi_end(gr_ctx *c, int status) {
         }
         free(S.saved);
     }
+    free(S.owner);
+    free(S.consumed);
     MPI_Finalize();
     return status;
 }

@@ -2,7 +2,9 @@
  * rank reads and compiles the same file with the same options; rank 0 runs the queries and
  * prints exactly what grundy prints, while the other ranks serve it: the members of each census
  * and family check go out to them one at a time (the longest first; rank 0 takes the shortest
- * itself between messages) and their records (members.h) come back as bytes. Each rank has its
+ * itself between messages) and their records (members.h) come back as bytes. Groups of
+ * independent queries (those of cli/parallel.h) are dealt round the other ranks, which answer
+ * them first, each into memory, and send the bytes; rank 0 writes them in file order. Each rank has its
  * own --threads for its member's kernel and its own --max-memory.
  *
  * --checkpoint FILE (rank 0): every finished member's record is appended to FILE as it arrives
@@ -22,7 +24,10 @@ int gr_mpi_begin(int *argc, char ***argv);
 /* Once the file is compiled: rank 0 installs the spread over the ranks (and takes over
  * c->checkpoint) and returns -1; another rank serves rank 0 until it is told to stop and
  * returns the status rank 0 ended with. */
-int gr_mpi_serve(gr_ctx *c, gr_module *m);
+int gr_mpi_serve(gr_ctx *c, gr_module *m, gr_format fmt);
+/* Rank 0's query loop (as gr_run_queries_ex): its own queries here, the answers of the queries
+ * other ranks own (groups of independent queries, dealt round them) written in file order. */
+int gr_mpi_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user);
 /* Rank 0 tells the serving ranks its status; then MPI_Finalize. Returns the status to exit with. */
 int gr_mpi_end(gr_ctx *c, int status);
 #endif
