@@ -223,7 +223,7 @@ static void assign_queries(gr_ctx *c, gr_module *m) {
 static MPI_Request *answer_queries(gr_ctx *c, gr_module *m, gr_format fmt, int *nreq) {
     MPI_Request *req = calloc((size_t)m->nqueries + 1, sizeof *req);
     *nreq = 0;
-    int failed = 0;
+    volatile int failed = 0;
     for (int i = 0; i < m->nqueries && req; i++) {
         if (S.owner[i] != S.rank) continue;
         char *buf = NULL;
