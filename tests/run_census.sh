@@ -111,6 +111,13 @@ for fmt in text csv json; do
     done
 done
 
+# A periodic check over a code family: a line per member, the same bytes for every --threads.
+printf 'game g[c] = octal c;\ncheck g[c] periodic for c in octal(2);\n' > fam.game
+"$grundy" fam.game --to 3000 --threads 1 > f1 2> err || bad "family check"
+"$grundy" fam.game --to 3000 --threads 3 > f3 2> err || bad "family check, 3 threads"
+cmp -s f1 f3 && grep -qx "  g\[0.77\]: proved: period 12, preperiod 71 (checked to 167)" f1 && [ "$(grep -c '^  g\[' f1)" = 63 ] \
+    && pass=$((pass + 1)) || bad "check g[c] periodic for c in octal(2)"
+
 # Sets, hex and lists; checks over a code family.
 cat > kinds.game <<'G'
 game s[S] = subtract S;

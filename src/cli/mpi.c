@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "members.h"
 #include "parallel.h"
+#include "progress.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3, TAG_OUTPUT = 4 };
 
@@ -159,7 +160,9 @@ static void spread_run(gr_spread *sp, gr_ctx *c, gr_module *mod, int qi, gr_memb
     int front = 0, back = -1;
     for (int k = 0; k < n; k++)
         if (res[order[k]].state == GR_MEMBER_TODO) order[++back] = order[k];
-    int outstanding = 0, failed = 0;
+    int outstanding = 0, failed = 0, done = 0;
+    gr_progress bar;
+    gr_progress_begin(&bar, c, "members over the ranks", (uint64_t)(back + 1));
     for (int r = 1; r < S.size && front <= back; r++) {   /* one member to each rank, the longest first */
         task t = { qi, order[front++], 0, 0 };
         MPI_Send(&t, sizeof t, MPI_BYTE, r, TAG_TASK, MPI_COMM_WORLD);
@@ -176,6 +179,7 @@ static void spread_run(gr_spread *sp, gr_ctx *c, gr_module *mod, int qi, gr_memb
             MPI_Recv(m, sizeof *m, MPI_BYTE, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
             outstanding--;
             take(q, qi, m, st.MPI_SOURCE, res);
+            gr_progress_update(&bar, (uint64_t)++done);
             failed |= m->r.state == GR_MEMBER_FAILED;
             if (front <= back && !failed) {
                 task t = { qi, order[front++], 0, 0 };
@@ -188,8 +192,10 @@ static void spread_run(gr_spread *sp, gr_ctx *c, gr_module *mod, int qi, gr_memb
         m->member = order[back--];
         gr_member_compute_caught(c, q, m->member, &m->r);
         take(q, qi, m, 0, res);
+        gr_progress_update(&bar, (uint64_t)++done);
         failed |= m->r.state == GR_MEMBER_FAILED;
     }
+    gr_progress_end(&bar);
     free(m);
     free(order);
 }
