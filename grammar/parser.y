@@ -49,6 +49,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
 %token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
 %token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
 %token PLOT "plot" DOT "dot" OPTIONS "options" TO "to" CENSUS "census"
+%token QUOTIENT "quotient"
 %token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token ANDAND "&&" OROR "||"
 %token LEXERROR "invalid token"
@@ -312,6 +313,8 @@ query
     | CHECK gameref check_tail ';'
         { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
     | show_query ';'             { $$ = $1; }
+    | QUOTIENT gameref '(' table_coords ')' ';'
+        { $$ = $4; $$->kind = Q_QUOTIENT; $$->conv = CONV_MISERE; $$->has_conv = 1; $$->game = $2; $$->loc = (gr_loc){ @1.off, @5.end - @1.off }; }
     | census_query ';'           { $$ = $1; }
     ;
 

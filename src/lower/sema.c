@@ -801,6 +801,17 @@ static void resolve_show(sema *s, gr_query *q, gr_rquery *r) {
     check_sum_parts(s, q, r);
 }
 
+/* quotient G(0..n): a table's range over a heap rule set, from heap 0. */
+static void resolve_quotient(sema *s, gr_query *q, gr_rquery *r) {
+    if (q->ncoords != 1 || !q->coords[0].hi)
+        gr_fail_at(s->c, q->loc, GR_EXIT_INPUT, "a quotient is of the heaps 0..n: write quotient %s(0..n)", q->game.name);
+    resolve_table(s, q, r);
+    if (r->game->shape != SHAPE_HEAP)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a misere quotient is of a heap rule set; '%s' is not one", r->game->name);
+    if (r->lo[0] != 0)
+        gr_fail_at(s->c, q->coords[0].loc, GR_EXIT_INPUT, "a quotient is of the heaps 0..n: the range starts at 0");
+}
+
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
@@ -832,6 +843,7 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
         case Q_CHECK: resolve_check(&s, q, r); break;
         case Q_CENSUS: resolve_census(&s, q, r); break;
         case Q_PLOT: case Q_DOT: case Q_OPTIONS: resolve_show(&s, q, r); break;
+        case Q_QUOTIENT: resolve_quotient(&s, q, r); break;
         }
     }
 }
