@@ -686,6 +686,10 @@ void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap
     else if (hs->sparse) gr_sparse_describe(hs->sparse, buf, cap);
 }
 
+int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common) {
+    return g->hstate && g->hstate->sparse && gr_sparse_classes(g->hstate->sparse, mask, heap_parity, common);
+}
+
 int gr_heap_streams(const gr_game *g, gr_conv conv) {
     return conv == CONV_NORMAL && g->evaluator == EVAL_HEAP && g->shape == SHAPE_HEAP && g->kernel <= KER_TB;
 }

@@ -40,6 +40,9 @@ void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_period
  * kernel's mask and rare class, or a proved period); "" when nothing depends on the values. */
 void gr_heap_describe(gr_ctx *c, gr_game *g, int64_t upto, char *buf, size_t cap);
 
+/* The rare-value kernel's latest classes (sparse.h: gr_sparse_classes); 0 if it never ran. */
+int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
+
 /* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
  * numbers and the table's bytes. Save returns 0 when there is nothing worth saving (nim, an
  * infinite subtraction set, an empty table); restore fills an empty table of g and returns -1

@@ -336,6 +336,14 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
     }
 }
 
+int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common) {
+    if (!s->mask) return 0;          /* a choice always has a nonzero mask */
+    *mask = s->mask;
+    *heap_parity = s->hp;
+    *common = s->cc;
+    return 1;
+}
+
 void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap) {
     if (s->mode == MODE_SPARSE)
         snprintf(buf, cap, "rare-value kernel at heap %lld: mask 0x%llx%s, rare class %lld heaps",

@@ -87,3 +87,21 @@ int64_t gr_detect_start(const gr_detect *d, int64_t p) {
     int64_t z = d->z64 ? d->z64[p] : d->z32[p];
     return top - p - z;
 }
+
+void gr_detect_columns(const gr_sgtable *tab, int64_t n, gr_value_columns *col) {
+    if (n > tab->n) n = tab->n;
+    col->upto = n - 1;
+    col->largest = -1;
+    col->largest_at = -1;
+    col->rare_count = 0;
+    col->last_rare = -1;
+    for (int64_t x = 0; x < n; x++) {
+        int64_t v = gr_sgt_get(tab, x);
+        if (v > col->largest) { col->largest = v; col->largest_at = x; }
+        if (col->has_rare && x >= 1 &&
+            (__builtin_parityll((uint64_t)v & col->rare_mask) ^ (col->rare_heap_parity & (int)(x & 1))) != col->rare_common) {
+            col->rare_count++;
+            col->last_rare = x;
+        }
+    }
+}

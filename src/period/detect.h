@@ -35,4 +35,18 @@ void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n);
 /* For 1 <= p < n: the saltus of the last pair and the least preperiod of (p, saltus). */
 int64_t gr_detect_saltus(const gr_detect *d, int64_t p);
 int64_t gr_detect_start(const gr_detect *d, int64_t p);
+
+/* The research tables' columns over heaps 0..n-1 of a table: the largest value and the least
+ * heap holding it; with a rare-value classification (has_rare: a mask, heap-parity bit and
+ * common class as sparse.h chooses them) also how many heaps n >= 1 are rare and the last
+ * of them (-1: none). */
+typedef struct gr_value_columns {
+    int64_t upto;                      /* the last heap counted */
+    int64_t largest, largest_at;
+    int has_rare;
+    uint64_t rare_mask;
+    int rare_heap_parity, rare_common;
+    int64_t rare_count, last_rare;
+} gr_value_columns;
+void gr_detect_columns(const gr_sgtable *tab, int64_t n, gr_value_columns *col);
 #endif

@@ -363,6 +363,16 @@ static void unproved_reason(const cert *ct, int64_t p, int64_t e, int64_t s, cha
              (long long)e, (long long)cert_window(ct, e, p), (long long)(cert_need(ct, e, p) - 1));
 }
 
+/* The research tables' columns over the heaps the answer rests on. */
+static void periodic_columns(const gr_game *g, gr_check_result *out) {
+    if (!g->sg || out->checked_to < 0) return;
+    gr_value_columns *col = &out->columns;
+    memset(col, 0, sizeof *col);
+    col->has_rare = gr_heap_rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
+    gr_detect_columns(g->sg, sat_add(out->checked_to, 1), col);
+    out->has_columns = col->upto >= 0;
+}
+
 static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     gr_game *g = q->game;
     need_heap_values(c, q);
@@ -385,6 +395,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
             set_period(out, p, e, 0);
             out->checked_to = cert_need(&ct, e, p) - 1;
             proved_text(out, &ct, p, e, "");
+            periodic_columns(g, out);
             gr_detect_free(&d);
             return;
         }
@@ -405,7 +416,28 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
                  "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
                  (long long)(d.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
     }
+    periodic_columns(g, out);
     gr_detect_free(&d);
+}
+
+void gr_check_columns_json(const gr_check_result *r, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) return;
+    fprintf(out, ",\"largest\":%lld,\"largest_at\":%lld,\"rare_mask\":%llu,\"rare_heap_parity\":%s,\"rare_count\":%lld",
+            (long long)col->largest, (long long)col->largest_at, (unsigned long long)col->rare_mask,
+            col->rare_heap_parity ? "true" : "false", (long long)col->rare_count);
+    if (col->last_rare >= 0) fprintf(out, ",\"last_rare\":%lld", (long long)col->last_rare);
+    else fputs(",\"last_rare\":null", out);
+}
+
+void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) return;
+    fprintf(out, "%sin heaps 0..%lld: largest value %lld, first at heap %lld; rare mask 0x%llx%s: %lld rare heaps",
+            indent, (long long)col->upto, (long long)col->largest, (long long)col->largest_at,
+            (unsigned long long)col->rare_mask, col->rare_heap_parity ? " with heap parity" : "", (long long)col->rare_count);
+    if (col->last_rare >= 0) fprintf(out, ", the last at heap %lld\n", (long long)col->last_rare);
+    else fputs("\n", out);
 }
 
 /* ---- check G period p preperiod e saltus s --------------------------------------------------- */
