@@ -147,17 +147,53 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
  * to `to` or when a new choice is due (mode reset to undecided). */
-/* With --threads: heaps in blocks n0 .. n0 + B - 1, whose split look-ups with both parts below
- * n0 (all but those of the first few rare heaps and of rare heaps inside the block) are made by
- * the members of a thread team, each heap's into its own marks; the rest of each heap is done
- * in heap order as without threads. Same options, same values, for every thread count. */
+/* The search for rare-class values that only common-common splits give: for every split place,
+ * the pairs (a, m - a) with a in [1, min(half, m - n0)] (lower: a part at n0 or above) or in
+ * [max(1, m - n0 + 1), half] (upper: both parts below n0). Each needed value met is cleared
+ * from need (and set in mark, when given: it is an option). Returns how many are still needed. */
+#define NEED_SCAN(NAME, T)                                                                        \
+    static int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0, int upper,  \
+                        uint8_t *restrict need, uint8_t *restrict mark, int64_t count) {          \
+        for (int j = 0; j < s->nsplit && count; j++) {                                            \
+            int64_t m = n - s->split[j];                                                          \
+            int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
+            int64_t lo = upper ? (m - n0 + 1 > 1 ? m - n0 + 1 : 1) : 1;                           \
+            int64_t hi = upper || m - n0 > half ? half : m - n0;                                  \
+            const T *restrict tm = t + m;                                                         \
+            for (int64_t a = lo; a <= hi; a++) {                                                  \
+                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                           \
+                if (need[x]) {                                                                    \
+                    need[x] = 0;                                                                  \
+                    if (mark) mark[x] = 1;                                                        \
+                    if (!--count) break;                                                          \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        return count;                                                                             \
+    }
+NEED_SCAN(need_scan_u8, uint8_t)
+NEED_SCAN(need_scan_u16, uint16_t)
+NEED_SCAN(need_scan_u32, uint32_t)
+
+/* With --threads: heaps in blocks n0 .. n0 + B - 1. The members of a thread team take the
+ * block's heaps one by one and do, for each, everything that reads only heaps below n0: the
+ * split look-ups with a rare part (all but those of rare heaps inside the block and the few
+ * whose other part is in it) into the heap's own marks, and then, speculatively, the search
+ * of common-common splits with both parts below n0 for the rare-class values those marks
+ * leave missing below their common-class mex v' (found ones are marked: they are options).
+ * The rest is done in heap order as without threads; the final marks only add to the team's,
+ * so the final mex is at least v', and a rare-class value below v' still missing was searched
+ * for by the team over every pair below n0: only the pairs reaching into the block remain.
+ * Same options, same values, for every thread count. */
 typedef struct sblock {
     const gr_sparse *s;
     const void *t;
     const int64_t *ra; const uint32_t *rv; int64_t nr0;   /* the rare heaps below n0 */
     int64_t n0, B;
     size_t P;
-    uint8_t *marks;
+    uint8_t *marks;      /* B heaps' marks */
+    uint8_t *scratch;    /* a need array of P bytes per member */
+    uint64_t *vspec;     /* per heap of the block: the team's v' */
     atomic_llong next;   /* the next heap of the block, taken by whichever member is free */
 } sblock;
 
@@ -171,14 +207,15 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
     return lo;
 }
 
-#define SPARSE_SCAN(NAME, T)                                                                      \
+#define SPARSE_SCAN(NAME, T, NEED)                                                                \
     static void NAME(void *arg, int member, int members) {                                       \
-        (void)member; (void)members;                                                              \
+        (void)members;                                                                            \
         sblock *J = arg;                                                                          \
         const gr_sparse *s = J->s;                                                                \
         const T *restrict t = J->t;                                                               \
         const int64_t *ra = J->ra;                                                                \
         const uint32_t *rv = J->rv;                                                               \
+        uint8_t *restrict need = J->scratch + (size_t)member * J->P;                              \
         for (int64_t q; (q = atomic_fetch_add(&J->next, 1)) < J->B;) {                            \
             int64_t n = J->n0 + q;                                                                \
             uint8_t *restrict mark = J->marks + (size_t)q * J->P;                                 \
@@ -194,21 +231,32 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
                     for (; i < J->nr0 && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;          \
                 }                                                                                 \
             }                                                                                     \
+            /* the speculative search: v' from these marks, then the missing rare-class values */ \
+            int nb = s->hp & (int)(n & 1);                                                        \
+            uint64_t v = 0, P = J->P;                                                             \
+            while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
+            uint64_t vlim = v < P ? v : P;                                                        \
+            int64_t count = 0;                                                                    \
+            for (uint64_t x = 0; x < vlim; x++)                                                   \
+                if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+            if (count && NEED(t, s, n, J->n0, 1, need, mark, count))                              \
+                memset(need, 0, vlim);                                                            \
+            J->vspec[q] = vlim;                                                                   \
         }                                                                                         \
     }
-SPARSE_SCAN(sparse_scan_u8, uint8_t)
-SPARSE_SCAN(sparse_scan_u16, uint16_t)
-SPARSE_SCAN(sparse_scan_u32, uint32_t)
+SPARSE_SCAN(sparse_scan_u8, uint8_t, need_scan_u8)
+SPARSE_SCAN(sparse_scan_u16, uint16_t, need_scan_u16)
+SPARSE_SCAN(sparse_scan_u32, uint32_t, need_scan_u32)
 
-enum { PAR_MIN_WORK = 1024, PAR_MAX_BLOCK = 1024 };
-#define PAR_BLOCK_WORK (INT64_C(1) << 22)
+enum { PAR_FROM = 4096, PAR_MAX_BLOCK = 4096 };
+#define PAR_BLOCK_WORK (INT64_C(1) << 26)
 #define PAR_MAX_MARKS ((size_t)16 << 20)
 
 /* Starts a block at heap n: its size, its marks, and the team's work. The team lives while
  * the kernel runs, but is ended before any tracked allocation (which may fail with a longjmp)
  * and started again after it, so no failure can leave threads behind. */
 static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan,
-                            gr_pool **pool) {
+                            gr_pool **pool, const uint64_t **vspec) {
     int64_t B = PAR_BLOCK_WORK / (s->nr * s->nsplit + 1);
     if (B < 2 * c->threads) B = 2 * (int64_t)c->threads;
     if (B > PAR_MAX_BLOCK) B = PAR_MAX_BLOCK;
@@ -216,25 +264,32 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
     if (B > to - n + 1) B = to - n + 1;
     if (B > 2 * s->chosen_n - n) B = 2 * s->chosen_n - n;
     if (B < 1) B = 1;
-    size_t bytes = gr_size_mul(c, (size_t)B, (size_t)s->P);
+    /* marks, then a need array per member, then the v' of each heap (8-byte aligned) */
+    size_t marks = gr_size_mul(c, (size_t)B, (size_t)s->P);
+    size_t vat = (marks + gr_size_mul(c, (size_t)c->threads, (size_t)s->P) + 7) & ~(size_t)7;
+    size_t bytes = vat + gr_size_mul(c, (size_t)B, sizeof(uint64_t));
     if (bytes > s->bcap) {
         gr_pool_free(*pool);
         *pool = NULL;
         s->bmarks = gr_realloc(c, s->bmarks, bytes);
         s->bcap = bytes;
     }
-    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, 0 };
+    memset(s->bmarks + marks, 0, vat - marks);        /* the need arrays start clear */
+    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, s->bmarks + marks,
+                 (uint64_t *)(void *)(s->bmarks + vat), 0 };
     if (!*pool) *pool = gr_pool_new(c->threads);
     gr_pool_run(*pool, scan, &J);
+    *vspec = J.vspec;
     return B;
 }
 
-#define SPARSE_RUN(NAME, T, TMAX, SCAN)                                                           \
+#define SPARSE_RUN(NAME, T, TMAX, SCAN, NEED)                                                           \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
         T *restrict t = tab->data;                                                                \
         const uint64_t P = s->P;                                                                  \
         uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
         int64_t blk_n0 = 0, blk_end = 0, blk_nr0 = 0;   /* the block of marks from the team */    \
+        const uint64_t *blk_vspec = NULL;                /* and its v' per heap */                \
         gr_pool *pool = NULL;                                                                     \
         for (int64_t n = tab->n; n <= to; n++) {                                                  \
             if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
@@ -242,10 +297,10 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
                 gr_pool_free(pool);                                                               \
                 return 0;                                                                         \
             }                                                                                     \
-            if (n >= blk_end && c->threads > 1 && s->nr * s->nsplit >= PAR_MIN_WORK) {            \
+            if (n >= blk_end && c->threads > 1 && n >= PAR_FROM) {                                \
                 blk_n0 = n;                                                                       \
                 blk_nr0 = s->nr;                                                                  \
-                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool);                        \
+                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool, &blk_vspec);            \
             }                                                                                     \
             int in_blk = n < blk_end;                                                             \
             if (in_blk) memcpy(mark, s->bmarks + (size_t)(n - blk_n0) * P, (size_t)P);            \
@@ -283,14 +338,13 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
             for (uint64_t x = 0; x < vlim; x++)                                                   \
                 if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
             if (count) {                                                                          \
-                for (int j = 0; j < s->nsplit && count; j++) {                                    \
-                    int64_t m = n - s->split[j];                                                  \
-                    int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                              \
-                    const T *restrict tm = t + m;                                                 \
-                    for (int64_t a = 1; a <= half; a++) {                                         \
-                        uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                   \
-                        if (need[x]) { need[x] = 0; if (!--count) break; }                        \
-                    }                                                                             \
+                /* in a block the team searched the pairs below blk_n0 for those below v' */      \
+                int64_t n0 = in_blk ? blk_n0 : 0;                                                 \
+                count = NEED(t, s, n, n0, 0, need, NULL, count);                                  \
+                if (count && in_blk) {                                                            \
+                    uint64_t vs = blk_vspec[n - blk_n0], w = 0;                                   \
+                    while (w < vs && !need[w]) w++;                                               \
+                    if (w == vs) count = NEED(t, s, n, n0, 1, need, NULL, count);                 \
                 }                                                                                 \
                 if (count) {                                                                      \
                     uint64_t w = 0;                                                               \
@@ -314,9 +368,9 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
         gr_pool_free(pool);                                                                       \
         return 0;                                                                                 \
     }
-SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8)
-SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16)
-SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32)
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8, need_scan_u8)
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16, need_scan_u16)
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32, need_scan_u32)
 
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     (void)g;
