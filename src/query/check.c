@@ -383,7 +383,8 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     plan_init(&pl, c, g);
     gr_detect d;
     gr_detect_init(&d, c);
-    int64_t have = 0;
+    int64_t have = 0, goal = c->heap_goal;
+    c->heap_goal = plan_limit(&pl);            /* the bar runs to the last heap, stage after stage */
     for (int64_t next; (next = plan_next(&pl, have)) > have;) {
         ensure_values(c, q, next - 1);
         have = next;
@@ -397,11 +398,13 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
             proved_text(out, &ct, p, e, "");
             periodic_columns(g, out);
             gr_detect_free(&d);
+            c->heap_goal = goal;
             return;
         }
     }
     out->status = GR_CHECK_HOLDS;
     out->checked_to = d.n - 1;
+    if (c->check_to > 0) c->ckpt_keep = 1;     /* with --checkpoint, a larger --to goes on from here */
     int64_t e = 0, s = 0, p = least_plausible(&d, &e, &s);
     if (p) {
         char rel[96], why[384];
@@ -418,6 +421,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     }
     periodic_columns(g, out);
     gr_detect_free(&d);
+    c->heap_goal = goal;
 }
 
 void gr_check_columns_json(const gr_check_result *r, FILE *out) {
