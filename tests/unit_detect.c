@@ -10,18 +10,6 @@
 #include "period.h"
 #include "testlib.h"
 
-/* Does v[i + p] = v[i] + s hold for every e <= i < n - p? */
-static int agrees_from(const int64_t *v, int64_t n, int64_t p, int64_t s, int64_t e) {
-    for (int64_t i = e; i + p < n; i++)
-        if (v[i + p] - v[i] != s) return 0;
-    return 1;
-}
-
-static int64_t naive_preperiod(const int64_t *v, int64_t n, int64_t p, int64_t s) {
-    for (int64_t e = 0;; e++)
-        if (agrees_from(v, n, p, s, e)) return e;
-}
-
 /* The table of v[0..n) at the given width (values must fit it). */
 static gr_sgtable *table_of(gr_ctx *c, const int64_t *v, int64_t n, int width) {
     gr_sgtable *t = gr_sgt_new(c, width);
@@ -41,7 +29,7 @@ static int compare(const gr_detect *d, const gr_period_tracker *tr, const int64_
     for (int64_t p = 1; p < n && !bad; p++) {
         int64_t s = v[n - 1] - v[n - 1 - p];
         bad += !CHECK_EQ(gr_detect_saltus(d, p), s);
-        bad += !CHECK_EQ(gr_detect_start(d, p), naive_preperiod(v, n, p, s));
+        bad += !CHECK_EQ(gr_detect_start(d, p), t_naive_preperiod(v, n, p, s));
         if (tr && p <= gr_period_maxp(tr)) {
             bad += !CHECK_EQ(gr_detect_saltus(d, p), gr_period_saltus(tr, p));
             bad += !CHECK_EQ(gr_detect_start(d, p), gr_period_start(tr, p));
@@ -105,6 +93,23 @@ static void test_planted(void) {
     CHECK(planted_found >= 300);
 }
 
+/* A whole sequence in a byte table, scanned once and compared with the naive rescan. */
+typedef struct scanned { gr_ctx c; gr_sgtable *t; gr_detect d; } scanned;
+
+static void scan_whole(scanned *w, const int64_t *v, int64_t n) {
+    gr_ctx_init(&w->c, "unit_detect", "", 0);
+    w->t = table_of(&w->c, v, n, 1);
+    gr_detect_init(&w->d, &w->c);
+    gr_detect_scan(&w->d, w->t, n);
+    compare(&w->d, NULL, v, n);
+}
+
+static void scanned_free(scanned *w) {
+    gr_detect_free(&w->d);
+    free_table(&w->c, w->t);
+    gr_ctx_free(&w->c);
+}
+
 /* Random sequences over a few symbols, long ones: no planted structure at all. */
 static void test_aperiodic(void) {
     t_rng r = { 99 };
@@ -112,19 +117,12 @@ static void test_aperiodic(void) {
         int64_t n = 1500;
         int64_t *v = malloc((size_t)n * sizeof *v);
         for (int64_t i = 0; i < n; i++) v[i] = t_range(&r, 0, iter % 2 ? 1 : 3);
-        gr_ctx c;
-        gr_ctx_init(&c, "unit_detect", "", 0);
-        gr_sgtable *t = table_of(&c, v, n, 1);
-        gr_detect d;
-        gr_detect_init(&d, &c);
-        gr_detect_scan(&d, t, n);
-        compare(&d, NULL, v, n);
+        scanned w;
+        scan_whole(&w, v, n);
         int fired = 0;
-        for (int64_t p = 1; p <= n / 2; p++) fired += gr_period_plausible(n, p, gr_detect_start(&d, p));
+        for (int64_t p = 1; p <= n / 2; p++) fired += gr_period_plausible(n, p, gr_detect_start(&w.d, p));
         CHECK_EQ(fired, 0);
-        gr_detect_free(&d);
-        free_table(&c, t);
-        gr_ctx_free(&c);
+        scanned_free(&w);
         free(v);
     }
 }
@@ -160,30 +158,24 @@ static void test_codes(void) {
         int dig[3], ndig = (int)t_range(&r, 1, 3);
         for (int j = 0; j < ndig; j++) dig[j] = (int)t_range(&r, j + 1 == ndig ? 1 : 0, 7);
         octal_values(dig, ndig, N, sg);
-        gr_ctx c;
-        gr_ctx_init(&c, "unit_detect", "", 0);
-        gr_sgtable *t = table_of(&c, sg, N, 1);
-        gr_detect d;
-        gr_detect_init(&d, &c);
-        gr_detect_scan(&d, t, N);
-        compare(&d, NULL, sg, N);
+        scanned w;
+        scan_whole(&w, sg, N);
+        const gr_detect *d = &w.d;
         /* the least p whose run covers the window 2 max(e, 1) + p + t, plus p: by detector
          * and by the naive rescan */
         int64_t found = 0, naive = 0;
         for (int64_t p = 1; p < N && !found; p++) {
-            int64_t e = gr_detect_start(&d, p), e1 = e > 1 ? e : 1;
-            if (gr_detect_saltus(&d, p) == 0 && 2 * e1 + 2 * p + ndig <= N) found = p;
+            int64_t e = gr_detect_start(d, p), e1 = e > 1 ? e : 1;
+            if (gr_detect_saltus(d, p) == 0 && 2 * e1 + 2 * p + ndig <= N) found = p;
         }
         for (int64_t p = 1; p < N && !naive; p++) {
             if (sg[N - 1] != sg[N - 1 - p]) continue;
-            int64_t e = naive_preperiod(sg, N, p, 0), e1 = e > 1 ? e : 1;
+            int64_t e = t_naive_preperiod(sg, N, p, 0), e1 = e > 1 ? e : 1;
             if (2 * e1 + 2 * p + ndig <= N) naive = p;
         }
         CHECK_EQ(found, naive);
         certified += found != 0;
-        gr_detect_free(&d);
-        free_table(&c, t);
-        gr_ctx_free(&c);
+        scanned_free(&w);
     }
     CHECK(certified >= 40);
     free(sg);
