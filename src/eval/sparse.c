@@ -283,7 +283,7 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
     return B;
 }
 
-#define SPARSE_RUN(NAME, T, TMAX, SCAN, NEED)                                                           \
+#define SPARSE_RUN(NAME, T, TMAX, SCAN, NEED)                                                     \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
         T *restrict t = tab->data;                                                                \
         const uint64_t P = s->P;                                                                  \
