@@ -10,8 +10,8 @@
  *
  * Every call returns its errors (nothing is printed, nothing jumps across this interface, no
  * call exits the process). Programs are independent: different threads may use different
- * programs at the same time; one program is used by one thread at a time. Every symbol the
- * library exports starts with gr_. */
+ * programs at the same time; one program is used by one thread at a time (gr_interrupt
+ * excepted). Every symbol the library exports starts with gr_. */
 #ifndef GRUNDY_H
 #define GRUNDY_H
 #include <stddef.h>
@@ -38,14 +38,17 @@ enum {
     GR_EINPUT = 2,   /* bad input text (a position, a game name): see gr_last_error */
     GR_ELIMIT = 3,   /* a limit was reached (memory, positions, time): see gr_last_error */
     GR_ENOMEM = 4,   /* the library could not allocate its own bookkeeping */
-    GR_EREFUTED = 5  /* gr_run: a check of the program was refuted (the output is still given) */
+    GR_EREFUTED = 5, /* gr_run: a check of the program was refuted (the output is still given) */
+    GR_EINTR = 6     /* the call was stopped by gr_interrupt */
 };
 
 typedef enum gr_convention {
     GR_NORMAL = 0,   /* the player who cannot move loses */
     GR_MISERE = 1,   /* the player who cannot move wins */
     GR_ANYLEAF = 2,  /* a component with no move ends the game: the player to move wins */
-    GR_EVERY = 3     /* a move in every component that can move; none can: the mover loses */
+    GR_EVERY = 3,    /* a move in every component that can move; none can: the mover loses */
+    GR_OWN_PLAY = -1 /* gr_solve_full, gr_table_box, gr_options, gr_plot: as the query with no
+                      * convention word means (a lone game's own play, else normal) */
 } gr_convention;
 
 /* Where and why input was rejected. line and column count from 1 (0: no location). */
@@ -61,6 +64,7 @@ typedef struct gr_answer {
     int has_remoteness;
     int64_t remoteness;      /* moves to the end under optimal play, when computed */
     int nwinning;            /* how many winning moves there are (see gr_winning_moves) */
+    gr_convention convention; /* the convention the position was solved under */
 } gr_answer;
 
 /* Resource limits of a program; 0 means the default (no limit on memory and time, positions
@@ -69,9 +73,14 @@ typedef struct gr_limits {
     size_t max_memory;       /* bytes */
     uint64_t max_positions;  /* positions of a position graph */
     double max_time;         /* seconds of wall clock per call */
+    int threads;             /* worker threads for large work (0: one, the calling thread) */
 } gr_limits;
 
 typedef struct gr_program gr_program;
+
+/* Frees a buffer the library returned (gr_run, gr_explain_program, gr_solve_full,
+ * gr_table_box, gr_options, gr_plot). NULL is ignored. */
+GR_API void (gr_free)(void *buf);   /* (in parentheses: clear of a macro of the library's sources) */
 
 /* The library's version, "MAJOR.MINOR.PATCH". */
 GR_API const char *gr_version(void);
@@ -83,6 +92,10 @@ GR_API const char *gr_strerror(int code);
 GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagnostic *diag);
 GR_API void gr_program_free(gr_program *p);
 GR_API int gr_set_limits(gr_program *p, const gr_limits *limits);
+/* Asks the call running on p to stop: it returns GR_EINTR within milliseconds of work (with
+ * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
+ * handler. An interrupt while no call runs is forgotten when the next call starts. */
+GR_API void gr_interrupt(gr_program *p);
 
 /* The message of the last failed call on p, with its location in the text it was about
  * (the program, or the position or game given to the call), or "" after a success. */
@@ -102,8 +115,75 @@ GR_API int gr_table(gr_program *p, const char *game, int64_t from, int64_t to, i
 /* Outcomes ('P', 'N', 'D') of game at from..to under conv, into outcomes[0 .. to - from]. */
 GR_API int gr_table_outcomes(gr_program *p, const char *game, int64_t from, int64_t to,
                              gr_convention conv, char *outcomes);
+/* gr_solve and the winning moves at once, as the solve query answers them (the remoteness as
+ * its JSON gives it: also computed off the position graph where that graph is small). conv may
+ * be GR_OWN_PLAY. *moves (may be NULL) gets an array of ans->nwinning strings, one block freed
+ * with gr_free (NULL when there are none). */
+GR_API int gr_solve_full(gr_program *p, const char *position, gr_convention conv, gr_answer *ans,
+                         char ***moves);
+
+/* What the cells of a table hold. */
+typedef enum gr_cell_kind {
+    GR_CELL_SG = 0,          /* SG values, -1 where none */
+    GR_CELL_OUTCOME = 1,     /* 'P', 'N', 'D' */
+    GR_CELL_REMOTENESS = 2   /* moves to the end (step numbers under every), -1 for a draw */
+} gr_cell_kind;
+
+typedef struct gr_table_data {
+    gr_cell_kind kind;       /* what the cells hold: as the table query answers, so an SG table
+                               * under misere or every holds outcomes, under anyleaf the values
+                               * after leaf deletion */
+    gr_convention convention; /* the convention of the table */
+    int ndims;                /* coordinates that vary: 0, 1 or 2 */
+    int64_t rows, cols;       /* cells along the first varying coordinate, the second (1 if none) */
+    int64_t *values;          /* rows * cols cells, row-major; freed with gr_free */
+} gr_table_data;
+
+/* A table as the query "table [conv] game(lo[0]..hi[0], ...) [kind]" computes it: ncoords
+ * coordinates (1 to 16), coordinate i over lo[i]..hi[i] (fixed where lo[i] == hi[i]), at most
+ * two varying. conv may be GR_OWN_PLAY. */
+GR_API int gr_table_box(gr_program *p, const char *game, int ncoords, const int64_t *lo,
+                        const int64_t *hi, gr_convention conv, gr_cell_kind kind, gr_table_data *out);
+
+/* One move of gr_options: the position it leads to, its outcome, its SG value (normal play). */
+typedef struct gr_option {
+    const char *position;
+    char outcome;             /* 'P', 'N', 'D' */
+    int has_sg;
+    int64_t sg;
+} gr_option;
+
+/* Every move from position, once per distinct result, as the options query lists them: an
+ * array of *count options in one block (their strings inside it) freed with gr_free. */
+GR_API int gr_options(gr_program *p, const char *position, gr_convention conv,
+                      gr_option **options, int *count);
+
+typedef enum gr_verdict { GR_PROVED = 0, GR_HOLDS = 1, GR_REFUTED = 2 } gr_verdict;
+
+typedef struct gr_check_answer {
+    gr_verdict status;        /* proved (a theorem applies), holds (on the range checked), refuted */
+    int has_period;
+    int64_t period, preperiod, saltus;
+    int64_t checked_to;       /* the largest heap (or the count of positions) examined */
+    int has_counterexample;
+    char counterexample[1024];/* for people, as the check query prints it */
+    char theorem[512];        /* the theorem and the window verified, or why none applies */
+} gr_check_answer;
+
+/* Decides a claim written as after 'check' ("kayles periodic", "bash[3]: P(n) <=> n % 4 == 0
+ * for n in 0..100"). A refuted claim is an answer: the call returns 0. A periodic check over
+ * a family's parameters is one answer per member: use gr_run for it. */
+GR_API int gr_check(gr_program *p, const char *claim, gr_check_answer *out);
+
+/* A picture of the table gr_table_box would give (SG values or outcomes), as the plot query
+ * draws it: format "png" or "svg"; width, height in pixels (0: the default size). *image gets
+ * the file's bytes (*len of them), freed with gr_free. */
+GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *lo, const int64_t *hi,
+                   gr_convention conv, gr_cell_kind kind, const char *format, int width, int height,
+                   unsigned char **image, size_t *len);
+
 /* Runs the program's own queries and writes their answers in format "text", "csv" or
- * "json" to *out (a malloc'ed NUL-terminated string the caller frees; *out_len its length,
+ * "json" to *out (a NUL-terminated string the caller frees with gr_free; *out_len its length,
  * which may be NULL). Returns 0, GR_EREFUTED if a check was refuted (the output is still
  * given), or another error code. */
 GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len);

@@ -482,6 +482,36 @@ done
 name=rules_threads_values
 if grep -q "^  3000 | 2999" lk.1.out && [ "$(cat ov.1.rc)" = 3 ] && grep -q "arithmetic overflow (values are 64-bit signed integers) at position (1626)" ov.1.err; then ok
 else bad "Lasker's Nim or the overflow at 1626 not as expected"; fi
+# ---- anyleaf and every: heap kernels, limits known at once, split components in parentheses ----
+printf 'game nim = subtract 1..;\ngame u = subtract 3..;\ngame k = octal "0.77";\ngame r {\n    heap n;\n    move -> n - k for k in 1..n where k %% 3 != 0;\n}\n' >conv.game
+# a rule block under anyleaf keeps one entry per heap: 10^12 heaps is past any memory, said at once
+cp conv.game in; echo 'solve anyleaf r(1000000000000);' >>in
+run conv_dense_limit -
+expect_status 3 && stdout_empty && stderr_has "r(1000000000000) under anyleaf or every needs the values of every heap below it" && ok
+cp conv.game in; echo 'solve every u(1000000000000) + nim(2);' >>in
+run conv_dense_limit_every -
+expect_status 3 && stdout_empty && stderr_has "u(1000000000000) under anyleaf or every needs" && ok
+# a splitting heap of 10^12 has more options than any component graph may hold
+cp conv.game in; echo 'solve anyleaf k(598635796942);' >>in
+run conv_split_limit -
+expect_status 3 && stdout_empty && stderr_has "k(598635796942) has at least 299317898469 options" && ok
+# the limit comes before a finished answer is lost: the first query's answer stays
+cp conv.game in; printf 'solve anyleaf nim(598635796942) + nim(3);\nsolve anyleaf r(1000000000000);\n' >>in
+run conv_limit_keeps_answers -
+expect_status 3 && stdout_has "-> nim(3) + nim(3)" && stderr_has "r(1000000000000) under anyleaf" && ok
+# one component that splits keeps its parentheses, by the theory and by the graph
+for nt in "" --no-theory; do
+    cp conv.game in; printf 'solve anyleaf k(7);\nsolve every k(6);\n' >>in
+    run "conv_parentheses$nt" - $nt
+    if expect_status 0 && stdout_has "-> (k(1) + k(5))" && stdout_has "-> (k(3) + k(3))" && stdout_has "-> (k(2) + k(2))"; then
+        if grep -q -- "-> k(1) + k(5)" out; then bad "a split component without parentheses"; else ok; fi
+    fi
+done
+# huge heaps by the kernels: the same answer at heap n and at n plus periods far beyond any table
+cp conv.game in; printf 'solve anyleaf nim(5000000) + nim(1);\nsolve every nim(598635796942) + nim(7);\n' >>in
+run conv_huge_nim - --format json
+expect_status 0 && stdout_has '"winning_moves":\["nim(1) + nim(1)"\]' && stdout_has '"convention":"every","outcome":"N"' && ok
+
 for ex in "$examples"/*.game; do
     [ "$(basename "$ex")" = periodic.game ] && continue
     name="examples_threads_$(basename "$ex" .game)"

@@ -81,6 +81,35 @@ size_t t_random_sub_octal(t_rng *r, char *src, size_t cap, int max_take) {
     return pos;
 }
 
+int mcompare(mlist *a, mlist *b, int partial) {
+    msort(a);
+    msort(b);
+    int agree;
+    if (!partial) {
+        agree = a->n == b->n;
+        for (size_t i = 0; agree && i < a->n; i++) agree = strcmp(a->v[i], b->v[i]) == 0;
+    } else {
+        size_t i = 0;
+        while (i < b->n && a->n == 1 && strcmp(a->v[0], b->v[i])) i++;
+        agree = a->n == 1 && i < b->n;
+    }
+    if (!agree) {
+        for (size_t i = 0; i < a->n; i++) fprintf(stderr, "  theory: %s\n", a->v[i]);
+        for (size_t i = 0; i < b->n; i++) fprintf(stderr, "  graph:  %s\n", b->v[i]);
+    }
+    return agree;
+}
+
+int mcheck_theory(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv,
+                  int outcome, int partial, mlist *a) {
+    mlist b = { 0 };
+    int out = mgraph_solve(c, m, comps, n, conv, &b);
+    int agree = mcompare(a, &b, partial) && out == outcome;
+    if (!agree) fprintf(stderr, "theory %c graph %c, moves %zu vs %zu\n", "PND"[outcome], "PND"[out], a->n, b.n);
+    mfree(&b);
+    return agree;
+}
+
 int t_agrees_from(const int64_t *v, int64_t n, int64_t p, int64_t s, int64_t e) {
     for (int64_t i = e; i + p < n; i++)
         if (v[i + p] - v[i] != s) return 0;

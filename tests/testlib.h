@@ -47,8 +47,15 @@ void mtheory(void *u, const char *text, uint32_t id);
 void mgraph(void *u, const char *text, uint32_t id);
 void msort(mlist *l);
 void mfree(mlist *l);
+/* Does a theory's list a agree with the graph's b (both sorted here)? All moves equal, or with
+ * partial one move that is among the graph's. Prints both lists when not. */
+int mcompare(mlist *a, mlist *b, int partial);
 /* The position graph's answer for a sum under conv: its outcome, and in l (whose pg it sets
  * while it lives) the moves to P positions. */
 struct gr_ctx; struct gr_module; struct gr_comp;
 int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l);
+/* A theory's decided answer (outcome, its moves in a, partial: one move of many) against the
+ * graph of the sum: 1 if the outcomes and the moves agree, else 0 with both printed. */
+int mcheck_theory(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv,
+                  int outcome, int partial, mlist *a);
 #endif

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *PROGRAM =
     "game kayles = octal \"0.77\";\n"
@@ -156,6 +157,118 @@ static void test_threads(void) {
     CHECK_EQ(w[1].errors, 0);
 }
 
+/* ---- answers as data (the calls a binding uses) ---- */
+static const char *WYTHOFF =
+    "game kayles = octal \"0.77\";\n"
+    "game wythoff { position (a, b); move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b;\n"
+    "              move -> (a - k, b - k) for k in 1..min(a, b); }\n";
+
+static void test_data_calls(void) {
+    gr_program *p = gr_compile(WYTHOFF, "w.game", NULL);
+    if (!CHECK(p != NULL)) return;
+    /* 2-D outcomes: the P-positions of Wythoff's game below 8 are (0,0), (1,2), (3,5), (4,7) and mirrors */
+    gr_table_data t;
+    int64_t lo[2] = { 0, 0 }, hi[2] = { 7, 7 };
+    CHECK_EQ(gr_table_box(p, "wythoff", 2, lo, hi, GR_NORMAL, GR_CELL_OUTCOME, &t), GR_OK);
+    CHECK_EQ(t.kind, GR_CELL_OUTCOME);
+    CHECK_EQ(t.ndims, 2);
+    CHECK_EQ(t.rows, 8);
+    CHECK_EQ(t.cols, 8);
+    int np = 0;
+    for (int i = 0; i < 64; i++) np += t.values[i] == 'P';
+    CHECK_EQ(np, 7);
+    CHECK_EQ(t.values[1 * 8 + 2], 'P');
+    CHECK_EQ(t.values[5 * 8 + 3], 'P');
+    gr_free(t.values);
+    /* a fixed coordinate: wythoff(0..7, 3) is column 3 of SG values */
+    hi[1] = lo[1] = 3;
+    CHECK_EQ(gr_table_box(p, "wythoff", 2, lo, hi, GR_OWN_PLAY, GR_CELL_SG, &t), GR_OK);
+    CHECK_EQ(t.ndims, 1);
+    CHECK_EQ(t.rows * t.cols, 8);
+    CHECK_EQ(t.values[0], 3);
+    CHECK_EQ(t.values[5], 0);
+    gr_free(t.values);
+    /* misere SG tables are outcomes, as the table query prints them */
+    int64_t k0 = 0, k9 = 9;
+    CHECK_EQ(gr_table_box(p, "kayles", 1, &k0, &k9, GR_MISERE, GR_CELL_SG, &t), GR_OK);
+    CHECK_EQ(t.kind, GR_CELL_OUTCOME);
+    CHECK_EQ(t.convention, GR_MISERE);
+    CHECK_EQ(t.values[0], 'N');
+    CHECK_EQ(t.values[1], 'P');
+    gr_free(t.values);
+    CHECK_EQ(gr_table_box(p, "kayles", 1, &k9, &k0, GR_NORMAL, GR_CELL_SG, &t), GR_EINVAL);
+    CHECK(t.values == NULL);
+    /* solve with every winning move at once */
+    gr_answer a;
+    char **moves;
+    CHECK_EQ(gr_solve_full(p, "kayles(4) + kayles(7)", GR_NORMAL, &a, &moves), GR_OK);
+    CHECK_EQ(a.sg, 3);
+    CHECK_EQ(a.nwinning, 2);
+    CHECK(a.has_remoteness);
+    CHECK(moves && strcmp(moves[0], "kayles(2) + kayles(7)") == 0 && strcmp(moves[1], "kayles(4) + kayles(2) + kayles(3)") == 0);
+    gr_free(moves);
+    CHECK_EQ(gr_solve_full(p, "wythoff(3, 5)", GR_OWN_PLAY, &a, &moves), GR_OK);
+    CHECK_EQ(a.outcome, 'P');
+    CHECK_EQ(a.convention, GR_NORMAL);
+    CHECK(moves == NULL);
+    /* options */
+    gr_option *o;
+    int n;
+    CHECK_EQ(gr_options(p, "kayles(4)", GR_NORMAL, &o, &n), GR_OK);
+    CHECK_EQ(n, 4);
+    CHECK(n == 4 && strcmp(o[3].position, "kayles(1) + kayles(1)") == 0 && o[3].outcome == 'P' && o[3].has_sg && o[3].sg == 0);
+    gr_free(o);
+    /* checks: Kayles has period 12 from heap 71 (Guy and Smith) */
+    gr_check_answer c;
+    CHECK_EQ(gr_check(p, "kayles periodic", &c), GR_OK);
+    CHECK_EQ(c.status, GR_PROVED);
+    CHECK_EQ(c.period, 12);
+    CHECK_EQ(c.preperiod, 71);
+    CHECK_EQ(gr_check(p, "kayles period 5", &c), GR_OK);
+    CHECK_EQ(c.status, GR_REFUTED);
+    CHECK(c.has_counterexample);
+    CHECK_EQ(gr_check(p, "kayles periodc", &c), GR_EINPUT);
+    /* a picture: PNG bytes of the asked size */
+    unsigned char *png;
+    size_t len;
+    lo[1] = 0; hi[1] = 7;
+    CHECK_EQ(gr_plot(p, "wythoff", 2, lo, hi, GR_NORMAL, GR_CELL_OUTCOME, "png", 120, 100, &png, &len), GR_OK);
+    CHECK(len > 24 && memcmp(png, "\x89PNG", 4) == 0);
+    CHECK(len > 24 && png[19] == 120 && png[23] == 100);   /* IHDR width and height */
+    gr_free(png);
+    CHECK_EQ(gr_plot(p, "wythoff", 2, lo, hi, GR_NORMAL, GR_CELL_REMOTENESS, "png", 0, 0, &png, &len), GR_EINVAL);
+    gr_program_free(p);
+}
+
+/* gr_interrupt from another thread stops a long call, and the program answers again. */
+typedef struct long_call { gr_program *p; int rc; } long_call;
+
+static void *run_long(void *arg) {
+    long_call *l = arg;
+    gr_table_data t;
+    int64_t lo[2] = { 0, 0 }, hi[2] = { 5000, 5000 };
+    l->rc = gr_table_box(l->p, "wythoff", 2, lo, hi, GR_NORMAL, GR_CELL_SG, &t);
+    if (l->rc == GR_OK) gr_free(t.values);
+    return NULL;
+}
+
+static void test_interrupt(void) {
+    long_call l = { gr_compile(WYTHOFF, "w.game", NULL), -1 };
+    if (!CHECK(l.p != NULL)) return;
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, run_long, &l), 0);
+    struct timespec ts = { 0, 200 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+    gr_interrupt(l.p);
+    CHECK_EQ(pthread_join(t, NULL), 0);
+    CHECK_EQ(l.rc, GR_EINTR);
+    CHECK(strcmp(gr_last_error(l.p), "grundy: error: interrupted") == 0);
+    gr_answer a;
+    CHECK_EQ(gr_solve(l.p, "kayles(4) + kayles(7)", GR_NORMAL, &a), GR_OK);
+    CHECK_EQ(a.sg, 3);
+    gr_program_free(l.p);
+}
+
 int main(void) {
     CHECK(strcmp(gr_version(), "0.1.0") == 0);
     CHECK_EQ(GR_VERSION_MAJOR * 10000 + GR_VERSION_MINOR * 100 + GR_VERSION_PATCH, 100);
@@ -167,5 +280,7 @@ int main(void) {
     test_tables_and_limits(p);
     gr_program_free(p);
     test_threads();
+    test_data_calls();
+    test_interrupt();
     return t_finish("unit_api");
 }

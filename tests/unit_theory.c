@@ -17,33 +17,14 @@ static int stats[4][2];
 static void body(gf *f, void *arg) {
     job *j = arg;
     gr_theory t;
-    mlist a = { 0 }, b = { 0 };
+    mlist a = { 0 };
     if (j->conv == CONV_EVERY) gr_every_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     else if (j->conv == CONV_ANYLEAF) gr_anyleaf_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     else gr_misere_solve(&f->c, &f->mod, j->comps, j->n, &t, mtheory, &a);
     j->decided = t.decided;
     snprintf(j->why, sizeof j->why, "%s", t.why);
-    j->agree = 1;
-    if (t.decided) {
-        int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, j->conv, &b);
-        j->agree = out == t.outcome;
-        if (!t.moves_partial) {
-            msort(&a);
-            msort(&b);
-            j->agree &= a.n == b.n;
-            for (size_t i = 0; j->agree && i < a.n; i++) j->agree = strcmp(a.v[i], b.v[i]) == 0;
-        } else {
-            j->agree &= a.n == 1;   /* the one move shown must be among the graph's */
-            for (size_t i = 0; j->agree && i < b.n; i++) if (!strcmp(a.v[0], b.v[i])) break;
-        }
-        if (!j->agree) {
-            fprintf(stderr, "theory %c graph %c, moves %zu vs %zu\n", "PND"[t.outcome], "PND"[out], a.n, b.n);
-            for (size_t i = 0; i < a.n; i++) fprintf(stderr, "  theory: %s\n", a.v[i]);
-            for (size_t i = 0; i < b.n; i++) fprintf(stderr, "  graph:  %s\n", b.v[i]);
-        }
-    }
+    j->agree = !t.decided || mcheck_theory(&f->c, &f->mod, j->comps, j->n, j->conv, t.outcome, t.moves_partial, &a);
     mfree(&a);
-    mfree(&b);
 }
 
 static void random_program(t_rng *r, char *src, size_t cap) {

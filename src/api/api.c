@@ -1,9 +1,14 @@
 /* api: the public C interface; see api.h and include/grundy.h. */
 #include "api.h"
 #include "ctx.h"
+#include "check.h"
 #include "parse.h"
 #include "query.h"
+#include "remote.h"
+#include "show.h"
 #include "solve.h"
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +21,17 @@ struct gr_program {
     gr_limits limits;
     gr_diagnostic diag;          /* of the last failed call */
     char error[1200];            /* "WHERE:LINE:COL: error: MESSAGE", or "" */
+    atomic_int cancel;           /* gr_interrupt: the running call stops at its next poll */
 };
+
+/* The status of a failure raised by gr_interrupt (128 + SIGINT, as a shell reports one). */
+enum { STATUS_INTERRUPTED = 130 };
 
 GR_API const char *gr_version(void) {
     return GR_STR(GR_VERSION_MAJOR) "." GR_STR(GR_VERSION_MINOR) "." GR_STR(GR_VERSION_PATCH);
 }
+
+GR_API void (gr_free)(void *buf) { free(buf); }
 
 GR_API const char *gr_strerror(int code) {
     switch (code) {
@@ -30,6 +41,7 @@ GR_API const char *gr_strerror(int code) {
     case GR_ELIMIT: return "a resource limit was reached";
     case GR_ENOMEM: return "out of memory";
     case GR_EREFUTED: return "a check was refuted";
+    case GR_EINTR: return "interrupted";
     }
     return "unknown error code";
 }
@@ -66,7 +78,16 @@ typedef struct call {
 typedef int (*call_body)(call *k, gr_module *m, void *arg);
 
 static int status_code(int status) {
-    return status == GR_EXIT_LIMIT ? GR_ELIMIT : status == GR_EXIT_REFUTED ? GR_EREFUTED : GR_EINPUT;
+    return status == GR_EXIT_LIMIT ? GR_ELIMIT : status == GR_EXIT_REFUTED ? GR_EREFUTED :
+           status == STATUS_INTERRUPTED ? GR_EINTR : GR_EINPUT;
+}
+
+/* Asked at every clock read of gr_poll (every few milliseconds of work). */
+static void check_interrupt(gr_ctx *c) {
+    call *k = (call *)(void *)((char *)c - offsetof(call, c));
+    if (!atomic_load_explicit(&k->p->cancel, memory_order_relaxed)) return;
+    c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
+    gr_fail(c, STATUS_INTERRUPTED, "interrupted");
 }
 
 /* Turns the context's failure into p's error: located in the program, or in the caller's text. */
@@ -133,7 +154,9 @@ static int with_query(gr_program *p, const char *what, const char *prefix, const
     k.c.max_positions = p->limits.max_positions;
     k.c.max_time = p->limits.max_time;
     if (p->limits.max_time > 0) k.c.deadline = gr_now() + p->limits.max_time;
-    k.c.threads = 1;
+    k.c.threads = p->limits.threads > 0 ? p->limits.threads : 1;
+    k.c.interrupted = check_interrupt;
+    atomic_store(&p->cancel, 0);
     int rc = run_guarded(&k, body, arg);
     gr_ctx_free(&k.c);
     free(k.text);
@@ -170,9 +193,13 @@ GR_API void gr_program_free(gr_program *p) {
 }
 
 GR_API int gr_set_limits(gr_program *p, const gr_limits *limits) {
-    if (!p || !limits || limits->max_time < 0) return GR_EINVAL;
+    if (!p || !limits || limits->max_time < 0 || limits->threads < 0 || limits->threads > 256) return GR_EINVAL;
     p->limits = *limits;
     return GR_OK;
+}
+
+GR_API void gr_interrupt(gr_program *p) {
+    if (p) atomic_store(&p->cancel, 1);
 }
 
 GR_API const char *gr_last_error(const gr_program *p) { return p ? p->error : "no program"; }
@@ -184,6 +211,7 @@ static const char *conv_word(gr_convention conv) {
     case GR_MISERE: return "misere";
     case GR_ANYLEAF: return "anyleaf";
     case GR_EVERY: return "every";
+    case GR_OWN_PLAY: return "";
     }
     return NULL;
 }
@@ -192,7 +220,9 @@ static const char *conv_word(gr_convention conv) {
 typedef struct solve_arg {
     gr_answer *ans;
     char *buf; size_t cap, used;
-    int count, want_moves;
+    int count;
+    gr_ctx *grow;                /* gr_solve_full: buf is tracked memory grown to fit */
+    int full;                    /* gr_solve_full: remoteness as the JSON answer gives it */
 } solve_arg;
 
 static void collect_move(void *user, const char *text, uint32_t id) {
@@ -200,6 +230,10 @@ static void collect_move(void *user, const char *text, uint32_t id) {
     solve_arg *a = user;
     a->count++;
     size_t n = strlen(text) + 1;
+    if (a->grow && a->used + n > a->cap) {
+        a->cap = (a->used + n) * 2;
+        a->buf = gr_realloc(a->grow, a->buf, a->cap);
+    }
     if (a->buf && a->used + n <= a->cap) {
         memcpy(a->buf + a->used, text, n);
         a->used += n;
@@ -210,16 +244,31 @@ static int solve_body(call *k, gr_module *m, void *arg) {
     solve_arg *a = arg;
     gr_rquery *q = &m->queries[m->nqueries - 1];
     gr_solution sol;
-    gr_sum_solve(&k->c, m, q->comps, q->ncomps, q->conv, &sol, collect_move, a);
+    gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
+    if (a->full) a->grow = &k->c;
+    gr_sum_solve(&k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
+    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW)
+        gr_sum_remoteness(&k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
     static const char outcome[] = { 'P', 'N', 'D' };
     gr_answer *ans = a->ans;
     memset(ans, 0, sizeof *ans);
+    ans->convention = (gr_convention)conv;
     ans->outcome = outcome[sol.outcome];
     ans->has_sg = sol.sg >= 0;
     ans->sg = sol.sg >= 0 ? sol.sg : 0;
     ans->has_remoteness = sol.remoteness >= 0;
     ans->remoteness = sol.remoteness >= 0 ? sol.remoteness : 0;
     ans->nwinning = a->count;
+    if (a->full) {   /* the moves, out of tracked memory into one block the caller frees */
+        size_t head = (size_t)a->count * sizeof(char *);
+        char **v = a->count ? malloc(head + a->used) : NULL;
+        if (a->count && !v) return GR_ENOMEM;
+        if (v) {
+            char *text = memcpy((char *)v + head, a->buf, a->used);
+            for (int i = 0; i < a->count; i++) { v[i] = text; text += strlen(text) + 1; }
+        }
+        a->buf = (char *)v;
+    }
     return GR_OK;
 }
 
@@ -228,7 +277,7 @@ static int solve_common(gr_program *p, const char *position, gr_convention conv,
     if (!p) return GR_EINVAL;
     if (!position || !word) { clear_error(p); set_error(p, "grundy", 0, 0, !word ? "unknown convention" : "no position"); return GR_EINVAL; }
     char prefix[32];
-    snprintf(prefix, sizeof prefix, "solve %s ", word);
+    snprintf(prefix, sizeof prefix, "solve %s%s", word, *word ? " " : "");
     return with_query(p, "position", prefix, position, ";\n", solve_body, a);
 }
 
@@ -237,6 +286,17 @@ GR_API int gr_solve(gr_program *p, const char *position, gr_convention conv, gr_
     solve_arg a = { .ans = ans ? ans : &scratch };
     if (!ans) return GR_EINVAL;
     return solve_common(p, position, conv, &a);
+}
+
+GR_API int gr_solve_full(gr_program *p, const char *position, gr_convention conv, gr_answer *ans,
+                         char ***moves) {
+    if (moves) *moves = NULL;
+    if (!ans) return GR_EINVAL;
+    solve_arg a = { .ans = ans, .full = 1 };
+    int rc = solve_common(p, position, conv, &a);
+    if (rc == GR_OK && moves) *moves = (char **)(void *)a.buf;
+    else if (rc == GR_OK) free(a.buf);
+    return rc;
 }
 
 GR_API int gr_winning_moves(gr_program *p, const char *position, gr_convention conv,
@@ -301,6 +361,209 @@ GR_API int gr_table_outcomes(gr_program *p, const char *game, int64_t from, int6
     table_arg a = { from, to, NULL, outcomes };
     if (!outcomes) return GR_EINVAL;
     return table_common(p, game, conv, &a);
+}
+
+/* ---- tables and pictures over a box, options, checks: answers as data ---- */
+
+/* "(lo..hi, v, ...) KIND" for a box of ncoords coordinates, or an error in p. */
+static int box_text(gr_program *p, char *buf, size_t cap, int ncoords, const int64_t *lo, const int64_t *hi,
+                    gr_cell_kind kind, int plot) {
+    const char *why = NULL;
+    int varying = 0;
+    double cells = 1;
+    if (ncoords < 1 || ncoords > 16 || !lo || !hi) why = "a box needs 1 to 16 coordinates";
+    for (int i = 0; !why && i < ncoords; i++) {
+        if (lo[i] > hi[i]) why = "each coordinate's range must satisfy from <= to";
+        else if (lo[i] < hi[i]) { varying++; cells *= (double)hi[i] - (double)lo[i] + 1; }
+    }
+    if (!why && varying > 2) why = "at most two coordinates of a table vary";
+    if (!why && cells >= (double)(INT64_C(1) << 40)) why = "a table has fewer than 2^40 cells";
+    if (!why && (kind < GR_CELL_SG || kind > GR_CELL_REMOTENESS || (plot && kind == GR_CELL_REMOTENESS)))
+        why = plot ? "a picture shows SG values or outcomes" : "unknown kind of cell";
+    if (why) { set_error(p, "grundy", 0, 0, why); return GR_EINVAL; }
+    size_t n = 0;
+    buf[n++] = '(';
+    for (int i = 0; i < ncoords; i++) {
+        if (lo[i] == hi[i]) n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? ", " : "", (long long)lo[i]);
+        else n += (size_t)snprintf(buf + n, cap - n, "%s%lld..%lld", i ? ", " : "", (long long)lo[i], (long long)hi[i]);
+    }
+    static const char *words[] = { "", " outcome", " remoteness" };
+    snprintf(buf + n, cap - n, ")%s", words[kind]);
+    return GR_OK;
+}
+
+/* The convention word and the checks every call over a game or a position makes. */
+static const char *conv_prefix(gr_program *p, char *buf, size_t cap, const char *query, const void *text,
+                               gr_convention conv) {
+    const char *word = conv_word(conv);
+    clear_error(p);
+    if (!text || !word) { set_error(p, "grundy", 0, 0, !word ? "unknown convention" : "no game or position"); return NULL; }
+    snprintf(buf, cap, "%s %s%s", query, word, *word ? " " : "");
+    return buf;
+}
+
+typedef struct box_arg { gr_table_data *out; } box_arg;
+
+static int box_body(call *k, gr_module *m, void *arg) {
+    box_arg *a = arg;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    if (q->vertex_list) {
+        set_error(k->p, k->what, 1, 1, "a table over a box takes a rule set with coordinates (not a graph's vertices)");
+        return GR_EINPUT;
+    }
+    k->c.query_text = q->text;
+    int64_t rows, cols;
+    int outcome;
+    gr_conv conv;
+    int64_t *vals = gr_table_values(&k->c, m, q, &rows, &cols, &outcome, &conv);
+    size_t n = (size_t)rows * (size_t)cols;
+    int64_t *v = malloc(n ? n * sizeof *v : 1);
+    if (!v) return GR_ENOMEM;
+    static const char OUTCOME[] = { 'P', 'N', 'D' };
+    if (outcome) for (size_t i = 0; i < n; i++) v[i] = OUTCOME[vals[i]];
+    else memcpy(v, vals, n * sizeof *v);
+    gr_free(&k->c, vals);
+    *a->out = (gr_table_data){ .kind = outcome ? GR_CELL_OUTCOME : q->q->outcome == TK_REMOTENESS ? GR_CELL_REMOTENESS : GR_CELL_SG,
+                               .convention = (gr_convention)conv, .ndims = q->ndims, .rows = rows, .cols = cols, .values = v };
+    return GR_OK;
+}
+
+GR_API int gr_table_box(gr_program *p, const char *game, int ncoords, const int64_t *lo,
+                        const int64_t *hi, gr_convention conv, gr_cell_kind kind, gr_table_data *out) {
+    if (!p || !out) return GR_EINVAL;
+    memset(out, 0, sizeof *out);
+    char prefix[32], suffix[1200];
+    if (!conv_prefix(p, prefix, sizeof prefix, "table", game, conv)) return GR_EINVAL;
+    int rc = box_text(p, suffix, sizeof suffix - 4, ncoords, lo, hi, kind, 0);
+    if (rc) return rc;
+    strcat(suffix, ";\n");
+    box_arg a = { out };
+    return with_query(p, "game", prefix, game, suffix, box_body, &a);
+}
+
+/* gr_options: the moves collected in tracked memory, then one block for the caller. */
+typedef struct options_arg {
+    gr_ctx *c;
+    gr_option *v; size_t n, cap;
+    size_t text_len;
+} options_arg;
+
+static void keep_option(void *user, const char *text, int64_t sg, int outcome) {
+    options_arg *a = user;
+    static const char OUTCOME[] = { 'P', 'N', 'D' };
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        a->v = gr_realloc(a->c, a->v, gr_size_mul(a->c, a->cap, sizeof *a->v));
+    }
+    a->v[a->n++] = (gr_option){ .position = text, .outcome = OUTCOME[outcome], .has_sg = sg >= 0, .sg = sg >= 0 ? sg : 0 };
+    a->text_len += strlen(text) + 1;
+}
+
+static int options_body(call *k, gr_module *m, void *arg) {
+    options_arg *a = arg;
+    a->c = &k->c;
+    gr_list_options(&k->c, m, &m->queries[m->nqueries - 1], keep_option, a);
+    /* the texts live in the call's arena: copy them beside the array */
+    size_t head = a->n * sizeof *a->v;
+    gr_option *v = malloc(head + a->text_len + 1);
+    if (!v) return GR_ENOMEM;
+    char *text = (char *)v + head;
+    for (size_t i = 0; i < a->n; i++) {
+        size_t len = strlen(a->v[i].position) + 1;
+        v[i] = a->v[i];
+        v[i].position = memcpy(text, a->v[i].position, len);
+        text += len;
+    }
+    a->v = v;
+    return GR_OK;
+}
+
+GR_API int gr_options(gr_program *p, const char *position, gr_convention conv,
+                      gr_option **options, int *count) {
+    if (!p || !options || !count) return GR_EINVAL;
+    *options = NULL;
+    *count = 0;
+    char prefix[32];
+    if (!conv_prefix(p, prefix, sizeof prefix, "options", position, conv)) return GR_EINVAL;
+    options_arg a = { 0 };
+    int rc = with_query(p, "position", prefix, position, ";\n", options_body, &a);
+    if (rc == GR_OK) { *options = a.v; *count = (int)a.n; }
+    return rc;
+}
+
+static int check_body(call *k, gr_module *m, void *arg) {
+    gr_check_answer *out = arg;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    if (q->nmembers && q->check != CK_FORMULA) {
+        set_error(k->p, "grundy", 0, 0, "a periodic check over a family's parameters answers once per member: run it with gr_run");
+        return GR_EINPUT;
+    }
+    k->c.query_text = q->text;
+    gr_check_result r;
+    memset(&r, 0, sizeof r);
+    gr_check_run(&k->c, q, &r);
+    memset(out, 0, sizeof *out);
+    out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS : GR_REFUTED;
+    out->has_period = r.has_period;
+    if (r.has_period) { out->period = r.period; out->preperiod = r.preperiod; out->saltus = r.saltus; }
+    out->checked_to = r.checked_to;
+    out->has_counterexample = r.has_counterexample;
+    if (r.has_counterexample) snprintf(out->counterexample, sizeof out->counterexample, "%s", r.counterexample_text);
+    snprintf(out->theorem, sizeof out->theorem, "%s", r.theorem);
+    return GR_OK;
+}
+
+GR_API int gr_check(gr_program *p, const char *claim, gr_check_answer *out) {
+    if (!p || !out) return GR_EINVAL;
+    memset(out, 0, sizeof *out);
+    clear_error(p);
+    if (!claim) { set_error(p, "grundy", 0, 0, "no claim"); return GR_EINVAL; }
+    return with_query(p, "claim", "check ", claim, ";\n", check_body, out);
+}
+
+typedef struct plot_arg { FILE *f; int width, height; } plot_arg;
+
+static int plot_body(call *k, gr_module *m, void *arg) {
+    plot_arg *a = arg;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    if (q->vertex_list || q->ndims < 1) {
+        set_error(k->p, k->what, 1, 1, "a picture takes a rule set with coordinates (not a graph's vertices), at least one varying");
+        return GR_EINPUT;
+    }
+    k->c.query_text = q->text;
+    k->c.plot_width = a->width;
+    k->c.plot_height = a->height;
+    gr_plot_to(&k->c, m, q, a->f, &a->width, &a->height);
+    return GR_OK;
+}
+
+GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *lo, const int64_t *hi,
+                   gr_convention conv, gr_cell_kind kind, const char *format, int width, int height,
+                   unsigned char **image, size_t *len) {
+    if (!p || !image || !len) return GR_EINVAL;
+    *image = NULL;
+    *len = 0;
+    char prefix[32], suffix[1200];
+    if (!conv_prefix(p, prefix, sizeof prefix, "plot", game, conv)) return GR_EINVAL;
+    int svg = format && !strcmp(format, "svg");
+    if ((format && !svg && strcmp(format, "png")) || width < 0 || height < 0 || width > 20000 || height > 20000 ||
+        (width && width < 16) || (height && height < 16)) {
+        set_error(p, "grundy", 0, 0, "a picture is \"png\" or \"svg\", 16 to 20000 pixels each way (0: the default size)");
+        return GR_EINVAL;
+    }
+    int rc = box_text(p, suffix, sizeof suffix - 32, ncoords, lo, hi, kind, 1);
+    if (rc) return rc;
+    strcat(suffix, svg ? " to \"picture.svg\";\n" : " to \"picture.png\";\n");
+    char *buf = NULL;
+    size_t n = 0;
+    plot_arg a = { open_memstream(&buf, &n), width, height };
+    if (!a.f) return GR_ENOMEM;
+    rc = with_query(p, "game", prefix, game, suffix, plot_body, &a);
+    fclose(a.f);
+    if (rc != GR_OK) { free(buf); return rc; }
+    *image = (unsigned char *)buf;
+    *len = n;
+    return GR_OK;
 }
 
 /* ---- whole programs ---- */

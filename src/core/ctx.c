@@ -214,7 +214,7 @@ void *gr_realloc(gr_ctx *c, void *p, size_t size) {
     return nb->payload;
 }
 
-void gr_free(gr_ctx *c, void *p) {
+void gr_mem_free(gr_ctx *c, void *p) {
     if (!p) return;
     gr_mem_block *b = block_of(p);
     if (b->prev) b->prev->next = b->next; else c->blocks = b->next;

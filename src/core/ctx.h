@@ -106,7 +106,10 @@ void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col);
  * gr_ctx_free if a failure skips the owner's own free. Never returns NULL. */
 void *gr_alloc(gr_ctx *c, size_t size);           /* zeroed */
 void *gr_realloc(gr_ctx *c, void *p, size_t size); /* new tail not zeroed */
-void gr_free(gr_ctx *c, void *p);
+void gr_mem_free(gr_ctx *c, void *p);
+/* Spelt gr_free(c, p) everywhere inside; a macro, so the public gr_free(buf) of grundy.h (which
+ * frees what the API returns) keeps that name for clients. */
+#define gr_free(c, p) gr_mem_free((c), (p))
 /* Multiplication for sizes; fails with status 3 on overflow. */
 size_t gr_size_mul(gr_ctx *c, size_t a, size_t b);
 

@@ -1,6 +1,7 @@
 /* evaluator: the registry of evaluators and the calls queries and sums make; see evaluator.h. */
 #include "evaluator.h"
 #include "rules.h"
+#include "heapconv.h"
 #include <string.h>
 
 /* The registry: the evaluator of each id lowering may choose (lower/game.h). */
@@ -15,15 +16,20 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     return &gr_graph_evaluator;
 }
 
+const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
+    if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_heapconv_fits(g)) return &gr_heapconv_evaluator;
+    return gr_evaluator_of(g);
+}
+
 unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     if (why && cap) why[0] = '\0';
-    return gr_evaluator_of(g)->answers(g, conv, why, cap);
+    return gr_evaluator_for(g, conv)->answers(g, conv, why, cap);
 }
 
 int gr_eval_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                   gr_loc loc, gr_value *out) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    *out = (gr_value){ -1, -1, -1 };
+    const gr_evaluator_ops *ops = gr_evaluator_for(g, conv);
+    *out = (gr_value){ -1, -1, -1, -1, -1 };
     if (!ops->value || !(ops->answers(g, conv, NULL, 0) & kinds)) return 0;
     return ops->value(c, g, conv, pos, kinds, loc, out);
 }
@@ -53,7 +59,7 @@ void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos) {
 
 int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
                  int64_t *out) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    const gr_evaluator_ops *ops = gr_evaluator_for(g, conv);
     if (!(ops->answers(g, conv, NULL, 0) & kind)) return 0;
     if (ops->fill) return ops->fill(c, g, conv, box, kind, out);
     int64_t n = gr_box_cells(box, NULL, NULL), pos[GR_MAX_ARITY];
@@ -61,7 +67,8 @@ int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigne
         gr_value v;
         gr_box_cell(box, i, pos);
         if (!ops->value(c, g, conv, pos, kind, box->loc, &v)) return 0;
-        out[i] = kind == GR_KIND_OUTCOME ? v.outcome : kind == GR_KIND_SG ? v.sg : v.remoteness;
+        out[i] = kind == GR_KIND_OUTCOME ? v.outcome : kind == GR_KIND_SG ? v.sg :
+                 kind == GR_KIND_LEAFLESS ? v.leafless : kind == GR_KIND_STEPS ? v.steps : v.remoteness;
     }
     return 1;
 }

@@ -33,7 +33,9 @@
 enum {
     GR_KIND_SG = 1,          /* Sprague-Grundy value (normal play, acyclic) */
     GR_KIND_OUTCOME = 2,     /* P, N or D for the player to move, under the convention */
-    GR_KIND_REMOTENESS = 4   /* moves to the end under optimal play (Steinhaus) */
+    GR_KIND_REMOTENESS = 4,  /* moves to the end under optimal play (Steinhaus) */
+    GR_KIND_LEAFLESS = 8,    /* 'anyleaf': the value after leaf deletion (-1 at a leaf) */
+    GR_KIND_STEPS = 16       /* 'every': the step number (Smith) */
 };
 
 /* The value of one position; a kind not answered is -1. */
@@ -41,6 +43,7 @@ typedef struct gr_value {
     int outcome;             /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
     int64_t sg;
     int64_t remoteness;
+    int64_t leafless, steps;
 } gr_value;
 
 /* A box of positions: each coordinate either ranges over lo..hi or is fixed (lo == hi); at
@@ -64,8 +67,8 @@ typedef struct gr_evaluator_ops {
      * position that is not one of the game. */
     int (*value)(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                  gr_loc loc, gr_value *out);
-    /* out[cell] for every cell of the box: SG values (kind GR_KIND_SG, -1 where none) or
-     * outcomes (GR_KIND_OUTCOME). 1, or 0: declined. NULL: value cell by cell. */
+    /* out[cell] for every cell of the box: SG values (kind GR_KIND_SG, -1 where none),
+     * outcomes (GR_KIND_OUTCOME), leaf-deleted values or step numbers. 1, or 0: declined. NULL: value cell by cell. */
     int (*fill)(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
                 int64_t *out);
     /* Every option of a non-terminal position, in a stable order. */
@@ -80,7 +83,11 @@ extern const gr_evaluator_ops gr_table_evaluator;   /* tableeval.c */
 extern const gr_evaluator_ops gr_graph_evaluator;   /* grapheval.c */
 extern const gr_evaluator_ops gr_figure_evaluator;  /* figureeval.c: Green Hackenbush */
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figureeval.c: coin turning */
+extern const gr_evaluator_ops gr_heapconv_evaluator; /* heapconv.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
+/* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
+ * 'anyleaf' and 'every' (heapconv.h); otherwise gr_evaluator_of. */
+const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
 
 /* What queries and sums call. */
 unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap);

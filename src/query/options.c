@@ -22,25 +22,39 @@ static void by_graph(void *user, const char *text, uint32_t id) {
     push(l, text, gr_pg_sg(l->pg, id), (int)gr_pg_outcome(l->pg, id));
 }
 
-void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+/* The moves into l (l->c set); returns the convention they were answered under. */
+static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list *l) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
-    const char *position = gr_render_sum(c, q->comps, q->ncomps);
-    option_list l = { .c = c };
     int64_t sg = -1;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
     if (conv == CONV_NORMAL && !c->no_theory && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
-        gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, &l);
+        gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, l);
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         gr_sumgraph_add(s, q->comps, q->ncomps);
         gr_sumgraph_solve(s);
-        l.pg = gr_sumgraph_pg(s);
-        gr_sumgraph_moves(s, q->comps, q->ncomps, by_graph, &l);
-        if (conv != CONV_NORMAL) for (size_t i = 0; i < l.n; i++) l.v[i].sg = -1;
+        l->pg = gr_sumgraph_pg(s);
+        gr_sumgraph_moves(s, q->comps, q->ncomps, by_graph, l);
+        if (conv != CONV_NORMAL) for (size_t i = 0; i < l->n; i++) l->v[i].sg = -1;
         gr_sumgraph_free(s);
     }
     gr_free(c, vals);
+    return conv;
+}
+
+gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_option_fn fn, void *user) {
+    option_list l = { .c = c };
+    gr_conv conv = collect(c, m, q, &l);
+    for (size_t i = 0; i < l.n; i++) fn(user, l.v[i].text, l.v[i].sg, l.v[i].outcome);
+    gr_free(c, l.v);
+    return conv;
+}
+
+void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+    option_list l = { .c = c };
+    gr_conv conv = collect(c, m, q, &l);
+    const char *position = gr_render_sum(c, q->comps, q->ncomps);
     static const char OUT[] = { 'P', 'N', 'D' };
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"options\",\"position\":", out);

@@ -6,6 +6,7 @@
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 enum { MARGIN_L = 72, MARGIN_R = 130, MARGIN_T = 48, MARGIN_B = 58, STRIP_MAX = 90 };
@@ -74,7 +75,7 @@ uint32_t gr_plot_sg_colour(int64_t v, int64_t maxv) {
 /* ---- drawing ---- */
 typedef struct plot_job {
     const gr_rquery *q;
-    const int64_t *vals;
+    int64_t *vals;                  /* tracked memory, freed by the caller of plot_prepare */
     int64_t rows, cols, maxv;
     int outcome, svg, width, height, has_draw;
     gr_conv conv;
@@ -291,7 +292,8 @@ static int write_plot(void *user, FILE *file) {
     return bad;
 }
 
-void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+/* The table, the size and the labels of the picture of q (j->vals in tracked memory). */
+static void plot_prepare(gr_ctx *c, gr_module *m, const gr_rquery *q, plot_job *j0) {
     plot_job j = { .q = q };
     int64_t *vals = gr_table_values(c, m, q, &j.rows, &j.cols, &j.outcome, &j.conv);
     j.vals = vals;
@@ -318,8 +320,35 @@ void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FIL
     const char **names = q->game->rules ? q->game->rules->coord_names : NULL;
     j.xname = names ? names[q->dim[0]] : "n";
     j.yname = cells ? (q->ndims == 2 ? (names ? names[q->dim[1]] : "y") : NULL) : "Sprague-Grundy value";
-    gr_write_file(c, q->file, write_plot, &j);
-    gr_free(c, vals);
+    *j0 = j;
+}
+
+/* cairo's static data is reset after each picture (write_plot): one picture at a time in the
+ * process, so threads drawing with different programs never reset what another one uses. */
+static pthread_mutex_t cairo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int write_plot_locked(void *user, FILE *file) {
+    pthread_mutex_lock(&cairo_lock);
+    int bad = write_plot(user, file);
+    pthread_mutex_unlock(&cairo_lock);
+    return bad;
+}
+
+void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width, int *height) {
+    plot_job j;
+    plot_prepare(c, m, q, &j);
+    int bad = write_plot_locked(&j, f);
+    gr_free(c, j.vals);
+    if (bad) gr_fail(c, GR_EXIT_LIMIT, "cannot draw the picture");
+    *width = j.width;
+    *height = j.height;
+}
+
+void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+    plot_job j;
+    plot_prepare(c, m, q, &j);
+    gr_write_file(c, q->file, write_plot_locked, &j);
+    gr_free(c, j.vals);
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"plot\",\"game\":", out);
         gr_json_string(out, q->game->name);

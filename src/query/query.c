@@ -134,6 +134,10 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, table_data 
     else gr_box_cells(&box, &t->rows, &t->cols);
     size_t n = gr_size_mul(c, (size_t)t->rows, (size_t)t->cols);
     t->vals = gr_alloc(c, gr_size_mul(c, n, sizeof *t->vals));
+    t->outcome = 0;
+    /* a heap kernel fills the column itself, with no component per cell (eval/heapconv.h) */
+    if (!genus && !q->vertex_list && !c->no_theory &&
+        gr_eval_fill(c, q->game, t->conv, &box, steps ? GR_KIND_STEPS : GR_KIND_LEAFLESS, t->vals)) return 1;
     gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
     for (size_t i = 0; i < n; i++) {
         comps[i].game = q->game;

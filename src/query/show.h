@@ -9,6 +9,13 @@
 void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+/* The answers of an options query as data (the public API): fn gets each move once, with the
+ * SG value it leads to (-1: none) and the outcome; returns the convention they are under. */
+typedef void (*gr_move_option_fn)(void *user, const char *text, int64_t sg, int outcome);
+gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_option_fn fn, void *user);
+/* The picture of a plot query written to f (PNG or SVG by q->file's extension) rather than
+ * to q->file; *width, *height get its size. */
+void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width, int *height);
 
 /* From query.c: a table's values as the table query computes them (row-major, rows along the
  * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),

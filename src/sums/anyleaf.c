@@ -3,14 +3,7 @@
 #include <string.h>
 
 int gr_anyleaf_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int64_t *out) {
-    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
-    int ok = g->acyclic;
-    if (ok) {
-        gr_compgraph_leafless(g);
-        for (int i = 0; i < n; i++) out[i] = g->leafless[gr_compgraph_id(g, &comps[i])];
-    }
-    gr_compgraph_free(g);
-    return ok;
+    return gr_theory_values(c, m, comps, n, CONV_ANYLEAF, out);
 }
 
 typedef struct leaf_moves {
@@ -28,16 +21,23 @@ static void leaf_move(void *user, const char *text, uint32_t id) {
     l->fn(l->user, l->text, 0);
 }
 
+static void kernel_move(void *user, int64_t heap, const gr_hcval *v) {
+    (void)v;
+    leaf_moves *l = user;
+    gr_theory_heap_text(l->comps, l->n, l->at, heap, l->text, sizeof l->text);
+    l->fn(l->user, l->text, 0);
+}
+
 void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                       gr_child_fn fn, void *user) {
-    gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "leaves cannot be deleted in order");
-    if (!g) return;
-    gr_compgraph_leafless(g);
+    gr_theory_parts p;
+    if (!gr_theory_split(c, m, comps, n, CONV_ANYLEAF, t, "leaves cannot be deleted in order", &p)) return;
+    gr_compgraph *g = p.g;
     int64_t x = 0;
     int leaf = -1;
-    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)n);
+    int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
-        vals[i] = g->leafless[gr_compgraph_id(g, &comps[i])];
+        vals[i] = p.kernel[i] ? p.kv[i].leaf : g->leafless[gr_compgraph_id(g, &comps[i])];
         if (vals[i] < 0 && leaf < 0) leaf = i;
         x ^= vals[i] < 0 ? 0 : vals[i];
     }
@@ -52,6 +52,7 @@ void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_t
         t->outcome = x ? GR_WIN : GR_LOSS;
         t->value = x;
         snprintf(t->why, sizeof t->why, "anyleaf: leaf deletion, the xor of the reduced values is %lld", (long long)x);
+        gr_theory_kernels_why(comps, n, &p, t);
         if (x && fn) {
             leaf_moves *l = gr_alloc(c, sizeof *l);
             l->g = g; l->comps = comps; l->n = n; l->fn = fn; l->user = user;
@@ -59,11 +60,14 @@ void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_t
                 if (gr_theory_dup(comps, i)) continue;
                 l->at = i;
                 l->want = x ^ vals[i];
-                gr_compgraph_moves(g, &comps[i], leaf_move, l);
+                if (p.kernel[i]) {
+                    gr_hcval want = { l->want, -1, -1 };
+                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], &want, INT64_MAX, kernel_move, l);
+                } else gr_compgraph_moves(g, &comps[i], leaf_move, l);
             }
             gr_free(c, l);
         }
     }
     gr_free(c, vals);
-    gr_compgraph_free(g);
+    gr_theory_parts_free(c, &p);
 }

@@ -1,5 +1,6 @@
 /* compgraph: values of components on their own normal-play graphs; see compgraph.h. */
 #include "compgraph.h"
+#include "evaluator.h"
 #include <string.h>
 
 gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, int n) {
@@ -190,7 +191,7 @@ void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int 
         if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
         if (pos >= cap) break;
         if (i == at) {
-            int paren = group && n > 1 && strstr(child, " + ");
+            int paren = group && strstr(child, " + ");   /* one component, even alone */
             pos += (size_t)snprintf(buf + pos, cap - pos, paren ? "(%s)" : "%s", child);
         } else {
             char one[512];
@@ -213,7 +214,90 @@ gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int
     if (!gr_theory_plain(comps, n, t)) return NULL;
     gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
     if (g->acyclic) return g;
-    snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what);
+    snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what ? what : "the theory does not apply");
     gr_compgraph_free(g);
     return NULL;
+}
+
+int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
+                    const char *what, gr_theory_parts *p) {
+    memset(t, 0, sizeof *t);
+    memset(p, 0, sizeof *p);
+    t->remoteness = t->value = -1;
+    if (what && !gr_theory_plain(comps, n, t)) return 0;
+    unsigned kind = conv == CONV_ANYLEAF ? GR_KIND_LEAFLESS : GR_KIND_STEPS;
+    p->kernel = gr_alloc(c, sizeof *p->kernel * (size_t)(n + 1));
+    p->kv = gr_alloc(c, sizeof *p->kv * (size_t)(n + 1));
+    gr_comp *rest = gr_alloc(c, sizeof *rest * (size_t)(n + 1));
+    int nrest = 0;
+    for (int i = 0; i < n; i++) {
+        gr_game *g = comps[i].game;
+        p->kernel[i] = !c->no_theory && (gr_eval_answers(g, conv, NULL, 0) & kind) &&
+                       gr_heapconv_value(c, g, comps[i].c[0], &p->kv[i]);
+        if (!p->kernel[i]) rest[nrest++] = comps[i];
+    }
+    /* A heap with more options than the graph may hold: say so now, not after hours. */
+    uint64_t limit = c->max_positions ? c->max_positions : c->mem_limit / 64;
+    for (int i = 0; i < nrest; i++) {
+        uint64_t floor = gr_heapconv_options_floor(rest[i].game, rest[i].c[0]);
+        if (floor >= limit)
+            gr_fail(c, GR_EXIT_LIMIT, "%s(%lld) has at least %llu options, each a position of its component's graph under %s: "
+                    "more than the limit of %llu positions (raise it with --max-positions or --max-memory)",
+                    rest[i].game->name, (long long)rest[i].c[0], (unsigned long long)floor,
+                    gr_convention_name(conv), (unsigned long long)limit);
+    }
+    if (nrest) {
+        p->g = gr_compgraph_new(c, m, rest, nrest);
+        if (!p->g->acyclic) {
+            snprintf(t->why, sizeof t->why, "a component has a cycle, so %s", what ? what : "the theory does not apply");
+            gr_free(c, rest);
+            gr_theory_parts_free(c, p);
+            return 0;
+        }
+    }
+    if (p->g && conv == CONV_ANYLEAF) gr_compgraph_leafless(p->g);
+    else if (p->g) gr_compgraph_steps(p->g);
+    gr_free(c, rest);
+    return 1;
+}
+
+void gr_theory_parts_free(gr_ctx *c, gr_theory_parts *p) {
+    if (p->g) gr_compgraph_free(p->g);
+    gr_free(c, p->kernel);
+    gr_free(c, p->kv);
+    memset(p, 0, sizeof *p);
+}
+
+void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p, gr_theory *t) {
+    for (int i = 0; i < n; i++) {
+        if (!p->kernel[i]) continue;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++) seen = p->kernel[j] && comps[j].game == comps[i].game;
+        if (seen) continue;
+        char why[512];
+        size_t len = strlen(t->why);
+        gr_heapconv_describe(comps[i].game, why, sizeof why);
+        snprintf(t->why + len, sizeof t->why - len, "; %s: %s", comps[i].game->name, why);
+    }
+}
+
+void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap) {
+    gr_comp child = comps[at];
+    child.c[0] = h;
+    char one[512];
+    gr_render_comps(&child, 1, one, sizeof one);
+    gr_theory_text(comps, n, at, one, 1, buf, cap);
+}
+
+int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out) {
+    gr_theory t;
+    gr_theory_parts p;
+    int leaf = conv == CONV_ANYLEAF;
+    if (!gr_theory_split(c, m, comps, n, conv, &t, NULL, &p)) return 0;
+    for (int i = 0; i < n; i++) {
+        if (p.kernel[i]) out[i] = leaf ? p.kv[i].leaf : p.kv[i].step;
+        else out[i] = (leaf ? p.g->leafless : p.g->step)[gr_compgraph_id(p.g, &comps[i])];
+    }
+    gr_theory_parts_free(c, &p);
+    return 1;
 }

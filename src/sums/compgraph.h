@@ -9,6 +9,7 @@
 #ifndef GRUNDY_COMPGRAPH_H
 #define GRUNDY_COMPGRAPH_H
 #include "sums.h"
+#include "heapconv.h"
 
 enum { GR_GENUS_K = 12 };   /* the genus is computed to lambda_0 .. lambda_{K-1} */
 
@@ -64,6 +65,29 @@ gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int
 /* Is comps[at] equal to an earlier component? (its moves give the same positions) */
 int gr_theory_dup(const gr_comp *comps, int at);
 /* The text of a sum where component `at` is replaced by a child written `child`;
- * group: parenthesise a child of several atoms ('anyleaf', 'every'). */
+ * group: parenthesise a child of several atoms ('anyleaf', 'every': it stays one component,
+ * even in a sum of one). */
 void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
+
+/* A sum split for a theory: the components a heap kernel answers (eval/heapconv.h: heap rule
+ * sets that never split, under 'anyleaf' or 'every'), and one graph of the others. */
+typedef struct gr_theory_parts {
+    int *kernel;              /* per component: 1 if by its heap kernel */
+    gr_hcval *kv;             /* per component: the kernel's values */
+    gr_compgraph *g;          /* the other components' graph; NULL if there are none */
+} gr_theory_parts;
+/* Like gr_theory_begin, for a split sum under 'anyleaf' or 'every', the others' graph with
+ * its leaf-deleted values or step numbers filled: 0 (with t->why) if a component outside the
+ * kernels is loopy, or (for a solve: `what` says what the cycle prevents; NULL for values
+ * alone) if a terminal fixes an outcome. */
+int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_theory *t,
+                    const char *what, gr_theory_parts *p);
+void gr_theory_parts_free(gr_ctx *c, gr_theory_parts *p);
+/* Per component, its value after leaf deletion (conv 'anyleaf') or step number ('every'), by
+ * its kernel or its graph; 0 if a component outside the kernels is loopy. */
+int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out);
+/* Appends to t->why the cost of each kernel the split used, one game once. */
+void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p, gr_theory *t);
+/* The text of comps[at]'s option to heap h, written into buf as a sum with it. */
+void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap);
 #endif

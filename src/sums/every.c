@@ -5,11 +5,11 @@
 
 enum { EVERY_MAX_LISTED = 4096 };   /* combinations of moves enumerated for the full list */
 
-typedef struct kid { char *text; uint32_t id; } kid;
-typedef struct kids { gr_ctx *c; kid *v; size_t n, cap; } kids;
+/* A move of one component: its text, step number and normal-play outcome. */
+typedef struct kid { char *text; int64_t step; int outcome; } kid;
+typedef struct kids { gr_ctx *c; gr_compgraph *g; kid *v; size_t n, cap; const gr_comp *comp; } kids;
 
-static void keep_kid(void *user, const char *text, uint32_t id) {
-    kids *k = user;
+static void add_kid(kids *k, const char *text, int64_t step, int outcome) {
     if (k->n == k->cap) {
         k->cap = k->cap ? 2 * k->cap : 8;
         k->v = gr_realloc(k->c, k->v, gr_size_mul(k->c, k->cap, sizeof *k->v));
@@ -17,23 +17,29 @@ static void keep_kid(void *user, const char *text, uint32_t id) {
     size_t len = strlen(text);
     char *copy = gr_alloc(k->c, len + 1);
     memcpy(copy, text, len + 1);
-    k->v[k->n++] = (kid){ copy, id };
+    k->v[k->n++] = (kid){ copy, step, outcome };
+}
+
+static void graph_kid(void *user, const char *text, uint32_t id) {
+    kids *k = user;
+    add_kid(k, text, k->g->step[id], (int)gr_pg_outcome(k->g->pg, id));
+}
+
+static void kernel_kid(void *user, int64_t heap, const gr_hcval *v) {
+    kids *k = user;
+    gr_comp child = *k->comp;
+    child.c[0] = heap;
+    char text[512];
+    gr_render_comps(&child, 1, text, sizeof text);
+    add_kid(k, text, v->step, v->outcome);
 }
 
 int gr_every_steps(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int64_t *out) {
-    gr_compgraph *g = gr_compgraph_new(c, m, comps, n);
-    int ok = g->acyclic;
-    if (ok) {
-        gr_compgraph_steps(g);
-        for (int i = 0; i < n; i++) out[i] = g->step[gr_compgraph_id(g, &comps[i])];
-    }
-    gr_compgraph_free(g);
-    return ok;
+    return gr_theory_values(c, m, comps, n, CONV_EVERY, out);
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
+static int cmp_text(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Writes the sum where each live component j takes move pick[j]. */
@@ -45,7 +51,7 @@ static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t
         if (pos >= cap) break;
         if (kl[i].n) {
             const char *t = kl[i].v[pick[i]].text;
-            pos += (size_t)snprintf(buf + pos, cap - pos, n > 1 && strstr(t, " + ") ? "(%s)" : "%s", t);
+            pos += (size_t)snprintf(buf + pos, cap - pos, strstr(t, " + ") ? "(%s)" : "%s", t);
         } else {
             char one[256];
             gr_render_comps(&comps[i], 1, one, sizeof one);
@@ -56,14 +62,17 @@ static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t
 
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                     gr_child_fn fn, void *user) {
-    gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no step number");
-    if (!g) return;
-    gr_compgraph_steps(g);
-    int64_t top = 0;
+    gr_theory_parts p;
+    if (!gr_theory_split(c, m, comps, n, CONV_EVERY, t, "it has no step number", &p)) return;
+    gr_compgraph *g = p.g;
+    int64_t top = 0, *step = gr_alloc(c, sizeof *step * (size_t)(n + 1));
+    int *outc = gr_alloc(c, sizeof *outc * (size_t)(n + 1));
     int at = -1;
     for (int i = 0; i < n; i++) {
-        int64_t s = g->step[gr_compgraph_id(g, &comps[i])];
-        if (s > top) { top = s; at = i; }
+        uint32_t id = p.kernel[i] ? 0 : gr_compgraph_id(g, &comps[i]);
+        step[i] = p.kernel[i] ? p.kv[i].step : g->step[id];
+        outc[i] = p.kernel[i] ? p.kv[i].outcome : (int)gr_pg_outcome(g->pg, id);
+        if (step[i] > top) { top = step[i]; at = i; }
     }
     t->decided = 1;
     t->outcome = top & 1 ? GR_WIN : GR_LOSS;
@@ -73,33 +82,50 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     if (at >= 0) gr_render_comps(&comps[at], 1, one, sizeof one);
     snprintf(t->why, sizeof t->why, "every: step numbers (Every-SG); the largest, %lld, is %s's, %s",
              (long long)top, at >= 0 ? one : "none", top & 1 ? "odd: the player to move wins" : "even: the player to move loses");
+    gr_theory_kernels_why(comps, n, &p, t);
     if (t->outcome == GR_WIN && fn) {
         kids *kl = gr_alloc(c, sizeof *kl * (size_t)n);
         size_t *pick = gr_alloc(c, sizeof *pick * (size_t)n);
         uint64_t combos = 1;
         for (int i = 0; i < n; i++) {
-            kl[i].c = c;
-            gr_compgraph_moves(g, &comps[i], keep_kid, &kl[i]);
-            if (kl[i].n && combos <= EVERY_MAX_LISTED) combos *= kl[i].n;
+            kl[i] = (kids){ .c = c, .g = g, .comp = &comps[i] };
+            uint64_t k;
+            if (p.kernel[i]) {
+                /* a huge heap may have more options than are worth listing: count them first */
+                k = (uint64_t)gr_heapconv_options(c, comps[i].game, comps[i].c[0], NULL, 0, NULL, NULL);
+                if (k && k <= EVERY_MAX_LISTED && combos * k <= EVERY_MAX_LISTED)
+                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, kernel_kid, &kl[i]);
+            } else {
+                gr_compgraph_moves(g, &comps[i], graph_kid, &kl[i]);
+                k = kl[i].n;
+            }
+            if (k && combos <= EVERY_MAX_LISTED) combos = k > EVERY_MAX_LISTED ? EVERY_MAX_LISTED + 1 : combos * k;
         }
         char *buf = gr_alloc(c, 8192);
         if (combos <= EVERY_MAX_LISTED) {
             /* Every combination: P iff the largest step after the move is even. Combinations
              * that give the same multiset of components are one move. */
-            uint32_t *seen = gr_alloc(c, gr_size_mul(c, (size_t)combos * (size_t)n + 1, sizeof *seen));
+            const char **seen = gr_alloc(c, gr_size_mul(c, (size_t)combos * (size_t)n + 1, sizeof *seen));
             size_t nseen = 0;
             for (;;) {
                 int64_t mx = 0;
-                uint32_t *ids = seen + nseen * (size_t)n;
+                const char **key = seen + nseen * (size_t)n;
                 for (int i = 0; i < n; i++) {
-                    ids[i] = kl[i].n ? kl[i].v[pick[i]].id : gr_compgraph_id(g, &comps[i]);
-                    int64_t s = g->step[ids[i]];
+                    int64_t s = kl[i].n ? kl[i].v[pick[i]].step : step[i];
+                    key[i] = kl[i].n ? kl[i].v[pick[i]].text : NULL;
                     if (s > mx) mx = s;
                 }
                 if (!(mx & 1)) {
-                    qsort(ids, (size_t)n, sizeof *ids, cmp_u32);
+                    /* a component that cannot move is the same on both sides: its slot is i */
+                    for (int i = 0; i < n; i++) if (!key[i]) key[i] = "";
+                    qsort(key, (size_t)n, sizeof *key, cmp_text);
                     size_t k = 0;
-                    while (k < nseen && memcmp(seen + k * (size_t)n, ids, (size_t)n * sizeof *ids) != 0) k++;
+                    while (k < nseen) {
+                        int same = 1;
+                        for (int i = 0; i < n && same; i++) same = !strcmp(seen[k * (size_t)n + (size_t)i], key[i]);
+                        if (same) break;
+                        k++;
+                    }
                     if (k == nseen) {
                         nseen++;
                         combo_text(comps, n, kl, pick, buf, 8192);
@@ -120,11 +146,18 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
              * a losing position of step s - 1), end the others as fast as possible (a move
              * of step s - 1 too); the largest step then drops from odd to even. */
             for (int i = 0; i < n; i++) {
+                if (p.kernel[i]) {
+                    for (size_t j = 0; j < kl[i].n; j++) gr_free(c, kl[i].v[j].text);
+                    kl[i].n = 0;
+                    if (step[i] == 0) continue;
+                    gr_hcval want = { -1, step[i] - 1, outc[i] == GR_LOSS ? -1 : GR_LOSS };
+                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], &want, 1, kernel_kid, &kl[i]);
+                    pick[i] = 0;
+                    continue;
+                }
                 if (!kl[i].n) continue;
-                int64_t s = g->step[gr_compgraph_id(g, &comps[i])];
                 for (size_t j = 0; j < kl[i].n; j++)
-                    if (g->step[kl[i].v[j].id] == s - 1 &&
-                        (gr_pg_outcome(g->pg, gr_compgraph_id(g, &comps[i])) == GR_LOSS || gr_pg_outcome(g->pg, kl[i].v[j].id) == GR_LOSS)) {
+                    if (kl[i].v[j].step == step[i] - 1 && (outc[i] == GR_LOSS || kl[i].v[j].outcome == GR_LOSS)) {
                         pick[i] = j;
                         break;
                     }
@@ -141,5 +174,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
         gr_free(c, kl);
         gr_free(c, pick);
     }
-    gr_compgraph_free(g);
+    gr_free(c, step);
+    gr_free(c, outc);
+    gr_theory_parts_free(c, &p);
 }

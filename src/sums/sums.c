@@ -134,7 +134,7 @@ static void render_spos(const gr_sumgraph *s, const spos *p, gr_text *t) {
         int lo = p->cs[k], hi = p->cs[k + 1];
         if (k) gr_text_printf(t, " + ");
         if (lo == hi) { gr_text_printf(t, "0"); continue; }
-        int paren = group && hi - lo > 1 && p->nc > 1;
+        int paren = group && hi - lo > 1;   /* one component, even alone */
         if (paren) gr_text_printf(t, "(");
         for (int i = lo; i < hi; i++) {
             if (i > lo) gr_text_printf(t, " + ");

@@ -1,0 +1,321 @@
+"""The Python binding against the command's own answers (CSV and JSON of the same queries),
+values from the literature, its exceptions, an interrupt, and threads sharing a program.
+
+Run by ctest (tests/CMakeLists.txt) with the package built in build/python on PYTHONPATH,
+GRUNDY_CLI the command and GRUNDY_EXAMPLES the examples folder."""
+import csv
+import io
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import grundy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CLI = os.environ.get("GRUNDY_CLI", os.path.join(ROOT, "build", "grundy"))
+EXAMPLES = os.environ.get("GRUNDY_EXAMPLES", os.path.join(ROOT, "examples"))
+
+KAYLES = "game kayles = octal \"0.77\";\n"
+PROGRAM = KAYLES + textwrap.dedent("""\
+    game nim = subtract 1..;
+    game grundys = octal "4!.0";
+    game wythoff {
+        position (a, b);
+        move -> (a - k, b)     for k in 1..a;
+        move -> (a, b - k)     for k in 1..b;
+        move -> (a - k, b - k) for k in 1..min(a, b);
+    }
+    graph loop { x -> y; y -> x, z; z -> w; }
+    """)
+
+
+def cli(path, *args):
+    r = subprocess.run([CLI, path, *args], capture_output=True, text=True)
+    assert r.returncode in (0, 1), r.stderr     # 1: a check refuted, the answers still given
+    return r.stdout
+
+
+def cli_text(tmp_path, text, *args):
+    f = tmp_path / "q.game"
+    f.write_text(text)
+    return cli(str(f), *args)
+
+
+def csv_table(text, kind):
+    """The array a table's CSV describes: n,value or x,y,value rows."""
+    rows = list(csv.reader(io.StringIO(text)))
+    header, rows = rows[0], rows[1:]
+    def cell(v):
+        if kind == "outcome":
+            return v
+        return int(v) if v != "" else -1
+    if header == ["n", "value"]:
+        return np.array([cell(r[1]) for r in rows])
+    assert header == ["x", "y", "value"]
+    xs = sorted({int(r[0]) for r in rows})
+    ys = sorted({int(r[1]) for r in rows})
+    a = np.empty((len(xs), len(ys)), dtype="<U1" if kind == "outcome" else np.int64)
+    for r in rows:
+        a[int(r[0]) - xs[0], int(r[1]) - ys[0]] = cell(r[2])
+    return a
+
+
+# ---- tables: the same arrays as the command's CSV, on every example ----
+
+def example_tables():
+    for name in sorted(os.listdir(EXAMPLES)):
+        if not name.endswith(".game"):
+            continue
+        path = os.path.join(EXAMPLES, name)
+        for i, line in enumerate(cli(path, "--format", "json").splitlines()):
+            q = json.loads(line)
+            if q["query"] == "table" and "from" in q and q["kind"] in ("sg", "outcome", "remoteness"):
+                yield pytest.param(path, i + 1, q, id=f"{name}:{i + 1}")
+
+
+EXAMPLE_TABLES = list(example_tables())
+
+
+@pytest.mark.parametrize("path,index,query", EXAMPLE_TABLES)
+def test_table_equals_cli_csv(path, index, query):
+    p = grundy.compile(path)
+    coords = [lo if lo == hi else range(lo, hi + 1) for lo, hi in zip(query["from"], query["to"])]
+    got = p.table(query["game"], *coords, kind=query["kind"], convention=query["convention"])
+    want = csv_table(cli(path, "--format", "csv", "--query", str(index)), query["kind"])
+    assert got.shape == want.shape
+    assert got.dtype == want.dtype
+    assert np.array_equal(got, want)
+
+
+def test_examples_cover_one_and_two_dimensions():
+    dims = {len([1 for lo, hi in zip(q.values[2]["from"], q.values[2]["to"]) if lo != hi])
+            for q in EXAMPLE_TABLES}
+    assert {1, 2} <= dims
+
+
+def test_table_values_from_the_literature():
+    p = grundy.compile(PROGRAM)
+    kayles = p.table("kayles", range(0, 10**6))
+    assert kayles.dtype == np.int64 and kayles.shape == (10**6,)
+    assert list(kayles[:12]) == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    # period 12 from heap 71 on (Guy and Smith, 1956)
+    assert np.array_equal(kayles[71:10**6 - 12], kayles[83:10**6])
+    assert kayles[70] != kayles[82]
+    # Grundy's game: 0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0 (Winning Ways)
+    assert list(p.table("grundys", range(21))) == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+    w = p.table("wythoff", range(100), range(100), kind="outcome")
+    assert w.shape == (100, 100) and w.dtype == np.dtype("<U1")
+    phi = (1 + 5 ** 0.5) / 2
+    ps = {(int(k * phi), int(k * phi) + k) for k in range(100)}
+    ps |= {(b, a) for a, b in ps}
+    assert {(a, b) for a in range(100) for b in range(100) if w[a, b] == "P"} == {(a, b) for a, b in ps if a < 100 and b < 100}
+
+
+def test_table_ranges_fixed_coordinates_and_steps():
+    p = grundy.compile(PROGRAM)
+    full = p.table("wythoff", range(10), range(10))
+    assert np.array_equal(p.table("wythoff", range(10), 3), full[:, 3])
+    assert np.array_equal(p.table("wythoff", range(2, 9, 3), range(9, -1, -2)), full[2:9:3, 9::-2])
+    assert p.table("wythoff", range(4, 5), range(10)).shape == (1, 10)
+    assert int(p.table("kayles", 11)) == 6
+    assert np.array_equal(p.table("kayles", range(20, 9, -1)), p.table("kayles", range(10, 21))[::-1])
+    with pytest.raises(ValueError):
+        p.table("kayles", range(5, 5))
+    with pytest.raises(TypeError):
+        p.table("kayles", 2.5)
+    with pytest.raises(ValueError):
+        p.table("kayles", range(10), kind="genus")
+    # the array is the caller's to change
+    a = p.table("kayles", range(5))
+    a[0] = 7
+    assert a[0] == 7
+
+
+# ---- every convention: solve and options as the command's JSON ----
+
+SUMS = ["kayles(3) + kayles(5)", "kayles(4) + kayles(7)", "nim(2) + nim(2)", "nim(1) + nim(2) + kayles(2)",
+        "wythoff(3, 5)", "wythoff(2, 1) + nim(3)", "kayles(12)"]
+
+
+@pytest.mark.parametrize("conv", ["normal", "misere", "anyleaf", "every"])
+def test_solve_every_convention_equals_cli_json(tmp_path, conv):
+    text = PROGRAM + "".join(f"solve {conv} {s};\n" for s in SUMS)
+    want = [json.loads(l) for l in cli_text(tmp_path, text, "--format", "json").splitlines()]
+    p = grundy.compile(PROGRAM)
+    for s, w in zip(SUMS, want):
+        got = p.solve(s, convention=conv)
+        assert (got.convention, got.outcome, got.sg, got.remoteness, got.winning_moves) == \
+               (w["convention"], w["outcome"], w["sg"], w["remoteness"], w["winning_moves"]), s
+        assert bool(got) == (w["outcome"] == "N")
+
+
+@pytest.mark.parametrize("conv", ["normal", "misere", "anyleaf", "every"])
+def test_tables_every_convention_equal_cli_csv(tmp_path, conv):
+    p = grundy.compile(PROGRAM)
+    for kind in ("sg", "outcome", "remoteness"):
+        text = PROGRAM + f"table {conv} kayles(0..30) {kind};\n"
+        want = csv_table(cli_text(tmp_path, text, "--format", "csv"),
+                         "outcome" if kind == "outcome" or (kind == "sg" and conv in ("misere", "every")) else kind)
+        assert np.array_equal(p.table("kayles", range(31), kind=kind, convention=conv), want), (conv, kind)
+
+
+def test_known_conventions():
+    p = grundy.compile(PROGRAM)
+    # misere Nim: two equal heaps of 2 lose, a lone heap of 1 loses
+    assert p.solve("nim(2) + nim(2)", convention="misere").outcome == "P"
+    assert p.solve("nim(1)", convention="misere").outcome == "P"
+    assert p.solve("nim(1)", convention="normal").outcome == "N"
+    assert p.solve("kayles(4) + kayles(7)", convention="misère").outcome == "N"
+    with pytest.raises(ValueError):
+        p.solve("nim(1)", convention="losing")
+
+
+def test_options_equal_cli_json(tmp_path):
+    p = grundy.compile(PROGRAM)
+    for pos, conv in [("kayles(4) + nim(2)", "normal"), ("kayles(5)", "misere"), ("loop.x", None)]:
+        text = PROGRAM + f"options {conv or ''} {pos};\n"
+        want = json.loads(cli_text(tmp_path, text, "--format", "json"))
+        got = p.options(pos, convention=conv)
+        assert [(o.position, o.sg, o.outcome) for o in got] == \
+               [(o["position"], o["sg"], o["outcome"]) for o in want["options"]]
+    assert [o.position for o in p.options("loop.y")] == ["loop.x", "loop.z"]
+
+
+def test_check():
+    p = grundy.compile(PROGRAM)
+    c = p.check("kayles periodic")
+    assert (c.status, c.period, c.preperiod) == ("proved", 12, 71)
+    assert "Guy-Smith" in c.theorem and c
+    r = p.check("kayles period 5")
+    assert r.status == "refuted" and r.counterexample and not r
+    f = p.check("nim: sg(n) == n for n in 0..1000")
+    assert f.status in ("proved", "holds") and f.checked_to >= 1000
+    b = grundy.compile("game bash[m] = subtract 1..m;")
+    formula = b.check("bash[m]: P(n) <=> n % (m + 1) == 0 for m in 1..20, n in 0..500")
+    assert formula.status in ("proved", "holds")
+    assert b.check("bash[m]: P(n) <=> n % m == 0 for m in 1..20, n in 0..500").status == "refuted"
+    with pytest.raises(ValueError, match="once per member"):
+        b.check("bash[m] periodic for m in 1..5")
+    assert "bash[3]: proved: period 4, preperiod 0" in grundy.compile(
+        "game bash[m] = subtract 1..m;\ncheck bash[m] periodic for m in 1..5;\n").run()
+
+
+def test_plot_png_and_svg():
+    p = grundy.compile(PROGRAM)
+    png = p.plot("grundys", range(200))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and isinstance(png, bytes)
+    assert struct.unpack(">II", png[16:24]) == (800, 600)
+    assert png._repr_png_() == bytes(png)
+    assert repr(png) == str(png) == f"<grundy.Plot png, {len(png)} bytes>"
+    two = p.plot("wythoff", range(30), range(30), kind="outcome", width=300, height=280)
+    assert struct.unpack(">II", two[16:24]) == (300, 280)
+    svg = p.plot("kayles", range(50), format="svg")
+    assert svg.startswith(b"<?xml") and svg._repr_png_() is None and "<svg" in svg._repr_svg_()
+
+
+def test_run_and_explain():
+    p = grundy.compile(KAYLES + "solve kayles(4) + kayles(7);\n")
+    assert json.loads(p.run("json"))["sg"] == 3
+    assert "kayles" in p.explain()
+
+
+# ---- Python's habits: exceptions, limits, interrupts, threads ----
+
+def test_compile_error_is_a_located_syntax_error(tmp_path):
+    with pytest.raises(grundy.GameSyntaxError) as e:
+        grundy.compile("game k = octal \"0.77\";\nsolve kk(3);\n", "k.game")
+    err = e.value
+    assert isinstance(err, SyntaxError)
+    assert (err.filename, err.lineno, err.offset, err.text) == ("k.game", 2, 7, "solve kk(3);")
+    assert err.msg == "unknown game 'kk'"
+    f = tmp_path / "bad.game"
+    f.write_text("game k = octal ;\n")
+    with pytest.raises(SyntaxError) as e:
+        grundy.compile(f)
+    assert (e.value.filename, e.value.lineno, e.value.offset) == (str(f), 1, 16)
+
+
+def test_bad_positions_and_games_are_located():
+    p = grundy.compile(PROGRAM)
+    with pytest.raises(grundy.GameSyntaxError) as e:
+        p.solve("kayles(5) + nimm(3)")
+    assert (e.value.filename, e.value.lineno, e.value.offset, e.value.text) == ("<position>", 1, 13, "kayles(5) + nimm(3)")
+    with pytest.raises(grundy.GameSyntaxError) as e:
+        p.table("kayless", range(3))
+    assert (e.value.filename, e.value.offset) == ("<game>", 1)
+    with pytest.raises(grundy.GameSyntaxError):
+        p.check("kayles periodc")
+    with pytest.raises(grundy.GameSyntaxError, match="vertex"):
+        p.table("loop", range(3))
+    assert p.solve("nim(3) + nim(5) + nim(6)").outcome == "P"    # still answers
+
+
+def test_limits_raise_limit_error():
+    p = grundy.compile(PROGRAM)
+    with pytest.raises(grundy.LimitError) as e:
+        p.table("wythoff", range(3000), range(3000), max_time=0.2)
+    assert "time limit" in str(e.value)
+    with pytest.raises(grundy.LimitError):
+        p.solve("kayles(30) + kayles(31)", convention="every", max_positions=100)
+    with pytest.raises(grundy.LimitError):
+        p.table("grundys", range(2**22), max_memory="1M")
+    assert list(p.table("kayles", range(4), max_time=10, max_memory="1G", threads=1)) == [0, 1, 2, 3]
+
+
+def test_interrupt_answers_within_a_second_and_leaves_the_program_usable():
+    script = textwrap.dedent("""\
+        import os, signal, threading, time, grundy
+        p = grundy.compile(%r)
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        t0 = time.monotonic()
+        try:
+            p.table("wythoff", range(4000), range(4000))
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted after", round(time.monotonic() - t0 - 0.5, 3))
+        print(list(p.table("kayles", range(6))))
+        """) % PROGRAM
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("interrupted after"), r.stdout
+    assert float(lines[0].split()[-1]) < 1.0
+    assert lines[1] == "[0, 1, 2, 3, 1, 4]"
+
+
+def test_two_threads_share_a_program():
+    p = grundy.compile(PROGRAM)
+    want = {"kayles": p.table("kayles", range(200000)), "grundys": p.table("grundys", range(30000)),
+            "wythoff": p.table("wythoff", range(150), range(150), kind="outcome")}
+    results, errors = {}, []
+
+    def work(name):
+        try:
+            for _ in range(3):
+                coords = {"wythoff": (range(150), range(150)), "grundys": (range(30000),)}.get(name, (range(200000),))
+                kind = "outcome" if name == "wythoff" else "sg"
+                got = p.table(name, *coords, kind=kind, threads=1)
+                assert np.array_equal(got, want[name])
+                png = p.plot(name, *(c if name == "wythoff" else range(300) for c in coords), kind=kind)
+                assert png[:4] == b"\x89PNG"
+            results[name] = True
+        except Exception as e:          # reported below, with the thread's name
+            errors.append((name, e))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in want]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert set(results) == set(want)
