@@ -26,6 +26,11 @@ install(FILES ${CMAKE_BINARY_DIR}/grundyConfig.cmake ${CMAKE_BINARY_DIR}/grundyC
 # The .pc file finds the prefix from its own place, so --prefix at install time is honoured.
 file(RELATIVE_PATH GRUNDY_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" GRUNDY_PC_TO_PREFIX "${GRUNDY_PC_TO_PREFIX}")
+# Libs carries the library's directory as an rpath, so a program linked from any prefix runs
+# without LD_LIBRARY_PATH. cairo is named by its libraries only (for static links), never as a
+# Requires: its include paths are not what grundy.h needs, and --cflags would drag them in.
+list(TRANSFORM CAIRO_LIBRARIES PREPEND "-l" OUTPUT_VARIABLE GRUNDY_PC_CAIRO)
+list(JOIN GRUNDY_PC_CAIRO " " GRUNDY_PC_PRIVATE_LIBS)
 configure_file(${CMAKE_SOURCE_DIR}/cmake/grundy.pc.in ${CMAKE_BINARY_DIR}/grundy.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/grundy.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -35,3 +40,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/language.md
               ${CMAKE_SOURCE_DIR}/docs/periodicity.md ${CMAKE_SOURCE_DIR}/docs/design.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
+# The tutorial and its pictures (its links are relative: tutorial/NAME.png beside tutorial.md).
+install(FILES ${CMAKE_SOURCE_DIR}/docs/tutorial.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/tutorial/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/tutorial
+        FILES_MATCHING PATTERN "*.png" PATTERN "*.game" PATTERN "*.dot")

@@ -1,7 +1,7 @@
 /* parser.y: the grammar of the .game language. A pure, reentrant LALR(1) parser: every action
  * is one call of an ast_*() constructor; meaning is checked later, in sema. */
 %define api.pure full
-%define parse.error detailed
+%define parse.error custom
 %locations
 %lex-param {yyscan_t scanner}
 %parse-param {yyscan_t scanner} {gr_parser_state *st}
@@ -14,7 +14,9 @@ typedef void *yyscan_t;
 %code {
 #include <string.h>
 #include "lexer.h"
+#include "suggest.h"
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg);
+static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *word);
 #define C (st->ctx)
 #define L(x) gr_span(x)
 /* Byte spans: a rule covers its first through its last symbol. */
@@ -48,6 +50,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const c
 %token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
 %token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
 %token PLOT "plot" DOT "dot" OPTIONS "options" TO "to"
+%token QUOTIENT "quotient"
 %token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token ANDAND "&&" OROR "||"
 %token LEXERROR "invalid token"
@@ -286,6 +289,8 @@ query
     | CHECK gameref check_tail ';'
         { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
     | show_query ';'             { $$ = $1; }
+    | QUOTIENT gameref '(' table_coords ')' ';'
+        { $$ = $4; $$->kind = Q_QUOTIENT; $$->conv = CONV_MISERE; $$->has_conv = 1; $$->game = $2; $$->loc = (gr_loc){ @1.off, @5.end - @1.off }; }
     ;
 
 /* Showing and exporting: a plot of a table, the position graph as DOT, the options of a position. */
@@ -325,7 +330,7 @@ kind_opt
     : %empty                     { $$ = 0; }
     | OUTCOME                    { $$ = TK_OUTCOME; }
     | IDENT                      { $$ = !strcmp($1, "sg") ? TK_SG : !strcmp($1, "remoteness") ? TK_REMOTENESS : !strcmp($1, "genus") ? TK_GENUS : -1;
-                                   if ($$ < 0) { yyerror(&@1, scanner, st, "expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table"); YYABORT; } }
+                                   if ($$ < 0) { table_kind_error(&@1, scanner, st, $1); YYABORT; } }
     ;
 
 check_tail
@@ -364,6 +369,8 @@ posref
     : gameref '(' exprs_opt ')'  { $$ = (gr_posref){ .game = $1, .coords = $3, .loc = L(@$) }; }
     | IDENT '.' vname            { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .vertex = $3, .vertex_loc = L(@3), .loc = L(@$) }; }
     | IDENT                      { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .figure = 1, .loc = L(@$) }; }
+    | '*' INT                    { $$ = (gr_posref){ .game = { .name = "*", .loc = L(@$) }, .loc = L(@$) };
+                                   ast_exprs_push(C, &$$.coords, ast_int(C, L(@2), $2)); st->uses_star = 1; }
     | posref '-' '(' vname '-' vname ')'
         { $$ = $1; ast_names_push(C, &$$.cuts, $4, L(@4)); ast_names_push(C, &$$.cuts, $6, L(@6)); $$.loc = L(@$); }
     ;
@@ -414,6 +421,116 @@ expr
     ;
 
 %%
+
+/* A keyword: a token named by lower-case letters alone (not a name, number or string). */
+static int is_keyword(yysymbol_kind_t k) {
+    if (k == YYSYMBOL_IDENT || k == YYSYMBOL_INT || k == YYSYMBOL_STRING || k == YYSYMBOL_YYEOF) return 0;
+    const char *n = yysymbol_name(k);
+    if (!*n) return 0;
+    for (; *n; n++) if (*n < 'a' || *n > 'z') return 0;
+    return 1;
+}
+
+/* A token's name as a message shows it: 'game', ';', "a name". */
+static void token_name(yysymbol_kind_t k, char *buf, size_t cap) {
+    const char *n = yysymbol_name(k);
+    switch (k) {
+    case YYSYMBOL_YYEOF: snprintf(buf, cap, "the end of the input"); return;
+    case YYSYMBOL_IDENT: snprintf(buf, cap, "a name"); return;
+    case YYSYMBOL_INT: snprintf(buf, cap, "a number"); return;
+    case YYSYMBOL_STRING: snprintf(buf, cap, "a string"); return;
+    default: break;
+    }
+    if (n[0] == '\'' || n[0] == '"') snprintf(buf, cap, "%s", n);
+    else snprintf(buf, cap, "'%s'", n);
+}
+
+static int is_operator(yysymbol_kind_t k) {
+    static const char OPS[] = "+-*/%&|^<>";
+    const char *n = yysymbol_name(k);
+    if (n[0] == '\'' && n[1] && n[2] == '\'' && strchr(OPS, n[1])) return 1;
+    switch (k) {
+    case YYSYMBOL_SHL: case YYSYMBOL_SHR: case YYSYMBOL_LE: case YYSYMBOL_GE: case YYSYMBOL_EQ: case YYSYMBOL_NE:
+    case YYSYMBOL_ANDAND: case YYSYMBOL_OROR: case YYSYMBOL_IFF: return 1;
+    default: return 0;
+    }
+}
+
+static int listed(yysymbol_kind_t k) {
+    return k != YYSYMBOL_YYerror && k != YYSYMBOL_YYUNDEF && k != YYSYMBOL_LEXERROR && k != YYSYMBOL_YYEOF && !is_operator(k);
+}
+
+/* After a table's coordinates only a kind may follow: the error names the nearest. */
+static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *word) {
+    static const char *const KINDS[] = { "outcome", "sg", "remoteness", "genus" };
+    gr_suggest sg;
+    gr_suggest_init(&sg, word);
+    for (int i = 0; i < 4; i++) gr_suggest_offer(&sg, KINDS[i]);
+    char msg[256];
+    const char *best = gr_suggest_best(&sg);
+    snprintf(msg, sizeof msg, "unexpected name '%.60s'%s%s%s; expected 'outcome', 'sg', 'remoteness', 'genus' or ';' after the table",
+             word, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    yyerror(loc, scanner, st, msg);
+}
+
+/* A syntax error says what was found, what would have been accepted there (operators summed
+ * up as one item, the end of the input last), and, for a word near an expected keyword,
+ * "did you mean". */
+static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_parser_state *st) {
+    (void)scanner;
+    if (st->failed) return 0;   /* the scanner already explained its bad token */
+    st->failed = 1;
+    const YYLTYPE *loc = yypcontext_location(ctx);
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    char msg[1024], name[64];
+    size_t pos = 0;
+    const char *text = st->ctx->src + loc->off;
+    int tlen = loc->end > loc->off ? (int)(loc->end - loc->off) : 0;
+    if (got == YYSYMBOL_IDENT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected name '%.*s'", tlen > 60 ? 60 : tlen, text);
+    else if (got == YYSYMBOL_INT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected number %.*s", tlen > 30 ? 30 : tlen, text);
+    else { token_name(got, name, sizeof name); pos += (size_t)snprintf(msg, sizeof msg, "unexpected %s", name); }
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    if (n < 0) n = 0;
+    char word[GR_MAX_IDENT + 1];
+    snprintf(word, sizeof word, "%.*s", tlen, text);
+    gr_suggest sg;
+    gr_suggest_init(&sg, word);
+    int ops = 0, eof = 0, items = 0, star = 0, plus = 0;
+    for (int i = 0; i < n; i++) plus |= !strcmp(yysymbol_name(exp[i]), "'+'");
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(yysymbol_name(exp[i]), "'*'") && !plus) { star = 1; exp[i] = YYSYMBOL_YYUNDEF; continue; }   /* the '*' of *n */
+        ops |= is_operator(exp[i]);
+        eof |= exp[i] == YYSYMBOL_YYEOF;
+        items += listed(exp[i]);
+        if (got == YYSYMBOL_IDENT && is_keyword(exp[i])) gr_suggest_offer(&sg, yysymbol_name(exp[i]));
+    }
+    const char *best = got == YYSYMBOL_IDENT ? gr_suggest_best(&sg) : NULL;
+    if (best && pos < sizeof msg) pos += (size_t)snprintf(msg + pos, sizeof msg - pos, " (did you mean '%s'?)", best);
+    items += ops + eof + star;
+    int shown = 0;
+    for (int i = 0; i < n && pos < sizeof msg; i++) {
+        if (!listed(exp[i])) continue;
+        token_name(exp[i], name, sizeof name);
+        shown++;
+        pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%s%s", shown == 1 ? "; expected " : shown == items ? " or " : ", ", name);
+    }
+    if (star && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sa nim heap *n", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    if (ops && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%san operator", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    if (eof && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sthe end of the input", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    /* only a ';' fits, and the token starts a new line: the line before lacks its ';' */
+    int semi_only = items == 1 && n >= 1, newline = 0;
+    for (int i = 0; i < n; i++) if (listed(exp[i])) semi_only &= !strcmp(yysymbol_name(exp[i]), "';'");
+    for (uint32_t i = loc->off; i > 0; i--) {
+        char ch = st->ctx->src[i - 1];
+        if (ch == '\n') { newline = 1; break; }
+        if (ch != ' ' && ch != '\t' && ch != '\r') break;
+    }
+    if (semi_only && newline && pos < sizeof msg)
+        snprintf(msg + pos, sizeof msg - pos, " (the statement before it lacks its ';')");
+    gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
+    return 0;
+}
 
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg) {
     (void)scanner;

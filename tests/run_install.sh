@@ -25,15 +25,22 @@ kayles(5) + nim(3): N, sg 7
   -> kayles(3) + nim(3)
   -> kayles(1) + kayles(2) + nim(3)
 misere: N
-bad position: bad input (position:1:13: error: unknown game '"'"'nimm'"'"')'
+bad position: bad input (position:1:13: error: unknown game '"'"'nimm'"'"' (did you mean '"'"'nim'"'"'?))'
 
 # 1. pkg-config
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 cc=${CC:-cc}
 # shellcheck disable=SC2046
-$cc -std=c11 -Wall -Wextra -Werror "$src/examples/c/kayles.c" -o "$tmp/kayles_pc" $(pkg-config --cflags --libs grundy) \
-    -Wl,-rpath,"$prefix/lib"
-got=$("$tmp/kayles_pc")
+$cc -std=c11 -Wall -Wextra -Werror "$src/examples/c/kayles.c" -o "$tmp/kayles_pc" $(pkg-config --cflags --libs grundy)
+# The .pc file's Libs carries an rpath: the program runs from the prefix with no LD_LIBRARY_PATH.
+got=$(env -u LD_LIBRARY_PATH "$tmp/kayles_pc")
+# --cflags names only what grundy.h needs: the prefix's include directory, no cairo or glib.
+read -r -a cflags <<<"$(pkg-config --cflags grundy)"
+[ ${#cflags[@]} -eq 1 ] && [ "$(readlink -f "${cflags[0]#-I}")" = "$(readlink -f "$prefix/include")" ] ||
+    { echo "pkg-config --cflags grundy: '${cflags[*]}'"; exit 1; }
+# The tutorial and its pictures are installed beside each other.
+[ -f "$prefix/share/doc/grundy/tutorial.md" ] && [ -f "$prefix/share/doc/grundy/tutorial/wythoff-sg.png" ] ||
+    { echo "the tutorial is not installed"; exit 1; }
 [ "$got" = "$expected" ] || { echo "pkg-config build answered:"; echo "$got"; exit 1; }
 
 # 2. find_package(grundy)

@@ -493,8 +493,95 @@ static void misere_body(gf *f, void *arg) {
     j->done = 1;
 }
 
+/* ---- the prelude: the classic games by name, with no definition in the program ---------- */
+static const char PRELUDE_USE[] =
+    "table nim(0..1); table kayles(0..1); table dawson(0..1); table dawsonchess(0..1);\n"
+    "table treblecross(0..1); table grundygame(0..1); table lasker(0..1); table wythoff(0..1, 0..1);\n"
+    "table ed(1..2, 1..2); table bash[3](0..1); table fibonacci(0..1); solve kayles(4) + *3;\n";
+
+static void prelude_body(gf *f, void *arg) {
+    ref_job *j = arg;
+    gr_ctx *c = &f->c;
+    gr_loc nowhere = { 0, 0 };
+    check_prefix(f, "kayles", KAYLES, 41);            /* ../shared/reference/sequences.tsv */
+    check_prefix(f, "dawsonchess", DAWSON_CHESS, 41);
+    check_prefix(f, "grundygame", GRUNDYS, 41);
+    check_prefix(f, "dawson", DAWSON_KAYLES, 42);
+    enum { N = 600 };
+    int64_t v[N + 1];
+    static const struct { const char *name, *code; int period, preperiod; } OCT[] = {
+        { "kayles", "0.77", 12, 71 }, { "dawson", "0.07", 34, 53 }, { "dawsonchess", "0.137", 34, 52 }, { "treblecross", "0.007", 0, 0 } };
+    for (size_t i = 0; i < sizeof OCT / sizeof *OCT; i++) {   /* the octal-periods.tsv rows, and a brute force */
+        gr_game *g = gf_game(f, OCT[i].name);
+        if (!CHECK(g != NULL)) continue;
+        octal_brute(OCT[i].code, N, v);
+        int bad = 0;
+        for (int n = 0; n <= N; n++) bad += gr_heap_sg(c, g, n) != v[n];
+        if (!CHECK_EQ(bad, 0)) fprintf(stderr, "  prelude %s\n", OCT[i].name);
+        if (OCT[i].period) check_period(OCT[i].code, v, N, OCT[i].period, OCT[i].preperiod);
+    }
+    gr_game *nim = gf_game(f, "nim"), *star = gf_game(f, "*"), *bash = gf_game(f, "bash[3]"), *lasker = gf_game(f, "lasker");
+    gr_game *fib = gf_game(f, "fibonacci"), *w = gf_game(f, "wythoff"), *ed = gf_game(f, "ed");
+    if (!CHECK(nim && star && bash && lasker && fib && w && ed)) return;
+    int bad = 0;
+    for (int n = 0; n <= N; n++) {
+        bad += gr_heap_sg(c, nim, n) != n;
+        bad += gr_heap_sg(c, star, n) != n;
+        bad += gr_heap_sg(c, bash, n) != n % 4;
+        int64_t want = n == 0 ? 0 : n % 4 == 3 ? n + 1 : n % 4 == 0 ? n - 1 : n;   /* Lasker's Nim */
+        bad += gr_heap_sg(c, lasker, n) != want;
+    }
+    /* the Fibonacci subtraction game by brute force: take 1, 2, 3, 5, 8, ... */
+    int64_t fv[N + 1];
+    for (int n = 0; n <= N; n++) {
+        int64_t xs[32];
+        int nx = 0;
+        for (int64_t a = 1, b = 2; a <= n; ) { xs[nx++] = fv[n - a]; int64_t t = a + b; a = b; b = t; }
+        fv[n] = mex_small(xs, nx);
+        bad += gr_heap_sg(c, fib, n) != fv[n];
+    }
+    CHECK_EQ(bad, 0);
+    /* Wythoff's first P-positions (sequences.tsv) and E&D's closed form */
+    static const int64_t known[][2] = { { 0, 0 }, { 1, 2 }, { 3, 5 }, { 4, 7 }, { 6, 10 }, { 8, 13 }, { 9, 15 }, { 11, 18 }, { 12, 20 } };
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        int64_t a[2] = { known[i][0], known[i][1] }, b[2] = { known[i][1], known[i][0] };
+        CHECK_EQ(gr_tuple_sg(c, w, a, nowhere), 0);
+        CHECK_EQ(gr_tuple_sg(c, w, b, nowhere), 0);
+    }
+    int np = 0;
+    for (int64_t x = 0; x <= 20; x++)
+        for (int64_t y = 0; y <= 20; y++) { int64_t p[2] = { x, y }; np += gr_tuple_sg(c, w, p, nowhere) == 0; }
+    CHECK_EQ(np, 17);   /* (0,0) and the 8 pairs above with their mirrors */
+    bad = 0;
+    for (int64_t x = 1; x <= 40; x++)
+        for (int64_t y = 1; y <= 40; y++) {
+            int64_t p[2] = { x, y };
+            bad += gr_tuple_sg(c, ed, p, nowhere) != __builtin_ctzll(~(uint64_t)((x - 1) | (y - 1)));
+        }
+    CHECK_EQ(bad, 0);
+    j->done = 1;
+}
+
+/* A program's own game shadows the prelude's: here 'kayles' is Nim. */
+static void check_shadowing(void) {
+    gf f;
+    if (!CHECK(gf_open(&f, "game kayles = subtract 1..;\ntable kayles(0..3);\n"))) { gf_close(&f); return; }
+    gr_game *k = gf_game(&f, "kayles");
+    if (CHECK(k != NULL)) CHECK_EQ(gr_heap_sg(&f.c, k, 4), 4);   /* Kayles has 1 there */
+    CHECK(gf_game(&f, "nim") == NULL);                           /* prelude games not named are not added */
+    gf_close(&f);
+}
+
 int main(void) {
     gf f;
+    {
+        gf p;
+        ref_job pj = { 0 };
+        if (CHECK(gf_open(&p, PRELUDE_USE)) && !gf_run(&p, prelude_body, &pj)) gf_report_failure(&p, "prelude");
+        CHECK(pj.done);
+        gf_close(&p);
+        check_shadowing();
+    }
     if (!CHECK(gf_open(&f, CONTRACT))) {
         gf_close(&f);
         return t_finish("unit_reference");

@@ -237,7 +237,7 @@ def test_compile_error_is_a_located_syntax_error(tmp_path):
     err = e.value
     assert isinstance(err, SyntaxError)
     assert (err.filename, err.lineno, err.offset, err.text) == ("k.game", 2, 7, "solve kk(3);")
-    assert err.msg == "unknown game 'kk'"
+    assert err.msg == "unknown game 'kk' (did you mean 'k'?)"
     f = tmp_path / "bad.game"
     f.write_text("game k = octal ;\n")
     with pytest.raises(SyntaxError) as e:

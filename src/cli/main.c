@@ -17,11 +17,15 @@
 #include "play.h"
 #include "query.h"
 #include "sema.h"
+#include "session.h"
+#include "suggest.h"
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
+    "       grundy [-i FILE.game] [options]  an interactive session (no file, on a terminal)\n"
     "       grundy play FILE.game \"POSITION\" [--first human|computer] [--convention C]\n"
     "  --format text|csv|json   output format (default text)\n"
+    "  -i, --interactive        a session: load FILE (if given), then read definitions and queries\n"
     "  --explain                say which evaluator and kernel each rule set gets, and why\n"
     "  --to N                   how far 'check ... periodic' may compute (default 100000)\n"
     "  --max-positions N        the most positions a position graph may hold\n"
@@ -39,7 +43,7 @@ static const char USAGE[] =
 typedef struct options {
     const char *file;
     gr_format format;
-    int explain, progress, no_theory;
+    int explain, progress, no_theory, interactive;
     int64_t to;
     double max_time;
     int threads, query;
@@ -81,6 +85,21 @@ static void stdout_gone(gr_ctx *c) {
     }
 }
 
+/* An unknown option: the nearest known one, if any is close. */
+_Noreturn static void unknown_option(const char *name) {
+    static const char *const KNOWN[] = { "--format", "--explain", "--to", "--max-positions", "--max-memory", "--max-time",
+        "--threads", "--checkpoint", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
+        "--version", "--interactive" };
+    gr_suggest sg;
+    gr_suggest_init(&sg, name);
+    for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++) gr_suggest_offer(&sg, KNOWN[k]);
+    const char *best = gr_suggest_best(&sg);
+    if (!best) usage_error("unknown option '%s'", name);
+    char shown[160];
+    snprintf(shown, sizeof shown, "%.80s' (did you mean '%s'?)", name, best);
+    usage_error("unknown option '%s", shown);
+}
+
 static uint64_t parse_count(const char *opt, const char *s) {
     char *end;
     errno = 0;
@@ -89,7 +108,7 @@ static uint64_t parse_count(const char *opt, const char *s) {
     return v;
 }
 
-static size_t parse_size(const char *s) {
+size_t gr_cli_parse_size(const char *s) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -106,7 +125,7 @@ static size_t parse_size(const char *s) {
     return (size_t)v;
 }
 
-static double parse_seconds(const char *s) {
+double gr_cli_parse_seconds(const char *s) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
@@ -133,14 +152,14 @@ static int default_threads(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static size_t default_memory(void) {
+size_t gr_cli_default_memory(void) {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return (size_t)4 << 30;
     return (size_t)pages / 4 * 3 * (size_t)page;
 }
 
 static options parse_args(int argc, char **argv) {
-    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = default_memory(),
+    options o = { .format = GR_FMT_TEXT, .progress = -1, .max_memory = gr_cli_default_memory(),
                   .threads = default_threads() };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -148,6 +167,7 @@ static options parse_args(int argc, char **argv) {
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(USAGE, stdout); exit(0); }
         if (!strcmp(a, "--version")) { puts("grundy 0.1.0"); exit(0); }
         if (!strcmp(a, "--explain")) { o.explain = 1; continue; }
+        if (!strcmp(a, "-i") || !strcmp(a, "--interactive")) { o.interactive = 1; continue; }
         if (!strcmp(a, "--progress")) { o.progress = 1; continue; }
         if (!strcmp(a, "--no-progress")) { o.progress = 0; continue; }
         if (!strcmp(a, "--no-theory")) { o.no_theory = 1; continue; }
@@ -155,15 +175,14 @@ static options parse_args(int argc, char **argv) {
             const char *eq = strchr(a, '=');
             char name[64];
             size_t len = eq ? (size_t)(eq - a) : strlen(a);
-            if (len >= sizeof name) usage_error("unknown option '%s'", a);
+            if (len >= sizeof name) unknown_option(a);
             memcpy(name, a, len);
             name[len] = '\0';
             static const char *const WITH_VALUE[] = { "--format", "--to", "--max-positions", "--max-memory",
                 "--max-time", "--threads", "--checkpoint", "--query", "--plot-size" };
             int known = 0;
             for (size_t k = 0; k < sizeof WITH_VALUE / sizeof *WITH_VALUE; k++) known |= !strcmp(name, WITH_VALUE[k]);
-            if (!known)
-                usage_error("unknown option '%s'", name);
+            if (!known) unknown_option(name);
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else usage_error("option '%s' needs a value", a);
@@ -174,8 +193,8 @@ static options parse_args(int argc, char **argv) {
                 else usage_error("--format is text, csv or json, not '%s'", val);
             } else if (!strcmp(name, "--to")) o.to = (int64_t)parse_count("--to", val);
             else if (!strcmp(name, "--max-positions")) o.max_positions = parse_count("--max-positions", val);
-            else if (!strcmp(name, "--max-memory")) o.max_memory = parse_size(val);
-            else if (!strcmp(name, "--max-time")) o.max_time = parse_seconds(val);
+            else if (!strcmp(name, "--max-memory")) o.max_memory = gr_cli_parse_size(val);
+            else if (!strcmp(name, "--max-time")) o.max_time = gr_cli_parse_seconds(val);
             else if (!strcmp(name, "--threads")) {
                 uint64_t t = parse_count("--threads", val);
                 if (t < 1 || t > 256) usage_error("--threads needs a number from 1 to 256, not '%s'", val);
@@ -194,7 +213,6 @@ static options parse_args(int argc, char **argv) {
         if (o.file) usage_error("one input file at a time ('%s' is a second)", a);
         o.file = a;
     }
-    if (!o.file) usage_error("%s", "no input file");
     return o;
 }
 
@@ -277,10 +295,30 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     return gr_ckpt_close(c, status);
 }
 
+/* The command line's settings for one compilation (the session makes one per entry). */
+static void apply_options(gr_ctx *c, const void *user) {
+    const options *o = user;
+    c->mem_limit = o->max_memory;
+    c->max_positions = o->max_positions;
+    c->check_to = o->to;
+    c->progress = o->progress < 0 ? isatty(2) : o->progress;
+    c->threads = o->threads;
+    c->max_time = o->max_time;
+    if (o->max_time > 0) c->deadline = gr_now() + o->max_time;
+    c->no_theory = o->no_theory;
+    c->plot_width = o->plot_width;
+    c->plot_height = o->plot_height;
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends the run quietly, whatever the parent set */
     if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
     options o = parse_args(argc, argv);
+    if (o.interactive || (!o.file && isatty(STDIN_FILENO))) {
+        if (o.file && !strcmp(o.file, "-")) usage_error("%s", "-i reads the session from standard input; give it a file to load, or none");
+        return gr_session_main(o.file, o.explain, apply_options, &o);
+    }
+    if (!o.file) o.file = "-";   /* standard input is not a terminal: it holds the program */
     int from_stdin = !strcmp(o.file, "-");
     FILE *in = from_stdin ? stdin : fopen(o.file, "rb");
     size_t len = 0;
@@ -293,18 +331,9 @@ int main(int argc, char **argv) {
 
     gr_ctx c;
     gr_ctx_init(&c, from_stdin ? "<stdin>" : o.file, src, len);
-    c.mem_limit = o.max_memory;
-    c.max_positions = o.max_positions;
-    c.check_to = o.to;
-    c.progress = o.progress < 0 ? isatty(2) : o.progress;
-    c.threads = o.threads;
-    c.max_time = o.max_time;
-    if (o.max_time > 0) c.deadline = gr_now() + o.max_time;
-    c.no_theory = o.no_theory;
+    apply_options(&c, &o);
     c.checkpoint = o.checkpoint;
     c.query_only = o.query;
-    c.plot_width = o.plot_width;
-    c.plot_height = o.plot_height;
     struct stat st;
     if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 

@@ -16,17 +16,22 @@
 #include "ctx.h"
 #include "parse.h"
 #include "sema.h"
-#include "sums.h"
+#include "solve.h"
+#include "suggest.h"
 
 static const char PLAY_USAGE[] =
     "usage: grundy play FILE.game \"POSITION\" [--first human|computer]\n"
     "                   [--convention normal|misere|anyleaf|every] [--max-positions N]\n"
+    "                   [--max-memory SIZE] [--max-time SECONDS] [--threads N]\n"
     "  POSITION is written as in a solve query, e.g. \"kayles(5) + kayles(3)\".\n";
 
 typedef struct play_opts {
     const char *file, *position, *convention;
     int computer_first;
     uint64_t max_positions;
+    size_t max_memory;
+    double max_time;
+    int threads;
 } play_opts;
 
 _Noreturn static void play_usage(const char *msg, const char *arg) {
@@ -36,10 +41,25 @@ _Noreturn static void play_usage(const char *msg, const char *arg) {
 
 static play_opts parse_play_args(int argc, char **argv) {
     play_opts o = { 0 };
+    o.max_memory = gr_cli_default_memory();
+    o.threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(PLAY_USAGE, stdout); exit(0); }
         if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) continue;
+        if (!strcmp(a, "--max-memory") || !strcmp(a, "--max-time") || !strcmp(a, "--threads")) {
+            if (i + 1 >= argc) play_usage("this option needs a value:", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--max-memory")) o.max_memory = gr_cli_parse_size(v);
+            else if (!strcmp(a, "--max-time")) o.max_time = gr_cli_parse_seconds(v);
+            else {
+                char *end;
+                long t = strtol(v, &end, 10);
+                if (end == v || *end || t < 1 || t > 256) play_usage("--threads needs a number from 1 to 256, not", v);
+                o.threads = (int)t;
+            }
+            continue;
+        }
         if (!strcmp(a, "--first") || !strcmp(a, "--convention") || !strcmp(a, "--max-positions")) {
             if (i + 1 >= argc) play_usage("this option needs a value:", a);
             const char *v = argv[++i];
@@ -58,7 +78,17 @@ static play_opts parse_play_args(int argc, char **argv) {
             }
             continue;
         }
-        if (a[0] == '-' && a[1] == '-') play_usage("unknown option", a);
+        if (a[0] == '-' && a[1] == '-') {
+            static const char *const KNOWN[] = { "--first", "--convention", "--max-positions", "--max-memory",
+                                                 "--max-time", "--threads", "--help", "--progress", "--no-progress" };
+            gr_suggest sg;
+            gr_suggest_init(&sg, a);
+            for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++) gr_suggest_offer(&sg, KNOWN[k]);
+            const char *best = gr_suggest_best(&sg);
+            char msg[160];
+            snprintf(msg, sizeof msg, "%.80s%s%s%s", a, best ? " (did you mean " : "", best ? best : "", best ? "?)" : "");
+            play_usage("unknown option", msg);
+        }
         if (!o.file) o.file = a;
         else if (!o.position) o.position = a;
         else play_usage("one file and one position; this is a third argument:", a);
@@ -154,6 +184,13 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
             break;
         }
         if (!human) {
+            static const char OUT[] = "PND";   /* gr_outcome: GR_LOSS, GR_WIN, GR_DRAW */
+            printf("The computer's moves (the outcome each leaves to you):\n");
+            for (uint32_t i = 0; i < k; i++) {
+                gr_sumgraph_render(s, ch[i], text, sizeof text);
+                gr_outcome co = gr_pg_outcome(pg, ch[i]);
+                printf("  %3u. %s  (%c)\n", i + 1, text, co >= 0 && co < 3 ? OUT[co] : '?');
+            }
             const char *why;
             uint32_t next = choose(pg, cur, &why);
             uint32_t num = 0;
@@ -204,6 +241,145 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
 }
 
 
+/* ---- by values: sums of components with SG values under normal play ---- */
+/* Each turn compiles the file with "solve POSITION;" for the position reached, takes the
+ * components' values from their recurrences (no position graph) and lists the moves with the
+ * value each leaves; so a sum of large heaps starts at once. */
+typedef struct opt_list { char **text; int64_t *sg; int n, cap; } opt_list;
+
+static void add_option(void *user, const char *text, int64_t sg) {
+    opt_list *l = user;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        char **t = realloc(l->text, (size_t)cap * sizeof *t);
+        if (t) l->text = t;
+        int64_t *v = realloc(l->sg, (size_t)cap * sizeof *v);
+        if (v) l->sg = v;
+        if (!t || !v) return;
+        l->cap = cap;
+    }
+    l->text[l->n] = strdup(text);
+    l->sg[l->n++] = sg;
+}
+
+static void opt_list_free(opt_list *l) {
+    for (int i = 0; i < l->n; i++) free(l->text[i]);
+    free(l->text); free(l->sg);
+}
+
+static void count_option(void *user, const int64_t *parts, int nparts) { (void)parts; (void)nparts; ++*(int *)user; }
+
+/* A move's text without its heaps of 0 that have no move ("nim(0) + nim(3)" is "nim(3)"), as
+ * the position graph writes positions; a sum of only such heaps stays as it is. */
+static void drop_empty_heaps(gr_ctx *c, gr_module *m, char *text) {
+    char out[4096];
+    size_t n = 0;
+    int kept = 0;
+    for (char *part = text; part && *part; ) {
+        char *plus = strstr(part, " + ");
+        size_t len = plus ? (size_t)(plus - part) : strlen(part);
+        int empty = 0;
+        if (len > 3 && !strncmp(part + len - 3, "(0)", 3)) {
+            for (gr_game *g = m->games; g && !empty; g = g->next)
+                if (g->arity == 1 && g->shape == SHAPE_HEAP && strlen(g->name) == len - 3 && !strncmp(g->name, part, len - 3)) {
+                    int64_t zero = 0;
+                    int k = 0;
+                    gr_eval_options(c, g, &zero, count_option, &k);
+                    empty = k == 0;
+                }
+        }
+        if (!empty && n + len + 4 < sizeof out) {
+            n += (size_t)snprintf(out + n, sizeof out - n, "%s%.*s", kept++ ? " + " : "", (int)len, part);
+        }
+        part = plus ? plus + 3 : NULL;
+    }
+    if (kept) memcpy(text, out, n + 1);
+}
+
+typedef struct play_state {
+    const play_opts *o;
+    int started, human, over, graph, status;
+    char *pos;                       /* the position reached, as a solve query writes it */
+} play_state;
+
+static int play_turn(gr_ctx *c, gr_module *m, const void *user) {
+    play_state *st = (play_state *)(uintptr_t)user;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
+    int64_t total, *vals = gr_alloc(c, (size_t)(q->ncomps ? q->ncomps : 1) * sizeof *vals);
+    if (conv != CONV_NORMAL || !gr_sum_sg_fast(c, q->comps, q->ncomps, &total, vals)) {
+        st->graph = 1;                 /* draws, or another convention: the position graph */
+        st->over = 1;
+        return play_game(c, m, st->o);
+    }
+    const char *text = gr_render_sum(c, q->comps, q->ncomps);
+    if (!st->started) {
+        printf("grundy play: %s (normal play: whoever cannot move loses; played by Sprague-Grundy values)\n", text);
+        printf("%s first.\n", st->o->computer_first ? "The computer moves" : "You move");
+        st->started = 1;
+        st->human = !st->o->computer_first;
+    }
+    printf("\nPosition: %s\n", text);
+    opt_list l = { 0 };
+    gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l);
+    for (int i = 0; i < l.n; i++) if (l.text[i] && strlen(l.text[i]) < 4000) drop_empty_heaps(c, m, l.text[i]);
+    if (l.n == 0) {
+        printf("No move is left for %s. Game over: %s.\n", st->human ? "you" : "the computer",
+               st->human ? "the computer wins" : "you win");
+        st->over = 1;
+        opt_list_free(&l);
+        return 0;
+    }
+    int pick = -1;
+    if (!st->human) {
+        printf("The computer's moves (the value each leaves you; 0 is a lost position):\n");
+        for (int i = 0; i < l.n; i++) printf("  %3d. %s  (%lld)\n", i + 1, l.text[i], (long long)l.sg[i]);
+        for (int i = 0; i < l.n && pick < 0; i++) if (l.sg[i] == 0) pick = i;
+        const char *why = pick >= 0 ? "a winning move: it leaves value 0" : "no winning move exists (the value is 0); the first move";
+        if (pick < 0) pick = 0;
+        printf("The computer plays %d: %s  (%s)\n", pick + 1, l.text[pick], why);
+    } else {
+        printf("Your moves:\n");
+        for (int i = 0; i < l.n; i++) printf("  %3d. %s\n", i + 1, l.text[i]);
+        char line[4096], want[4096], have[4096];
+        int echo = !isatty(STDIN_FILENO);
+        while (pick < 0) {
+            printf("Your move (1-%d, or a position; q to resign): ", l.n);
+            fflush(stdout);
+            if (!read_line(line, sizeof line)) {
+                printf("\nThe input ended before the game did.\n");
+                st->over = 1;
+                st->status = 1;
+                opt_list_free(&l);
+                return 1;
+            }
+            if (echo) printf("%s\n", line);
+            if (!strcmp(line, "q") || !strcmp(line, "quit")) {
+                printf("You resign. Game over: the computer wins.\n");
+                st->over = 1;
+                opt_list_free(&l);
+                return 0;
+            }
+            char *end;
+            errno = 0;
+            long long v = strtoll(line, &end, 10);
+            if (line[0] && !*end && !errno && v >= 1 && v <= l.n) { pick = (int)v - 1; break; }
+            normalise(line, want, sizeof want);
+            for (int i = 0; i < l.n && pick < 0; i++) {
+                normalise(l.text[i], have, sizeof have);
+                if (!strcmp(want, have)) pick = i;
+            }
+            if (pick < 0) printf("'%s' is not a move from here: type a number from 1 to %d or one of the positions listed.\n", line, l.n);
+        }
+    }
+    free(st->pos);
+    st->pos = strdup(l.text[pick]);
+    st->human = !st->human;
+    opt_list_free(&l);
+    fflush(stdout);
+    return 0;
+}
+
 int gr_play_main(int argc, char **argv) {
     play_opts o = parse_play_args(argc, argv);
     FILE *in = fopen(o.file, "rb");
@@ -214,19 +390,30 @@ int gr_play_main(int argc, char **argv) {
         return GR_EXIT_INPUT;
     }
     fclose(in);
-    /* The position becomes the file's last query; a mistake in it is reported on that line. */
-    size_t cap = len + strlen(o.position) + 64;
-    char *src = malloc(cap);
-    if (!src) { free(file); return GR_EXIT_LIMIT; }
-    int n = snprintf(src, cap, "%s\nsolve %s %s;\n", file, o.convention ? o.convention : "", o.position);
+    play_state st = { .o = &o, .pos = strdup(o.position) };
+    int status = 0;
+    double deadline = o.max_time > 0 ? gr_now() + o.max_time : 0;
+    while (!st.over && st.pos) {
+        /* The position becomes the file's last query; a mistake in it is reported on that line. */
+        size_t cap = len + strlen(st.pos) + 64;
+        char *src = malloc(cap);
+        if (!src) { status = GR_EXIT_LIMIT; break; }
+        int n = snprintf(src, cap, "%s\nsolve %s %s;\n", file, st.started || !o.convention ? "" : o.convention, st.pos);
+        gr_ctx c;
+        gr_ctx_init(&c, o.file, src, (size_t)n);
+        c.max_positions = o.max_positions;
+        c.mem_limit = o.max_memory;
+        c.threads = o.threads;
+        c.max_time = o.max_time;
+        c.deadline = deadline;
+        c.progress = isatty(STDERR_FILENO);
+        status = gr_cli_compile(&c, play_turn, &st);
+        fflush(stdout);
+        gr_ctx_free(&c);
+        free(src);
+        if (status != 0 || st.graph) break;
+    }
+    free(st.pos);
     free(file);
-    gr_ctx c;
-    gr_ctx_init(&c, o.file, src, (size_t)n);
-    c.max_positions = o.max_positions;
-    c.progress = isatty(STDERR_FILENO);
-    int status = gr_cli_compile(&c, play_game, &o);
-    fflush(stdout);
-    gr_ctx_free(&c);
-    free(src);
     return status;
 }

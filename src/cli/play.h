@@ -11,4 +11,9 @@ char *gr_read_all(FILE *f, size_t *len);
 #include "sema.h"
 typedef int (*gr_cli_run_fn)(gr_ctx *c, gr_module *m, const void *user);
 int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user);
+/* From main.c: the command's parsers of limits (a bad value is a usage error, status 2) and
+ * the default memory limit (3/4 of RAM). */
+size_t gr_cli_parse_size(const char *s);
+double gr_cli_parse_seconds(const char *s);
+size_t gr_cli_default_memory(void);
 #endif

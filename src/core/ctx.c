@@ -62,6 +62,15 @@ static void append(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
     if (n > 0) *pos += (size_t)n < cap - *pos ? (size_t)n : cap - *pos - 1;
 }
 
+/* Every error met while a query runs names it: "in query N: TEXT" (a time limit's message
+ * already says so). */
+static void query_note(const gr_ctx *c, char *buf, size_t cap, size_t *pos, const char *before, const char *after) {
+    if (c->query_no <= 0 || strstr(buf, " in query ")) return;
+    const char *q = c->query_text ? c->query_text : "";
+    size_t len = strlen(q);
+    append(buf, cap, pos, "%sin query %d: %.*s%s%s", before, c->query_no, len > 120 ? 120 : (int)len, q, len > 120 ? "..." : "", after);
+}
+
 /* Formats a located diagnostic: header, the source line, a caret line. */
 static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, const char *fmt,
@@ -94,6 +103,7 @@ static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, cons
     append(buf, cap, &pos, "^");
     for (uint32_t i = 1; i < loc.len && loc.off + i < to; i++) append(buf, cap, &pos, "~");
     append(buf, cap, &pos, "\n");
+    query_note(c, buf, cap, &pos, "      = ", "\n");
 }
 
 /* Keeps the message alone and its location for callers of the library (the first
@@ -160,6 +170,7 @@ void gr_fail(gr_ctx *c, int status, const char *fmt, ...) {
     va_end(ap);
     if (n > 0) pos += (size_t)n < sizeof c->fail_msg - pos ? (size_t)n : sizeof c->fail_msg - pos - 1;
     if (status == GR_EXIT_LIMIT && c->limit_note[0]) append(c->fail_msg, sizeof c->fail_msg, &pos, "; %s", c->limit_note);
+    query_note(c, c->fail_msg, sizeof c->fail_msg, &pos, " (", ")");
     append(c->fail_msg, sizeof c->fail_msg, &pos, "\n");
     jump(c, status);
 }

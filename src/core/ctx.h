@@ -49,6 +49,8 @@ typedef struct gr_ctx {
     int ckpt_keep;            /* a search stopped at --to: keep the checkpoint so a larger --to goes on */
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
+    int no_prelude;           /* compile without the prelude's classic games (front/parse.c) */
+    uint32_t prelude_off;     /* where the prelude starts in src, after the program (0: none) */
 
     /* The limit poll (gr_poll): polls left until the clock is read again, and how many polls
      * the last interval had (adapted so the clock is read about every few milliseconds). */

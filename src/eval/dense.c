@@ -78,12 +78,15 @@ struct gr_dense {
     int loopy;                    /* the box has a cycle */
     int escaped;
     int64_t glo[GR_MAX_ARITY], ghi[GR_MAX_ARITY];   /* the grown box after an escape */
+    const gr_rmove *esc_mv;       /* the move of the first escape, and its target */
+    int64_t esc_to[GR_MAX_ARITY];
     bmove *moves; int nmoves, nshared;
     /* translations: every move is pos + delta for constant deltas */
     int translate;
     int ndelta;
     int64_t *delta;               /* ndelta * a */
     int64_t *dindex;              /* the index offset of each delta */
+    const gr_rmove *delta_mv[MAX_DELTAS];   /* the move each delta comes from */
     gr_pool *pool;                /* the thread team while a retrograde analysis runs on it */
     /* the walk */
     uint32_t *stack; size_t nstack, capstack;
@@ -152,11 +155,13 @@ int gr_dense_valid(gr_dense *b, const int64_t *p) {
 
 /* Records that target t (outside the box, inside 'where') escaped: the grown box covers it and
  * at least doubles each extent it had to move. */
-static void escape(gr_dense *b, const int64_t *t) {
+static void escape(gr_dense *b, const int64_t *t, const gr_rmove *mv) {
     if (!b->escaped) {
         memcpy(b->glo, b->lo, sizeof b->glo);
         memcpy(b->ghi, b->hi, sizeof b->ghi);
         b->escaped = 1;
+        b->esc_mv = mv;
+        memcpy(b->esc_to, t, (size_t)b->a * sizeof *t);
     }
     for (int k = 0; k < b->a; k++) {
         int64_t e = b->ext[k];
@@ -169,6 +174,12 @@ static void escape(gr_dense *b, const int64_t *t) {
             b->ghi[k] = t[k] > want ? t[k] : want;
         }
     }
+}
+
+const gr_rmove *gr_dense_escape(const gr_dense *b, int64_t *to) {
+    if (!b->escaped) return NULL;
+    memcpy(to, b->esc_to, (size_t)b->a * sizeof *to);
+    return b->esc_mv;
 }
 
 void gr_dense_grown(const gr_dense *b, int64_t *lo, int64_t *hi) {
@@ -206,7 +217,7 @@ static int move_at(void *user, int64_t *frame) {
         uint64_t ti = index_of(b, t);
         if (valid_at(b, ti, t)) m->fn(b, m->user, t, ti);
     } else if (gr_rules_valid(b->c, b->g, t)) {
-        escape(b, t);
+        escape(b, t, mv);
     }
     return 0;
 }
@@ -234,7 +245,7 @@ static int delta_at(void *user, int64_t *frame) {
         if (!memcmp(b->delta + j * b->a, d, (size_t)b->a * sizeof *d)) return 0;
     if (b->ndelta == MAX_DELTAS) return 1;
     memcpy(b->delta + b->ndelta * b->a, d, (size_t)b->a * sizeof *d);
-    b->ndelta++;
+    b->delta_mv[b->ndelta++] = mv;
     return 0;
 }
 
@@ -283,7 +294,7 @@ static void each_child(gr_dense *b, const int64_t *p, target_fn fn, void *user) 
                 uint64_t ti = index_of(b, t);
                 if (valid_at(b, ti, t)) fn(b, user, t, ti);
             } else if (gr_rules_valid(b->c, b->g, t)) {
-                escape(b, t);
+                escape(b, t, b->delta_mv[d]);
             }
         }
         return;
@@ -554,7 +565,7 @@ static void delta_escapes(gr_dense *b, uint64_t v0, const int64_t *p, const int8
         if (!(st[y] & S_VALID) || (term ? term[y] >= 0 : st[y] >> S_TSHIFT)) continue;
         int64_t t[GR_MAX_ARITY];
         for (int k = 0; k < a; k++) t[k] = (k == last ? b->lo[last] + y : p[k]) + dd[k];
-        if (gr_rules_valid(b->c, b->g, t)) escape(b, t);
+        if (gr_rules_valid(b->c, b->g, t)) escape(b, t, b->delta_mv[d]);
     }
 }
 

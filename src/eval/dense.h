@@ -42,6 +42,8 @@ void gr_dense_free(gr_dense *b);
  * move leaves the box, after which the box is unusable and gr_dense_grown gives a larger box. */
 int gr_dense_eval(gr_dense *b, const int64_t *pos);
 void gr_dense_grown(const gr_dense *b, int64_t *lo, int64_t *hi);
+/* The move of the box's first escape (NULL: none) and, in to, the position it led to. */
+const gr_rmove *gr_dense_escape(const gr_dense *b, int64_t *to);
 
 /* A box containing lo..hi in which every position of lo..hi (inside 'where') is evaluated: the
  * box starts at lo..hi and grows (each extent at least doubling) until no move leaves it. */

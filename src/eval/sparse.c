@@ -434,6 +434,7 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
             }                                                                                     \
             if (v >= P) { s->mode = MODE_UNDECIDED; gr_pool_free(pool); return 0; }               \
             if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                    \
+            if (!pool) gr_poll(c);     /* limits and Ctrl-C; never with the team alive */       \
         }                                                                                         \
         gr_pool_free(pool);                                                                       \
         return 0;                                                                                 \

@@ -5,6 +5,7 @@
 #include "rules.h"
 #include "sema.h"
 #include "sgtable.h"
+#include <stdlib.h>
 #include <string.h>
 
 enum { ST_EMPTY = 0, ST_BUSY = 1, ST_DONE = 2 };
@@ -158,6 +159,42 @@ static void box_cover(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *lo, 
     t->box = b;
 }
 
+/* A rule set with no 'where' on its positions whose moves leave every box is a modelling slip
+ * (coordinates, unlike heaps, do not stop at 0), not a resource limit: once the grown box
+ * reaches a million past the position asked, or would be refused for its size, the escaping
+ * move is reported where it is written. */
+static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_t *pos, const int64_t *lo, const int64_t *hi) {
+    if (g->rules->where) return;
+    /* Positions a million past the one asked, reached by moves alone, are no game a table can
+     * hold; so is a box refused for its size. */
+    enum { FAR = 1 << 20 };
+    uint64_t n = 1;
+    int big = 0;
+    for (int k = 0; k < g->arity; k++) {
+        big |= __builtin_mul_overflow(n, (uint64_t)hi[k] - (uint64_t)lo[k] + 1, &n);
+        big |= llabs(pos[k]) < FAR / 2 && (lo[k] < -FAR || hi[k] > FAR);
+    }
+    if (!big && n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n <= (c->mem_limit - c->mem_used) / 8)
+        return;
+    int64_t to[GR_MAX_ARITY];
+    const gr_rmove *mv = gr_dense_escape(b, to);
+    if (!mv) return;
+    char at[256], bound[256] = "";
+    size_t p = 0, q = 0;
+    const char *const *names = g->rules->coord_names;
+    int far = 0;                     /* the coordinate that went furthest */
+    for (int k = 0; k < g->arity; k++) {
+        if (llabs(to[k]) > llabs(to[far])) far = k;
+        if (p < sizeof at) p += (size_t)snprintf(at + p, sizeof at - p, "%s%lld", k ? ", " : "", (long long)to[k]);
+        if (q < sizeof bound) q += (size_t)snprintf(bound + q, sizeof bound - q, "%s%s >= 0", k ? " && " : "", names && names[k] ? names[k] : "?");
+    }
+    const char *name = names && names[far] ? names[far] : "the coordinate";
+    gr_fail_at(c, mv->loc, GR_EXIT_INPUT,
+               "this move of '%s' leads out of every bound (it reached (%s) and goes on): tuple coordinates, unlike heaps, "
+               "do not stop at 0, and the position line has no 'where'; guard the move with a 'where' that keeps %s %s, "
+               "or bound the positions: position (...) where %s;", g->name, at, name, to[far] < 0 ? ">= 0" : "bounded", bound);
+}
+
 /* By the dense box: a position below pos (every coordinate from min(0, x) to x) is what a
  * position of a rule set whose moves go down needs; a move leaving the box grows it. */
 static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
@@ -170,6 +207,7 @@ static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos)
         if (gr_dense_eval(t->box, pos)) break;
         int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
         gr_dense_grown(t->box, lo, hi);
+        check_bounded(c, g, t->box, pos, lo, hi);
         box_cover(c, g, t, lo, hi);
     }
     if (gr_dense_cyclic(t->box)) {

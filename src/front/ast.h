@@ -111,7 +111,7 @@ typedef struct gr_posref {
     gr_loc loc;
 } gr_posref;
 
-typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK, Q_PLOT, Q_DOT, Q_OPTIONS } gr_query_kind;
+typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK, Q_PLOT, Q_DOT, Q_OPTIONS, Q_QUOTIENT } gr_query_kind;
 typedef enum { CK_PERIODIC, CK_PERIOD, CK_FORMULA } gr_check_kind;
 /* One coordinate of a table: a range lo..hi, or a single value (hi == NULL) */
 typedef struct gr_coord { gr_expr *lo, *hi; gr_loc loc; } gr_coord;

@@ -1,16 +1,91 @@
-/* parse: drives the generated scanner and parser; see parse.h. */
+/* parse: drives the generated scanner and parser; see parse.h. After the program, the
+ * prelude (prelude.game, embedded at build time as gr_prelude_text) is parsed as if it
+ * followed the program: its rule sets that the program names and does not define itself are
+ * added to the program, so the classic games need no definition and a user's own shadows them. */
 #include "parse.h"
+#include <string.h>
 #include "parser.h"
 #include "lexer.h"
 
-int gr_parse(gr_ctx *c, gr_ast_program *out) {
-    gr_parser_state st = { .ctx = c, .prog = out, .pos = 0, .failed = 0 };
-    ast_program_init(out);
+extern const char gr_prelude_text[];   /* generated from src/front/prelude.game */
+
+/* Parses src[from, to) of c->src (offsets stay those of c->src) into out. */
+static int parse_span(gr_ctx *c, gr_ast_program *out, uint32_t from, uint32_t to, int *uses_star) {
+    gr_parser_state st = { .ctx = c, .prog = out, .pos = from, .failed = 0 };
     yyscan_t scanner;
     if (yylex_init_extra(&st, &scanner) != 0) gr_fail(c, GR_EXIT_LIMIT, "cannot start the scanner");
-    YY_BUFFER_STATE buf = yy_scan_bytes(c->src, (int)c->src_len, scanner);
+    YY_BUFFER_STATE buf = yy_scan_bytes(c->src + from, (int)(to - from), scanner);
     int rc = yyparse(scanner, &st);
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);
+    if (uses_star) *uses_star = st.uses_star;
     return rc != 0 || st.failed;
+}
+
+static int word_char(char ch) {
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+/* Whether name occurs in text as a whole word outside comments and strings. */
+static int mentions(const char *text, size_t len, const char *name) {
+    size_t n = strlen(name);
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '#' || (ch == '/' && i + 1 < len && text[i + 1] == '/')) {
+            while (i < len && text[i] != '\n') i++;
+        } else if (ch == '"') {
+            i++;
+            while (i < len && text[i] != '"' && text[i] != '\n') i++;
+        } else if (word_char(ch)) {
+            size_t j = i;
+            while (j < len && word_char(text[j])) j++;
+            if (j - i == n && !memcmp(text + i, name, n)) return 1;
+            i = j - 1;
+        }
+    }
+    return 0;
+}
+
+int gr_prelude_names(char (*names)[32], int cap) {
+    int n = 0;
+    for (const char *p = gr_prelude_text; (p = strstr(p, "\ngame ")) && n < cap; ) {
+        p += 6;
+        while (*p == ' ') p++;
+        size_t len = 0;
+        while (word_char(p[len]) && len < 31) len++;
+        if (len && p[0] != '_') { memcpy(names[n], p, len); names[n++][len] = '\0'; }
+        p += len;
+    }
+    return n;
+}
+
+static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
+    size_t user_len = c->src_len, plen = strlen(gr_prelude_text);
+    char *all = gr_new(c, user_len + plen + 2);
+    memcpy(all, c->src, user_len);
+    all[user_len] = '\n';
+    memcpy(all + user_len + 1, gr_prelude_text, plen + 1);
+    c->src = all;
+    c->src_len = user_len + 1 + plen;
+    c->prelude_off = (uint32_t)user_len + 1;
+    gr_ast_program pre;
+    ast_program_init(&pre);
+    if (parse_span(c, &pre, c->prelude_off, (uint32_t)c->src_len, NULL) != 0)
+        gr_fail(c, GR_EXIT_LIMIT, "the prelude does not parse (a bug)");
+    for (gr_gdecl *d = pre.decls, *next; d; d = next) {
+        next = d->next;
+        d->next = NULL;
+        if (!strcmp(d->name, "__star")) d->name = "*";
+        int wanted = d->name[0] == '*' ? uses_star : mentions(all, user_len, d->name);
+        for (gr_gdecl *u = out->decls; u && wanted; u = u->next) wanted = strcmp(u->name, d->name) != 0;
+        if (wanted) ast_add_decl(out, d);
+    }
+}
+
+int gr_parse(gr_ctx *c, gr_ast_program *out) {
+    ast_program_init(out);
+    int uses_star = 0;
+    if (parse_span(c, out, 0, (uint32_t)c->src_len, &uses_star) != 0) return 1;
+    if (!c->no_prelude) add_prelude(c, out, uses_star);
+    return 0;
 }

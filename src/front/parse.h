@@ -12,6 +12,7 @@ typedef struct gr_parser_state {
     uint32_t pos;          /* byte offset of the scanner */
     int failed;
     int depth;             /* open ( [ { brackets, kept below GR_MAX_NESTING */
+    int uses_star;         /* a '*n' nim heap was written (the prelude's '*' is then added) */
 } gr_parser_state;
 
 /* The location type of the grammar: a byte span [off, end). */
@@ -27,5 +28,9 @@ static inline gr_loc gr_span(gr_yyltype l) { return (gr_loc){ l.off, l.end > l.o
  * the parser's stack, also with a located error.) */
 enum { GR_MAX_NESTING = 1024, GR_MAX_IDENT = 255, GR_MAX_STRING = 4096 };
 
+/* Parses c->src into out, then adds the prelude's rule sets the program names and does not
+ * define (c->src then holds the prelude too, after the program; c->no_prelude: none). */
 int gr_parse(gr_ctx *c, gr_ast_program *out);
+/* The names of the prelude's games, in its order (at most cap); returns how many. */
+int gr_prelude_names(char (*names)[32], int cap);
 #endif

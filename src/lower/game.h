@@ -98,6 +98,7 @@ struct gr_game {
     void *table;                   /* tuple table recurrence state */
     void *dense[4];                /* dense boxes by convention (eval/tuple.c gr_tuple_dense) */
     struct gr_heap_state *hstate;  /* heap kernels: rare-value kernel, proved period (heap.c) */
+    struct gr_quotient *quotient;  /* misere quotient of the heaps, grown on demand (quotient.c) */
     struct gr_heapconv *heapconv;  /* 'anyleaf' and 'every' heap kernels (eval/heapconv.c) */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
     const gr_rmove *grow_move;     /* heap rules: a move that leads to larger heaps (grow.h) */

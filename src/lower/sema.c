@@ -6,6 +6,7 @@
 #include "names.h"
 #include "parse.h"
 #include "figure.h"
+#include "suggest.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -317,9 +318,29 @@ static void lower_allbut(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const 
 
 static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params);
 
+/* An unknown game: the nearest name declared or in the prelude, else how to define one. */
+_Noreturn static void unknown_game(sema *s, const gr_gameref *ref) {
+    gr_suggest sg;
+    gr_suggest_init(&sg, ref->name);
+    for (gr_gdecl *d = s->prog->decls; d; d = d->next) gr_suggest_offer(&sg, d->name);
+    char pre[32][32], list[512] = "";
+    int n = gr_prelude_names(pre, 32);
+    size_t pos = 0;
+    for (int i = 0; i < n; i++) {
+        gr_suggest_offer(&sg, pre[i]);
+        if (pos < sizeof list) pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", i ? ", " : "", pre[i]);
+    }
+    const char *best = gr_suggest_best(&sg);
+    if (best)
+        gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s' (did you mean '%s'?)", ref->name, best);
+    gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT,
+               "unknown game '%s': define it first, e.g. game %s = subtract {1, 2}; or use a game of the prelude (%s)",
+               ref->name, ref->name, list);
+}
+
 static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     gr_gdecl *d = find_decl(s, ref->name);
-    if (!d) gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "unknown game '%s'", ref->name);
+    if (!d) unknown_game(s, ref);
     if (ref->args.n != d->nparams) {
         if (d->nparams == 0)
             gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' takes no parameters", d->name);
@@ -668,6 +689,17 @@ static void resolve_show(sema *s, gr_query *q, gr_rquery *r) {
     check_sum_parts(s, q, r);
 }
 
+/* quotient G(0..n): a table's range over a heap rule set, from heap 0. */
+static void resolve_quotient(sema *s, gr_query *q, gr_rquery *r) {
+    if (q->ncoords != 1 || !q->coords[0].hi)
+        gr_fail_at(s->c, q->loc, GR_EXIT_INPUT, "a quotient is of the heaps 0..n: write quotient %s(0..n)", q->game.name);
+    resolve_table(s, q, r);
+    if (r->game->shape != SHAPE_HEAP)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a misere quotient is of a heap rule set; '%s' is not one", r->game->name);
+    if (r->lo[0] != 0)
+        gr_fail_at(s->c, q->coords[0].loc, GR_EXIT_INPUT, "a quotient is of the heaps 0..n: the range starts at 0");
+}
+
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
@@ -698,6 +730,7 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
             break;
         case Q_CHECK: resolve_check(&s, q, r); break;
         case Q_PLOT: case Q_DOT: case Q_OPTIONS: resolve_show(&s, q, r); break;
+        case Q_QUOTIENT: resolve_quotient(&s, q, r); break;
         }
     }
 }

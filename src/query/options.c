@@ -3,6 +3,7 @@
  * size); otherwise by the position graph of the position. See show.h. */
 #include "show.h"
 #include "sums.h"
+#include "misquot.h"
 #include <string.h>
 
 typedef struct option { char *text; int64_t sg; int outcome; } option;
@@ -17,6 +18,7 @@ static void push(option_list *l, const char *text, int64_t sg, int outcome) {
 }
 
 static void by_value(void *user, const char *text, int64_t sg) { push(user, text, sg, sg ? GR_WIN : GR_LOSS); }
+static void by_outcome(void *user, const char *text, int outcome) { push(user, text, -1, outcome); }
 static void by_graph(void *user, const char *text, uint32_t id) {
     option_list *l = user;
     push(l, text, gr_pg_sg(l->pg, id), (int)gr_pg_outcome(l->pg, id));
@@ -30,6 +32,8 @@ static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list 
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
     if (conv == CONV_NORMAL && !c->no_theory && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
         gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, l);
+    } else if (conv == CONV_MISERE && !c->no_theory && gr_misere_quotient_options(c, q->comps, q->ncomps, by_outcome, l)) {
+        /* heaps of one rule set: each option's outcome from the misere quotient */
     } else {
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         gr_sumgraph_add(s, q->comps, q->ncomps);

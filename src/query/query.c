@@ -533,6 +533,7 @@ int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int a
     case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
     case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
     case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
+    case Q_QUOTIENT: gr_run_quotient(c, m, q, fmt, out); break;
     }
     fflush(out);   /* each answer reaches the reader when its query ends */
     return refuted;

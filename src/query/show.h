@@ -16,6 +16,8 @@ gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_opt
 /* The picture of a plot query written to f (PNG or SVG by q->file's extension) rather than
  * to q->file; *width, *height get its size. */
 void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width, int *height);
+/* quotient G(0..n): the misere quotient of the heaps (quotient_show.c). */
+void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
 
 /* From query.c: a table's values as the table query computes them (row-major, rows along the
  * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),

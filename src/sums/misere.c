@@ -1,6 +1,7 @@
 /* misere: misere sums by genus; see misere.h. */
 #include "misere.h"
 #include "sj.h"
+#include "misquot.h"
 #include <string.h>
 
 int gr_misere_genus(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int32_t *out, uint8_t *tame) {
@@ -56,6 +57,9 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
      * is tame too (sj.h), so the tame rule would give the same answer at the cost of the genus.
      * Heap games by their tables (any size), else on the components' graph. */
     if (gr_sj_heaps(c, comps, n, t, fn, user)) { misere_why(t); return; }
+    /* Heaps of one rule set: the misere quotient, before the components' graph the genus needs. */
+    char qwhy[400];
+    if (gr_theory_plain(comps, n, t) && gr_misere_quotient(c, comps, n, t, fn, user, qwhy, sizeof qwhy)) return;
     gr_compgraph *g = gr_theory_begin(c, m, comps, n, t, "it has no genus");
     if (!g) return;
     if (gr_sj_decide(c, g, comps, n, t, fn, user)) {
@@ -93,8 +97,8 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
         uint32_t id = gr_compgraph_id(g, &comps[wild]);
         gr_render_comps(&comps[wild], 1, one, sizeof one);
         gr_genus_text(gr_compgraph_genus_of(g, id), gtext, sizeof gtext);
-        snprintf(t->why, sizeof t->why, "misere: %.150s is not tame (genus %.60s%s), so genus theory does not decide the sum, and %.500s",
-                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "", sj_why);
+        snprintf(t->why, sizeof t->why, "misere: %.150s is not tame (genus %.60s%s), so genus theory does not decide the sum, %.400s, and %.300s",
+                 one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "", qwhy, sj_why);
     }
     if (t->decided && t->outcome == GR_WIN && fn) {
         mm = gr_alloc(c, sizeof *mm);

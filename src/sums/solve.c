@@ -1,5 +1,6 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
+#include "misquot.h"
 #include "turning.h"
 #include "anyleaf.h"
 #include "every.h"
@@ -133,6 +134,7 @@ void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_bo
      * graph below a heads at x holds up to 2^x sets of heads (a solve checks the theorem). */
     int theory = !c->no_theory || (g->shape == SHAPE_COINS && conv == CONV_NORMAL);
     if (!vertices && theory && gr_eval_fill(c, g, conv, box, kind, out)) return;
+    if (!vertices && !c->no_theory && conv == CONV_MISERE && kind == GR_KIND_OUTCOME && gr_misere_quotient_table(c, g, box, out)) return;
     /* The position graph: every cell a start of one shared graph. */
     int64_t n = vertices ? nvertices : gr_box_cells(box, NULL, NULL);
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);

@@ -71,6 +71,7 @@ static size_t render_atom(const gr_game *g, const int64_t *coords, char *buf, si
     if (g->shape == SHAPE_GRAPH)
         return pos + (size_t)snprintf(buf + pos, cap - pos, "%s.%s", g->name, g->vertices[coords[0]]);
     if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, coords, -1, buf, cap, pos);
+    if (g->name[0] == '*') return pos + (size_t)snprintf(buf + pos, cap - pos, "*%lld", (long long)coords[0]);   /* the prelude's nim heap */
     pos += (size_t)snprintf(buf + pos, cap - pos, "%s(", g->name);
     for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && pos < cap; i++)   /* the heads */
         if (gr_coin_heads(coords, i)) pos += (size_t)snprintf(buf + pos, cap - pos, "%s%d", k++ ? ", " : "", i);
@@ -105,6 +106,7 @@ static void text_figure(gr_text *t, const gr_game *g, const int64_t *mask, int e
 static void text_atom(gr_text *t, const gr_game *g, const int64_t *coords) {
     if (g->shape == SHAPE_GRAPH) { gr_text_printf(t, "%s.%s", g->name, g->vertices[coords[0]]); return; }
     if (g->shape == SHAPE_FIGURE) { text_figure(t, g, coords, -1); return; }
+    if (g->name[0] == '*') { gr_text_printf(t, "*%lld", (long long)coords[0]); return; }
     gr_text_printf(t, "%s(", g->name);
     if (g->shape == SHAPE_COINS) {   /* the places of the heads */
         for (int i = 0, k = 0; i < GR_COIN_PLACES; i++)
@@ -757,6 +759,7 @@ typedef struct fast_ctx {
     gr_child_fn fn; void *user;
     gr_valued_option_fn ofn;      /* every option, with its value */
     int cut;                      /* >= 0: the move cuts this edge of a Hackenbush figure */
+    gr_move_keep_fn keep; void *kuser; /* gr_sum_moves_where: which options to report */
     move_keys keys;
     gr_text text;
 } fast_ctx;
@@ -792,6 +795,10 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
 static void fast_option(void *user, const int64_t *parts, int nparts) {
     fast_ctx *f = user;
     gr_game *g = f->comps[f->at].game;
+    if (f->keep) {
+        if (f->keep(f->kuser, f->at, parts, nparts)) fast_report(f, g, parts, nparts, 0);
+        return;
+    }
     int64_t x = 0;
     for (int i = 0; i < nparts; i++) x ^= comp_sg(f->c, g, parts + i * g->arity);
     if (x == f->want || f->want < 0) fast_report(f, g, parts, nparts, x);
@@ -861,6 +868,23 @@ int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *val
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                          gr_valued_option_fn fn, void *user) {
     (void)fast_options(c, comps, n, vals, total, NULL, fn, user, NULL);
+}
+
+void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, void *kuser,
+                        gr_child_fn fn, void *user) {
+    fast_ctx *f = gr_alloc(c, sizeof *f);
+    f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->user = user; f->cut = -1;
+    f->keep = keep; f->kuser = kuser;
+    move_keys_init(&f->keys, c);
+    gr_text_init(&f->text, c);
+    for (int i = 0; i < n; i++) {
+        gr_poll(c);
+        f->at = i;
+        gr_eval_options(c, comps[i].game, comps[i].c, fast_option, f);
+    }
+    move_keys_free(&f->keys);
+    gr_text_free(&f->text);
+    gr_free(c, f);
 }
 
 /* ---- loopy sums by generalised SG values ---- */

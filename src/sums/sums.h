@@ -33,6 +33,13 @@ typedef void (*gr_valued_option_fn)(void *user, const char *text, int64_t sg);
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                          gr_valued_option_fn fn, void *user);
 
+/* Every option of the sum once (distinct results, in move order) for which keep(kuser,
+ * component, parts, nparts) holds, rendered as the position is written (the misere quotient's
+ * winning moves). */
+typedef int (*gr_move_keep_fn)(void *kuser, int at, const int64_t *parts, int nparts);
+void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, void *kuser,
+                        gr_child_fn fn, void *user);
+
 typedef struct gr_sumgraph gr_sumgraph;
 gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv);
 void gr_sumgraph_free(gr_sumgraph *s);

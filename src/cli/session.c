@@ -1,0 +1,336 @@
+/* session: the interactive session; see session.h. An entry is the lines typed until they
+ * form whole statements: one line, or more while brackets are open or the text stops where
+ * more is needed ("game s =", "solve kayles(3) +"); an empty line ends an entry that cannot
+ * be finished (its error is shown). A last statement may omit its ';'. Each entry is compiled
+ * as a program of its own text followed by the definitions accepted so far (those it
+ * redefines left out), so its errors carry its own line numbers; its queries run at once. */
+#include "session.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "parse.h"
+#include "play.h"
+#include "query.h"
+#include "suggest.h"
+#ifdef GRUNDY_HAVE_LIBEDIT
+#include <editline/readline.h>
+#endif
+
+typedef struct def { char *name, *text; } def;
+
+typedef struct session {
+    def *defs; int ndefs, cap;
+    int tty, explain;
+    gr_session_setup_fn setup;
+    const void *user;
+} session;
+
+/* Ctrl-C: at the prompt it drops the entry being typed; while a query runs, the library's
+ * poll (ctx->interrupted) sees the flag and stops the query with a message. */
+static volatile sig_atomic_t got_interrupt;
+static void on_interrupt(int sig) { (void)sig; got_interrupt = 1; }
+static void stop_if_interrupted(gr_ctx *c) {
+    if (!got_interrupt) return;
+    got_interrupt = 0;
+    gr_fail(c, GR_EXIT_LIMIT, "interrupted; the session goes on");
+}
+
+static const char HELP[] =
+    "Type definitions and queries as in a .game file; each query is answered at once.\n"
+    "A statement may span lines (the prompt shows ...> until it is whole); the last ';' may be left out.\n"
+    "The classic games need no definition: nim kayles dawson dawsonchess treblecross grundygame\n"
+    "lasker wythoff(x, y) ed(x, y) bash[k] fibonacci, and *n is a nim heap: solve kayles(20) + *5\n"
+    "  :help             this text\n"
+    "  :load FILE        run a .game file: its definitions stay, its queries are answered\n"
+    "  :defs             the definitions made so far\n"
+    "  :explain on|off   also say which evaluator answers each rule set, and why\n"
+    "  :quit             leave (so does Ctrl-D); Ctrl-C stops a running query\n";
+
+/* ---- reading lines ---- */
+static char *read_line(session *s, const char *prompt) {
+#ifdef GRUNDY_HAVE_LIBEDIT
+    if (s->tty) return readline(prompt);
+#endif
+    if (s->tty) { fputs(prompt, stdout); fflush(stdout); }
+    size_t cap = 256, n = 0;
+    char *buf = malloc(cap);
+    int ch;
+    while (buf && (ch = getchar()) != EOF && ch != '\n') {
+        if (n + 1 >= cap) { char *nb = realloc(buf, cap *= 2); if (!nb) { free(buf); return NULL; } buf = nb; }
+        buf[n++] = (char)ch;
+    }
+    if (!buf || (n == 0 && ch == EOF)) { free(buf); return NULL; }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void remember(session *s, const char *entry) {
+#ifdef GRUNDY_HAVE_LIBEDIT
+    if (s->tty && *entry) add_history(entry);
+#else
+    (void)s; (void)entry;
+#endif
+}
+
+/* ---- an entry ---- */
+/* Open brackets in text, outside comments and strings. */
+static int open_brackets(const char *t) {
+    int depth = 0, str = 0;
+    for (; *t; t++) {
+        if (str) { if (*t == '"' || *t == '\n') str = 0; continue; }
+        if (*t == '"') str = 1;
+        else if (*t == '#' || (t[0] == '/' && t[1] == '/')) { while (t[1] && t[1] != '\n') t++; }
+        else if (*t == '(' || *t == '[' || *t == '{') depth++;
+        else if (*t == ')' || *t == ']' || *t == '}') depth--;
+    }
+    return depth;
+}
+
+/* The last character that is not blank or in a comment (0: none). */
+static char last_significant(const char *t) {
+    char last = 0;
+    for (const char *p = t; *p; p++) {
+        if (*p == '#' || (p[0] == '/' && p[1] == '/')) { while (p[1] && p[1] != '\n') p++; continue; }
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') last = *p;
+    }
+    return last;
+}
+
+typedef struct parsed { int status; uint32_t fail_off; char **names; uint32_t *offs, *lens; int n; } parsed;
+
+/* Parses text alone, quietly: status 0 and its definitions (names and spans), or 1 with the
+ * offset of the error. */
+static parsed parse_alone(const char *text, size_t len) {
+    parsed p = { 0 };
+    gr_ctx c;
+    gr_ctx_init(&c, "<input>", text, len);
+    c.diag = NULL;
+    c.no_prelude = 1;
+    jmp_buf jb;
+    c.on_fail = &jb;
+    gr_ast_program prog;
+    if (setjmp(jb) != 0 || gr_parse(&c, &prog) != 0) {
+        p.status = 1;
+        p.fail_off = c.fail_located ? c.fail_off : 0;
+        gr_ctx_free(&c);
+        return p;
+    }
+    for (gr_gdecl *d = prog.decls; d; d = d->next) p.n++;
+    p.names = calloc((size_t)p.n + 1, sizeof *p.names);
+    p.offs = calloc((size_t)p.n + 1, sizeof *p.offs);
+    p.lens = calloc((size_t)p.n + 1, sizeof *p.lens);
+    int i = 0;
+    for (gr_gdecl *d = prog.decls; d && p.names && p.offs && p.lens; d = d->next, i++) {
+        p.names[i] = strdup(d->name);
+        p.offs[i] = d->loc.off;
+        p.lens[i] = d->loc.len;
+    }
+    gr_ctx_free(&c);
+    return p;
+}
+
+static void parsed_free(parsed *p) {
+    for (int i = 0; i < p->n && p->names; i++) free(p->names[i]);
+    free(p->names); free(p->offs); free(p->lens);
+}
+
+typedef struct run_state { const session *s; int compiled; } run_state;
+
+static int run_entry(gr_ctx *c, gr_module *m, const void *user) {
+    run_state *rs = (run_state *)(uintptr_t)user;
+    rs->compiled = 1;
+    if (rs->s->explain) gr_explain(c, m, stdout);
+    return gr_run_queries_ex(c, m, GR_FMT_TEXT, stdout, NULL, NULL);
+}
+
+/* Compiles and runs one entry. Returns 1 if it is not finished yet (more lines may complete
+ * it; final: show its error instead), else its exit status. */
+static int run_text(session *s, const char *name, const char *entry, int final) {
+    size_t len = strlen(entry);
+    char last = last_significant(entry);
+    if (!last) return 0;
+    int add_semi = last != ';' && last != '}';
+    size_t tlen = len + (size_t)add_semi;
+    parsed p = parse_alone(entry, len);
+    if (add_semi || p.status) {    /* try it with the ';' it may lack */
+        char *t = malloc(tlen + 1);
+        if (!t) return GR_EXIT_LIMIT;
+        memcpy(t, entry, len);
+        memcpy(t + len, ";", 2);
+        parsed_free(&p);
+        p = parse_alone(t, tlen);
+        free(t);
+        if (p.status && p.fail_off >= len && !final) { parsed_free(&p); return 1; }
+        if (p.status) add_semi = 0;   /* shown as typed: "unexpected end of the input" */
+    }
+    if (p.status) {                   /* the error, with the entry's own line numbers */
+        parsed_free(&p);
+        gr_ctx c;
+        gr_ctx_init(&c, name, entry, len);
+        c.no_prelude = 1;
+        gr_ast_program prog;
+        jmp_buf jb;
+        c.on_fail = &jb;
+        if (setjmp(jb) != 0) fputs(c.fail_msg, stderr);
+        else gr_parse(&c, &prog);
+        gr_ctx_free(&c);
+        return GR_EXIT_INPUT;
+    }
+    /* The program: the entry, then every accepted definition it does not redefine. */
+    size_t cap = tlen + 2;
+    for (int i = 0; i < s->ndefs; i++) cap += strlen(s->defs[i].text) + 1;
+    char *src = malloc(cap);
+    if (!src) { parsed_free(&p); return GR_EXIT_LIMIT; }
+    size_t n = 0;
+    memcpy(src, entry, len);
+    n = len;
+    if (add_semi) src[n++] = ';';
+    src[n++] = '\n';
+    for (int i = 0; i < s->ndefs; i++) {
+        int redefined = 0;
+        for (int k = 0; k < p.n; k++) redefined |= !strcmp(p.names[k], s->defs[i].name);
+        if (redefined) continue;
+        size_t dl = strlen(s->defs[i].text);
+        memcpy(src + n, s->defs[i].text, dl);
+        n += dl;
+        src[n++] = '\n';
+    }
+    src[n] = '\0';
+    gr_ctx c;
+    gr_ctx_init(&c, name, src, n);
+    s->setup(&c, s->user);
+    c.interrupted = stop_if_interrupted;
+    got_interrupt = 0;
+    run_state rs = { s, 0 };
+    int status = gr_cli_compile(&c, run_entry, &rs);
+    fflush(stdout);
+    gr_ctx_free(&c);
+    if (rs.compiled)                   /* keep its definitions, replacing those of their names */
+        for (int k = 0; k < p.n; k++) {
+            char *text = strndup(src + p.offs[k], p.lens[k]);
+            int at = -1;
+            for (int i = 0; i < s->ndefs; i++) if (!strcmp(s->defs[i].name, p.names[k])) at = i;
+            if (at < 0 && s->ndefs == s->cap) {
+                def *nd = realloc(s->defs, (size_t)(s->cap = s->cap ? 2 * s->cap : 16) * sizeof *nd);
+                if (!nd) { free(text); break; }
+                s->defs = nd;
+            }
+            if (at < 0) { at = s->ndefs++; s->defs[at].name = strdup(p.names[k]); }
+            else free(s->defs[at].text);
+            s->defs[at].text = text;
+        }
+    free(src);
+    parsed_free(&p);
+    return status;
+}
+
+/* ---- commands ---- */
+static int load_file(session *s, const char *file) {
+    FILE *in = fopen(file, "rb");
+    size_t len = 0;
+    char *text = in ? gr_read_all(in, &len) : NULL;
+    if (in) fclose(in);
+    if (!text) { fprintf(stderr, "grundy: error: cannot read %s: %s\n", file, strerror(errno)); return GR_EXIT_INPUT; }
+    int status = run_text(s, file, text, 1);
+    free(text);
+    return status;
+}
+
+/* Runs a ':' command; returns 0 to leave the session. */
+static int command(session *s, char *line) {
+    char *cmd = line + 1, *arg = cmd;
+    while (*arg && *arg != ' ' && *arg != '\t') arg++;
+    if (*arg) *arg++ = '\0';
+    while (*arg == ' ' || *arg == '\t') arg++;
+    for (size_t n = strlen(arg); n && (arg[n - 1] == ' ' || arg[n - 1] == '\t' || arg[n - 1] == '\r'); n--) arg[n - 1] = '\0';
+    if (!strcmp(cmd, "quit") || !strcmp(cmd, "q") || !strcmp(cmd, "exit")) return 0;
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "h") || !strcmp(cmd, "?")) fputs(HELP, stdout);
+    else if (!strcmp(cmd, "load")) {
+        if (!*arg) fprintf(stderr, "grundy: error: :load needs a file name\n");
+        else load_file(s, arg);
+    } else if (!strcmp(cmd, "explain")) {
+        if (!strcmp(arg, "on")) s->explain = 1;
+        else if (!strcmp(arg, "off")) s->explain = 0;
+        else fprintf(stderr, "grundy: error: :explain on or :explain off\n");
+    } else if (!strcmp(cmd, "defs")) {
+        if (!s->ndefs) printf("no definitions yet (the prelude's games need none)\n");
+        for (int i = 0; i < s->ndefs; i++) printf("%s\n", s->defs[i].text);
+    } else {
+        static const char *const CMDS[] = { "help", "load", "defs", "explain", "quit" };
+        gr_suggest sg;
+        gr_suggest_init(&sg, cmd);
+        for (int i = 0; i < 5; i++) gr_suggest_offer(&sg, CMDS[i]);
+        const char *best = gr_suggest_best(&sg);
+        fprintf(stderr, "grundy: error: unknown command ':%s'%s%s%s; :help lists them\n", cmd,
+                best ? " (did you mean ':" : "", best ? best : "", best ? "'?)" : "");
+    }
+    fflush(stdout);
+    return 1;
+}
+
+int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, const void *user) {
+    session s = { .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), .explain = explain, .setup = setup, .user = user };
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;    /* no SA_RESTART: a read at the prompt returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+#ifdef GRUNDY_HAVE_LIBEDIT
+    if (s.tty) { rl_readline_name = "grundy"; using_history(); }
+#endif
+    int status = 0;
+    if (s.tty) printf("grundy 0.1.0: type a definition or a query, :help for help, :quit to leave\n");
+    if (load && (status = load_file(&s, load)) == GR_EXIT_INPUT && !s.tty) return status;
+    char *entry = NULL;
+    size_t elen = 0;
+    for (;;) {
+        char *line = read_line(&s, entry ? "   ...> " : "grundy> ");
+        if (got_interrupt) {           /* Ctrl-C at the prompt: drop what was typed */
+            got_interrupt = 0;
+            free(line); free(entry);
+            entry = NULL; elen = 0;
+            if (s.tty) printf("\n");
+            continue;
+        }
+        if (!line) {
+            if (entry) { run_text(&s, "<input>", entry, 1); remember(&s, entry); }
+            if (s.tty) printf("\n");
+            break;
+        }
+        const char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        if (!entry && *t == ':') {
+            remember(&s, t);
+            int go = command(&s, line + (t - line));
+            free(line);
+            if (!go) break;
+            continue;
+        }
+        size_t ll = strlen(line);
+        if (!entry && !*t) { free(line); continue; }
+        char *ne = realloc(entry, elen + ll + 2);
+        if (!ne) { free(line); break; }
+        entry = ne;
+        memcpy(entry + elen, line, ll);
+        elen += ll;
+        entry[elen++] = '\n';
+        entry[elen] = '\0';
+        int final = !*t;               /* an empty line ends an entry, finished or not */
+        free(line);
+        if (!final && open_brackets(entry) > 0) continue;
+        if (run_text(&s, "<input>", entry, final) == 1) continue;
+        /* history keeps the entry as one line, so it comes back whole */
+        for (char *p = entry; *p; p++) if (*p == '\n') *p = ' ';
+        while (elen && entry[elen - 1] == ' ') entry[--elen] = '\0';
+        remember(&s, entry);
+        free(entry);
+        entry = NULL;
+        elen = 0;
+    }
+    free(entry);
+    for (int i = 0; i < s.ndefs; i++) { free(s.defs[i].name); free(s.defs[i].text); }
+    free(s.defs);
+    return status == GR_EXIT_INPUT ? status : 0;
+}

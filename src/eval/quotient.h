@@ -1,0 +1,84 @@
+/* quotient: the misere quotient of the heaps 0..n of one heap rule set (Plambeck 2005; Plambeck
+ * and Siegel 2008): the commutative monoid Q of the sums of those heaps under misere
+ * indistinguishability (x ~ y iff x + z and y + z have the same misere outcome for every z),
+ * its P-portion, and the pretending function heap -> element. Computed once per rule set and
+ * kept on the game (g->quotient), grown on demand like an SG table.
+ *
+ * How it is computed (heap by heap, each step proved, nothing guessed):
+ *   candidate   a finite commutative monoid C with a P-portion and an image of every heap;
+ *   check       C is *correct* when, for every sum X, o(X) = P iff phi(X) in P. By induction on
+ *               X this holds iff for every X: phi(X) in P <=> X has a move and no option
+ *               X - h + t (h a heap of X, t an option of h) has phi(X - h) phi(t) in P. The
+ *               right side depends on X only through phi(X), whether X has a move, and the
+ *               set F_X of later additions z for which some heap h of X has an option t with
+ *               phi(X - h) z phi(t) in P; the finitely many reachable triples are searched,
+ *               which is a proof (or a sum the candidate gets wrong);
+ *   reduce      a correct candidate minimised as an automaton over heaps (x rho y iff
+ *               P(xz) = P(yz) for all z) is the quotient itself;
+ *   heap n      with G = heap n, the outcomes of X + kG are computed column by column in k
+ *               over the states of a base that decides the sums of smaller heaps (first
+ *               Q_{n-1}; each state through its birthday-least word, so the recursion is
+ *               well founded) until a column repeats; the automaton over (state, k)
+ *               minimised is the candidate. A new heap can split elements of Q_{n-1} (Kayles:
+ *               5 + 5 and 0 are one element of Q_8, yet 9 + 5 + 5 is N and 9 is P), so when
+ *               the check fails the next base is the failed candidate's triple automaton over
+ *               the smaller heaps (it sees how their sums meet G); after 8 such rounds (or a
+ *               candidate past 2048 elements) the quotient stops at heap n (q->failed).
+ * Where the pretending function turns periodic, a theorem extends it to every heap (see
+ * gr_quotient_prove). */
+#ifndef GRUNDY_QUOTIENT_H
+#define GRUNDY_QUOTIENT_H
+#include <stdint.h>
+#include "evaluator.h"
+
+typedef struct gr_quotient {
+    gr_game *game;           /* games[0] */
+    /* A union of rule sets: its atoms interleave heap sizes, atom a is heap a / ngames of
+     * games[a % ngames] (one game: atom = heap); every option of an atom is an earlier atom. */
+    gr_game *games[8]; int ngames;
+    struct gr_quotient *unions;   /* unions with this game first (kept on the game's own quotient) */
+    int64_t nheaps;          /* atoms 0..nheaps-1 are in */
+    int32_t order;           /* |Q| */
+    int32_t p_order;         /* |P| */
+    uint8_t *inP;            /* [order] */
+    int32_t *mul;            /* [order * order]; element 0 is the identity */
+    int32_t *pret;           /* [nheaps]: the element of each heap */
+    int64_t last_growth;     /* the heap where |Q| last grew (0: never past heap 0) */
+    /* the options of each heap, as heap words: opt_off[h] .. opt_off[h + 1] index into words,
+     * each word its length then its heaps */
+    int64_t *opt_off; int32_t *words; int64_t nwords, wcap;
+    /* a proved period: pret[n + per] = pret[n] for every n >= pre, Q never grows again */
+    int proved; int64_t pre, per, proof_to;
+    char theorem[256];       /* the theorem that proved it and the heaps it needed */
+    int64_t *bday;           /* [nheaps]: birthday of each heap */
+    int64_t failed;          /* >0: heap `failed` could not be added (the quotient stops there) */
+    int64_t checked_states;  /* sigma tuples searched (the cost of the proofs) */
+} gr_quotient;
+
+/* The quotient of g's heaps 0..upto (grown from what g->quotient holds); fails with status 3
+ * at the limits (--max-memory, --max-time), naming the heap and the order reached. NULL (and
+ * why) when g is not a heap rule set whose moves lead to smaller heaps. */
+gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap);
+/* The element of a heap: from the table, through a proved period, or by growing. */
+int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
+/* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps up to
+ * upto of each (no periodicity theorem for unions); NULL with why as gr_quotient_of. */
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap);
+/* The element of heap `heap` of games[gi] in a union (grown on demand). */
+int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
+/* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
+void gr_quotient_prove(gr_ctx *c, gr_quotient *q);
+void gr_quotient_free(gr_ctx *c, gr_quotient *q);
+
+/* ---- presentation (for output) ---- */
+typedef struct gr_presentation {
+    int ngens;
+    int64_t *gen_heap;       /* the heap that introduced each generator */
+    int32_t *gen_elem;
+    char **words;            /* [order]: each element's normal form ("1", "a", "ab^2") */
+    char **relations; int nrel;   /* "a^2 = 1" */
+    int tame_k;              /* T_k it is isomorphic to, 0: wild */
+} gr_presentation;
+void gr_quotient_present(gr_ctx *c, const gr_quotient *q, gr_presentation *out);
+void gr_presentation_free(gr_ctx *c, gr_presentation *p);
+#endif

@@ -1,0 +1,78 @@
+/* quotient_show: the 'quotient G(0..n)' query: the misere quotient of heaps 0..n (eval/
+ * quotient.h) as text, CSV or JSON: order, P-portion, presentation, pretending function,
+ * tameness, the heap of the last growth, and whether a theorem carries it to every heap. */
+#include "show.h"
+#include "quotient.h"
+#include <string.h>
+
+static void json_str(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt, FILE *out) {
+    (void)m;
+    gr_game *g = r->game;
+    int64_t to = r->hi[0];
+    char why[512];
+    gr_quotient *q = gr_quotient_of(c, g, to, why, sizeof why);
+    if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
+    if (q->failed)
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) does not extend to heap %lld by one new generator "
+                "(the check of the candidate failed); computed no further", g->name, (long long)q->failed - 1, q->order, (long long)q->failed);
+    if (!q->proved) gr_quotient_prove(c, q);
+    gr_presentation pr;
+    gr_quotient_present(c, q, &pr);
+    char tame[32];
+    if (pr.tame_k > 0) snprintf(tame, sizeof tame, "T%d", pr.tame_k);
+    else snprintf(tame, sizeof tame, pr.tame_k < 0 ? "trivial" : "wild");
+    if (fmt == GR_FMT_JSON) {
+        fprintf(out, "{\"query\":\"quotient\",\"game\":");
+        json_str(out, g->name);
+        fprintf(out, ",\"to\":%lld,\"order\":%d,\"p_order\":%d,\"generators\":[", (long long)to, q->order, q->p_order);
+        for (int i = 0; i < pr.ngens; i++) {
+            if (i) fputc(',', out);
+            char nm[16];
+            snprintf(nm, sizeof nm, "%s", pr.words[pr.gen_elem[i]]);
+            json_str(out, nm);
+        }
+        fprintf(out, "],\"relations\":[");
+        for (int i = 0; i < pr.nrel; i++) { if (i) fputc(',', out); json_str(out, pr.relations[i]); }
+        fprintf(out, "],\"pretending\":[");
+        for (int64_t h = 0; h <= to; h++) { if (h) fputc(',', out); json_str(out, pr.words[gr_quotient_elem(c, q, h)]); }
+        fprintf(out, "],\"tame\":");
+        if (pr.tame_k > 0) json_str(out, tame); else fprintf(out, "false");
+        fprintf(out, ",\"last_growth\":%lld}\n", (long long)q->last_growth);
+    } else if (fmt == GR_FMT_CSV) {
+        fprintf(out, "field,value\norder,%d\np_order,%d\ntame,%s\nlast_growth,%lld\ngenerators,", q->order, q->p_order, tame, (long long)q->last_growth);
+        for (int i = 0; i < pr.ngens; i++) fprintf(out, "%s%s", i ? " " : "", pr.words[pr.gen_elem[i]]);
+        fprintf(out, "\nrelations,\"");
+        for (int i = 0; i < pr.nrel; i++) fprintf(out, "%s%s", i ? "; " : "", pr.relations[i]);
+        fprintf(out, "\"\nheap,element\n");
+        for (int64_t h = 0; h <= to; h++) fprintf(out, "%lld,%s\n", (long long)h, pr.words[gr_quotient_elem(c, q, h)]);
+    } else {
+        fprintf(out, "%s(0..%lld): misere quotient of order %d, |P| = %d, ", g->name, (long long)to, q->order, q->p_order);
+        if (pr.tame_k > 0) fprintf(out, "tame (T%d, misere Nim of the heaps 0..%lld)\n", pr.tame_k, (1LL << pr.tame_k) - 1);
+        else fprintf(out, "%s\n", tame);
+        fprintf(out, "  <");
+        for (int i = 0; i < pr.ngens; i++) fprintf(out, "%s%s", i ? ", " : "", pr.words[pr.gen_elem[i]]);
+        fprintf(out, " | ");
+        for (int i = 0; i < pr.nrel; i++) fprintf(out, "%s%s", i ? ", " : "", pr.relations[i]);
+        fprintf(out, ">\n  P = {");
+        int first = 1;
+        for (int32_t x = 0; x < q->order; x++)
+            if (q->inP[x]) { fprintf(out, "%s%s", first ? "" : ", ", pr.words[x]); first = 0; }
+        fprintf(out, "}\n  generators from heaps");
+        for (int i = 0; i < pr.ngens; i++) fprintf(out, " %lld (%s)", (long long)pr.gen_heap[i], pr.words[pr.gen_elem[i]]);
+        fprintf(out, "\n  last growth at heap %lld\n  pretending function:", (long long)q->last_growth);
+        for (int64_t h = 0; h <= to; h++) fprintf(out, "%s%s", h % 16 ? " " : "\n   ", pr.words[gr_quotient_elem(c, q, h)]);
+        fprintf(out, "\n  %s\n", q->proved ? q->theorem : q->theorem[0] ? q->theorem : "no period proved");
+        if (!q->proved) fprintf(out, "  the quotient of heaps 0..%lld only; larger heaps may make it grow\n", (long long)to);
+        fputc('\n', out);
+    }
+    gr_presentation_free(c, &pr);
+}

@@ -1,0 +1,152 @@
+/* misquot: misere sums from the misere quotient; see misquot.h. */
+#include "misquot.h"
+#include "quotient.h"
+#include <string.h>
+
+/* Heaps beyond those computed are added one by one while the proofs stay cheap; past this
+ * many checked tuples the quotient declines and the position graph answers. */
+enum { QUOTIENT_BUDGET = 4000000 };
+
+typedef struct mq {
+    gr_ctx *c; gr_quotient *q; int32_t *rest;
+    const int *gi;                   /* each component's rule set in the union */
+    int every; int last;             /* options: keep every move, with its outcome in last */
+    gr_option_outcome_fn ofn; void *ouser;
+} mq;
+
+static int winning(void *user, int at, const int64_t *parts, int nparts) {
+    mq *m = user;
+    int32_t x = m->rest[at];
+    for (int i = 0; i < nparts; i++)
+        x = m->q->mul[(size_t)x * (size_t)m->q->order + (size_t)gr_quotient_elem_of(m->c, m->q, m->gi[at], parts[i])];
+    m->last = m->q->inP[x] ? GR_LOSS : GR_WIN;
+    return m->every || m->q->inP[x];
+}
+
+/* The quotient of the components' rule sets (one, or their union), heaps up to the largest,
+ * grown while the proofs stay cheap; gi[i] is component i's rule set in it. NULL with why. */
+static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi, char *why, size_t cap) {
+    gr_game *games[8];
+    int ng = 0;
+    int64_t top = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < ng && games[k] != comps[i].game) k++;
+        if (k == ng) {
+            if (ng == 8) { snprintf(why, cap, "the misere quotient takes heaps of at most 8 rule sets"); return NULL; }
+            if (comps[i].game->shape != SHAPE_HEAP) { snprintf(why, cap, "'%s' is not a heap rule set", comps[i].game->name); return NULL; }
+            games[ng++] = comps[i].game;
+        }
+        gi[i] = k;
+        if (comps[i].c[0] > top) top = comps[i].c[0];
+    }
+    if (ng > 1) {
+        gr_quotient *q = gr_quotient_union(c, games, ng, 0, why, cap);
+        if (!q) return NULL;
+        int64_t want = (top + 1) * ng;
+        while (!q->failed && q->nheaps < want) {
+            if (q->checked_states > QUOTIENT_BUDGET) {
+                snprintf(why, cap, "the misere quotient of the union of %d rule sets grew to order %d, past the budget of its proofs", ng, q->order);
+                return NULL;
+            }
+            gr_quotient_union(c, games, ng, q->nheaps / ng, why, cap);
+        }
+        if (q->failed) {
+            snprintf(why, cap, "the misere quotient of the union of %d rule sets stops at order %d: no candidate checked", ng, q->order);
+            return NULL;
+        }
+        return q;
+    }
+    gr_game *g = games[0];
+    gr_quotient *q = gr_quotient_of(c, g, 0, why, cap);
+    if (!q) return NULL;
+    while (!q->proved && !q->failed && q->nheaps <= top) {
+        if (q->checked_states > QUOTIENT_BUDGET) {
+            snprintf(why, cap, "the misere quotient of %s grew to order %d by heap %lld, past the budget of its proofs",
+                     g->name, q->order, (long long)q->nheaps - 1);
+            return NULL;
+        }
+        gr_quotient_of(c, g, q->nheaps, NULL, 0);
+        if (q->nheaps % 64 == 0) gr_quotient_prove(c, q);
+    }
+    if (q->failed && top >= q->failed) {
+        snprintf(why, cap, "the misere quotient of %s stops at heap %lld (order %d): no candidate with one new generator checked",
+                 g->name, (long long)q->failed, q->order);
+        return NULL;
+    }
+    return q;
+}
+
+int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_child_fn fn, void *user,
+                       char *why, size_t cap) {
+    int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
+    gr_quotient *q = quotient_for(c, comps, n, gi, why, cap);
+    if (!q) { gr_free(c, gi); return 0; }
+    int32_t *e = gr_alloc(c, (size_t)n * sizeof *e), *rest = gr_alloc(c, (size_t)n * sizeof *rest);
+    size_t M = (size_t)q->order;
+    int32_t total = 0;
+    for (int i = 0; i < n; i++) { e[i] = gr_quotient_elem_of(c, q, gi[i], comps[i].c[0]); total = q->mul[(size_t)total * M + (size_t)e[i]]; }
+    for (int i = 0; i < n; i++) {
+        int32_t x = 0;
+        for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)e[j]];
+        rest[i] = x;
+    }
+    memset(t, 0, sizeof *t);
+    t->decided = 1;
+    t->outcome = q->inP[total] ? GR_LOSS : GR_WIN;
+    t->value = -1;
+    t->remoteness = -1;
+    if (q->ngames > 1)
+        snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d of the union of %d rule sets (|P| = %d, heaps 0..%lld of each): the product of the heaps' elements is %sin P",
+                 q->order, q->ngames, q->p_order, (long long)(q->nheaps / q->ngames - 1), q->inP[total] ? "" : "not ");
+    else
+        snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d (|P| = %d, heaps 0..%lld%s): the product of the heaps' elements is %sin P",
+                 q->order, q->p_order, (long long)q->nheaps - 1, q->proved ? ", period proved" : "", q->inP[total] ? "" : "not ");
+    if (t->outcome == GR_WIN && fn) {
+        mq m = { c, q, rest, gi, 0, 0, NULL, NULL };
+        gr_sum_moves_where(c, comps, n, winning, &m, fn, user);
+    }
+    gr_free(c, e); gr_free(c, rest); gr_free(c, gi);
+    return 1;
+}
+
+static void with_outcome(void *user, const char *text, uint32_t id) {
+    (void)id;
+    mq *m = user;
+    m->ofn(m->ouser, text, m->last);
+}
+
+int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user) {
+    char why[256];
+    int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
+    gr_quotient *q = quotient_for(c, comps, n, gi, why, sizeof why);
+    if (!q) { gr_free(c, gi); return 0; }
+    int32_t *rest = gr_alloc(c, (size_t)n * sizeof *rest);
+    size_t M = (size_t)q->order;
+    for (int i = 0; i < n; i++) {
+        int32_t x = 0;
+        for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)gr_quotient_elem_of(c, q, gi[j], comps[j].c[0])];
+        rest[i] = x;
+    }
+    mq m = { c, q, rest, gi, 1, 0, fn, user };
+    gr_sum_moves_where(c, comps, n, winning, &m, with_outcome, &m);
+    gr_free(c, rest); gr_free(c, gi);
+    return 1;
+}
+
+int gr_misere_quotient_table(gr_ctx *c, gr_game *g, const gr_box *box, int64_t *out) {
+    if (box->ncoords != 1 || g->shape != SHAPE_HEAP) return 0;
+    char why[256];
+    int gi;
+    gr_comp top = { .game = g };
+    top.c[0] = box->hi[0];
+    gr_quotient *q = quotient_for(c, &top, 1, &gi, why, sizeof why);
+    if (!q) return 0;
+    int64_t n = gr_box_cells(box, NULL, NULL);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t h[GR_MAX_ARITY];
+        gr_box_cell(box, i, h);
+        out[i] = q->inP[gr_quotient_elem(c, q, h[0])] ? GR_LOSS : GR_WIN;
+    }
+    return 1;
+}

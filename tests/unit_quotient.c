@@ -1,0 +1,215 @@
+/* unit_quotient: the misere quotient (eval/quotient.h, sums/misquot.h) against its twins.
+ *   1. random subtraction sets and octal codes, random sums of one to six small heaps (some of
+ *      both rule sets, through the quotient of their union): where
+ *      the quotient decides, the outcome and the winning moves are the position graph's (and
+ *      it must decide most of them);
+ *   2. the order of small quotients against a brute force written here: the classes of the
+ *      multisets of at most three heaps, told apart by their outcomes over every extension of
+ *      at most three heaps (a lower bound of |Q| that reaches it for these small quotients);
+ *   3. the papers' values: misere Nim on heaps up to 1, 3, 7 has T1, T2, T3 (orders 2, 6, 10,
+ *      |P| 1, 2, 2; Plambeck and Siegel 2008); Kayles (0.77) settles at order 40 by heap 27 (the
+ *      pretending function proved periodic, period 12 from heap 71). */
+#include "gamefix.h"
+#include "misquot.h"
+#include "quotient.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- brute force: misere outcomes of multisets of heaps ---- */
+enum { BF_MAX = 12 };
+typedef struct bf { gr_ctx *c; gr_game *g; gf_memo memo; int8_t cnt[BF_MAX + 1]; } bf;
+
+static int bf_p(bf *b);   /* 1: the player to move loses (misere) */
+
+typedef struct bf_opt { bf *b; int h; int n, found; } bf_opt;
+static void bf_option(void *u, const int64_t *parts, int nparts) {
+    bf_opt *o = u;
+    o->n++;
+    if (o->found) return;
+    bf *b = o->b;
+    int8_t save[BF_MAX + 1];
+    memcpy(save, b->cnt, sizeof save);
+    b->cnt[o->h]--;
+    for (int i = 0; i < nparts; i++) b->cnt[parts[i]]++;
+    if (bf_p(b)) o->found = 1;
+    memcpy(b->cnt, save, sizeof save);
+}
+
+static int bf_p(bf *b) {
+    int *v = gf_memo_get(&b->memo, (const uint8_t *)b->cnt, sizeof b->cnt);
+    if (v) return *v;
+    int moves = 0, p = 1;
+    for (int h = 0; h <= BF_MAX && p; h++) {
+        if (!b->cnt[h]) continue;
+        bf_opt o = { b, h, 0, 0 };
+        int64_t heap = h;
+        gr_eval_options(b->c, b->g, &heap, bf_option, &o);
+        moves |= o.n > 0;
+        if (o.found) p = 0;
+    }
+    int r = p && moves;
+    gf_memo_put(&b->memo, (const uint8_t *)b->cnt, sizeof b->cnt, r);
+    return r;
+}
+
+/* The classes of the multisets of at most `most` heaps of 1..top, told apart by their outcomes
+ * over every extension of at most `most` heaps. */
+static int brute_order(gr_ctx *c, gr_game *g, int top, int most) {
+    bf b = { .c = c, .g = g };
+    int8_t (*ms)[BF_MAX + 1] = calloc(4096, sizeof *ms);
+    int nms = 0;
+    int8_t cur[BF_MAX + 1] = { 0 };
+    /* every multiset of at most `most` heaps from 1..top: nondecreasing sequences */
+    int seq[8] = { 0 }, len = 0;
+    for (;;) {
+        memset(cur, 0, sizeof cur);
+        for (int i = 0; i < len; i++) cur[seq[i]]++;
+        memcpy(ms[nms++], cur, sizeof cur);
+        /* next sequence */
+        if (len < most) { seq[len] = len ? seq[len - 1] : 1; len++; continue; }
+        while (len > 0 && seq[len - 1] == top) len--;
+        if (len == 0) break;
+        seq[len - 1]++;
+    }
+    char **sig = calloc((size_t)nms, sizeof *sig);
+    int classes = 0;
+    for (int i = 0; i < nms; i++) {
+        sig[i] = malloc((size_t)nms);
+        for (int j = 0; j < nms; j++) {
+            for (int h = 0; h <= BF_MAX; h++) b.cnt[h] = (int8_t)(ms[i][h] + ms[j][h]);
+            sig[i][j] = (char)bf_p(&b);
+        }
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++) seen = !memcmp(sig[k], sig[i], (size_t)nms);
+        classes += !seen;
+    }
+    for (int i = 0; i < nms; i++) free(sig[i]);
+    free(sig); free(ms);
+    gf_memo_free(&b.memo);
+    return classes;
+}
+
+/* ---- the quotient's answers against the position graph ---- */
+typedef struct job {
+    gr_comp comps[6]; int n;
+    int decided, agree;
+    int brute_top, brute, order, p_order;   /* part 2 */
+    char why[1024];
+} job;
+
+static int same_moves(mlist *a, mlist *b) { return mcompare(a, b, 0); }
+
+static void body(gf *f, void *arg) {
+    job *j = arg;
+    if (j->brute_top) {
+        gr_quotient *q = gr_quotient_of(&f->c, j->comps[0].game, j->brute_top, NULL, 0);
+        j->order = q && !q->failed ? q->order : -1;
+        j->p_order = q ? q->p_order : -1;
+        j->brute = brute_order(&f->c, j->comps[0].game, j->brute_top, 3);
+        return;
+    }
+    gr_theory t;
+    mlist a = { 0 }, b = { 0 };
+    j->decided = gr_misere_quotient(&f->c, j->comps, j->n, &t, mtheory, &a, j->why, sizeof j->why);
+    j->agree = 1;
+    if (j->decided) {
+        int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, CONV_MISERE, &b);
+        j->agree = out == t.outcome && same_moves(&a, &b);
+        if (!j->agree) fprintf(stderr, "quotient %c graph %c\n", "PND"[t.outcome], "PND"[out]);
+    }
+    mfree(&a);
+    mfree(&b);
+}
+
+static int run_job(gf *f, job *j) {
+    if (!gf_run(f, body, j)) { gf_report_failure(f, "quotient"); return 0; }
+    return 1;
+}
+
+static gr_quotient *quotient_to(gf *f, const char *game, int64_t to) {
+    gr_game *g = gf_game(f, game);
+    return g ? gr_quotient_of(&f->c, g, to, NULL, 0) : NULL;
+}
+
+int main(void) {
+    t_rng r = { 1919 };
+#ifdef T_SANITIZED
+    int programs = 12, trials = 8;
+#else
+    int programs = 60, trials = 20;
+#endif
+    int cases = 0, decided = 0, orders = 0, orders_equal = 0, mixed = 0;
+    for (int prog = 0; prog < programs; prog++) {
+        char src[512];
+        t_random_sub_octal(&r, src, sizeof src, 6);
+        gf f;
+        if (!gf_open(&f, src)) { CHECK(0); continue; }
+        gr_game *gs[2] = { gf_game(&f, "s"), gf_game(&f, "o") };
+        for (int gi = 0; gi < 2; gi++) {
+            /* part 2: the order against the brute force, heaps up to 4 or 5 */
+            job o;
+            memset(&o, 0, sizeof o);
+            o.brute_top = (int)t_range(&r, 3, 5);
+            o.comps[0] = gf_comp(gs[gi], 0, 0);
+            if (run_job(&f, &o) && o.order > 0) {
+                orders++;
+                orders_equal += o.brute == o.order;
+                if (!CHECK(o.brute <= o.order)) fprintf(stderr, "program:\n%sbrute %d > order %d\n", src, o.brute, o.order);
+            }
+        }
+        for (int trial = 0; trial < trials; trial++) {
+            job j;
+            memset(&j, 0, sizeof j);
+            j.n = (int)t_range(&r, 1, 6);
+            gr_game *one = gs[t_range(&r, 0, 1)];   /* mostly one rule set, sometimes both (their union) */
+            for (int i = 0; i < j.n; i++) {
+                gr_game *g = t_range(&r, 0, 3) ? one : gs[t_range(&r, 0, 1)];
+                j.comps[i] = gf_comp(g, t_range(&r, 0, j.n >= 5 ? 6 : 9), 0);
+            }
+            int two = 0;
+            for (int i = 1; i < j.n; i++) two |= j.comps[i].game != j.comps[0].game;
+            mixed += two;
+            if (!run_job(&f, &j)) continue;
+            cases++;
+            decided += j.decided;
+            if (!CHECK(j.agree)) fprintf(stderr, "program:\n%s%d heaps; %s\n", src, j.n, j.why);
+        }
+        gf_close(&f);
+    }
+    printf("%d random misere sums (%d of two rule sets, through their union); the quotient decided %d\n", cases, mixed, decided);
+    printf("%d small quotients; the brute force reached the order in %d\n", orders, orders_equal);
+    CHECK(decided >= cases * 9 / 10);
+    CHECK(orders_equal >= orders * 9 / 10);
+
+    /* part 3: the papers' values */
+    gf f;
+    if (gf_open(&f, "game nim = subtract 1..;\ngame k = octal \"0.77\";\n")) {
+        static const int order[4] = { 0, 2, 6, 10 }, p_order[4] = { 0, 1, 2, 2 };
+        for (int kk = 1; kk <= 3; kk++) {
+            gr_quotient *q = quotient_to(&f, "nim", (1 << kk) - 1);
+            if (!CHECK(q != NULL)) continue;
+            gr_presentation pr;
+            gr_quotient_present(&f.c, q, &pr);
+            CHECK_EQ(q->order, order[kk]);
+            CHECK_EQ(q->p_order, p_order[kk]);
+            CHECK_EQ(pr.tame_k, kk);
+            gr_presentation_free(&f.c, &pr);
+            /* the brute force agrees */
+            CHECK_EQ(brute_order(&f.c, gf_game(&f, "nim"), (1 << kk) - 1, 3), order[kk]);
+        }
+#ifndef T_SANITIZED
+        gr_quotient *q = quotient_to(&f, "k", 160);
+        if (CHECK(q != NULL)) {
+            gr_quotient_prove(&f.c, q);
+            CHECK_EQ(q->order, 40);
+            CHECK_EQ(q->p_order, 9);
+            CHECK_EQ(q->last_growth, 27);
+            CHECK(q->proved);
+            CHECK_EQ(q->per, 12);
+            CHECK_EQ(q->pre, 71);
+        }
+#endif
+        gf_close(&f);
+    }
+    return t_finish("unit_quotient");
+}
