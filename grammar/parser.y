@@ -33,6 +33,7 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
     gr_set *set;
     gr_target *target;
     gr_bindings bindings;
+    gr_binding binding;
     gr_names names;
     gr_item *item;
     gr_gdecl *decl;
@@ -49,7 +50,7 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
 %token TABLE "table" SOLVE "solve" CHECK "check" PERIODIC "periodic" PERIOD "period"
 %token PREPERIOD "preperiod" SALTUS "saltus" OUTCOME "outcome"
-%token PLOT "plot" DOT "dot" OPTIONS "options" TO "to"
+%token PLOT "plot" DOT "dot" OPTIONS "options" TO "to" CENSUS "census"
 %token QUOTIENT "quotient"
 %token ARROW "->" DOTDOT ".." IFF "<=>" SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token ANDAND "&&" OROR "||"
@@ -74,11 +75,12 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %type <set> set set_items set_item
 %type <target> target tuple target_parts target_part flip_parts flip_part
 %type <bindings> bindings for_opt
+%type <binding> param_binding code_list
 %type <names> idents vnames params_opt chain
 %type <str> vname
 %type <item> items item flips flip
 %type <decl> game_decl graph_decl graph_items figure_decl figure_items
-%type <query> query show_query table_query check_tail period_clauses sum table_coords
+%type <query> query show_query census_query table_query check_tail period_clauses sum table_coords
 %type <coord> table_coord
 %type <gameref> gameref
 %type <posref> posref
@@ -109,6 +111,8 @@ game_decl
         { $$ = ast_gdecl(C, L(@$), GD_SUBTRACT); ast_gdecl_head($$, $2, L(@2), $3); $$->set = $7; $$->allbut = 1; $$->misere = $8; }
     | GAME IDENT params_opt '=' OCTAL STRING misere_opt ';'
         { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code = $6; $$->code_loc = L(@6); $$->misere = $7; }
+    | GAME IDENT params_opt '=' OCTAL IDENT misere_opt ';'
+        { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code_param = $6; $$->code_loc = L(@6); $$->misere = $7; }
     | GAME IDENT params_opt '{' items '}'
         { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($5); }
     | GAME IDENT params_opt '=' TURNING '{' flips '}'
@@ -236,6 +240,28 @@ for_opt
 bindings
     : IDENT IN expr DOTDOT expr  { $$ = (gr_bindings){0}; ast_bindings_push(C, &$$, $1, L(@1), $3, $5); }
     | bindings ',' IDENT IN expr DOTDOT expr { $$ = $1; ast_bindings_push(C, &$$, $3, L(@3), $5, $7); }
+    | param_binding              { $$ = (gr_bindings){0}; ast_bindings_add(C, &$$, $1); }
+    | bindings ',' param_binding { $$ = $1; ast_bindings_add(C, &$$, $3); }
+    ;
+
+/* A family parameter over codes or sets (census.h): octal(k), hex(k), {"0.77", ...}, subsets(lo..hi). */
+param_binding
+    : IDENT IN OCTAL '(' expr ')'
+        { $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $5, .kind = BIND_OCTAL, .range_loc = L(@3) }; $$.range_loc.len = @6.end - @3.off; }
+    | IDENT IN expr
+        { if ($3->kind != EX_CALL || strcmp($3->name, "hex") || $3->nargs != 1) {
+              yyerror(&@3, scanner, st, "a binding ranges over lo..hi, octal(k), hex(k), subsets(lo..hi) or a list of codes {\"0.77\", ...}"); YYABORT; }
+          $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $3->args[0], .kind = BIND_HEX, .range_loc = L(@3) }; }
+    | IDENT IN IDENT '(' expr DOTDOT expr ')'
+        { if (strcmp($3, "subsets")) { yyerror(&@3, scanner, st, "a range in parentheses is written subsets(lo..hi)"); YYABORT; }
+          $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $5, .hi = $7, .kind = BIND_SUBSETS, .range_loc = L(@3) }; $$.range_loc.len = @8.end - @3.off; }
+    | IDENT IN '{' code_list '}'
+        { $$ = $4; $$.name = $1; $$.loc = L(@1); $$.range_loc = L(@3); $$.range_loc.len = @5.end - @3.off; }
+    ;
+
+code_list
+    : STRING                     { $$ = (gr_binding){ .kind = BIND_CODES }; ast_binding_code(C, &$$, $1, L(@1)); }
+    | code_list ',' STRING       { $$ = $1; ast_binding_code(C, &$$, $3, L(@3)); }
     ;
 
 where_opt
@@ -291,6 +317,13 @@ query
     | show_query ';'             { $$ = $1; }
     | QUOTIENT gameref '(' table_coords ')' ';'
         { $$ = $4; $$->kind = Q_QUOTIENT; $$->conv = CONV_MISERE; $$->has_conv = 1; $$->game = $2; $$->loc = (gr_loc){ @1.off, @5.end - @1.off }; }
+    | census_query ';'           { $$ = $1; }
+    ;
+
+/* census G[c] for c in octal(3) to N: every member to N, grouped into classes (census.h). */
+census_query
+    : CENSUS gameref FOR bindings TO expr
+        { $$ = ast_query(C, L(@$), Q_CENSUS); $$->game = $2; $$->bindings = $4; $$->census_to = $6; $$->loc = (gr_loc){ @2.off, @6.end - @2.off }; }
     ;
 
 /* Showing and exporting: a plot of a table, the position graph as DOT, the options of a position. */

@@ -19,6 +19,10 @@
 #include "sema.h"
 #include "session.h"
 #include "suggest.h"
+#include "spread.h"
+#ifdef GRUNDY_MPI
+#include "mpi.h"
+#endif
 
 static const char USAGE[] =
     "usage: grundy FILE.game [options]      (FILE '-' reads standard input)\n"
@@ -31,7 +35,7 @@ static const char USAGE[] =
     "  --max-positions N        the most positions a position graph may hold\n"
     "  --max-memory SIZE        memory limit, e.g. 512M or 4G (default: 3/4 of RAM)\n"
     "  --max-time SECONDS       wall-clock limit; past it the run stops with status 3\n"
-    "  --threads N              worker threads for large work (default: all cores)\n"
+    "  --threads N              worker threads for large work, census members (default: all cores)\n"
     "  --checkpoint FILE        save long runs to FILE and resume from it\n"
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
@@ -289,10 +293,21 @@ int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {
 static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
     const options *o = user;
     if (o->explain) { gr_explain(c, mod, stdout); return GR_EXIT_OK; }
+#ifdef GRUNDY_MPI
+    int served = gr_mpi_serve(c, mod, o->format);   /* grundy-mpi: ranks other than 0 serve rank 0 */
+    if (served >= 0) return served;
+    return gr_mpi_run_queries(c, mod, o->format, stdout, note_query_start, NULL);
+#else
     if (c->checkpoint) gr_ckpt_open(c);   /* resumes a saved run, or refuses a foreign file */
+    gr_spread procs;
+    if (c->threads > 1 && !c->checkpoint) {   /* census and family members over processes */
+        gr_spread_processes(&procs);
+        c->spread = &procs;
+    }
     int status = gr_parallel_queries(c, mod, o->format, stdout, note_query_start, NULL);
     if (status < 0) status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
     return gr_ckpt_close(c, status);
+#endif
 }
 
 /* The command line's settings for one compilation (the session makes one per entry). */
@@ -313,6 +328,9 @@ static void apply_options(gr_ctx *c, const void *user) {
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_DFL);   /* a closed pipe ends the run quietly, whatever the parent set */
     if (argc > 1 && !strcmp(argv[1], "play")) return gr_play_main(argc - 1, argv + 1);
+#ifdef GRUNDY_MPI
+    gr_mpi_begin(&argc, &argv);
+#endif
     options o = parse_args(argc, argv);
     if (o.interactive || (!o.file && isatty(STDIN_FILENO))) {
         if (o.file && !strcmp(o.file, "-")) usage_error("%s", "-i reads the session from standard input; give it a file to load, or none");
@@ -347,6 +365,9 @@ int main(int argc, char **argv) {
         sigaction(SIGINT, &sa, NULL);
     }
     int status = gr_cli_compile(&c, run_file, &o);
+#ifdef GRUNDY_MPI
+    status = gr_mpi_end(&c, status);
+#endif
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "grundy: error: writing the output failed: %s\n", strerror(errno));
         if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) status = GR_EXIT_LIMIT;

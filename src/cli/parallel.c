@@ -18,7 +18,7 @@
 #include <sys/prctl.h>
 #endif
 
-enum { MAX_QUERIES = 256, MAX_WORKERS = 64, COPY_BYTES = 1 << 16, POLL_MS = 50 };
+enum { MAX_QUERIES = GR_MAX_GROUPED_QUERIES, MAX_WORKERS = 64, COPY_BYTES = 1 << 16, POLL_MS = 50 };
 enum { R_START, R_DONE, R_FAILED };
 
 /* What a worker tells the parent, in one write shorter than PIPE_BUF, so reports from several
@@ -48,7 +48,7 @@ static int root(int *up, int x) {
  * (-1: no memory). Queries are joined by every rule set they read, and all queries that write
  * a file are joined too. A union links the larger root under the smaller, so a group's root is
  * its first query. */
-static int group_queries(const gr_module *m, int *group) {
+int gr_query_groups(const gr_module *m, int *group) {
     static const char writes_file = 0;
     int n = m->nqueries, up[MAX_QUERIES], num[MAX_QUERIES], ngroups = 0;
     size_t cap = 0, nuse = 0;
@@ -289,7 +289,7 @@ static int time_limit(const char *msg) { return msg && strstr(msg, "error: time 
 int gr_parallel_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {
     int n = m->nqueries, group[MAX_QUERIES];
     if (c->threads < 2 || c->query_only || c->checkpoint || n < 2 || n > MAX_QUERIES) return -1;
-    int ngroups = group_queries(m, group);
+    int ngroups = gr_query_groups(m, group);
     if (ngroups < 2) return -1;
     run *r = calloc(1, sizeof *r);
     if (!r) return -1;

@@ -24,5 +24,10 @@
  * longjmp, as gr_run_queries_ex); or -1, having run nothing, where that cannot help: one
  * thread, --query, --checkpoint, fewer than two groups, too many queries, or no process or
  * temporary file to be had. start is called as each query's answer becomes the next to print. */
+/* The groups of independent queries (at most GR_MAX_GROUPED_QUERIES queries): group[i] for every
+ * query, numbered in order of their first query; returns how many (-1: no memory). grundy-mpi
+ * spreads them over ranks too (mpi.h). */
+enum { GR_MAX_GROUPED_QUERIES = 256 };
+int gr_query_groups(const gr_module *m, int *group);
 int gr_parallel_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user);
 #endif

@@ -71,6 +71,9 @@ typedef struct gr_ctx {
     /* Asked at each clock read of gr_poll (NULL: never): the command line uses it to end a
      * run at once, quietly, when the reader of its output has gone (grundy x.game | head). */
     void (*interrupted)(struct gr_ctx *c);
+    /* How the members of a census or a family check are computed (query/members.h): NULL, one
+     * after another here; else over worker processes (--threads) or MPI ranks (grundy-mpi). */
+    struct gr_spread *spread;
 } gr_ctx;
 
 /* Records the position being evaluated (n values; n = 0: none, compile time). */

@@ -97,7 +97,20 @@ void ast_target_sum_push(gr_ctx *c, gr_target *sum, gr_target *part) {
 
 void ast_bindings_push(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_expr *lo, gr_expr *hi) {
     b->v = grow(c, b->v, b->n, &b->cap, sizeof *b->v);
-    b->v[b->n++] = (gr_binding){ name, loc, lo, hi };
+    b->v[b->n++] = (gr_binding){ .name = name, .loc = loc, .lo = lo, .hi = hi };
+}
+
+void ast_bindings_add(gr_ctx *c, gr_bindings *b, gr_binding one) {
+    b->v = grow(c, b->v, b->n, &b->cap, sizeof *b->v);
+    b->v[b->n++] = one;
+}
+
+void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc) {
+    int cap = b->ccap;
+    b->codes = grow(c, b->codes, b->ncodes, &b->ccap, sizeof *b->codes);
+    b->code_locs = grow(c, b->code_locs, b->ncodes, &cap, sizeof *b->code_locs);
+    b->codes[b->ncodes] = code;
+    b->code_locs[b->ncodes++] = loc;
 }
 
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc) {

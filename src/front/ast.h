@@ -46,7 +46,13 @@ struct gr_set {
 };
 
 /* ---- rule sets ----------------------------------------------------------------------- */
-typedef struct gr_binding { const char *name; gr_loc loc; gr_expr *lo, *hi; } gr_binding;
+/* A binding 'v in lo..hi', or (a family's parameter, census.h) 'v in octal(k)', 'hex(k)', a list
+ * of codes {"0.77", ...} or 'subsets(lo..hi)': kind says which; lo holds k for octal and hex. */
+typedef enum { BIND_RANGE, BIND_OCTAL, BIND_HEX, BIND_CODES, BIND_SUBSETS } gr_bind_kind;
+typedef struct gr_binding {
+    const char *name; gr_loc loc; gr_expr *lo, *hi;
+    gr_bind_kind kind; const char **codes; gr_loc *code_locs; int ncodes, ccap; gr_loc range_loc;
+} gr_binding;
 typedef struct gr_bindings { gr_binding *v; int n, cap; } gr_bindings;
 
 /* A move's target: one heap (an expression), one tuple, or a sum {t1, t2, ...}. */
@@ -91,6 +97,7 @@ struct gr_gdecl {
     gr_set *set;             /* GD_SUBTRACT */
     int allbut;              /* subtract allbut SET: every positive amount not in SET */
     const char *code; gr_loc code_loc;  /* GD_OCTAL (without quotes) */
+    const char *code_param;  /* GD_OCTAL: the code is this parameter (octal c), code NULL */
     gr_item *items;          /* GD_BLOCK */
     gr_edge *edges; int nedges, cap;     /* GD_GRAPH; GD_HACKENBUSH: a chain from, to[0], to[1], ... */
     gr_gdecl *next;
@@ -111,7 +118,7 @@ typedef struct gr_posref {
     gr_loc loc;
 } gr_posref;
 
-typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK, Q_PLOT, Q_DOT, Q_OPTIONS, Q_QUOTIENT } gr_query_kind;
+typedef enum { Q_TABLE, Q_SOLVE, Q_CHECK, Q_PLOT, Q_DOT, Q_OPTIONS, Q_QUOTIENT, Q_CENSUS } gr_query_kind;
 typedef enum { CK_PERIODIC, CK_PERIOD, CK_FORMULA } gr_check_kind;
 /* One coordinate of a table: a range lo..hi, or a single value (hi == NULL) */
 typedef struct gr_coord { gr_expr *lo, *hi; gr_loc loc; } gr_coord;
@@ -131,6 +138,7 @@ struct gr_query {
     gr_check_kind check;
     gr_expr *period, *preperiod, *saltus;
     gr_expr *formula; gr_bindings bindings;
+    gr_expr *census_to;              /* census ... to N */
     const char *file; gr_loc file_loc;  /* plot, dot: the file written */
     gr_query *next;
 };
@@ -160,6 +168,8 @@ gr_target *ast_target_sum(gr_ctx *c, gr_loc loc);
 void ast_target_sum_push(gr_ctx *c, gr_target *sum, gr_target *part);
 
 void ast_bindings_push(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_expr *lo, gr_expr *hi);
+void ast_bindings_add(gr_ctx *c, gr_bindings *b, gr_binding one);
+void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc);
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
 
 gr_item *ast_item(gr_ctx *c, gr_loc loc, gr_item_kind kind);

@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "figure.h"
 #include "suggest.h"
+#include "params.h"
 #include <string.h>
 #include <ctype.h>
 
@@ -23,7 +24,17 @@ typedef struct decl_info {
     int32_t *adj_off, *adj;
     gr_figure *figure;             /* GD_HACKENBUSH */
     gr_code ***part_hi;            /* GD_TURNING: range ends (rules in `rules`) */
+    int code_param;                /* GD_OCTAL 'octal c': c's index among the parameters */
 } decl_info;
+
+/* The parameter a subtraction set is when written as its bare name ('subtract S'), or -1. */
+static int set_param(const gr_gdecl *d) {
+    const gr_set *set = d->set;
+    if (set->kind != SET_RANGE || set->lo != set->hi || set->lo->kind != EX_NAME) return -1;
+    for (int i = 0; i < d->nparams; i++)
+        if (!strcmp(d->params[i], set->lo->name)) return i;
+    return -1;
+}
 
 typedef struct sema {
     gr_ctx *c;
@@ -32,6 +43,7 @@ typedef struct sema {
     gr_game **games_tail;
     gr_names_map decls;            /* name -> declaration */
     gr_names_map instances;        /* output name ("bash[3]") -> instance */
+    gr_codebook codes;             /* the codes code parameters index (params.h) */
 } sema;
 
 static gr_gdecl *find_decl(sema *s, const char *name) { return gr_names_get(&s->decls, name); }
@@ -72,6 +84,9 @@ static gr_rbinding *compile_bindings(sema *s, const gr_bindings *bs, gr_scope *s
     gr_rbinding *out = GR_NEWN(s->c, gr_rbinding, bs->n ? bs->n : 1);
     for (int i = 0; i < bs->n; i++) {
         const gr_binding *b = &bs->v[i];
+        if (b->kind != BIND_RANGE)
+            gr_fail_at(s->c, b->range_loc, GR_EXIT_INPUT, "only a family's parameter ranges over codes or sets (as in 'check g[c] periodic for c in octal(2)'); '%s' ranges over lo..hi here",
+                       b->name);
         out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
         out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
         out[i].slot = gr_scope_add(s->c, sc, b->name, b->loc);
@@ -280,7 +295,15 @@ static void prepare_decls(sema *s) {
         declare_params(s, d, di);
         switch (d->kind) {
         case GD_SUBTRACT: prepare_subtract(s, d, di); break;
-        case GD_OCTAL: gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break;
+        case GD_OCTAL:
+            if (!d->code_param) { gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break; }
+            di->code_param = -1;
+            for (int i = 0; i < d->nparams; i++)
+                if (!strcmp(d->params[i], d->code_param)) di->code_param = i;
+            if (di->code_param < 0)
+                gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, "'%s' is not a parameter of '%s': write octal \"0.77\" or octal c with %s[c]",
+                           d->code_param, d->name, d->name);
+            break;
         case GD_BLOCK: prepare_block(s, d, di); break;
         case GD_GRAPH: prepare_graph(s, d, di); break;
         case GD_HACKENBUSH: prepare_figure(s, d, di); break;
@@ -316,7 +339,7 @@ static void lower_allbut(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const 
     gr_lower_subtract_range(s->c, g, d->set->loc, next, 0, 1);
 }
 
-static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params);
+static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params, const gr_param_kind *kinds);
 
 /* An unknown game: the nearest name declared or in the prelude, else how to define one. */
 _Noreturn static void unknown_game(sema *s, const gr_gameref *ref) {
@@ -351,19 +374,26 @@ static gr_game *instantiate(sema *s, const gr_gameref *ref) {
     if (d->nparams > 64) gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "at most 64 parameters");
     gr_scope empty = { 0 };
     for (int i = 0; i < d->nparams; i++) params[i] = gr_const_eval(s->c, ref->args.v[i], &empty);
-    return instantiate_params(s, d, params);
+    return instantiate_params(s, d, params, NULL);
 }
 
 /* The instance of d with these parameter values (made once per distinct name). */
-static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params) {
-    /* The output name identifies the instance: "bash[3]" (the name and 64 parameters of at
-     * most 20 digits always fit the buffer). */
+static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params, const gr_param_kind *kinds) {
+    /* The output name identifies the instance: "bash[3]", "g[0.77]", "s[{1, 3}]" (cut to the
+     * buffer: a set's text is at most 64 amounts). */
     const char *name = d->name;
+    decl_info *di = d->sema;
+    if (d->kind == GD_OCTAL && d->code_param && (!kinds || kinds[di->code_param] != GR_PARAM_CODE))
+        gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, "'%s' takes a code for '%s': use it in a family, as in 'check %s[c] periodic for c in octal(2)'",
+                   d->name, d->code_param, d->name);
     if (d->nparams) {
-        char buf[64 * 22 + 2 * GR_MAX_IDENT];
+        char buf[64 * 22 + 2 * GR_MAX_IDENT + 512];
         size_t pos = (size_t)snprintf(buf, sizeof buf, "%s[", d->name);
-        for (int i = 0; i < d->nparams && pos < sizeof buf; i++)
-            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%lld", i ? ", " : "", (long long)params[i]);
+        for (int i = 0; i < d->nparams && pos < sizeof buf; i++) {
+            char text[400];
+            gr_param_text(&s->codes, kinds ? kinds[i] : GR_PARAM_NUMBER, params[i], text, sizeof text);
+            pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", i ? ", " : "", text);
+        }
         if (pos < sizeof buf) snprintf(buf + pos, sizeof buf - pos, "]");
         name = gr_strndup(s->c, buf, strlen(buf));
     }
@@ -377,10 +407,16 @@ static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params) 
     g->name = name;
     gr_names_put(s->c, &s->instances, name, g);
     g->play = d->misere ? CONV_MISERE : CONV_NORMAL;
-    decl_info *di = d->sema;
     switch (d->kind) {
     case GD_SUBTRACT: {
         gr_lower_subtract_begin(s->c, g);
+        int sp = set_param(d);
+        if (sp >= 0 && kinds && kinds[sp] == GR_PARAM_SET) {   /* 'subtract S', S a set parameter */
+            if (d->allbut) gr_fail_at(s->c, d->set->loc, GR_EXIT_INPUT, "'allbut' takes a list of amounts, not a set parameter");
+            for (int a = 1; a <= 64; a++)
+                if ((uint64_t)params[sp] >> (a - 1) & 1) gr_lower_subtract_range(s->c, g, d->set->loc, a, a, 0);
+            break;
+        }
         int64_t frame[65] = { 0 };
         memcpy(frame, params, (size_t)d->nparams * sizeof *params);
         if (d->set->kind == SET_BUILDER) {
@@ -401,7 +437,10 @@ static gr_game *instantiate_params(sema *s, gr_gdecl *d, const int64_t *params) 
         }
         break;
     }
-    case GD_OCTAL: g->tb = di->tb; break;
+    case GD_OCTAL:
+        if (d->code_param) gr_parse_tbcode(s->c, s->codes.v[params[di->code_param]], d->code_loc, &g->tb);
+        else g->tb = di->tb;
+        break;
     case GD_BLOCK: g->rules = di->rules; break;
     case GD_GRAPH:
         g->vertices = di->vertices; g->nvertices = di->nvertices;
@@ -567,31 +606,89 @@ static void check_sum_parts(sema *s, gr_query *q, gr_rquery *r) {
  * parameters read no binding (an ordinary check). */
 enum { GR_MAX_MEMBERS = 10000 };
 
+/* Compiles a family's bindings: ranges as compile_bindings does; codes and sets (params.h)
+ * become lists of values (vals[k], nvals[k]), their arguments evaluated at once (constants). */
+static gr_rbinding *compile_family_bindings(sema *s, const gr_bindings *bs, gr_scope *sc, int64_t **vals, int *nvals) {
+    gr_rbinding *out = GR_NEWN(s->c, gr_rbinding, bs->n ? bs->n : 1);
+    gr_scope empty = { 0 };
+    for (int i = 0; i < bs->n; i++) {
+        const gr_binding *b = &bs->v[i];
+        vals[i] = NULL;
+        nvals[i] = 0;
+        if (b->kind == BIND_RANGE) {
+            out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
+            out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
+        } else {
+            if (i >= 64) gr_fail_at(s->c, b->loc, GR_EXIT_INPUT, "at most 64 family parameters");
+            int64_t lo = b->lo ? gr_const_eval(s->c, b->lo, &empty) : 0, hi = b->hi ? gr_const_eval(s->c, b->hi, &empty) : 0;
+            vals[i] = gr_param_values(s->c, &s->codes, b, lo, hi, GR_MAX_MEMBERS, &nvals[i]);
+            out[i].lo = out[i].hi = gr_expr_compile(s->c, ast_int(s->c, b->loc, 0), sc, 0);
+        }
+        out[i].slot = gr_scope_add(s->c, sc, b->name, b->loc);
+        out[i].name = b->name;
+        out[i].loc = b->loc;
+    }
+    return out;
+}
+
+/* The kind of each parameter of d in ref (a code or set binding passed as its bare name, or a
+ * number), checked against where d uses it: a code only as 'octal c', a set only as 'subtract S'. */
+static void family_kinds(sema *s, gr_gdecl *d, const gr_gameref *ref, const gr_bindings *bs, const gr_rbinding *binds,
+                         gr_code *const *args, gr_param_kind *kinds) {
+    decl_info *di = d->sema;
+    for (int i = 0; i < ref->args.n; i++) {
+        kinds[i] = GR_PARAM_NUMBER;
+        for (int k = 0; k < bs->n; k++) {
+            if (bs->v[k].kind == BIND_RANGE || !gr_code_uses_slot(args[i], binds[k].slot)) continue;
+            const gr_expr *a = ref->args.v[i];
+            if (a->kind != EX_NAME || strcmp(a->name, bs->v[k].name))
+                gr_fail_at(s->c, a->loc, GR_EXIT_INPUT, "'%s' is a %s: pass it as it is, as in %s[%s]", bs->v[k].name,
+                           bs->v[k].kind == BIND_SUBSETS ? "set" : "code", d->name, bs->v[k].name);
+            kinds[i] = gr_bind_param_kind(bs->v[k].kind);
+            int fits = kinds[i] == GR_PARAM_CODE ? d->kind == GD_OCTAL && d->code_param && di->code_param == i
+                                                 : d->kind == GD_SUBTRACT && set_param(d) == i;
+            if (!fits)
+                gr_fail_at(s->c, a->loc, GR_EXIT_INPUT, kinds[i] == GR_PARAM_CODE
+                           ? "'%s' is a code, so '%s' must be declared 'game %s[...] = octal %s;' with it"
+                           : "'%s' is a set of amounts, so '%s' must be declared 'game %s[...] = subtract %s;' with it",
+                           bs->v[k].name, d->name, d->name, d->params[i]);
+        }
+    }
+}
+
 static gr_game *resolve_family(sema *s, gr_query *q, gr_rquery *r) {
     const gr_gameref *ref = &q->game;
     if (!ref->has_args || q->bindings.n == 0) return NULL;
     gr_gdecl *d = find_decl(s, ref->name);
     if (!d || ref->args.n != d->nparams || d->nparams > 64) return NULL;  /* instantiate says why */
     gr_scope sc = { 0 };
-    gr_rbinding *binds = compile_bindings(s, &q->bindings, &sc);
+    int64_t *vals[64 + 1];
+    int nvals[64 + 1];
+    if (q->bindings.n > 64) gr_fail_at(s->c, q->bindings.v[64].loc, GR_EXIT_INPUT, "at most 64 family parameters");
+    gr_rbinding *binds = compile_family_bindings(s, &q->bindings, &sc, vals, nvals);
     gr_code *args[64];
     for (int i = 0; i < ref->args.n; i++) args[i] = gr_expr_compile(s->c, ref->args.v[i], &sc, 0);
     int nfam = 0;
     for (int k = 0; k < q->bindings.n; k++) {
         int used = 0;
         for (int i = 0; i < ref->args.n; i++) used |= gr_code_uses_slot(args[i], binds[k].slot);
-        if (!used) continue;
+        if (!used) {
+            if (vals[k]) gr_fail_at(s->c, binds[k].loc, GR_EXIT_INPUT, "'%s' ranges over codes or sets but '%s' does not use it",
+                                    binds[k].name, ref->name);
+            continue;
+        }
         if (k != nfam)
             gr_fail_at(s->c, binds[k].loc, GR_EXIT_INPUT, "'%s' is a parameter of '%s': a family's parameters come first in 'for'",
                        binds[k].name, d->name);
         nfam++;
     }
     if (!nfam) return NULL;
+    gr_param_kind kinds[64];
+    family_kinds(s, d, ref, &q->bindings, binds, args, kinds);
     /* Two passes over the family's odometer: count (a range too large fails before any work),
      * then instantiate. Bounds read earlier family variables only, so a frame of nfam slots
-     * (slots are given in order) suffices. */
-    int64_t frame[64 + GR_MAX_ARITY] = { 0 }, hi[64];
-    if (nfam > 64) gr_fail_at(s->c, binds[64].loc, GR_EXIT_INPUT, "at most 64 family parameters");
+     * (slots are given in order) suffices. A list binding steps an index over its values. */
+    int64_t frame[64 + GR_MAX_ARITY] = { 0 }, hi[64], at[64];
     for (int pass = 0; pass < 2; pass++) {
         int64_t count = 0;
         int k = 0, down = 1;
@@ -599,33 +696,54 @@ static gr_game *resolve_family(sema *s, gr_query *q, gr_rquery *r) {
             if (down) {
                 if (k == nfam) {
                     if (pass == 0 && ++count > GR_MAX_MEMBERS)
-                        gr_fail_at(s->c, binds[0].loc, GR_EXIT_INPUT, "a check over a family has at most %d members; this range has more",
+                        gr_fail_at(s->c, binds[0].loc, GR_EXIT_INPUT, "a family has at most %d members; this range has more",
                                    GR_MAX_MEMBERS);
                     if (pass == 1) {
                         int64_t params[64];
                         for (int i = 0; i < d->nparams; i++) params[i] = gr_eval(s->c, args[i], frame, NULL);
-                        r->members[r->nmembers] = instantiate_params(s, d, params);
+                        r->members[r->nmembers] = instantiate_params(s, d, params, kinds);
                         memcpy(r->member_args + (size_t)r->nmembers * (size_t)nfam, frame, (size_t)nfam * sizeof *frame);
+                        char label[1024] = "";
+                        size_t pos = 0;
+                        for (int i = 0; i < nfam; i++) {
+                            char text[400];
+                            gr_param_text(&s->codes, gr_bind_param_kind(q->bindings.v[i].kind), frame[binds[i].slot], text, sizeof text);
+                            r->member_param_text[(size_t)r->nmembers * (size_t)nfam + (size_t)i] = gr_strndup(s->c, text, strlen(text));
+                            if (pos < sizeof label) pos += (size_t)snprintf(label + pos, sizeof label - pos, "%s%s", i ? ", " : "", text);
+                        }
+                        r->member_labels[r->nmembers] = gr_strndup(s->c, label, strlen(label));
                         r->nmembers++;
                     }
                     down = 0;
                     k = nfam - 1;
                     continue;
                 }
-                frame[binds[k].slot] = gr_eval(s->c, binds[k].lo, frame, NULL);
-                hi[k] = gr_eval(s->c, binds[k].hi, frame, NULL);
-                if (frame[binds[k].slot] <= hi[k]) k++;
+                if (vals[k]) { at[k] = 0; hi[k] = nvals[k] - 1; if (nvals[k]) frame[binds[k].slot] = vals[k][0]; }
+                else {
+                    at[k] = frame[binds[k].slot] = gr_eval(s->c, binds[k].lo, frame, NULL);
+                    hi[k] = gr_eval(s->c, binds[k].hi, frame, NULL);
+                }
+                if (at[k] <= hi[k]) k++;
                 else { down = 0; k--; }
             } else {
                 if (k < 0) break;
-                if (frame[binds[k].slot] < hi[k]) { frame[binds[k].slot]++; k++; down = 1; }
-                else k--;
+                if (at[k] < hi[k]) {
+                    at[k]++;
+                    frame[binds[k].slot] = vals[k] ? vals[k][at[k]] : at[k];
+                    k++;
+                    down = 1;
+                } else k--;
             }
         }
         if (pass == 0) {
             if (!count) gr_fail_at(s->c, binds[0].loc, GR_EXIT_INPUT, "the family's range is empty: no member to check");
             r->members = GR_NEWN(s->c, gr_game *, (size_t)count);
             r->member_args = GR_NEWN(s->c, int64_t, (size_t)count * (size_t)nfam);
+            r->member_labels = GR_NEWN(s->c, const char *, (size_t)count);
+            r->member_param_text = GR_NEWN(s->c, const char *, (size_t)count * (size_t)nfam);
+            int *isnum = GR_NEWN(s->c, int, nfam);
+            for (int i = 0; i < nfam; i++) isnum[i] = q->bindings.v[i].kind == BIND_RANGE;
+            r->param_is_number = isnum;
         }
     }
     r->nfam = nfam;
@@ -668,6 +786,21 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
         r->nslots = sc.nslots;
         r->scope = sc;
     }
+}
+
+/* census G[c] for c in ... to N: a periodicity check of every member, run to N (census.h). */
+enum { GR_MAX_CENSUS_TO = 1 << 30 };
+static void resolve_census(sema *s, gr_query *q, gr_rquery *r) {
+    q->check = CK_PERIODIC;
+    if (q->game.has_args) resolve_check(s, q, r);
+    if (!r->nmembers)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a census is over a family: write census %s[c] for c in octal(2) to N", q->game.name);
+    r->kind = Q_CENSUS;
+    gr_scope empty = { 0 };
+    r->census_to = gr_const_eval(s->c, q->census_to, &empty);
+    if (r->census_to < 1 || r->census_to > GR_MAX_CENSUS_TO)
+        gr_fail_at(s->c, q->census_to->loc, GR_EXIT_INPUT, "a census runs to a heap from 1 to %d, not %lld", GR_MAX_CENSUS_TO,
+                   (long long)r->census_to);
 }
 
 /* plot is a table drawn to a file; dot and options take a position, as solve does. */
@@ -729,6 +862,7 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
             check_sum_parts(&s, q, r);
             break;
         case Q_CHECK: resolve_check(&s, q, r); break;
+        case Q_CENSUS: resolve_census(&s, q, r); break;
         case Q_PLOT: case Q_DOT: case Q_OPTIONS: resolve_show(&s, q, r); break;
         case Q_QUOTIENT: resolve_quotient(&s, q, r); break;
         }

@@ -42,6 +42,10 @@ typedef struct gr_rquery {
     /* check over a family (bash[m] ... for m in ..): one instance per assignment of the first
      * nfam bindings, whose values are member_args[i * nfam ..]; nmembers 0 otherwise */
     gr_game **members; int64_t *member_args; int nmembers, nfam;
+    const char **member_labels;    /* each member's parameters as text: "0.77", "{1, 3}", "5" */
+    const char **member_param_text; /* the same, one parameter at a time (member i's at i * nfam) */
+    const int *param_is_number;    /* per family parameter: a number (else a code or set) */
+    int64_t census_to;             /* census: every member's values to this heap */
     const char *file;              /* plot, dot: the file written */
 } gr_rquery;
 

@@ -2,6 +2,7 @@
 #include "family.h"
 #include <string.h>
 #include "check.h"
+#include "members.h"
 #include "show.h"
 
 static const char *status_name(gr_check_status s) {
@@ -17,7 +18,11 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         fprintf(out, ",\"member\":");
         gr_json_string(out, name);
         fprintf(out, ",\"parameters\":{");
-        for (int i = 0; i < q->nfam; i++) fprintf(out, "%s\"%s\":%lld", i ? "," : "", q->binds[i].name, (long long)args[i]);
+        for (int i = 0; i < q->nfam; i++) {
+            fprintf(out, "%s\"%s\":", i ? "," : "", q->binds[i].name);
+            if (q->param_is_number[i]) fprintf(out, "%lld", (long long)args[i]);
+            else gr_json_string(out, q->member_param_text[(size_t)m * (size_t)q->nfam + (size_t)i]);
+        }
         fprintf(out, "},\"status\":\"%s\"", status_name(r->status));
         if (r->has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r->period, (long long)r->preperiod);
         else fprintf(out, ",\"period\":null,\"preperiod\":null");
@@ -47,18 +52,26 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
     }
 }
 
-int gr_run_check_family(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
+int gr_run_check_family(gr_ctx *c, gr_module *mod, int qi, gr_format fmt, FILE *out) {
+    gr_rquery *q = &mod->queries[qi];
     int refuted = 0;
+    gr_member_result *res = NULL;
+    if (c->spread && q->nmembers > 1 && q->check == CK_PERIODIC) {   /* computed elsewhere first */
+        res = gr_alloc(c, gr_size_mul(c, (size_t)q->nmembers, sizeof *res));
+        gr_members_run(c, mod, qi, res);
+    }
     if (fmt == GR_FMT_CSV) fputs("claim,member,status,period,preperiod,saltus,checked_to\n", out);
     else if (fmt == GR_FMT_TEXT) fprintf(out, "check %s\n", q->text);
     for (int m = 0; m < q->nmembers; m++) {
         gr_check_result r;
         q->game = q->members[m];
-        gr_check_run(c, q, &r);
+        if (res) r = res[m].check;
+        else gr_check_run(c, q, &r);
         refuted |= r.status == GR_CHECK_REFUTED;
         print_member(q, m, &r, fmt, out);
         fflush(out);     /* each member's line reaches the reader when it is known */
     }
+    gr_free(c, res);
     q->game = q->members[0];
     if (fmt == GR_FMT_TEXT) fputc('\n', out);
     return refuted;

@@ -5,6 +5,7 @@
 #include "solve.h"
 #include "anyleaf.h"
 #include "every.h"
+#include "census.h"
 #include "family.h"
 #include "misere.h"
 #include "progress.h"
@@ -471,8 +472,8 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 }
 
 /* ---- check ---- */
-static int run_check(gr_ctx *c, gr_rquery *q, gr_format fmt, FILE *out) {
-    if (q->nmembers && q->check != CK_FORMULA) return gr_run_check_family(c, q, fmt, out);
+static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fmt, FILE *out) {
+    if (q->nmembers && q->check != CK_FORMULA) return gr_run_check_family(c, m, qi, fmt, out);
     gr_check_result r;
     memset(&r, 0, sizeof r);
     gr_check_run(c, q, &r);
@@ -525,15 +526,16 @@ int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int a
     /* CSV blocks name themselves when more than one query runs. */
     if (fmt == GR_FMT_CSV && after_another) fputc('\n', out);
     if (fmt == GR_FMT_CSV && c->query_only == 0 && m->nqueries > 1)
-        fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : "", q->text);
+        fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : q->kind == Q_CENSUS ? "census " : "", q->text);
     switch (q->kind) {
     case Q_TABLE: run_table(c, m, q, fmt, out); break;
     case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
-    case Q_CHECK: refuted = run_check(c, q, fmt, out); break;
+    case Q_CHECK: refuted = run_check(c, m, i, q, fmt, out); break;
     case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
     case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
     case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
     case Q_QUOTIENT: gr_run_quotient(c, m, q, fmt, out); break;
+    case Q_CENSUS: gr_run_census(c, m, i, fmt, out); break;
     }
     fflush(out);   /* each answer reaches the reader when its query ends */
     return refuted;

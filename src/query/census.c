@@ -1,0 +1,133 @@
+/* census: classes of a family's members; see census.h. */
+#include "census.h"
+#include <string.h>
+#include "members.h"
+#include "show.h"
+
+/* Union-find with offsets: member i's values are its parent's from heap n + off[i]. The root
+ * of a class is always its least member (the larger root joins the smaller). */
+typedef struct classes { int *parent; int64_t *off; } classes;
+
+static int find(classes *k, int i, int64_t *off) {
+    int64_t d = 0;
+    while (k->parent[i] != i) { d += k->off[i]; i = k->parent[i]; }
+    *off = d;
+    return i;
+}
+
+/* b(n) = a(n + d). */
+static void join(classes *k, int a, int b, int64_t d) {
+    int64_t oa, ob;
+    int ra = find(k, a, &oa), rb = find(k, b, &ob);
+    if (ra == rb) return;
+    int64_t rel = d + oa - ob;          /* rb(m) = ra(m + rel) */
+    if (ra < rb) { k->parent[rb] = ra; k->off[rb] = rel; }
+    else { k->parent[ra] = rb; k->off[ra] = -rel; }
+}
+
+static int same(const uint64_t *x, const uint64_t *y) { return x[0] == y[0] && x[1] == y[1]; }
+
+static void member_text(const gr_rquery *q, int i, int64_t off, char *buf, size_t cap) {
+    if (off) snprintf(buf, cap, "%s(%+lld)", q->member_labels[i], (long long)off);
+    else snprintf(buf, cap, "%s", q->member_labels[i]);
+}
+
+static void print_class(const gr_rquery *q, int cls, int root, const int *members, const int64_t *offs, int n,
+                        const gr_member_result *res, gr_format fmt, FILE *out) {
+    int proved = 1;
+    for (int k = 0; k < n; k++) proved &= res[members[k]].check.status == GR_CHECK_PROVED && res[members[k]].check.has_period;
+    const gr_member_result *first = &res[root];
+    const gr_check_result *r = &first->check;
+    if (fmt == GR_FMT_JSON) {
+        fprintf(out, "{\"query\":\"census\",\"class\":%d,\"status\":\"%s\",\"checked_to\":%lld,\"largest\":%lld,\"members\":[",
+                cls, proved ? "proved" : "none", (long long)q->census_to, (long long)first->largest);
+        for (int k = 0; k < n; k++) {
+            const gr_check_result *mr = &res[members[k]].check;
+            fprintf(out, "%s{\"code\":", k ? "," : "");
+            gr_json_string(out, q->member_labels[members[k]]);
+            if (proved) fprintf(out, ",\"preperiod\":%lld,\"period\":%lld}", (long long)mr->preperiod, (long long)mr->period);
+            else fputs(",\"preperiod\":null,\"period\":null}", out);
+        }
+        fputs("]}\n", out);
+        return;
+    }
+    char status[64], period[32], pre[32], text[512];
+    if (proved) {
+        snprintf(status, sizeof status, "proved");
+        snprintf(period, sizeof period, "%lld", (long long)r->period);
+        snprintf(pre, sizeof pre, "%lld", (long long)r->preperiod);
+    } else {
+        snprintf(status, sizeof status, "none to %lld", (long long)q->census_to);
+        snprintf(period, sizeof period, fmt == GR_FMT_CSV ? "" : "-");
+        snprintf(pre, sizeof pre, fmt == GR_FMT_CSV ? "" : "-");
+    }
+    if (fmt == GR_FMT_CSV) {
+        fprintf(out, "%d,%s,%lld,%s,%s,%lld,%lld,\"", cls, proved ? "proved" : "none", (long long)q->census_to, period, pre,
+                (long long)first->largest, (long long)first->largest_at);
+        for (int k = 0; k < n; k++) {
+            member_text(q, members[k], offs[k], text, sizeof text);
+            fprintf(out, "%s%s", k ? " " : "", text);
+        }
+        fputs("\",\"", out);
+        for (const char *p = proved ? r->theorem : ""; *p; p++) {   /* CSV doubles a quote */
+            if (*p == '"') fputc('"', out);
+            fputc(*p, out);
+        }
+        fputs("\"\n", out);
+        return;
+    }
+    fprintf(out, "  %-5d  %-16s  %-6s  %-9s  %-7lld  %-10lld ", cls, status, period, pre, (long long)first->largest,
+            (long long)first->largest_at);
+    for (int k = 0; k < n; k++) {
+        member_text(q, members[k], offs[k], text, sizeof text);
+        fprintf(out, " %s", text);
+    }
+    fputc('\n', out);
+    if (proved) fprintf(out, "         %s: %s\n", q->member_labels[root], r->theorem);
+}
+
+void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out) {
+    gr_rquery *q = &m->queries[qi];
+    int n = q->nmembers;
+    gr_member_result *res = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *res));
+    gr_members_run(c, m, qi, res);
+    classes k = { gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *k.parent)), gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *k.off)) };
+    for (int i = 0; i < n; i++) k.parent[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            if (same(res[i].fp_all, res[j].fp_all)) join(&k, i, j, 0);
+            else if (same(res[i].fp_tail, res[j].fp_head)) join(&k, i, j, 1);    /* j(n) = i(n + 1) */
+            else if (same(res[j].fp_tail, res[i].fp_head)) join(&k, j, i, 1);    /* i(n) = j(n + 1) */
+        }
+    int nclasses = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t d;
+        nclasses += find(&k, i, &d) == i;
+    }
+    if (fmt == GR_FMT_CSV) fputs("class,status,checked_to,period,preperiod,largest,largest_at,members,theorem\n", out);
+    else if (fmt == GR_FMT_TEXT) {
+        fprintf(out, "census %s: %d member%s in %d class%s\n", q->text, n, n == 1 ? "" : "s", nclasses, nclasses == 1 ? "" : "es");
+        fprintf(out, "  class  status            period  preperiod  largest  largest_at  members (d: values from heap n + d of the first)\n");
+    }
+    int *members = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *members));
+    int64_t *offs = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *offs));
+    int *root_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *root_of));
+    int64_t *off_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *off_of));
+    for (int i = 0; i < n; i++) root_of[i] = find(&k, i, &off_of[i]);
+    int cls = 0;
+    for (int root = 0; root < n; root++) {
+        if (root_of[root] != root) continue;
+        int cnt = 0;
+        for (int i = root; i < n; i++)
+            if (root_of[i] == root) { members[cnt] = i; offs[cnt++] = off_of[i]; }
+        print_class(q, ++cls, root, members, offs, cnt, res, fmt, out);
+    }
+    gr_free(c, off_of);
+    gr_free(c, root_of);
+    if (fmt == GR_FMT_TEXT) fputc('\n', out);
+    gr_free(c, offs);
+    gr_free(c, members);
+    gr_free(c, k.off);
+    gr_free(c, k.parent);
+    gr_free(c, res);
+}

@@ -1,0 +1,44 @@
+/* members: the members of a census or of a family's periodicity check, computed one by one or
+ * spread over worker processes (--threads) or MPI ranks (grundy-mpi). A member's result is a
+ * plain fixed-size record (no pointers), so it crosses a process boundary, an MPI message and a
+ * checkpoint file as bytes: the check's result, and for a census the fingerprints of its value
+ * sequence, from which census.c groups the members. However the members were spread, the
+ * records are the same, so the printed answer is the same bytes. */
+#ifndef GRUNDY_MEMBERS_H
+#define GRUNDY_MEMBERS_H
+#include "check.h"
+#include "query.h"
+#include "worker.h"
+
+enum { GR_MEMBER_TODO = 0, GR_MEMBER_DONE = 1, GR_MEMBER_FAILED = 2 };
+
+typedef struct gr_member_result {
+    int32_t state;                 /* GR_MEMBER_* */
+    int32_t rank;                  /* the MPI rank that computed it (0 elsewhere) */
+    gr_check_result check;         /* the periodicity check (to the census's bound) */
+    /* census only: the values of heaps 0..to */
+    int64_t largest, largest_at;   /* the largest value and the first heap that has it */
+    uint64_t fp_all[2];            /* fingerprints of heaps 0..to, */
+    uint64_t fp_head[2];           /*   of heaps 0..to-1 */
+    uint64_t fp_tail[2];           /*   and of heaps 1..to (for the shift of one heap) */
+    gr_failure failure;            /* GR_MEMBER_FAILED: why */
+} gr_member_result;
+
+/* How members are spread: run fills res[i] for every i of q whose state is GR_MEMBER_TODO (in
+ * any order, failures recorded, not raised). cli/ provides the processes and MPI ranks. */
+typedef struct gr_spread {
+    void (*run)(struct gr_spread *sp, gr_ctx *c, gr_module *m, int query, gr_member_result *res);
+    void *user;
+} gr_spread;
+
+/* Member i of query q (a census or a periodicity check over a family) into *out; a failure
+ * longjmps, as any query's. */
+void gr_member_compute(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out);
+/* The same, its failure caught into out (state GR_MEMBER_FAILED): for workers. */
+void gr_member_compute_caught(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out);
+/* order[0..n-1]: the members, those estimated longest first (ties in member order). */
+void gr_member_order(gr_ctx *c, gr_rquery *q, int *order);
+/* Every member of query qi, by c->spread (when set and q has two members or more), else here
+ * in member order; the first failure in member order is raised. res has q->nmembers records. */
+void gr_members_run(gr_ctx *c, gr_module *m, int qi, gr_member_result *res);
+#endif
