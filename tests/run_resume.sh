@@ -4,6 +4,8 @@
 #     same command prints exactly the bytes of an uninterrupted run, and removes its checkpoint
 #   - a damaged checkpoint, one of another program, and a file that is no checkpoint are refused
 #     with status 2 and a message, and nothing is printed
+#   - a `check G periodic` stopped at --to keeps its checkpoint, and a larger --to goes on from
+#     it with the bytes of a fresh run; a proved one removes it
 #   - --threads 1, 2, 3 and 8 print the same bytes on several games
 # The size is chosen so an uninterrupted run takes about a second on this build (sanitizers
 # included), so the signal arrives mid-run. Prints "N passed, M failed".
@@ -91,6 +93,21 @@ echo 'not a checkpoint at all' >ck
 "$grundy" run.game --no-progress --checkpoint ck >out 2>err
 rc=$?
 if [ $rc -eq 2 ] && [ ! -s out ] && grep -q "not a grundy checkpoint" err; then ok; else bad "text file as checkpoint: status $rc"; fi
+
+# ---- a periodic search stopped at --to keeps its values; a larger --to goes on from them ----
+# (0.56 is proved from heap 653569: to 300000 and 450000 it holds, to 700000 it is proved)
+printf 'game g = octal "0.56";\ncheck g periodic;\n' >p.game
+rm -f pk
+"$grundy" p.game --no-progress --to 300000 --checkpoint pk --format json >p1.json 2>err
+if [ -s pk ] && grep -q '"checked_to":300000' p1.json; then ok; else bad "the stopped search did not keep pk"; fi
+"$grundy" p.game --no-progress --to 450000 --checkpoint pk --format json >p2.json 2>err
+"$grundy" p.game --no-progress --to 450000 --format json >f2.json 2>err
+if [ -s pk ] && cmp -s p2.json f2.json && grep -q '"status":"holds","period":null' p2.json; then ok
+else bad "--to 450000 from the kept values printed other bytes than a fresh run"; fi
+"$grundy" p.game --no-progress --to 700000 --checkpoint pk --format json >p3.json 2>err
+"$grundy" p.game --no-progress --to 700000 --format json >f3.json 2>err
+if [ ! -e pk ] && cmp -s p3.json f3.json && grep -q '"period":144,"preperiod":326640' p3.json; then ok
+else bad "the proved search from the kept values differs, or left its checkpoint"; fi
 
 # ---- every --threads value prints the same bytes ----
 printf 'game kayles = octal "0.77";\ngame g = octal "4!.0";\ngame s = octal "0.16";\ngame d = octal "0.6";\n' >t.game

@@ -115,3 +115,14 @@ int mcheck_theory(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *c
     mfree(&b);
     return agree;
 }
+
+int t_agrees_from(const int64_t *v, int64_t n, int64_t p, int64_t s, int64_t e) {
+    for (int64_t i = e; i + p < n; i++)
+        if (v[i + p] - v[i] != s) return 0;
+    return 1;
+}
+
+int64_t t_naive_preperiod(const int64_t *v, int64_t n, int64_t p, int64_t s) {
+    for (int64_t e = 0;; e++)
+        if (t_agrees_from(v, n, p, s, e)) return e;
+}

@@ -36,6 +36,11 @@ int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
  * 1..max_take) and `game o = octal "0.d..."` (1 to 3 digits); returns the length written. */
 size_t t_random_sub_octal(t_rng *r, char *src, size_t cap, int max_take);
 
+/* Naive periodicity, the reference of the period tests: does v[i + p] = v[i] + s hold for every
+ * e <= i < n - p, and the least such e (every e tried from 0 upwards). */
+int t_agrees_from(const int64_t *v, int64_t n, int64_t p, int64_t s, int64_t e);
+int64_t t_naive_preperiod(const int64_t *v, int64_t n, int64_t p, int64_t s);
+
 /* A list of move texts, to compare a theory's winning moves with the position graph's: mkeep
  * adds one, mtheory takes every move reported, mgraph (with pg set) only the moves to P
  * positions of pg; msort orders the list, mfree empties it. */

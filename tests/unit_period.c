@@ -10,20 +10,7 @@
 #include "window.h"
 #include "testlib.h"
 
-/* ---- naive references ------------------------------------------------------------------ */
-
-/* Does v[i + p] = v[i] + s hold for every e <= i < n - p? */
-static int agrees_from(const int64_t *v, int64_t n, int64_t p, int64_t s, int64_t e) {
-    for (int64_t i = e; i + p < n; i++)
-        if (v[i + p] - v[i] != s) return 0;
-    return 1;
-}
-
-/* The least preperiod of (p, s) over v[0..n), trying every e from 0 upwards. */
-static int64_t naive_preperiod(const int64_t *v, int64_t n, int64_t p, int64_t s) {
-    for (int64_t e = 0;; e++)
-        if (agrees_from(v, n, p, s, e)) return e;
-}
+/* ---- naive references (testlib: t_agrees_from, t_naive_preperiod) ------------------------- */
 
 /* Compares every candidate of the tracker with the naive rescan of its first n values, which
  * must be those of v. */
@@ -35,7 +22,7 @@ static void compare_with_naive(const gr_period_tracker *t, const int64_t *v) {
     for (int64_t p = 1; p <= n / 2; p++) {
         int64_t s = v[n - 1] - v[n - 1 - p];
         if (!CHECK_EQ(gr_period_saltus(t, p), s)) return;
-        if (!CHECK_EQ(gr_period_start(t, p), naive_preperiod(v, n, p, s))) return;
+        if (!CHECK_EQ(gr_period_start(t, p), t_naive_preperiod(v, n, p, s))) return;
         CHECK_EQ(gr_period_preperiod(v, n, p, s), gr_period_start(t, p));
     }
 }
@@ -55,12 +42,12 @@ static int64_t least_plausible(const gr_period_tracker *t, int64_t *e, int64_t *
  * with period p0 from e0 (within v[0..n), with n - e0 >= 2 p0): the least period divides p0 and
  * shares its preperiod, which is the preperiod of p0 itself. */
 static void naive_least(const int64_t *v, int64_t n, int64_t p0, int64_t s0, int64_t *p, int64_t *e) {
-    int64_t e0 = naive_preperiod(v, n, p0, s0);
+    int64_t e0 = t_naive_preperiod(v, n, p0, s0);
     for (int64_t d = 1; d <= p0; d++) {
         if (p0 % d) continue;
         int64_t sd = s0 / (p0 / d);
         if (sd * (p0 / d) != s0) continue;
-        if (agrees_from(v, n, d, sd, e0)) { *p = d; *e = e0; return; }
+        if (t_agrees_from(v, n, d, sd, e0)) { *p = d; *e = e0; return; }
     }
     *p = p0;
     *e = e0;
@@ -121,7 +108,7 @@ static void test_random_against_naive(void) {
             CHECK_EQ(e, el);
             CHECK_EQ(s * p0, s0 * p);
         }
-        if (p) CHECK(agrees_from(v, n, p, s, e));
+        if (p) CHECK(t_agrees_from(v, n, p, s, e));
         gr_period_free(&t);
         CHECK_EQ(c.mem_used, 0);
         gr_ctx_free(&c);

@@ -94,6 +94,16 @@ int gr_eval_period(const gr_game *g, int64_t *period, int64_t *pre) {
     return ops->period ? ops->period(g, period, pre) : 0;
 }
 
+int gr_eval_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->rare_classes ? ops->rare_classes(g, mask, heap_parity, common) : 0;
+}
+
+const struct gr_sgtable *gr_eval_values(const gr_game *g) {
+    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    return ops->values ? ops->values(g) : NULL;
+}
+
 int gr_eval_streams(const gr_game *g, gr_conv conv) {
     const gr_evaluator_ops *ops = gr_evaluator_of(g);
     return ops->streams ? ops->streams(g, conv) : 0;

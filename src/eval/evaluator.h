@@ -116,6 +116,13 @@ typedef struct gr_evaluator_ops {
     /* For --explain: what the values computed so far decided ("" when nothing), never
      * computing; returns how many positions it would like computed first to say it (0: none). */
     int64_t (*describe)(const gr_game *g, char *buf, size_t cap);
+    /* The rare-value kernel's latest classes, for the research tables' columns (the mask of
+     * rare values, the parity of heaps holding them, the common class): 1, or 0 when no such
+     * kernel ran. */
+    int (*rare_classes)(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
+    /* The SG values computed so far, read-only, for scans over millions of heaps (period
+     * detection reads them in place); NULL when the evaluator keeps no such table. */
+    const struct gr_sgtable *(*values)(const gr_game *g);
 } gr_evaluator_ops;
 
 /* Where moves_to reports: an option (positions of the game), or a figure's cut of an edge
@@ -160,6 +167,8 @@ int gr_eval_streams(const gr_game *g, gr_conv conv);
 int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
                      const gr_moves_sink *sink, int64_t *count);
 int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap);
+int gr_eval_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
+const struct gr_sgtable *gr_eval_values(const gr_game *g);
 /* The text of pos from `at` in buf (cut at cap; the end returned, past cap if it did not fit):
  * "name(coordinates)", a vertex "name.v", a coin row by its heads, a figure with edge >= 0 that
  * cut marked ("h - (c - d)"). */

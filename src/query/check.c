@@ -1,10 +1,11 @@
 /* check: the 'check' queries; see check.h and docs/periodicity.md.
  *
  *   check G periodic            values are computed in stages (256, 512, ... heaps, up to the
- *                               limit) into the incremental tracker of period.h; after each
- *                               stage the least candidate period whose run covers a theorem's
- *                               window is proved, otherwise the next stage is computed. At the
- *                               limit the least plausible candidate is reported as holding.
+ *                               limit); after each stage the detector of detect.h reads every
+ *                               candidate period off the table in linear time, the least whose
+ *                               run covers a theorem's window is proved, otherwise the next
+ *                               stage is computed. At the limit the least plausible candidate
+ *                               is reported as holding.
  *   check G period p ...        the first n >= e with sg(n + p) != sg(n) + s refutes; agreement
  *                               over a theorem's window proves; otherwise it holds to the limit.
  *   check G: FORMULA for ...    formula.c: every assignment of the bound variables in odometer
@@ -24,6 +25,7 @@
 #include "eval/evaluator.h"
 #include "lower.h"
 #include "window.h"
+#include "detect.h"
 #include "period.h"
 #include "progress.h"
 
@@ -270,36 +272,24 @@ static void nim_claim(int64_t p, int64_t e, int64_t s, gr_check_result *out) {
 
 /* ---- check G periodic ----------------------------------------------------------------------- */
 
-/* The least period proved by the certificate over the tracker's values, with its preperiod and
- * window; 0 if none. Candidates p <= n/2 come from the tracker; longer ones (possible only for
- * windows shorter than p: subtraction sets, one-heap codes) are checked directly by scanning
- * their run back from the end. */
-static int64_t least_certified(const gr_period_tracker *t, const cert *ct, int64_t *e) {
-    int64_t n = t->n;
-    for (int64_t p = 1; p <= gr_period_maxp(t); p++) {
-        if (gr_period_saltus(t, p) != 0) continue;
-        int64_t s = gr_period_start(t, p);
-        if (s <= cert_emax(ct, p, n)) { *e = s; return p; }
-    }
-    for (int64_t p = gr_period_maxp(t) + 1; p < n; p++) {
+/* The least period proved by the certificate over the scanned values, with its preperiod;
+ * 0 if none. Every candidate 1 <= p < n is read off the detector in O(1). */
+static int64_t least_certified(const gr_detect *d, const cert *ct, int64_t *e) {
+    int64_t n = d->n;
+    for (int64_t p = 1; p < n; p++) {
         int64_t emax = cert_emax(ct, p, n);
-        if (emax < 0) continue;
-        /* the run of saltus 0 back from the end: first far enough to fit, then to its start */
-        int64_t i = n - p;
-        while (i > emax && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
-        if (i > emax) continue;
-        while (i > 0 && gr_period_value(t, i - 1 + p) == gr_period_value(t, i - 1)) i--;
-        *e = i;
-        return p;
+        if (emax < 0 || gr_detect_saltus(d, p) != 0) continue;
+        int64_t s = gr_detect_start(d, p);
+        if (s <= emax) { *e = s; return p; }
     }
     return 0;
 }
 
-static int64_t least_plausible(const gr_period_tracker *t, int64_t *e, int64_t *s) {
-    for (int64_t p = 1; p <= gr_period_maxp(t); p++) {
-        if (!gr_period_plausible(t->n, p, gr_period_start(t, p))) continue;
-        *e = gr_period_start(t, p);
-        *s = gr_period_saltus(t, p);
+static int64_t least_plausible(const gr_detect *d, int64_t *e, int64_t *s) {
+    for (int64_t p = 1; p <= d->n / 2; p++) {
+        if (!gr_period_plausible(d->n, p, gr_detect_start(d, p))) continue;
+        *e = gr_detect_start(d, p);
+        *s = gr_detect_saltus(d, p);
         return p;
     }
     return 0;
@@ -323,6 +313,17 @@ static void unproved_reason(const cert *ct, int64_t p, int64_t e, int64_t s, cha
              (long long)e, (long long)cert_window(ct, e, p), (long long)(cert_need(ct, e, p) - 1));
 }
 
+/* The research tables' columns over the heaps the answer rests on. */
+static void periodic_columns(const gr_game *g, gr_check_result *out) {
+    const struct gr_sgtable *values = gr_eval_values(g);
+    if (!values || out->checked_to < 0) return;
+    gr_value_columns *col = &out->columns;
+    memset(col, 0, sizeof *col);
+    col->has_rare = gr_eval_rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
+    gr_detect_columns(values, sat_add(out->checked_to, 1), col);
+    out->has_columns = col->upto >= 0;
+}
+
 static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     gr_game *g = q->game;
     need_heap_values(c, q);
@@ -331,38 +332,68 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     if (ct.kind == CERT_NIM) { nim_periodic(out); return; }
     plan pl;
     plan_init(&pl, c, g);
-    gr_period_tracker t;
-    gr_period_init(&t, c);
-    for (int64_t next; (next = plan_next(&pl, t.n)) > t.n;) {
+    gr_detect d;
+    gr_detect_init(&d, c);
+    int64_t have = 0, goal = c->heap_goal;
+    c->heap_goal = plan_limit(&pl);            /* the bar runs to the last heap, stage after stage */
+    for (int64_t next; (next = plan_next(&pl, have)) > have;) {
         ensure_values(c, q, next - 1);
-        while (t.n < next) { gr_poll(c); gr_period_push(&t, value_at(g, t.n)); }
-        int64_t e, p = ct.kind != CERT_NONE ? least_certified(&t, &ct, &e) : 0;
+        have = next;
+        /* once the table's own proof ends it (heap.h), its values are those the proof read */
+        const struct gr_sgtable *values = gr_eval_values(g);
+        gr_detect_scan(&d, values, min64(next, values->n));
+        int64_t e, p = ct.kind != CERT_NONE ? least_certified(&d, &ct, &e) : 0;
         if (p) {
             out->status = GR_CHECK_PROVED;
             set_period(out, p, e, 0);
             out->checked_to = cert_need(&ct, e, p) - 1;
             proved_text(out, &ct, p, e, "");
-            gr_period_free(&t);
+            periodic_columns(g, out);
+            gr_detect_free(&d);
+            c->heap_goal = goal;
             return;
         }
     }
     out->status = GR_CHECK_HOLDS;
-    out->checked_to = t.n - 1;
-    int64_t e = 0, s = 0, p = least_plausible(&t, &e, &s);
+    out->checked_to = d.n - 1;
+    if (c->check_to > 0) c->ckpt_keep = 1;     /* with --checkpoint, a larger --to goes on from here */
+    int64_t e = 0, s = 0, p = least_plausible(&d, &e, &s);
     if (p) {
         char rel[96], why[384];
         set_period(out, p, e, s);
         relation(rel, sizeof rel, p, s);
         unproved_reason(&ct, p, e, s, why, sizeof why);
         gr_check_textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed%s%s)",
-                 why, rel, (long long)e, (long long)(t.n - 1 - p), (long long)(t.n - 1), *plan_note(&pl) ? ", " : "",
+                 why, rel, (long long)e, (long long)(d.n - 1 - p), (long long)(d.n - 1), *plan_note(&pl) ? ", " : "",
                  plan_note(&pl));
     } else {
         gr_check_textf(out->theorem, sizeof out->theorem, "no period found in heaps 0..%lld%s%s%s: a period p with preperiod e is "
                  "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
-                 (long long)(t.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
+                 (long long)(d.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
     }
-    gr_period_free(&t);
+    periodic_columns(g, out);
+    gr_detect_free(&d);
+    c->heap_goal = goal;
+}
+
+void gr_check_columns_json(const gr_check_result *r, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) return;
+    fprintf(out, ",\"largest\":%lld,\"largest_at\":%lld,\"rare_mask\":%llu,\"rare_heap_parity\":%s,\"rare_count\":%lld",
+            (long long)col->largest, (long long)col->largest_at, (unsigned long long)col->rare_mask,
+            col->rare_heap_parity ? "true" : "false", (long long)col->rare_count);
+    if (col->last_rare >= 0) fprintf(out, ",\"last_rare\":%lld", (long long)col->last_rare);
+    else fputs(",\"last_rare\":null", out);
+}
+
+void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) return;
+    fprintf(out, "%sin heaps 0..%lld: largest value %lld, first at heap %lld; rare mask 0x%llx%s: %lld rare heaps",
+            indent, (long long)col->upto, (long long)col->largest, (long long)col->largest_at,
+            (unsigned long long)col->rare_mask, col->rare_heap_parity ? " with heap parity" : "", (long long)col->rare_count);
+    if (col->last_rare >= 0) fprintf(out, ", the last at heap %lld\n", (long long)col->last_rare);
+    else fputs("\n", out);
 }
 
 /* ---- check G period p preperiod e saltus s --------------------------------------------------- */

@@ -4,6 +4,8 @@
  * the theorems and the windows each certificate verifies. */
 #ifndef GRUNDY_CHECK_H
 #define GRUNDY_CHECK_H
+#include <stdio.h>
+#include "detect.h"
 #include "sema.h"
 
 typedef enum { GR_CHECK_PROVED, GR_CHECK_HOLDS, GR_CHECK_REFUTED } gr_check_status;
@@ -17,7 +19,15 @@ typedef struct gr_check_result {
     int has_counterexample;
     char counterexample_json[1024];   /* a JSON object, e.g. {"n":16,"sg":2,"sg_n_plus_p":1} */
     char counterexample_text[1024];   /* the same for people */
+    /* check G periodic: the research tables' columns over heaps 0..checked_to (has_columns);
+     * they are printed when the rare-value kernel ran (columns.has_rare) */
+    int has_columns;
+    gr_value_columns columns;
 } gr_check_result;
 
 void gr_check_run(gr_ctx *c, gr_rquery *q, gr_check_result *out);
+/* The columns of a periodic check where the rare-value kernel ran (nothing otherwise): JSON
+ * members ,"largest":..,"last_rare":.. and a text line with the given indent. */
+void gr_check_columns_json(const gr_check_result *r, FILE *out);
+void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out);
 #endif

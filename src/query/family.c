@@ -29,6 +29,7 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r->checked_to,
                 r->has_counterexample ? r->counterexample_json : "null");
         if (r->has_period) fprintf(out, ",\"saltus\":%lld", (long long)r->saltus);
+        gr_check_columns_json(r, out);
         fprintf(out, ",\"theorem\":");
         gr_json_string(out, r->theorem);
         fprintf(out, "}\n");
@@ -47,6 +48,7 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         }
         fprintf(out, " (checked to %lld)\n", (long long)r->checked_to);
         if (r->has_counterexample) fprintf(out, "    counterexample: %s\n", r->counterexample_text);
+        gr_check_columns_text(r, "    ", out);
     }
 }
 

@@ -342,6 +342,7 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
         fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r.checked_to,
                 r.has_counterexample ? r.counterexample_json : "null");
         if (r.has_period) fprintf(out, ",\"saltus\":%lld", (long long)r.saltus);
+        gr_check_columns_json(&r, out);
         fprintf(out, ",\"theorem\":");
         gr_json_string(out, r.theorem);
         fprintf(out, "}\n");
@@ -359,6 +360,7 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
         fprintf(out, " (checked to %lld)\n", (long long)r.checked_to);
         if (r.has_counterexample) fprintf(out, "  counterexample: %s\n", r.counterexample_text);
         if (r.theorem[0]) fprintf(out, "  %s\n", r.theorem);
+        gr_check_columns_text(&r, "  ", out);
         fputc('\n', out);
     }
     return r.status == GR_CHECK_REFUTED;

@@ -237,6 +237,14 @@ int gr_ckpt_close(gr_ctx *c, int status) {
     struct gr_ckpt *k = c->ckpt;
     if (!k) return status;
     stop_if_signalled(c, k);
-    if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) remove(c->checkpoint);
+    if (c->ckpt_keep && status == GR_EXIT_OK) {
+        /* a search that stopped at --to: its values stay, for a run with a larger --to */
+        save(c, k);
+        if (c->progress)
+            fprintf(stderr, "grundy: the values computed are kept in %s: the same command with a larger --to goes on "
+                            "from them\n", c->checkpoint);
+    } else if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
+        remove(c->checkpoint);
+    }
     return status;
 }

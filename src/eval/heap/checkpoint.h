@@ -8,7 +8,9 @@
  * by a checksum. A file of another program, another version, or a damaged one is refused with
  * exit status 2 and never trusted. Writes go to FILE.tmp and are renamed over FILE, so an
  * interruption while saving leaves the previous checkpoint whole. A run that finishes removes
- * the file.
+ * the file, unless a search stopped at its --to without an answer (c->ckpt_keep: `check G
+ * periodic` proving no period): its values are then saved and kept, and the same command with
+ * a larger --to goes on from them (--to is not part of the program's hash).
  *
  * A signal only sets a flag; the run stops at the next safe point (between chunks of a heap
  * table, or at the end of the queries), saves, and exits with 130 (SIGINT) or 143 (SIGTERM).

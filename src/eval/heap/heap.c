@@ -499,6 +499,11 @@ void gr_heap_describe(const gr_game *g, char *buf, size_t cap) {
     else if (hs->sparse) gr_sparse_describe(hs->sparse, buf, cap);
 }
 
+int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common) {
+    const struct gr_heap_state *hs = GR_CACHED(g, hstate);
+    return hs && hs->sparse && gr_sparse_classes(hs->sparse, mask, heap_parity, common);
+}
+
 int gr_heap_streams(const gr_game *g, gr_conv conv) {
     return conv == CONV_NORMAL && g->evaluator == EVAL_HEAP && g->shape == SHAPE_HEAP && g->kernel <= KER_TB;
 }

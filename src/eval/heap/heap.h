@@ -45,6 +45,8 @@ gr_heap_counts gr_heap_count(const gr_game *g);
  * class, or a proved period); "" when nothing does. Computes nothing. */
 void gr_heap_describe(const gr_game *g, char *buf, size_t cap);
 
+/* The rare-value kernel's latest classes (sparse.h: gr_sparse_classes); 0 if it never ran. */
+int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
 
 /* The plain recurrence over gr_heap_options with no kernel at all: the brute-force twin the
  * tests compare every kernel with. Fills out[0..n]. */

@@ -74,6 +74,8 @@ static int heap_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want
     return 1;
 }
 
+static const struct gr_sgtable *heap_values(const gr_game *g) { return GR_CACHED(g, sg); }
+
 static int64_t heap_describe(const gr_game *g, char *buf, size_t cap) {
     if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return 0;
     gr_heap_describe(g, buf, cap);
@@ -95,4 +97,6 @@ const gr_evaluator_ops gr_heap_evaluator = {
     .streams = gr_heap_streams,
     .moves_to = heap_moves_to,
     .describe = heap_describe,
+    .rare_classes = gr_heap_rare_classes,
+    .values = heap_values,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 enum { WARMUP = 1024, PROGRESS_MASK = (1 << 12) - 1 };
+enum { SPEC_MIN = 64, SPEC_START = 1 << 13, SPEC_MAX = 1 << 20 };   /* the team's search budget */
 enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
 #define MAX_SPARSE_P (UINT64_C(1) << 20)   /* values beyond: the histogram is not worth it */
 
@@ -26,6 +27,7 @@ struct gr_sparse {
     /* scratch */
     uint8_t *mark, *need; size_t scap;
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
+    int64_t spec_budget;               /* --threads: pairs per heap the team searches */
 };
 
 int gr_sparse_applies(const gr_game *g) {
@@ -46,6 +48,7 @@ static int64_t *push_place(gr_ctx *c, int64_t *a, int *n, int64_t k) {
 gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup) {
     gr_sparse *s = gr_alloc(c, sizeof *s);
     s->warmup = warmup > 0 ? warmup : WARMUP;
+    s->spec_budget = SPEC_START;
     const gr_tbcode *t = &g->tb;
     s->kappa = -2;
     for (int k = 0; k <= t->last_place; k++) {
@@ -147,17 +150,92 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
  * to `to` or when a new choice is due (mode reset to undecided). */
-/* With --threads: heaps in blocks n0 .. n0 + B - 1, whose split look-ups with both parts below
- * n0 (all but those of the first few rare heaps and of rare heaps inside the block) are made by
- * the members of a thread team, each heap's into its own marks; the rest of each heap is done
- * in heap order as without threads. Same options, same values, for every thread count. */
+/* The search for rare-class values that only common-common splits give, over the pairs
+ * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
+ * [1, min(half, m - n0)] (all pairs when n0 = 0). Each needed value met is cleared from need.
+ * Returns how many are still needed. */
+#define NEED_SCAN(NAME, T)                                                                        \
+    static int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,          \
+                        uint8_t *restrict need, int64_t count) {                                  \
+        for (int j = 0; j < s->nsplit && count; j++) {                                            \
+            int64_t m = n - s->split[j];                                                          \
+            int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
+            int64_t hi = m - n0 > half ? half : m - n0;                                           \
+            const T *restrict tm = t + m;                                                         \
+            for (int64_t a = 1; a <= hi; a++) {                                                   \
+                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                           \
+                if (need[x]) {                                                                    \
+                    need[x] = 0;                                                                  \
+                    if (!--count) break;                                                          \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        return count;                                                                             \
+    }
+/* The same over the pairs with both parts below n0, a in [max(1, m - n0 + 1), half], from
+ * split j = at->j, a = at->a on (a = 0: the range's start), at most `budget` pairs; values met
+ * are also set in mark (when given: they are options). When the budget runs out with values
+ * still needed, at says where to go on; otherwise at->j = nsplit (the search is complete). */
+typedef struct spec_at { int64_t j, a; } spec_at;
+#define NEED_UPPER(NAME, T)                                                                       \
+    static int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,          \
+                        uint8_t *restrict need, uint8_t *restrict mark, int64_t count,            \
+                        spec_at *at, int64_t budget) {                                            \
+        int64_t a = at->a;                                                                        \
+        for (int64_t j = at->j; j < s->nsplit && count; j++, a = 0) {                             \
+            int64_t m = n - s->split[j];                                                          \
+            int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
+            if (a < m - n0 + 1) a = m - n0 + 1;                                                   \
+            if (a < 1) a = 1;                                                                     \
+            const T *restrict tm = t + m;                                                         \
+            for (; a <= half; a++) {                                                              \
+                if (budget-- <= 0) { at->j = j; at->a = a; return count; }                        \
+                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                           \
+                if (need[x]) {                                                                    \
+                    need[x] = 0;                                                                  \
+                    if (mark) mark[x] = 1;                                                        \
+                    if (!--count) break;                                                          \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        at->j = s->nsplit;                                                                        \
+        at->a = 0;                                                                                \
+        return count;                                                                             \
+    }
+NEED_SCAN(need_scan_u8, uint8_t)
+NEED_SCAN(need_scan_u16, uint16_t)
+NEED_SCAN(need_scan_u32, uint32_t)
+NEED_UPPER(need_upper_u8, uint8_t)
+NEED_UPPER(need_upper_u16, uint16_t)
+NEED_UPPER(need_upper_u32, uint32_t)
+
+/* With --threads: heaps in blocks n0 .. n0 + B - 1. The members of a thread team take the
+ * block's heaps one by one and do, for each, everything that reads only heaps below n0: the
+ * split look-ups with a rare part (all but those of rare heaps inside the block and the few
+ * whose other part is in it) into the heap's own marks, and then, speculatively, the search
+ * of common-common splits with both parts below n0 for the rare-class values those marks
+ * leave missing below their common-class mex v' (found ones are marked: they are options),
+ * within a budget of pairs per heap. The rest is done in heap order as without threads; the
+ * final marks only add to the team's, so the final mex is at least v', and a rare-class value
+ * below v' still missing was searched for by the team over the pairs below n0 up to where it
+ * stopped: only the pairs reaching into the block and those past the stop remain. The budget
+ * adapts between blocks: it shrinks when the team's searches are mostly for values the heap
+ * then gets otherwise (from a rare part inside the block), and grows when the heaps go on
+ * where the team stopped. Same options, same values, for every thread count and budget. */
+typedef struct spec {
+    uint64_t v;          /* the team's v' (the values below it it searched for) */
+    spec_at at;          /* where its search stopped (at.j = nsplit: complete) */
+} spec;
 typedef struct sblock {
     const gr_sparse *s;
     const void *t;
     const int64_t *ra; const uint32_t *rv; int64_t nr0;   /* the rare heaps below n0 */
     int64_t n0, B;
     size_t P;
-    uint8_t *marks;
+    uint8_t *marks;      /* B heaps' marks */
+    uint8_t *scratch;    /* a need array of P bytes per member */
+    spec *spec;          /* per heap of the block: the team's search */
+    int64_t budget;      /* pairs per heap for it */
     atomic_llong next;   /* the next heap of the block, taken by whichever member is free */
 } sblock;
 
@@ -171,14 +249,15 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
     return lo;
 }
 
-#define SPARSE_SCAN(NAME, T)                                                                      \
+#define SPARSE_SCAN(NAME, T, NEED)                                                                \
     static void NAME(void *arg, int member, int members) {                                       \
-        (void)member; (void)members;                                                              \
+        (void)members;                                                                            \
         sblock *J = arg;                                                                          \
         const gr_sparse *s = J->s;                                                                \
         const T *restrict t = J->t;                                                               \
         const int64_t *ra = J->ra;                                                                \
         const uint32_t *rv = J->rv;                                                               \
+        uint8_t *restrict need = J->scratch + (size_t)member * J->P;                              \
         for (int64_t q; (q = atomic_fetch_add(&J->next, 1)) < J->B;) {                            \
             int64_t n = J->n0 + q;                                                                \
             uint8_t *restrict mark = J->marks + (size_t)q * J->P;                                 \
@@ -194,21 +273,44 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
                     for (; i < J->nr0 && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;          \
                 }                                                                                 \
             }                                                                                     \
+            /* the speculative search: v' from these marks, then the missing rare-class values */ \
+            int nb = s->hp & (int)(n & 1);                                                        \
+            uint64_t v = 0, P = J->P;                                                             \
+            while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
+            uint64_t vlim = v < P ? v : P;                                                        \
+            int64_t count = 0;                                                                    \
+            for (uint64_t x = 0; x < vlim; x++)                                                   \
+                if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+            spec *sp = &J->spec[q];                                                               \
+            sp->v = vlim;                                                                         \
+            sp->at = (spec_at){ 0, 0 };                                                           \
+            if (count && NEED(t, s, n, J->n0, need, mark, count, &sp->at, J->budget))             \
+                memset(need, 0, vlim);                                                            \
+            if (!count) sp->at.j = s->nsplit;                                                     \
         }                                                                                         \
     }
-SPARSE_SCAN(sparse_scan_u8, uint8_t)
-SPARSE_SCAN(sparse_scan_u16, uint16_t)
-SPARSE_SCAN(sparse_scan_u32, uint32_t)
+SPARSE_SCAN(sparse_scan_u8, uint8_t, need_upper_u8)
+SPARSE_SCAN(sparse_scan_u16, uint16_t, need_upper_u16)
+SPARSE_SCAN(sparse_scan_u32, uint32_t, need_upper_u32)
 
-enum { PAR_MIN_WORK = 1024, PAR_MAX_BLOCK = 1024 };
-#define PAR_BLOCK_WORK (INT64_C(1) << 22)
+enum { PAR_FROM = 4096, PAR_MAX_BLOCK = 4096 };
+#define PAR_BLOCK_WORK (INT64_C(1) << 26)
 #define PAR_MAX_MARKS ((size_t)16 << 20)
+
+/* After a block of B heaps, of whose searches `stopped` ran out of budget and `wasted` of
+ * those were not gone on with (the heap got the values otherwise): a quarter of the block
+ * wasted shrinks the budget, a sixteenth gone on with grows it. Only the work moves. */
+static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t B) {
+    if (B <= 0) return;
+    if (4 * wasted > B) s->spec_budget = s->spec_budget / 4 > SPEC_MIN ? s->spec_budget / 4 : SPEC_MIN;
+    else if (16 * (stopped - wasted) > B && s->spec_budget < SPEC_MAX) s->spec_budget *= 2;
+}
 
 /* Starts a block at heap n: its size, its marks, and the team's work. The team lives while
  * the kernel runs, but is ended before any tracked allocation (which may fail with a longjmp)
  * and started again after it, so no failure can leave threads behind. */
 static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan,
-                            gr_pool **pool) {
+                            gr_pool **pool, const spec **specs) {
     int64_t B = PAR_BLOCK_WORK / (s->nr * s->nsplit + 1);
     if (B < 2 * c->threads) B = 2 * (int64_t)c->threads;
     if (B > PAR_MAX_BLOCK) B = PAR_MAX_BLOCK;
@@ -216,25 +318,33 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
     if (B > to - n + 1) B = to - n + 1;
     if (B > 2 * s->chosen_n - n) B = 2 * s->chosen_n - n;
     if (B < 1) B = 1;
-    size_t bytes = gr_size_mul(c, (size_t)B, (size_t)s->P);
+    /* marks, then a need array per member, then the team's search of each heap (aligned) */
+    size_t marks = gr_size_mul(c, (size_t)B, (size_t)s->P);
+    size_t vat = (marks + gr_size_mul(c, (size_t)c->threads, (size_t)s->P) + 15) & ~(size_t)15;
+    size_t bytes = vat + gr_size_mul(c, (size_t)B, sizeof(spec));
     if (bytes > s->bcap) {
         gr_pool_free(*pool);
         *pool = NULL;
         s->bmarks = gr_realloc(c, s->bmarks, bytes);
         s->bcap = bytes;
     }
-    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, 0 };
+    memset(s->bmarks + marks, 0, vat - marks);        /* the need arrays start clear */
+    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, s->bmarks + marks,
+                 (spec *)(void *)(s->bmarks + vat), s->spec_budget, 0 };
     if (!*pool) *pool = gr_pool_new(c->threads);
     gr_pool_run(*pool, scan, &J);
+    *specs = J.spec;
     return B;
 }
 
-#define SPARSE_RUN(NAME, T, TMAX, SCAN)                                                           \
+#define SPARSE_RUN(NAME, T, TMAX, SCAN, NEED, UPPER)                                                  \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
         T *restrict t = tab->data;                                                                \
         const uint64_t P = s->P;                                                                  \
         uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
         int64_t blk_n0 = 0, blk_end = 0, blk_nr0 = 0;   /* the block of marks from the team */    \
+        const spec *blk_spec = NULL;                     /* and its search per heap */            \
+        int64_t stopped = 0, wasted = 0;                 /* the block's searches cut short */     \
         gr_pool *pool = NULL;                                                                     \
         for (int64_t n = tab->n; n <= to; n++) {                                                  \
             if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
@@ -242,10 +352,12 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
                 gr_pool_free(pool);                                                               \
                 return 0;                                                                         \
             }                                                                                     \
-            if (n >= blk_end && c->threads > 1 && s->nr * s->nsplit >= PAR_MIN_WORK) {            \
+            if (n >= blk_end && c->threads > 1 && n >= PAR_FROM) {                                \
+                adapt_budget(s, stopped, wasted, blk_end - blk_n0);                               \
+                stopped = wasted = 0;                                                             \
                 blk_n0 = n;                                                                       \
                 blk_nr0 = s->nr;                                                                  \
-                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool);                        \
+                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool, &blk_spec);             \
             }                                                                                     \
             int in_blk = n < blk_end;                                                             \
             if (in_blk) memcpy(mark, s->bmarks + (size_t)(n - blk_n0) * P, (size_t)P);            \
@@ -279,18 +391,26 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
             while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
             /* rare-class values below v not seen yet: only common-common splits give them */    \
             int64_t count = 0;                                                                    \
+            int resumed = 0;                                                                      \
             uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                \
             for (uint64_t x = 0; x < vlim; x++)                                                   \
                 if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
             if (count) {                                                                          \
-                for (int j = 0; j < s->nsplit && count; j++) {                                    \
-                    int64_t m = n - s->split[j];                                                  \
-                    int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                              \
-                    const T *restrict tm = t + m;                                                 \
-                    for (int64_t a = 1; a <= half; a++) {                                         \
-                        uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                   \
-                        if (need[x]) { need[x] = 0; if (!--count) break; }                        \
-                    }                                                                             \
+                /* in a block the team searched the pairs below blk_n0 for those below v' */      \
+                int64_t n0 = in_blk ? blk_n0 : 0;                                                 \
+                count = NEED(t, s, n, n0, need, count);                                           \
+                if (count && in_blk) {                                                            \
+                    /* the least value still needed, and whether one is past the team's v' */    \
+                    const spec *sp = &blk_spec[n - blk_n0];                                       \
+                    uint64_t w = 0;                                                               \
+                    while (!need[w]) w++;                                                         \
+                    uint64_t top = vlim;                                                          \
+                    while (top > sp->v && !need[top - 1]) top--;                                  \
+                    spec_at at = sp->at;                                                          \
+                    if (top > sp->v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */  \
+                    resumed = w < sp->v;                                                          \
+                    if (w >= sp->v || at.j < s->nsplit)                                           \
+                        count = UPPER(t, s, n, n0, need, NULL, count, &at, INT64_MAX);            \
                 }                                                                                 \
                 if (count) {                                                                      \
                     uint64_t w = 0;                                                               \
@@ -298,6 +418,10 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
                     for (uint64_t x = w; x < vlim; x++) need[x] = 0;                              \
                     v = w;                                                                        \
                 }                                                                                 \
+            }                                                                                     \
+            if (in_blk && blk_spec[n - blk_n0].at.j < s->nsplit) {                                \
+                stopped++;                 /* the team's search stopped at its budget */          \
+                wasted += !resumed;        /* and the heap did not go on with it */               \
             }                                                                                     \
             if (v > P) v = P;          /* P itself is of the rare class and no option */         \
             if (v > (uint64_t)(TMAX)) { tab->n = n; gr_pool_free(pool); return 1; }               \
@@ -315,9 +439,9 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
         gr_pool_free(pool);                                                                       \
         return 0;                                                                                 \
     }
-SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8)
-SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16)
-SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32)
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8, need_scan_u8, need_upper_u8)
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16, need_scan_u16, need_upper_u16)
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32, need_scan_u32, need_upper_u32)
 
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     (void)g;
@@ -335,6 +459,14 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
         if (r) return 1;
         if (s->mode == MODE_SPARSE) return 0;
     }
+}
+
+int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common) {
+    if (!s->mask) return 0;          /* a choice always has a nonzero mask */
+    *mask = s->mask;
+    *heap_parity = s->hp;
+    *common = s->cc;
+    return 1;
 }
 
 void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap) {

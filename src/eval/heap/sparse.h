@@ -43,6 +43,11 @@ enum { GR_SPARSE_SAVED = 9 };
 void gr_sparse_save(const gr_sparse *s, int64_t *out);
 gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const int64_t *in, const gr_sgtable *tab);
 
+/* The classes of the kernel's latest rare-value choice: its mask, heap-parity bit and common
+ * class (a heap n >= 1 is rare when parity(sg(n) & mask) xor (heap_parity and n odd) is not
+ * common). Returns 0, setting nothing, if the rare-value kernel was never chosen. */
+int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common);
+
 /* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */
 void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap);
 #endif

@@ -1,0 +1,131 @@
+/* bench_period: the cost of finding periods next to the cost of the values, and the rare-value
+ * kernel's speed-up with threads.
+ *
+ * Part 1, detection over table: for four octal codes (Grundy's game 4!.0, 0.6, 0.376, 0.354) the
+ * table is computed to 2^K1 and 2^K2 (default 20 and 22) with one thread and no proved period
+ * (so the table really has that many values); then the detector (period/detect.h) scans it in
+ * the stages `check G periodic` uses (256, 512, ... up to the size) and reads every candidate's
+ * saltus and preperiod. Printed: both times and their ratio (the check costs the table plus
+ * this).
+ *
+ * Part 2, threads: Grundy's game and 0.6 to 2^T (default 20) with 1 thread and with N threads
+ * (default 2), alternately in the same process, each run from heap 0 on a fresh game; the best
+ * of R rounds (default 2) of each, their ratio, and whether the values are byte for byte the
+ * same. On a machine shared with other work the ratio is the number to read.
+ *
+ * usage: bench_period [--sizes K1 K2] [--threads-to T] [--threads N] [--rounds R] [--only 1|2] */
+#include "benchlib.h"
+#include "detect.h"
+#include "eval/heap/heap.h"
+#include "eval/evaluator.h"
+
+static gr_game *fresh(unit *u, const char *code, int threads, int prove) {
+    char src[128];
+    snprintf(src, sizeof src, "game a = octal \"%s\";\n", code);
+    gr_game *g = compile(u, src, "a");
+    gr_heap_tune(&u->c, g, 0, prove);
+    u->c.threads = threads;
+    return g;
+}
+
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double fill(unit *u, gr_game *g, int64_t n) {
+    double t0 = now();
+    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_period: %s is not a recurrence\n", g->name); exit(2); }
+    return now() - t0;
+}
+
+/* The detector over the table in the check's stages; returns a checksum of what it read so
+ * that nothing is optimised away. */
+static int64_t detect_stages(gr_ctx *c, const gr_sgtable *t, int64_t n) {
+    gr_detect d;
+    gr_detect_init(&d, c);
+    int64_t sum = 0;
+    for (int64_t m = 256; m <= n; m = m * 2 > n && m < n ? n : m * 2) {
+        gr_detect_scan(&d, t, m);
+        for (int64_t p = 1; p < m; p++) sum += gr_detect_start(&d, p) ^ gr_detect_saltus(&d, p);
+        if (m == n) break;
+    }
+    gr_detect_free(&d);
+    return sum;
+}
+
+int main(int argc, char **argv) {
+    int K1 = 20, K2 = 22, T = 20, threads = 2, rounds = 2, only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sizes") && i + 2 < argc) { K1 = atoi(argv[++i]); K2 = atoi(argv[++i]); }
+        else if (!strcmp(argv[i], "--threads-to") && i + 1 < argc) T = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: bench_period [--sizes K1 K2] [--threads-to T] [--threads N] [--rounds R] [--only 1|2]\n"); return 2; }
+    }
+    if (K1 < 10 || K2 > 32 || K1 > K2 || T < 12 || T > 32 || threads < 2 || threads > 256 || rounds < 1) {
+        fprintf(stderr, "bench_period: sizes from 2^10 to 2^32, --threads-to from 12 to 32, --threads from 2\n");
+        return 2;
+    }
+    static const char *codes[] = { "4!.0", "0.6", "0.376", "0.354" };
+    int bad = 0;
+    if (only != 2) {
+        printf("detection over table (one thread, no proved period): the detector in the check's stages\n");
+        printf("%-6s %4s %10s %10s %9s\n", "code", "2^k", "table s", "detect s", "ratio");
+        for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
+            unit u;
+            gr_game *g = fresh(&u, codes[ci], 1, 0);
+            double tt = 0;
+            for (int k = K1; k <= K2; k += K2 - K1 > 0 ? K2 - K1 : 1) {
+                int64_t n = (int64_t)1 << k;
+                tt += fill(&u, g, n - 1);
+                double t0 = now();
+                volatile int64_t sum = detect_stages(&u.c, gr_eval_values(g), n);
+                (void)sum;
+                double td = now() - t0;
+                printf("%-6s %4d %10.3f %10.3f %8.3fx\n", codes[ci], k, tt, td, td / (tt > 0 ? tt : 1e-9));
+                fflush(stdout);
+                if (K1 == K2) break;
+            }
+            gr_ctx_free(&u.c);
+        }
+    }
+    if (only != 1) {
+        printf("rare-value kernel, 1 thread against %d, to 2^%d, best of %d alternating rounds in this process\n",
+               threads, T, rounds);
+        printf("%-6s %10s %10s %9s %13s  %s\n", "code", "1 thread", "threads", "speed-up", "cores got", "values");
+        static const char *tcodes[] = { "4!.0", "0.6" };
+        int64_t n = ((int64_t)1 << T) - 1;
+        for (size_t ci = 0; ci < sizeof tcodes / sizeof *tcodes; ci++) {
+            double best[2] = { 1e300, 1e300 }, cpu1 = 0, cpu2 = 0;
+            int same = 1;
+            for (int r = 0; r < rounds; r++) {
+                unit u1, u2;
+                gr_game *a = fresh(&u1, tcodes[ci], 1, 1);
+                double c1 = cpu_now();
+                double t1 = fill(&u1, a, n);
+                if (t1 < best[0]) cpu1 = cpu_now() - c1;
+                gr_game *b = fresh(&u2, tcodes[ci], threads, 1);
+                double c0 = cpu_now();
+                double t2 = fill(&u2, b, n);
+                if (t2 < best[1]) cpu2 = cpu_now() - c0;
+                if (t1 < best[0]) best[0] = t1;
+                if (t2 < best[1]) best[1] = t2;
+                const gr_sgtable *ta = gr_eval_values(a), *tb = gr_eval_values(b);
+                same &= ta->n == tb->n && ta->width == tb->width &&
+                        !memcmp(ta->data, tb->data, (size_t)ta->n * (size_t)ta->width);
+                gr_ctx_free(&u1.c);
+                gr_ctx_free(&u2.c);
+            }
+            /* cores got: each run's CPU time over its wall time, i.e. how many cores it actually
+             * had (on a loaded machine far below its thread count: read the ratio with that) */
+            printf("%-6s %10.3f %10.3f %8.2fx %6.2f %6.2f  %s\n", tcodes[ci], best[0], best[1], best[0] / best[1],
+                   cpu1 / best[0], cpu2 / best[1], same ? "same bytes" : "DIFFER");
+            fflush(stdout);
+            bad |= !same;
+        }
+    }
+    return bad;
+}

@@ -1,0 +1,52 @@
+/* detect: every period of a finite sequence of heap values at once, in time linear in its
+ * length. For the values v[0..n) of a table and every 1 <= p < n it gives the saltus of the
+ * last pair, s(p) = v[n-1] - v[n-1-p], and the least e such that v[i+p] - v[i] = s(p) for
+ * every e <= i < n - p: the least preperiod of (p, s(p)) over the values seen. That is the
+ * state the incremental tracker of period.h keeps, but found afresh from the table by the
+ * Z-function (Gusfield) of the reversed difference sequence r[k] = v[n-1-k] - v[n-2-k]:
+ * v[i+p] - v[i] is constant for i >= e exactly when the differences repeat with period p from
+ * e, i.e. when r[0..] and r[p..] agree on their first n-1-p-e places, so e = n-1-p-z[p].
+ *
+ * A check that doubles its range and scans again after each stage thus costs at most twice a
+ * scan of the final range, about 10 ns per heap: negligible next to computing the values. The
+ * memory is one 32-bit entry per heap (64-bit past 2^31 heaps), besides the table itself. */
+#ifndef GRUNDY_DETECT_H
+#define GRUNDY_DETECT_H
+#include <stdint.h>
+#include "ctx.h"
+#include "eval/heap/sgtable.h"
+
+typedef struct gr_detect {
+    gr_ctx *c;
+    int64_t n;                 /* the values scanned last */
+    int64_t last;              /* v[n - 1] */
+    const gr_sgtable *tab;     /* the table scanned last (read for the saltus) */
+    int32_t *z32;              /* z[p] for 1 <= p < n - 1, 32-bit while n < 2^31 */
+    int64_t *z64;
+    int64_t cap;
+} gr_detect;
+
+void gr_detect_init(gr_detect *d, gr_ctx *c);
+void gr_detect_free(gr_detect *d);
+/* Scans the first n values of tab (n <= tab->n). The table must stay unchanged in those
+ * values while the results below are read. */
+void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n);
+
+/* For 1 <= p < n: the saltus of the last pair and the least preperiod of (p, saltus). */
+int64_t gr_detect_saltus(const gr_detect *d, int64_t p);
+int64_t gr_detect_start(const gr_detect *d, int64_t p);
+
+/* The research tables' columns over heaps 0..n-1 of a table: the largest value and the least
+ * heap holding it; with a rare-value classification (has_rare: a mask, heap-parity bit and
+ * common class as sparse.h chooses them) also how many heaps n >= 1 are rare and the last
+ * of them (-1: none). */
+typedef struct gr_value_columns {
+    int64_t upto;                      /* the last heap counted */
+    int64_t largest, largest_at;
+    int has_rare;
+    uint64_t rare_mask;
+    int rare_heap_parity, rare_common;
+    int64_t rare_count, last_rare;
+} gr_value_columns;
+void gr_detect_columns(const gr_sgtable *tab, int64_t n, gr_value_columns *col);
+#endif
