@@ -138,6 +138,17 @@ grep -q '"member":"h\[0.15\]","parameters":{"c":"0.15"},"status":"proved","perio
 "$grundy" kinds.game --threads 1 > kinds.txt 2> err || bad "text"
 grep -q "^census s\[S\] for S in subsets(1..4) to 500: 15 members in" kinds.txt && pass=$((pass + 1)) || bad "text header"
 
+# The rare-value columns of the periodicity check, where its kernel ran (0.6 and Grundy's game
+# do, 0.77 is proved by its period first and has none).
+printf 'game g[c] = octal c;\ncensus g[c] for c in {"0.6", "0.77", "4!.0"} to 20000;\n' > rare.game
+"$grundy" rare.game --format json --threads 1 > rare.json 2> err || bad "rare columns census failed"
+grep -q '"class":1,"status":"none","checked_to":20000,"largest":284,"rare_mask":494,"rare_count":1582,"last_rare":18833,"members"' rare.json \
+    && pass=$((pass + 1)) || bad "0.6: rare mask 0x1ee, 1582 rare heaps to 20000"
+grep -q '"class":2,"status":"proved","checked_to":20000,"largest":8,"members"' rare.json \
+    && pass=$((pass + 1)) || bad "0.77: no rare columns"
+"$grundy" rare.game --threads 1 > rare.txt 2> err || bad "rare columns text"
+grep -q "rare mask 0xfe: 1195 rare heaps, the last at heap 19687" rare.txt && pass=$((pass + 1)) || bad "4!.0 rare columns in text"
+
 # Errors: status 2, located.
 err_case() {   # SOURCE MESSAGE-PART
     printf '%s\n' "$1" > e.game
