@@ -33,17 +33,6 @@ static void member_text(const gr_rquery *q, int i, int64_t off, char *buf, size_
     else snprintf(buf, cap, "%s", q->member_labels[i]);
 }
 
-/* The rare-value columns of the periodicity check (where its kernel ran), after "largest":
- * the first member's, as check G periodic writes them but for largest and largest_at, which
- * the census writes itself. */
-static void census_rare_json(const gr_check_result *r, FILE *out) {
-    const gr_value_columns *col = &r->columns;
-    if (!r->has_columns || !col->has_rare) return;
-    fprintf(out, ",\"rare_mask\":%llu,\"rare_count\":%lld", (unsigned long long)col->rare_mask, (long long)col->rare_count);
-    if (col->last_rare >= 0) fprintf(out, ",\"last_rare\":%lld", (long long)col->last_rare);
-    else fputs(",\"last_rare\":null", out);
-}
-
 static void print_class(const gr_rquery *q, int cls, int root, const int *members, const int64_t *offs, int n,
                         const gr_member_result *res, gr_format fmt, FILE *out) {
     int proved = 1;
@@ -53,7 +42,7 @@ static void print_class(const gr_rquery *q, int cls, int root, const int *member
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"census\",\"class\":%d,\"status\":\"%s\",\"checked_to\":%lld,\"largest\":%lld",
                 cls, proved ? "proved" : "none", (long long)q->census_to, (long long)first->largest);
-        census_rare_json(r, out);
+        gr_check_rare_json(r, out);   /* the check's rare-value columns, where its kernel ran */
         fputs(",\"members\":[", out);
         for (int k = 0; k < n; k++) {
             const gr_check_result *mr = &res[members[k]].check;

@@ -376,14 +376,20 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     c->heap_goal = goal;
 }
 
-void gr_check_columns_json(const gr_check_result *r, FILE *out) {
+void gr_check_rare_json(const gr_check_result *r, FILE *out) {
     const gr_value_columns *col = &r->columns;
     if (!r->has_columns || !col->has_rare) return;
-    fprintf(out, ",\"largest\":%lld,\"largest_at\":%lld,\"rare_mask\":%llu,\"rare_heap_parity\":%s,\"rare_count\":%lld",
-            (long long)col->largest, (long long)col->largest_at, (unsigned long long)col->rare_mask,
+    fprintf(out, ",\"rare_mask\":%llu,\"rare_heap_parity\":%s,\"rare_count\":%lld", (unsigned long long)col->rare_mask,
             col->rare_heap_parity ? "true" : "false", (long long)col->rare_count);
     if (col->last_rare >= 0) fprintf(out, ",\"last_rare\":%lld", (long long)col->last_rare);
     else fputs(",\"last_rare\":null", out);
+}
+
+void gr_check_columns_json(const gr_check_result *r, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) return;
+    fprintf(out, ",\"largest\":%lld,\"largest_at\":%lld", (long long)col->largest, (long long)col->largest_at);
+    gr_check_rare_json(r, out);
 }
 
 void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out) {
