@@ -150,25 +150,111 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
  * to `to` or when a new choice is due (mode reset to undecided). */
+/* The pairs (a, m - a) for a in [a, hi]: each needed value met (need[x]) is cleared from need,
+ * set in mark (when given: it is an option) and counted off *count; stops when none is needed
+ * any more or after *budget pairs. Returns the next a not looked at.
+ *
+ * Most needed values turn up in the first few hundred pairs; the last few (usually small
+ * values: two parts of nearly the same value) take thousands. So once at most TAIL are left,
+ * the pairs go a 64-bit word at a time (8, 4 or 2 of them): t[a..] against t[..m-a] with its
+ * lanes reversed, each value still needed tested by the exact has-a-zero-lane test, and only
+ * a word with a hit is looked at pair by pair. (Plain C: right on either byte order.) */
+enum { TAIL = 6 };
+#define ONES_u8 UINT64_C(0x0101010101010101)
+#define ONES_u16 UINT64_C(0x0001000100010001)
+#define ONES_u32 UINT64_C(0x0000000100000001)
+static inline uint64_t rev_u8(uint64_t b) { return __builtin_bswap64(b); }
+static inline uint64_t rev_u16(uint64_t b) {
+    b = __builtin_bswap64(b);
+    return ((b >> 8) & UINT64_C(0x00ff00ff00ff00ff)) | ((b & UINT64_C(0x00ff00ff00ff00ff)) << 8);
+}
+static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
+#define WORD_TAIL(T, ONES, REV)                                                                       \
+    if (*count <= TAIL) {                                                                             \
+        enum { W = (int)(8 / sizeof(T)) };                                                            \
+        const uint64_t highs = ONES << (8 * sizeof(T) - 1);                                           \
+        uint64_t ys[TAIL], yv[TAIL];   /* the values still needed, in every lane and plain */      \
+        int ny = 0;                                                                                   \
+        for (uint64_t y = 0; y < lim && ny < *count; y++)                                             \
+            if (need[y]) { yv[ny] = y; ys[ny++] = y * ONES; }                                         \
+        while (a + W - 1 <= hi && *budget >= W) {                                                     \
+            uint64_t wa, wb;                                                                          \
+            memcpy(&wa, t + a, 8);                                                                    \
+            memcpy(&wb, tm - a - (W - 1), 8);                                                         \
+            uint64_t x = wa ^ REV(wb), hit = 0;                                                       \
+            for (int k = 0; k < ny; k++) {                                                            \
+                uint64_t z = x ^ ys[k];                                                               \
+                hit |= (z - ONES) & ~z;                                                               \
+            }                                                                                         \
+            if (hit & highs) {                                                                        \
+                int64_t b = a, one = W;                                                               \
+                PAIRS_SCALAR(b, a + W - 1, &one);                                                     \
+                if (!*count) { *budget -= b - a; return b; }                                          \
+                int k2 = 0;                                                                           \
+                for (int k = 0; k < ny; k++)                                                          \
+                    if (need[yv[k]]) { yv[k2] = yv[k]; ys[k2++] = ys[k]; }                             \
+                ny = k2;                                                                              \
+            }                                                                                         \
+            a += W;                                                                                   \
+            *budget -= W;                                                                             \
+        }                                                                                             \
+    }
+/* the scalar loop: a from A to H while pairs are left in *B */
+#define PAIRS_SCALAR(A, H, B)                                                                         \
+    for (; A <= (H); A++) {                                                                           \
+        if (*(B) <= 0) break;                                                                         \
+        --*(B);                                                                                       \
+        uint64_t x_ = (uint64_t)(t[A] ^ tm[-A]);                                                      \
+        if (need[x_]) {                                                                               \
+            need[x_] = 0;                                                                             \
+            if (mark) mark[x_] = 1;                                                                   \
+            if (!--*count) { A++; break; }                                                            \
+        }                                                                                             \
+    }
+#define PAIRS(NAME, T, ONES, REV)                                                                        \
+    static int64_t NAME(const T *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need, \
+                        uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim) {      \
+        const T *restrict tm = t + m;                                                                 \
+        /* without branches on the values: a hit every few pairs would be mispredicted */         \
+        int64_t cnt = *count, left = hi - a + 1 < *budget ? hi - a + 1 : *budget;                     \
+        const int64_t a0 = a;                                                                         \
+        if (mark)                                                                                     \
+            for (; cnt > TAIL && a - a0 < left; a++) {                                                \
+                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                               \
+                uint8_t h = need[x];                                                                  \
+                need[x] = 0;                                                                          \
+                mark[x] |= h;                                                                         \
+                cnt -= h;                                                                             \
+            }                                                                                         \
+        else                                                                                          \
+            for (; cnt > TAIL && a - a0 < left; a++) {                                                \
+                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                               \
+                cnt -= need[x];                                                                       \
+                need[x] = 0;                                                                          \
+            }                                                                                         \
+        *count = cnt;                                                                                 \
+        *budget -= a - a0;                                                                            \
+        WORD_TAIL(T, ONES, REV)                                                                           \
+        PAIRS_SCALAR(a, hi, budget);                                                                  \
+        return a;                                                                                     \
+    }
+PAIRS(pairs_u8, uint8_t, ONES_u8, rev_u8)
+PAIRS(pairs_u16, uint16_t, ONES_u16, rev_u16)
+PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32)
+
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
- * [1, min(half, m - n0)] (all pairs when n0 = 0). Each needed value met is cleared from need.
- * Returns how many are still needed. */
-#define NEED_SCAN(NAME, T)                                                                        \
+ * [1, min(half, m - n0)] (all pairs when n0 = 0). Each needed value met (all below lim) is
+ * cleared from need. Returns how many are still needed. */
+#define NEED_SCAN(NAME, T, PAIRS_T)                                                               \
     static int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,          \
-                        uint8_t *restrict need, int64_t count) {                                  \
+                        uint8_t *restrict need, int64_t count, uint64_t lim) {                    \
+        int64_t budget = INT64_MAX;                                                               \
         for (int j = 0; j < s->nsplit && count; j++) {                                            \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             int64_t hi = m - n0 > half ? half : m - n0;                                           \
-            const T *restrict tm = t + m;                                                         \
-            for (int64_t a = 1; a <= hi; a++) {                                                   \
-                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                           \
-                if (need[x]) {                                                                    \
-                    need[x] = 0;                                                                  \
-                    if (!--count) break;                                                          \
-                }                                                                                 \
-            }                                                                                     \
+            PAIRS_T(t, m, 1, hi, need, NULL, &count, &budget, lim);                               \
         }                                                                                         \
         return count;                                                                             \
     }
@@ -177,37 +263,29 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
  * are also set in mark (when given: they are options). When the budget runs out with values
  * still needed, at says where to go on; otherwise at->j = nsplit (the search is complete). */
 typedef struct spec_at { int64_t j, a; } spec_at;
-#define NEED_UPPER(NAME, T)                                                                       \
+#define NEED_UPPER(NAME, T, PAIRS_T)                                                              \
     static int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,          \
                         uint8_t *restrict need, uint8_t *restrict mark, int64_t count,            \
-                        spec_at *at, int64_t budget) {                                            \
+                        spec_at *at, int64_t budget, uint64_t lim) {                              \
         int64_t a = at->a;                                                                        \
         for (int64_t j = at->j; j < s->nsplit && count; j++, a = 0) {                             \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             if (a < m - n0 + 1) a = m - n0 + 1;                                                   \
             if (a < 1) a = 1;                                                                     \
-            const T *restrict tm = t + m;                                                         \
-            for (; a <= half; a++) {                                                              \
-                if (budget-- <= 0) { at->j = j; at->a = a; return count; }                        \
-                uint64_t x = (uint64_t)(t[a] ^ tm[-a]);                                           \
-                if (need[x]) {                                                                    \
-                    need[x] = 0;                                                                  \
-                    if (mark) mark[x] = 1;                                                        \
-                    if (!--count) break;                                                          \
-                }                                                                                 \
-            }                                                                                     \
+            a = PAIRS_T(t, m, a, half, need, mark, &count, &budget, lim);                         \
+            if (count && a <= half) { at->j = j; at->a = a; return count; }                       \
         }                                                                                         \
         at->j = s->nsplit;                                                                        \
         at->a = 0;                                                                                \
         return count;                                                                             \
     }
-NEED_SCAN(need_scan_u8, uint8_t)
-NEED_SCAN(need_scan_u16, uint16_t)
-NEED_SCAN(need_scan_u32, uint32_t)
-NEED_UPPER(need_upper_u8, uint8_t)
-NEED_UPPER(need_upper_u16, uint16_t)
-NEED_UPPER(need_upper_u32, uint32_t)
+NEED_SCAN(need_scan_u8, uint8_t, pairs_u8)
+NEED_SCAN(need_scan_u16, uint16_t, pairs_u16)
+NEED_SCAN(need_scan_u32, uint32_t, pairs_u32)
+NEED_UPPER(need_upper_u8, uint8_t, pairs_u8)
+NEED_UPPER(need_upper_u16, uint16_t, pairs_u16)
+NEED_UPPER(need_upper_u32, uint32_t, pairs_u32)
 
 /* With --threads: heaps in blocks n0 .. n0 + B - 1. The members of a thread team take the
  * block's heaps one by one and do, for each, everything that reads only heaps below n0: the
@@ -284,7 +362,7 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
             spec *sp = &J->spec[q];                                                               \
             sp->v = vlim;                                                                         \
             sp->at = (spec_at){ 0, 0 };                                                           \
-            if (count && NEED(t, s, n, J->n0, need, mark, count, &sp->at, J->budget))             \
+            if (count && NEED(t, s, n, J->n0, need, mark, count, &sp->at, J->budget, vlim))             \
                 memset(need, 0, vlim);                                                            \
             if (!count) sp->at.j = s->nsplit;                                                     \
         }                                                                                         \
@@ -398,7 +476,7 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
             if (count) {                                                                          \
                 /* in a block the team searched the pairs below blk_n0 for those below v' */      \
                 int64_t n0 = in_blk ? blk_n0 : 0;                                                 \
-                count = NEED(t, s, n, n0, need, count);                                           \
+                count = NEED(t, s, n, n0, need, count, vlim);                                           \
                 if (count && in_blk) {                                                            \
                     /* the least value still needed, and whether one is past the team's v' */    \
                     const spec *sp = &blk_spec[n - blk_n0];                                       \
@@ -410,7 +488,7 @@ static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int6
                     if (top > sp->v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */  \
                     resumed = w < sp->v;                                                          \
                     if (w >= sp->v || at.j < s->nsplit)                                           \
-                        count = UPPER(t, s, n, n0, need, NULL, count, &at, INT64_MAX);            \
+                        count = UPPER(t, s, n, n0, need, NULL, count, &at, INT64_MAX, vlim);            \
                 }                                                                                 \
                 if (count) {                                                                      \
                     uint64_t w = 0;                                                               \
