@@ -1,6 +1,7 @@
 /* sparse: the rare-value kernel; see sparse.h. */
 #include "eval/heap/sparse.h"
 #include "pool.h"
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -301,21 +302,9 @@ NEED_UPPER(need_upper_u32, uint32_t, pairs_u32)
  * then gets otherwise (from a rare part inside the block), and grows when the heaps go on
  * where the team stopped. Same options, same values, for every thread count and budget. */
 typedef struct spec {
-    uint64_t v;          /* the team's v' (the values below it it searched for) */
-    spec_at at;          /* where its search stopped (at.j = nsplit: complete) */
+    uint64_t v;          /* the values below it were searched for */
+    spec_at at;          /* where the search stopped (at.j = nsplit: complete) */
 } spec;
-typedef struct sblock {
-    const gr_sparse *s;
-    const void *t;
-    const int64_t *ra; const uint32_t *rv; int64_t nr0;   /* the rare heaps below n0 */
-    int64_t n0, B;
-    size_t P;
-    uint8_t *marks;      /* B heaps' marks */
-    uint8_t *scratch;    /* a need array of P bytes per member */
-    spec *spec;          /* per heap of the block: the team's search */
-    int64_t budget;      /* pairs per heap for it */
-    atomic_llong next;   /* the next heap of the block, taken by whichever member is free */
-} sblock;
 
 /* The first index i < nr with ra[i] > x (ra increasing). */
 static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
@@ -327,199 +316,342 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
     return lo;
 }
 
-#define SPARSE_SCAN(NAME, T, NEED)                                                                \
-    static void NAME(void *arg, int member, int members) {                                       \
-        (void)members;                                                                            \
-        sblock *J = arg;                                                                          \
-        const gr_sparse *s = J->s;                                                                \
-        const T *restrict t = J->t;                                                               \
-        const int64_t *ra = J->ra;                                                                \
-        const uint32_t *rv = J->rv;                                                               \
-        uint8_t *restrict need = J->scratch + (size_t)member * J->P;                              \
-        for (int64_t q; (q = atomic_fetch_add(&J->next, 1)) < J->B;) {                            \
-            int64_t n = J->n0 + q;                                                                \
-            uint8_t *restrict mark = J->marks + (size_t)q * J->P;                                 \
-            memset(mark, 0, J->P);                                                                \
-            for (int j = 0; j < s->nsplit; j++) {                                                 \
-                int64_t m = n - s->split[j];                                                      \
-                if (m < 2) continue;                                                              \
-                int64_t i = first_above(ra, J->nr0, m - J->n0);                                   \
-                if (s->uneq[j]) {                                                                 \
-                    for (; i < J->nr0 && ra[i] < m; i++)                                          \
-                        if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                       \
-                } else {                                                                          \
-                    for (; i < J->nr0 && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;          \
-                }                                                                                 \
-            }                                                                                     \
-            /* the speculative search: v' from these marks, then the missing rare-class values */ \
-            int nb = s->hp & (int)(n & 1);                                                        \
-            uint64_t v = 0, P = J->P;                                                             \
-            while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
-            uint64_t vlim = v < P ? v : P;                                                        \
-            int64_t count = 0;                                                                    \
-            for (uint64_t x = 0; x < vlim; x++)                                                   \
-                if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
-            spec *sp = &J->spec[q];                                                               \
-            sp->v = vlim;                                                                         \
-            sp->at = (spec_at){ 0, 0 };                                                           \
-            if (count && NEED(t, s, n, J->n0, need, mark, count, &sp->at, J->budget, vlim))             \
-                memset(need, 0, vlim);                                                            \
-            if (!count) sp->at.j = s->nsplit;                                                     \
-        }                                                                                         \
+/* With --threads, a pipeline. One member, the finisher (the caller), computes the heaps in
+ * order; every member, the finisher too when it would wait, takes the next heaps ahead of it
+ * and does for each, into a slot, everything that reads only heaps below L (the heaps the
+ * finisher had done when it was taken): the split look-ups with a rare part whose other part
+ * is below L, and then, speculatively, the search for the rare-class values below v' (the
+ * least common-class value those marks miss) over the pairs with both parts below L. The
+ * finisher adds what reads heaps from L on: the look-ups of rare heaps at L or above or whose
+ * other part is (the few smallest rare heaps), the pairs with a part at L or above, and the
+ * search for values past v'. Heaps run at most AHEAD past the finisher, so L trails by about
+ * that much and its share stays small. The values never depend on timing: a slot only says
+ * which options are known already, and a heap no member took is computed by the finisher
+ * whole. No allocation happens while the team lives; it ends every CHUNK heaps (limits,
+ * Ctrl-C and a new search budget are seen then). */
+enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16 };
+#define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
+
+typedef struct slot {
+    atomic_llong ready;  /* the heap whose work the slot holds, complete (-1: none) */
+    int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
+    spec sp;             /* its search */
+} slot;
+
+typedef struct pipe {
+    const gr_sparse *s;
+    const void *t;
+    const int64_t *ra; const uint32_t *rv;
+    size_t P;
+    int64_t end, ahead;  /* the last heap of the chunk; how far the members may run ahead */
+    slot *slots;         /* `ahead` slots: heap n's is n % ahead */
+    uint8_t *marks;      /* P bytes per slot */
+    uint8_t *needs;      /* a need array of P bytes per member (all clear between uses) */
+    int64_t budget;      /* pairs per heap for the speculative search */
+    atomic_llong claim;  /* the next heap no member took yet */
+    atomic_llong done;   /* the finisher's heaps below it are final (release) */
+    atomic_llong pubnr;  /* rare heaps published, stored before done */
+    atomic_int stop;
+    /* the finisher's own */
+    gr_sparse *fs;
+    gr_sgtable *tab;
+    gr_progress *pr;
+    int status;          /* 0: chunk done, 1: widen, 2: choose again */
+    int64_t stopped, wasted;
+} pipe;
+
+static inline void spin_wait(unsigned *spins) {
+    if (++*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else {
+        sched_yield();   /* a loaded machine: let the member we wait for run */
     }
-SPARSE_SCAN(sparse_scan_u8, uint8_t, need_upper_u8)
-SPARSE_SCAN(sparse_scan_u16, uint16_t, need_upper_u16)
-SPARSE_SCAN(sparse_scan_u32, uint32_t, need_upper_u32)
+}
 
-enum { PAR_FROM = 4096, PAR_MAX_BLOCK = 4096 };
-#define PAR_BLOCK_WORK (INT64_C(1) << 26)
-#define PAR_MAX_MARKS ((size_t)16 << 20)
+/* A member's work for heap n into its slot. */
+#define PRECOMPUTE(NAME, T, UPPER)                                                                    \
+    static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need) {     \
+        const gr_sparse *s = J->s;                                                                    \
+        const T *restrict t = J->t;                                                                   \
+        const int64_t *ra = J->ra;                                                                    \
+        const uint32_t *rv = J->rv;                                                                   \
+        slot *sl = &J->slots[n % J->ahead];                                                           \
+        uint8_t *restrict mark = J->marks + (size_t)(n % J->ahead) * J->P;                            \
+        sl->L = L;                                                                                    \
+        sl->nrL = nrL;                                                                                \
+        memset(mark, 0, J->P);                                                                        \
+        for (int j = 0; j < s->nsplit; j++) {                                                         \
+            int64_t m = n - s->split[j];                                                              \
+            if (m < 2) continue;                                                                      \
+            int64_t i = first_above(ra, nrL, m - L);                                                  \
+            if (s->uneq[j]) {                                                                         \
+                for (; i < nrL && ra[i] < m; i++)                                                     \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+            } else {                                                                                  \
+                for (; i < nrL && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                     \
+            }                                                                                         \
+        }                                                                                             \
+        int nb = s->hp & (int)(n & 1);                                                                \
+        uint64_t v = 0, P = J->P;                                                                     \
+        while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;           \
+        uint64_t vlim = v < P ? v : P;                                                                \
+        int64_t count = 0;                                                                            \
+        for (uint64_t x = 0; x < vlim; x++)                                                           \
+            if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+        sl->sp.v = vlim;                                                                              \
+        sl->sp.at = (spec_at){ 0, 0 };                                                                \
+        if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
+            memset(need, 0, vlim);                                                                    \
+        if (!count) sl->sp.at.j = s->nsplit;                                                          \
+        atomic_store_explicit(&sl->ready, n, memory_order_release);                                   \
+    }
+PRECOMPUTE(precompute_u8, uint8_t, need_upper_u8)
+PRECOMPUTE(precompute_u16, uint16_t, need_upper_u16)
+PRECOMPUTE(precompute_u32, uint32_t, need_upper_u32)
 
-/* After a block of B heaps, of whose searches `stopped` ran out of budget and `wasted` of
- * those were not gone on with (the heap got the values otherwise): a quarter of the block
- * wasted shrinks the budget, a sixteenth gone on with grows it. Only the work moves. */
+/* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
+ * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
+ * and left clear). The value is capped at P (of the rare class, never an option). */
+#define FINISH_HEAP(NAME, T, NEED, UPPER)                                                             \
+    static uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
+                         const uint8_t *slot_marks, uint8_t *restrict mark, uint8_t *restrict need,   \
+                         int64_t *stopped, int64_t *wasted) {                                         \
+        const uint64_t P = s->P;                                                                      \
+        int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
+        if (sl) memcpy(mark, slot_marks, (size_t)P);                                                  \
+        else memset(mark, 0, (size_t)P);                                                              \
+        for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
+        for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;                    \
+        for (int i = 0; i < s->nequal; i++) {                                                         \
+            int64_t r = n - s->equal[i];                                                              \
+            if (r >= 2 && !(r & 1)) mark[0] = 1;                                                      \
+        }                                                                                             \
+        /* every split with a rare part: all options of the common class */                         \
+        for (int j = 0; j < s->nsplit; j++) {                                                         \
+            int64_t m = n - s->split[j];                                                              \
+            if (m < 2) continue;                                                                      \
+            const int64_t *ra = s->ra;                                                                \
+            const uint32_t *rv = s->rv;                                                               \
+            int64_t nr = s->nr;                                                                       \
+            /* with a slot the members did the rare heaps i in [lo, nrL): skip them */                \
+            int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                       \
+            int64_t hi = sl ? nrL : nr;                                                               \
+            int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                               \
+            int64_t e1 = lo < top ? lo : top;                                                         \
+            if (s->uneq[j]) {                                                                         \
+                for (int64_t i = 0; i < e1; i++)                                                      \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+                for (int64_t i = hi; i < top; i++)                                                    \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+            } else {                                                                                  \
+                for (int64_t i = 0; i < e1; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                      \
+                for (int64_t i = hi; i < top; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                    \
+            }                                                                                         \
+        }                                                                                             \
+        int nb = s->hp & (int)(n & 1);                                                                \
+        uint64_t v = 0;                                                                               \
+        while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;           \
+        /* rare-class values below v not seen yet: only common-common splits give them */            \
+        int64_t count = 0;                                                                            \
+        int resumed = 0;                                                                              \
+        uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                          \
+        for (uint64_t x = 0; x < vlim; x++)                                                           \
+            if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+        if (count) {                                                                                  \
+            /* with a slot the members searched the pairs below L for those below v' */              \
+            count = NEED(t, s, n, L, need, count, vlim);                                              \
+            if (count && sl) {                                                                        \
+                /* the least value still needed, and whether one is past the members' v' */         \
+                uint64_t w = 0;                                                                       \
+                while (!need[w]) w++;                                                                 \
+                uint64_t top = vlim;                                                                  \
+                while (top > sl->sp.v && !need[top - 1]) top--;                                       \
+                spec_at at = sl->sp.at;                                                               \
+                if (top > sl->sp.v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */       \
+                resumed = w < sl->sp.v;                                                               \
+                if (w >= sl->sp.v || at.j < s->nsplit)                                                \
+                    count = UPPER(t, s, n, L, need, NULL, count, &at, INT64_MAX, vlim);               \
+            }                                                                                         \
+            if (count) {                                                                              \
+                uint64_t w = 0;                                                                       \
+                while (!need[w]) w++;                                                                 \
+                for (uint64_t x = w; x < vlim; x++) need[x] = 0;                                      \
+                v = w;                                                                                \
+            }                                                                                         \
+        }                                                                                             \
+        if (sl && sl->sp.at.j < s->nsplit) {                                                          \
+            ++*stopped;                /* the members' search stopped at its budget */                \
+            *wasted += !resumed;       /* and the heap did not go on with it */                       \
+        }                                                                                             \
+        return v > P ? P : v;                                                                         \
+    }
+FINISH_HEAP(finish_u8, uint8_t, need_scan_u8, need_upper_u8)
+FINISH_HEAP(finish_u16, uint16_t, need_scan_u16, need_upper_u16)
+FINISH_HEAP(finish_u32, uint32_t, need_scan_u32, need_upper_u32)
+
+/* After B heaps, of whose searches `stopped` ran out of budget and `wasted` of those were not
+ * gone on with (the heap got the values otherwise): a quarter wasted shrinks the budget, a
+ * sixteenth gone on with grows it. Only the work moves. */
 static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t B) {
     if (B <= 0) return;
     if (4 * wasted > B) s->spec_budget = s->spec_budget / 4 > SPEC_MIN ? s->spec_budget / 4 : SPEC_MIN;
     else if (16 * (stopped - wasted) > B && s->spec_budget < SPEC_MAX) s->spec_budget *= 2;
 }
 
-/* Starts a block at heap n: its size, its marks, and the team's work. The team lives while
- * the kernel runs, but is ended before any tracked allocation (which may fail with a longjmp)
- * and started again after it, so no failure can leave threads behind. */
-static int64_t sparse_block(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab, int64_t n, int64_t to, gr_pool_fn scan,
-                            gr_pool **pool, const spec **specs) {
-    int64_t B = PAR_BLOCK_WORK / (s->nr * s->nsplit + 1);
-    if (B < 2 * c->threads) B = 2 * (int64_t)c->threads;
-    if (B > PAR_MAX_BLOCK) B = PAR_MAX_BLOCK;
-    if ((size_t)B * s->P > PAR_MAX_MARKS) B = (int64_t)(PAR_MAX_MARKS / s->P);
-    if (B > to - n + 1) B = to - n + 1;
-    if (B > 2 * s->chosen_n - n) B = 2 * s->chosen_n - n;
-    if (B < 1) B = 1;
-    /* marks, then a need array per member, then the team's search of each heap (aligned) */
-    size_t marks = gr_size_mul(c, (size_t)B, (size_t)s->P);
-    size_t vat = (marks + gr_size_mul(c, (size_t)c->threads, (size_t)s->P) + 15) & ~(size_t)15;
-    size_t bytes = vat + gr_size_mul(c, (size_t)B, sizeof(spec));
+/* Heap n gets value v (below P, or P: the rare class); returns 1 when the rare-value choice
+ * is to be made again (v >= P). The caller checked that v fits T. */
+static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint64_t v) {
+    if ((int64_t)v > tab->max) tab->max = (int64_t)v;
+    tab->n = n + 1;
+    if (cls(s, v, n) != s->cc) push_rare(c, s, n, v);
+    return v >= s->P;
+}
+
+/* The pipeline's job: the finisher (member 0) and the members that run ahead. */
+#define PIPE_JOB(NAME, T, TMAX, PRE, FIN)                                                             \
+    static void NAME(void *arg, int member, int members) {                                           \
+        (void)members;                                                                                \
+        pipe *J = arg;                                                                                \
+        uint8_t *need = J->needs + (size_t)member * J->P;                                             \
+        unsigned spins = 0;                                                                           \
+        if (member) {                                                                                 \
+            while (!atomic_load_explicit(&J->stop, memory_order_relaxed)) {                           \
+                long long q = atomic_load(&J->claim);                                                 \
+                if (q > J->end) break;                                                                \
+                long long d = atomic_load_explicit(&J->done, memory_order_acquire);                  \
+                if (q >= d + J->ahead) { spin_wait(&spins); continue; }                               \
+                if (!atomic_compare_exchange_weak(&J->claim, &q, q + 1)) continue;                    \
+                spins = 0;                                                                            \
+                long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);                \
+                PRE(J, q, d, first_above(J->ra, nr, d - 1), need);                                    \
+            }                                                                                         \
+            return;                                                                                   \
+        }                                                                                             \
+        gr_sparse *s = J->fs;                                                                         \
+        gr_sgtable *tab = J->tab;                                                                     \
+        T *t = tab->data;                                                                             \
+        for (int64_t h = tab->n; h <= J->end;) {                                                      \
+            if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; break; }                          \
+            slot *sl = &J->slots[h % J->ahead];                                                       \
+            uint64_t v;                                                                               \
+            if (atomic_load_explicit(&sl->ready, memory_order_acquire) == h) {                        \
+                v = FIN(s, t, h, sl, J->marks + (size_t)(h % J->ahead) * J->P, s->mark, need,          \
+                        &J->stopped, &J->wasted);                                                     \
+            } else {                                                                                  \
+                long long q = atomic_load(&J->claim);                                                 \
+                if (q <= h) {                    /* nobody took it: all of it here */                 \
+                    if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;                \
+                    v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
+                } else {                                                                              \
+                    if (q < h + J->ahead && q <= J->end &&                                            \
+                        atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                         \
+                        PRE(J, q, h, s->nr, need);  /* a member is on heap h: go ahead meanwhile */   \
+                        spins = 0;                                                                    \
+                    } else {                                                                          \
+                        spin_wait(&spins);                                                            \
+                    }                                                                                 \
+                    continue;                                                                         \
+                }                                                                                     \
+            }                                                                                         \
+            if (v > (uint64_t)(TMAX)) { J->status = 1; break; }                                       \
+            t[h] = (T)v;                                                                              \
+            int again = commit_heap(NULL, s, tab, h, v);                                              \
+            atomic_store_explicit(&J->pubnr, s->nr, memory_order_release);                            \
+            atomic_store_explicit(&J->done, h + 1, memory_order_release);                             \
+            if ((h & PROGRESS_MASK) == 0) gr_progress_update(J->pr, (uint64_t)h);                     \
+            h++;                                                                                      \
+            if (again) { J->status = 2; break; }                                                      \
+        }                                                                                             \
+        atomic_store(&J->stop, 1);                                                                    \
+    }
+PIPE_JOB(pipe_job_u8, uint8_t, UINT8_MAX, precompute_u8, finish_u8)
+PIPE_JOB(pipe_job_u16, uint16_t, UINT16_MAX, precompute_u16, finish_u16)
+PIPE_JOB(pipe_job_u32, uint32_t, UINT32_MAX, precompute_u32, finish_u32)
+
+/* Heaps tab->n .. end (at most CHUNK) by the pipeline. Returns its status (0, 1: widen, 2:
+ * choose again). Everything that may fail is allocated before the team starts. */
+static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pool_fn job, gr_progress *pr) {
+    size_t P = (size_t)s->P;
+    int64_t ahead = AHEAD;
+    if ((size_t)ahead * P > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / P);
+    if (ahead < 4) ahead = 4;
+    /* the rare heaps may grow to where the choice is made again (and one past) */
+    int64_t want = 2 * s->chosen_rare + 1026;
+    if (s->rcap < want) {
+        s->rcap = want;
+        s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)want, sizeof *s->ra));
+        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)want, sizeof *s->rv));
+    }
+    size_t marks = gr_size_mul(c, (size_t)ahead, P);
+    size_t needs = gr_size_mul(c, (size_t)c->threads, P);
+    size_t at = (marks + needs + 63) & ~(size_t)63;
+    size_t bytes = at + gr_size_mul(c, (size_t)ahead, sizeof(slot));
     if (bytes > s->bcap) {
-        gr_pool_free(*pool);
-        *pool = NULL;
         s->bmarks = gr_realloc(c, s->bmarks, bytes);
         s->bcap = bytes;
     }
-    memset(s->bmarks + marks, 0, vat - marks);        /* the need arrays start clear */
-    sblock J = { s, tab->data, s->ra, s->rv, s->nr, n, B, (size_t)s->P, s->bmarks, s->bmarks + marks,
-                 (spec *)(void *)(s->bmarks + vat), s->spec_budget, 0 };
-    if (!*pool) *pool = gr_pool_new(c->threads);
-    gr_pool_run(*pool, scan, &J);
-    *specs = J.spec;
-    return B;
+    memset(s->bmarks + marks, 0, needs);              /* the need arrays start clear */
+    pipe *J = gr_alloc(c, sizeof *J);
+    J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
+    J->end = end; J->ahead = ahead;
+    J->slots = (slot *)(void *)(s->bmarks + at);
+    J->marks = s->bmarks;
+    J->needs = s->bmarks + marks;
+    J->budget = s->spec_budget;
+    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->slots[i].ready, -1);
+    atomic_init(&J->claim, tab->n);
+    atomic_init(&J->done, tab->n);
+    atomic_init(&J->pubnr, s->nr);
+    atomic_init(&J->stop, 0);
+    J->fs = s; J->tab = tab; J->pr = pr;
+    J->status = 0;
+    J->stopped = J->wasted = 0;
+    int64_t from = tab->n;
+    gr_pool *pool = gr_pool_new(c->threads);
+    gr_pool_run(pool, job, J);
+    gr_pool_free(pool);
+    adapt_budget(s, J->stopped, J->wasted, tab->n - from);
+    int status = J->status;
+    gr_free(c, J);
+    return status;
 }
 
-#define SPARSE_RUN(NAME, T, TMAX, SCAN, NEED, UPPER)                                                  \
-    static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {    \
-        T *restrict t = tab->data;                                                                \
-        const uint64_t P = s->P;                                                                  \
-        uint8_t *restrict mark = s->mark, *restrict need = s->need;                               \
-        int64_t blk_n0 = 0, blk_end = 0, blk_nr0 = 0;   /* the block of marks from the team */    \
-        const spec *blk_spec = NULL;                     /* and its search per heap */            \
-        int64_t stopped = 0, wasted = 0;                 /* the block's searches cut short */     \
-        gr_pool *pool = NULL;                                                                     \
-        for (int64_t n = tab->n; n <= to; n++) {                                                  \
-            if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                      \
-                s->mode = MODE_UNDECIDED;                                                         \
-                gr_pool_free(pool);                                                               \
-                return 0;                                                                         \
-            }                                                                                     \
-            if (n >= blk_end && c->threads > 1 && n >= PAR_FROM) {                                \
-                adapt_budget(s, stopped, wasted, blk_end - blk_n0);                               \
-                stopped = wasted = 0;                                                             \
-                blk_n0 = n;                                                                       \
-                blk_nr0 = s->nr;                                                                  \
-                blk_end = n + sparse_block(c, s, tab, n, to, SCAN, &pool, &blk_spec);             \
-            }                                                                                     \
-            int in_blk = n < blk_end;                                                             \
-            if (in_blk) memcpy(mark, s->bmarks + (size_t)(n - blk_n0) * P, (size_t)P);            \
-            else memset(mark, 0, (size_t)P);                                                      \
-            for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;     \
-            for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;            \
-            for (int i = 0; i < s->nequal; i++) {                                                 \
-                int64_t r = n - s->equal[i];                                                      \
-                if (r >= 2 && !(r & 1)) mark[0] = 1;                                              \
-            }                                                                                     \
-            /* every split with a rare part: all options of the common class */                 \
-            for (int j = 0; j < s->nsplit; j++) {                                                 \
-                int64_t m = n - s->split[j];                                                      \
-                if (m < 2) continue;                                                              \
-                const int64_t *ra = s->ra;                                                        \
-                const uint32_t *rv = s->rv;                                                       \
-                int64_t nr = s->nr;                                                               \
-                /* in a block the team did the rare heaps i in [lo, blk_nr0): skip them */        \
-                int64_t lo = in_blk ? first_above(ra, blk_nr0, m - blk_n0) : nr;                  \
-                int64_t hi = in_blk ? blk_nr0 : nr;                                               \
-                if (s->uneq[j]) {                                                                 \
-                    for (int64_t i = lo ? 0 : hi; i < nr && ra[i] < m; i = i + 1 == lo ? hi : i + 1)        \
-                        if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                       \
-                } else {                                                                          \
-                    for (int64_t i = lo ? 0 : hi; i < nr && ra[i] < m; i = i + 1 == lo ? hi : i + 1)        \
-                        mark[rv[i] ^ t[m - ra[i]]] = 1;                                           \
-                }                                                                                 \
-            }                                                                                     \
-            int nb = s->hp & (int)(n & 1);                                                        \
-            uint64_t v = 0;                                                                       \
-            while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;   \
-            /* rare-class values below v not seen yet: only common-common splits give them */    \
-            int64_t count = 0;                                                                    \
-            int resumed = 0;                                                                      \
-            uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                \
-            for (uint64_t x = 0; x < vlim; x++)                                                   \
-                if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
-            if (count) {                                                                          \
-                /* in a block the team searched the pairs below blk_n0 for those below v' */      \
-                int64_t n0 = in_blk ? blk_n0 : 0;                                                 \
-                count = NEED(t, s, n, n0, need, count, vlim);                                           \
-                if (count && in_blk) {                                                            \
-                    /* the least value still needed, and whether one is past the team's v' */    \
-                    const spec *sp = &blk_spec[n - blk_n0];                                       \
-                    uint64_t w = 0;                                                               \
-                    while (!need[w]) w++;                                                         \
-                    uint64_t top = vlim;                                                          \
-                    while (top > sp->v && !need[top - 1]) top--;                                  \
-                    spec_at at = sp->at;                                                          \
-                    if (top > sp->v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */  \
-                    resumed = w < sp->v;                                                          \
-                    if (w >= sp->v || at.j < s->nsplit)                                           \
-                        count = UPPER(t, s, n, n0, need, NULL, count, &at, INT64_MAX, vlim);            \
-                }                                                                                 \
-                if (count) {                                                                      \
-                    uint64_t w = 0;                                                               \
-                    while (!need[w]) w++;                                                         \
-                    for (uint64_t x = w; x < vlim; x++) need[x] = 0;                              \
-                    v = w;                                                                        \
-                }                                                                                 \
-            }                                                                                     \
-            if (in_blk && blk_spec[n - blk_n0].at.j < s->nsplit) {                                \
-                stopped++;                 /* the team's search stopped at its budget */          \
-                wasted += !resumed;        /* and the heap did not go on with it */               \
-            }                                                                                     \
-            if (v > P) v = P;          /* P itself is of the rare class and no option */         \
-            if (v > (uint64_t)(TMAX)) { tab->n = n; gr_pool_free(pool); return 1; }               \
-            t[n] = (T)v;                                                                          \
-            if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
-            tab->n = n + 1;                                                                       \
-            if (cls(s, v, n) != s->cc) {                                                          \
-                if (s->nr == s->rcap) { gr_pool_free(pool); pool = NULL; }  /* it may fail */     \
-                push_rare(c, s, n, v);                                                            \
-            }                                                                                     \
-            if (v >= P) { s->mode = MODE_UNDECIDED; gr_pool_free(pool); return 0; }               \
-            if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                    \
-            if (!pool) gr_poll(c);     /* limits and Ctrl-C; never with the team alive */       \
-        }                                                                                         \
-        gr_pool_free(pool);                                                                       \
-        return 0;                                                                                 \
+#define SPARSE_RUN(NAME, T, TMAX, JOB, FIN)                                                           \
+    static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {        \
+        T *restrict t = tab->data;                                                                    \
+        int64_t stopped = 0, wasted = 0;                                                              \
+        for (int64_t n = tab->n; n <= to; n = tab->n) {                                               \
+            if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                          \
+                s->mode = MODE_UNDECIDED;                                                             \
+                return 0;                                                                             \
+            }                                                                                         \
+            if (c->threads > 1 && n >= PAR_FROM) {                                                    \
+                int64_t end = to;                                                                     \
+                if (end > 2 * s->chosen_n - 1) end = 2 * s->chosen_n - 1;                             \
+                if (end > n + CHUNK - 1) end = n + CHUNK - 1;                                         \
+                int r = pipe_chunk(c, s, tab, end, JOB, pr);                                          \
+                if (r == 1) return 1;                                                                 \
+                if (r == 2) {                                                                         \
+                    if (s->nr > 2 * s->chosen_rare + 1024 || (uint64_t)tab->max >= s->P)              \
+                        { s->mode = MODE_UNDECIDED; return 0; }                                       \
+                }                                                                                     \
+                gr_poll(c);                                                                           \
+                continue;                                                                             \
+            }                                                                                         \
+            uint64_t v = FIN(s, t, n, NULL, NULL, s->mark, s->need, &stopped, &wasted);              \
+            if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                       \
+            t[n] = (T)v;                                                                              \
+            if (commit_heap(c, s, tab, n, v)) { s->mode = MODE_UNDECIDED; return 0; }                 \
+            if ((n & PROGRESS_MASK) == 0) gr_progress_update(pr, (uint64_t)n);                        \
+            gr_poll(c);                  /* limits and Ctrl-C */                                      \
+        }                                                                                             \
+        return 0;                                                                                     \
     }
-SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, sparse_scan_u8, need_scan_u8, need_upper_u8)
-SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, sparse_scan_u16, need_scan_u16, need_upper_u16)
-SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, sparse_scan_u32, need_scan_u32, need_upper_u32)
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, pipe_job_u8, finish_u8)
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, pipe_job_u16, finish_u16)
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, pipe_job_u32, finish_u32)
 
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     (void)g;
