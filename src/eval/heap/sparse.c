@@ -27,6 +27,7 @@ struct gr_sparse {
     int64_t *ra; uint32_t *rv; int64_t nr, rcap;
     /* scratch */
     uint8_t *mark, *need; size_t scap;
+    uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
 };
@@ -71,7 +72,7 @@ void gr_sparse_free(gr_ctx *c, gr_sparse *s) {
     gr_free(c, s->take); gr_free(c, s->takeall); gr_free(c, s->equal);
     gr_free(c, s->split); gr_free(c, s->uneq);
     gr_free(c, s->ra); gr_free(c, s->rv);
-    gr_free(c, s->mark); gr_free(c, s->need); gr_free(c, s->bmarks);
+    gr_free(c, s->mark); gr_free(c, s->need); gr_free(c, s->rclass); gr_free(c, s->bmarks);
     gr_free(c, s);
 }
 
@@ -89,6 +90,21 @@ static void push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
     }
     s->ra[s->nr] = n;
     s->rv[s->nr++] = (uint32_t)v;
+}
+
+/* The marks and need arrays for a choice (P + 1 bytes), and its table of rare-class values. */
+static void scratch_for_choice(gr_ctx *c, gr_sparse *s) {
+    size_t P = (size_t)s->P;
+    if (s->scap < P + 1) {
+        s->scap = P + 1;
+        s->mark = gr_realloc(c, s->mark, s->scap);
+        s->need = gr_realloc(c, s->need, s->scap);
+        s->rclass = gr_realloc(c, s->rclass, gr_size_mul(c, 2, s->scap));
+    }
+    memset(s->need, 0, s->scap);
+    for (int nb = 0; nb < 2; nb++)
+        for (size_t x = 0; x < P; x++)
+            s->rclass[(size_t)nb * P + x] = (uint8_t)((__builtin_parityll(x & s->mask) ^ nb) != s->cc);
 }
 
 /* The mask and heap-parity bit whose rare class is smallest, from the Walsh-Hadamard transform
@@ -141,12 +157,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
         if (cls(s, v, x) != s->cc) push_rare(c, s, x, v);
     }
     s->chosen_rare = s->nr;
-    if (s->scap < (size_t)P + 1) {
-        s->scap = (size_t)P + 1;
-        s->mark = gr_realloc(c, s->mark, s->scap);
-        s->need = gr_realloc(c, s->need, s->scap);
-    }
-    memset(s->need, 0, s->scap);
+    scratch_for_choice(c, s);
 }
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
@@ -370,6 +381,30 @@ static inline void spin_wait(unsigned *spins) {
     }
 }
 
+/* The least common-class value not in mark (rc: the rare-class table of the heap's parity),
+ * or P when every one below P is; and the rare-class values below vlim not in mark, set in
+ * need (clear there before) and counted. Bytes are 0 or 1, so eight go at a time. */
+static inline uint64_t least_common(const uint8_t *mark, const uint8_t *rc, uint64_t P) {
+    uint64_t x = 0;
+    for (; x + 8 <= P; x += 8) {
+        uint64_t a, b;
+        memcpy(&a, mark + x, 8);
+        memcpy(&b, rc + x, 8);
+        if (~(a | b) & ONES_u8) break;
+    }
+    while (x < P && (mark[x] | rc[x])) x++;
+    return x;
+}
+static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *need, uint64_t vlim) {
+    int64_t count = 0;
+    for (uint64_t x = 0; x < vlim; x++) {
+        uint8_t h = rc[x] & (uint8_t)~mark[x];
+        need[x] = h;
+        count += h;
+    }
+    return count;
+}
+
 /* A member's work for heap n into its slot. */
 #define PRECOMPUTE(NAME, T, UPPER)                                                                    \
     static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need) {     \
@@ -395,11 +430,11 @@ static inline void spin_wait(unsigned *spins) {
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0, P = J->P;                                                                     \
-        while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;           \
+        const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
+        v = least_common(mark, rc, P);                                                                \
         uint64_t vlim = v < P ? v : P;                                                                \
         int64_t count = 0;                                                                            \
-        for (uint64_t x = 0; x < vlim; x++)                                                           \
-            if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+        count = needed(mark, rc, need, vlim);                                                         \
         sl->sp.v = vlim;                                                                              \
         sl->sp.at = (spec_at){ 0, 0 };                                                                \
         if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
@@ -452,13 +487,13 @@ PRECOMPUTE(precompute_u32, uint32_t, need_upper_u32)
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0;                                                                               \
-        while ((v < P && mark[v]) || (__builtin_parityll(v & s->mask) ^ nb) != s->cc) v++;           \
+        const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
+        v = least_common(mark, rc, P);                                                                \
         /* rare-class values below v not seen yet: only common-common splits give them */            \
         int64_t count = 0;                                                                            \
         int resumed = 0;                                                                              \
         uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                          \
-        for (uint64_t x = 0; x < vlim; x++)                                                           \
-            if (!mark[x] && (__builtin_parityll(x & s->mask) ^ nb) != s->cc) { need[x] = 1; count++; } \
+        count = needed(mark, rc, need, vlim);                                                         \
         if (count) {                                                                                  \
             /* with a slot the members searched the pairs below L for those below v' */              \
             count = NEED(t, s, n, L, need, count, vlim);                                              \
@@ -718,9 +753,6 @@ gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const 
         uint64_t v = (uint64_t)gr_sgt_get(tab, x);
         if (cls(s, v, x) != s->cc) push_rare(c, s, x, v);
     }
-    s->scap = (size_t)P + 1;
-    s->mark = gr_realloc(c, s->mark, s->scap);
-    s->need = gr_realloc(c, s->need, s->scap);
-    memset(s->need, 0, s->scap);
+    scratch_for_choice(c, s);
     return s;
 }
