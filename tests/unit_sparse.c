@@ -88,6 +88,68 @@ static int one_code(const code *k, int64_t *ref) {
     return ok;
 }
 
+/* The rare-value kernel's --threads pipeline (sparse.c) past heap 4096, where it starts: with
+ * one thread in its solo mode (the finisher itself does runs of up to 128 heaps ahead, so
+ * heaps are finished from work that read only the heaps below a bound trailing them by 0 to
+ * 127, whatever the timing) and with two threads (members really ahead), against the naive
+ * values. The solo pipeline must have finished thousands of heaps from its slots. */
+static int64_t piped_solo, piped_team, pipe_heaps;
+static int pipe_code(const code *k, int64_t *ref, int64_t upto) {
+    char cs[80], src[256];
+    format_code(k, cs);
+    snprintf(src, sizeof src, "game a = octal \"%s\";\ngame b = octal \"%s\";\n", cs, cs);
+    gf f;
+    if (!gf_open(&f, src)) { CHECK(0); gf_close(&f); return 0; }
+    gr_game *a = gf_game(&f, "a"), *b = gf_game(&f, "b");
+    naive(k, upto, ref);
+    gr_heap_tune(&f.c, a, 64, 0);
+    gr_heap_tune(&f.c, b, 64, 0);
+    int solo = gr_heap_sparse_solo(&f.c, a);
+    f.c.threads = 1;
+    int ok = gr_heap_ensure(&f.c, a, upto) == 0;
+    f.c.threads = 2;
+    ok &= gr_heap_ensure(&f.c, b, upto) == 0;
+    for (int64_t i = 0; i <= upto && ok; i++)
+        if (gr_heap_value(a, i) != ref[i] || gr_heap_value(b, i) != ref[i]) {
+            printf("code %s: heap %lld: solo pipeline %lld, two threads %lld, naive %lld\n", cs, (long long)i,
+                   (long long)gr_heap_value(a, i), (long long)gr_heap_value(b, i), (long long)ref[i]);
+            ok = 0;
+        }
+    gr_heap_counts ka = gr_heap_count(a), kb = gr_heap_count(b);
+    if (solo) {
+        piped_solo += ka.piped;
+        piped_team += kb.piped;
+        pipe_heaps += ka.rare;
+    }
+    gf_close(&f);
+    return ok;
+}
+
+static void pipeline(t_rng *r, int64_t *ref) {
+    enum { UP = 4096 + 2000, CODES = 60 / STRIDE };
+    int bad = 0;
+    code k;
+    for (int i = 0; i < CODES; i++) {
+        memset(&k, 0, sizeof k);
+        k.nd = (int)t_range(r, 2, 6);
+        for (int p = 0; p < k.nd; p++) {
+            k.d[p] = (uint8_t)t_range(r, 0, 7);
+            if (p == 0) k.d[p] &= 4;
+            if ((k.d[p] & 4) && t_range(r, 0, 1)) k.uneq[p] = 1;
+        }
+        k.d[1 + t_range(r, 0, k.nd - 2)] |= 4;         /* a split somewhere: the kernel applies */
+        bad += !pipe_code(&k, ref, UP);
+    }
+    /* Grundy's game (4!.0) and 0.6 to 16000: their rare classes pass a thousand heaps */
+    code grundy = { .nd = 1, .d = { 4 }, .uneq = { 1 } }, six = { .nd = 2, .d = { 0, 6 } };
+    bad += !pipe_code(&grundy, ref, 16000 / STRIDE > UP ? 16000 / STRIDE : UP);
+    bad += !pipe_code(&six, ref, 16000 / STRIDE > UP ? 16000 / STRIDE : UP);
+    CHECK_EQ(bad, 0);
+    printf("pipeline: %lld heaps finished from slots by one thread (solo), %lld by two threads, of %lld rare-value heaps\n",
+           (long long)piped_solo, (long long)piped_team, (long long)pipe_heaps);
+    CHECK(piped_solo > 10000 / STRIDE);
+}
+
 /* Options as a flat list: count of parts then the parts. */
 typedef struct optlist { gr_ctx *c; gr_game *g; int64_t want; int64_t v[4096]; int n; } optlist;
 static void keep_opt(void *user, const int64_t *h, int nh) {
@@ -192,6 +254,9 @@ int main(void) {
     printf("rare-value kernel chosen for %d of %d codes\n", sparse_used, (512 + 300) / STRIDE);
     CHECK(sparse_used > 100 / STRIDE);
     huge();
+    int64_t *big = malloc((20000 + 1) * sizeof *big);
+    pipeline(&r, big);
+    free(big);
     free(ref);
     return t_finish("unit_sparse");
 }

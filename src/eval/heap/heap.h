@@ -38,9 +38,13 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre);
  * -1: never, the plain kernel only), and whether a proved period ends the filling. */
 void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods);
 /* For tests: how many heaps of an octal code the rare-value kernel computed, and how many the
- * plain kernel across threads (octpar.h); the rest were the plain serial kernel's. */
-typedef struct gr_heap_counts { int64_t rare, threaded; } gr_heap_counts;
+ * plain kernel across threads (octpar.h); the rest were the plain serial kernel's. piped: of
+ * the rare-value kernel's, those its --threads pipeline finished from work done ahead. */
+typedef struct gr_heap_counts { int64_t rare, threaded, piped; } gr_heap_counts;
 gr_heap_counts gr_heap_count(const gr_game *g);
+/* For tests: the rare-value kernel's pipeline even with one thread (gr_sparse_solo); returns 0
+ * if the code is not one for the rare-value kernel. */
+int gr_heap_sparse_solo(gr_ctx *c, gr_game *g);
 /* For --explain: what the values computed so far decided (the rare-value kernel's mask and rare
  * class, or a proved period); "" when nothing does. Computes nothing. */
 void gr_heap_describe(const gr_game *g, char *buf, size_t cap);

@@ -30,6 +30,8 @@ struct gr_sparse {
     uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
+    int64_t piped;                     /* heaps finished from a slot of the pipeline */
+    int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
 };
 
 int gr_sparse_applies(const gr_game *g) {
@@ -574,8 +576,16 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
             if (atomic_load_explicit(&sl->ready, memory_order_acquire) == h) {                        \
                 v = FIN(s, t, h, sl, J->marks + (size_t)(h % J->ahead) * J->P, s->mark, need,          \
                         &J->stopped, &J->wasted);                                                     \
+                s->piped++;                                                                           \
             } else {                                                                                  \
                 long long q = atomic_load(&J->claim);                                                 \
+                if (q <= h && s->solo) {         /* tests: a run of heaps ahead, as a member would */ \
+                    int64_t k = 1 + (h * 7919) % J->ahead;                                            \
+                    if (k > J->end - h + 1) k = J->end - h + 1;                                       \
+                    if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                \
+                    for (int64_t i = 0; i < k; i++) PRE(J, h + i, h, s->nr, need);                    \
+                    continue;                                                                         \
+                }                                                                                     \
                 if (q <= h) {                    /* nobody took it: all of it here */                 \
                     if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;                \
                     v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
@@ -662,7 +672,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
                 s->mode = MODE_UNDECIDED;                                                             \
                 return 0;                                                                             \
             }                                                                                         \
-            if (c->threads > 1 && n >= PAR_FROM) {                                                    \
+            if ((c->threads > 1 || s->solo) && n >= PAR_FROM) {                                       \
                 int64_t end = to;                                                                     \
                 if (end > 2 * s->chosen_n - 1) end = 2 * s->chosen_n - 1;                             \
                 if (end > n + CHUNK - 1) end = n + CHUNK - 1;                                         \
@@ -705,6 +715,9 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
         if (s->mode == MODE_SPARSE) return 0;
     }
 }
+
+int64_t gr_sparse_piped(const gr_sparse *s) { return s->piped; }
+void gr_sparse_solo(gr_sparse *s, int on) { s->solo = on; }
 
 int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common) {
     if (!s->mask) return 0;          /* a choice always has a nonzero mask */

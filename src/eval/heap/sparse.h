@@ -48,6 +48,12 @@ gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const 
  * common). Returns 0, setting nothing, if the rare-value kernel was never chosen. */
 int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common);
 
+/* Heaps the --threads pipeline finished from work done ahead (by a member, or by the finisher
+ * while it waited for one); and, for tests, the pipeline with one thread: the finisher does
+ * runs of heaps ahead itself, so that every way a heap is finished runs whatever the timing. */
+int64_t gr_sparse_piped(const gr_sparse *s);
+void gr_sparse_solo(gr_sparse *s, int on);
+
 /* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */
 void gr_sparse_describe(const gr_sparse *s, char *buf, size_t cap);
 #endif
