@@ -2,6 +2,7 @@
 #include "eval/heap/sparse.h"
 #include "pool.h"
 #include <sched.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -361,10 +362,15 @@ typedef struct pipe {
     uint8_t *marks;      /* P bytes per slot */
     uint8_t *needs;      /* a need array of P bytes per member (all clear between uses) */
     int64_t budget;      /* pairs per heap for the speculative search */
+    /* each written by its own writer, on cache lines of their own (64 bytes apart) */
+    char pad0[64];
     atomic_llong claim;  /* the next heap no member took yet */
+    char pad1[64];
     atomic_llong done;   /* the finisher's heaps below it are final (release) */
     atomic_llong pubnr;  /* rare heaps published, stored before done */
+    char pad2[64];
     atomic_int stop;
+    char pad3[64];
     /* the finisher's own */
     gr_sparse *fs;
     gr_sgtable *tab;
@@ -373,13 +379,19 @@ typedef struct pipe {
     int64_t stopped, wasted;
 } pipe;
 
+/* Waiting for another member: a few pauses (its heap takes microseconds), then the processor
+ * for others (a loaded machine may not be running it), then short sleeps (members far ahead
+ * of the finisher have a hundred heaps of its work queued: no need to burn a core meanwhile). */
 static inline void spin_wait(unsigned *spins) {
-    if (++*spins < 64) {
+    ++*spins;
+    if (*spins < 64) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
+    } else if (*spins < 96) {
+        sched_yield();
     } else {
-        sched_yield();   /* a loaded machine: let the member we wait for run */
+        nanosleep(&(struct timespec){ 0, 20 * 1000 }, NULL);
     }
 }
 
