@@ -359,8 +359,9 @@ typedef struct pipe {
     size_t P;
     int64_t end, ahead;  /* the last heap of the chunk; how far the members may run ahead */
     slot *slots;         /* `ahead` slots: heap n's is n % ahead */
-    uint8_t *marks;      /* P bytes per slot */
-    uint8_t *needs;      /* a need array of P bytes per member (all clear between uses) */
+    uint8_t *bits;       /* the marks of each slot as bits, bstride bytes per slot */
+    size_t bstride;
+    uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
     int64_t budget;      /* pairs per heap for the speculative search */
     /* each written by its own writer, on cache lines of their own (64 bytes apart) */
     char pad0[64];
@@ -419,6 +420,36 @@ static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *ne
     return count;
 }
 
+/* A slot's marks as bits (one cache line for P = 256 rather than four: the slot goes from one
+ * core to another) and back; the marks are bytes 0 or 1. */
+static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w;
+            memcpy(&w, mark + 8 * i, 8);
+            bits[i] = (uint8_t)((w * UINT64_C(0x0102040810204080)) >> 56);   /* byte k's bit 0 to bit k */
+        }
+        return;
+    }
+#endif
+    memset(bits, 0, (P + 7) / 8);
+    for (size_t x = 0; x < P; x++) bits[x >> 3] |= (uint8_t)(mark[x] << (x & 7));
+}
+static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
+            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
+            memcpy(mark + 8 * i, &w, 8);
+        }
+        return;
+    }
+#endif
+    for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
+}
+
 /* A member's work for heap n into its slot. */
 #define PRECOMPUTE(NAME, T, UPPER)                                                                    \
     static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need) {     \
@@ -427,7 +458,7 @@ static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *ne
         const int64_t *ra = J->ra;                                                                    \
         const uint32_t *rv = J->rv;                                                                   \
         slot *sl = &J->slots[n % J->ahead];                                                           \
-        uint8_t *restrict mark = J->marks + (size_t)(n % J->ahead) * J->P;                            \
+        uint8_t *restrict mark = need + J->P;          /* the member's own, packed into the slot */   \
         sl->L = L;                                                                                    \
         sl->nrL = nrL;                                                                                \
         memset(mark, 0, J->P);                                                                        \
@@ -454,6 +485,7 @@ static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *ne
         if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
             memset(need, 0, vlim);                                                                    \
         if (!count) sl->sp.at.j = s->nsplit;                                                          \
+        pack_marks(J->bits + (size_t)(n % J->ahead) * J->bstride, mark, J->P);                        \
         atomic_store_explicit(&sl->ready, n, memory_order_release);                                   \
     }
 PRECOMPUTE(precompute_u8, uint8_t, need_upper_u8)
@@ -465,11 +497,11 @@ PRECOMPUTE(precompute_u32, uint32_t, need_upper_u32)
  * and left clear). The value is capped at P (of the rare class, never an option). */
 #define FINISH_HEAP(NAME, T, NEED, UPPER)                                                             \
     static uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
-                         const uint8_t *slot_marks, uint8_t *restrict mark, uint8_t *restrict need,   \
+                         const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,    \
                          int64_t *stopped, int64_t *wasted) {                                         \
         const uint64_t P = s->P;                                                                      \
         int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
-        if (sl) memcpy(mark, slot_marks, (size_t)P);                                                  \
+        if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
         else memset(mark, 0, (size_t)P);                                                              \
         for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
         for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;                    \
@@ -563,7 +595,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
     static void NAME(void *arg, int member, int members) {                                           \
         (void)members;                                                                                \
         pipe *J = arg;                                                                                \
-        uint8_t *need = J->needs + (size_t)member * J->P;                                             \
+        uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
         unsigned spins = 0;                                                                           \
         if (member) {                                                                                 \
             while (!atomic_load_explicit(&J->stop, memory_order_relaxed)) {                           \
@@ -586,7 +618,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
             slot *sl = &J->slots[h % J->ahead];                                                       \
             uint64_t v;                                                                               \
             if (atomic_load_explicit(&sl->ready, memory_order_acquire) == h) {                        \
-                v = FIN(s, t, h, sl, J->marks + (size_t)(h % J->ahead) * J->P, s->mark, need,          \
+                v = FIN(s, t, h, sl, J->bits + (size_t)(h % J->ahead) * J->bstride, s->mark, need,     \
                         &J->stopped, &J->wasted);                                                     \
                 s->piped++;                                                                           \
             } else {                                                                                  \
@@ -632,7 +664,8 @@ PIPE_JOB(pipe_job_u32, uint32_t, UINT32_MAX, precompute_u32, finish_u32)
 static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pool_fn job, gr_progress *pr) {
     size_t P = (size_t)s->P;
     int64_t ahead = AHEAD;
-    if ((size_t)ahead * P > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / P);
+    size_t bstride = ((P + 7) / 8 + 63) & ~(size_t)63;
+    if ((size_t)ahead * bstride > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / bstride);
     if (ahead < 4) ahead = 4;
     /* the rare heaps may grow to where the choice is made again (and one past) */
     int64_t want = 2 * s->chosen_rare + 1026;
@@ -641,8 +674,8 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
         s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)want, sizeof *s->ra));
         s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)want, sizeof *s->rv));
     }
-    size_t marks = gr_size_mul(c, (size_t)ahead, P);
-    size_t needs = gr_size_mul(c, (size_t)c->threads, P);
+    size_t marks = gr_size_mul(c, (size_t)ahead, bstride);
+    size_t needs = gr_size_mul(c, (size_t)c->threads, gr_size_mul(c, 2, P));
     size_t at = (marks + needs + 63) & ~(size_t)63;
     size_t bytes = at + gr_size_mul(c, (size_t)ahead, sizeof(slot));
     if (bytes > s->bcap) {
@@ -654,7 +687,8 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
     J->end = end; J->ahead = ahead;
     J->slots = (slot *)(void *)(s->bmarks + at);
-    J->marks = s->bmarks;
+    J->bits = s->bmarks;
+    J->bstride = bstride;
     J->needs = s->bmarks + marks;
     J->budget = s->spec_budget;
     for (int64_t i = 0; i < ahead; i++) atomic_init(&J->slots[i].ready, -1);
