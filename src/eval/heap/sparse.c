@@ -174,7 +174,12 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
  * the pairs go a 64-bit word at a time (8, 4 or 2 of them): t[a..] against t[..m-a] with its
  * lanes reversed, each value still needed tested by the exact has-a-zero-lane test, and only
  * a word with a hit is looked at pair by pair. (Plain C: right on either byte order.) */
-enum { TAIL = 6 };
+#ifdef __SSE2__
+#include <emmintrin.h>
+enum { TAIL = 12 };   /* two instructions per value per 16 pairs */
+#else
+enum { TAIL = 6 };    /* four per value per 8 pairs */
+#endif
 #define ONES_u8 UINT64_C(0x0101010101010101)
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
@@ -214,6 +219,57 @@ static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
             *budget -= W;                                                                             \
         }                                                                                             \
     }
+#ifdef __SSE2__
+/* The same 16 bytes at a time with SSE2 (every x86-64 has it): the lanes of t[..m-a] reversed
+ * by shuffles of dwords and words (and of the bytes in words), a compare per value still
+ * needed. */
+static inline __m128i vrev_u32(__m128i v) { return _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3)); }
+static inline __m128i vrev_u16(__m128i v) {
+    v = vrev_u32(v);
+    v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+    return _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+}
+static inline __m128i vrev_u8(__m128i v) {
+    v = vrev_u16(v);
+    return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+}
+static inline __m128i vset_u8(uint64_t y) { return _mm_set1_epi8((char)y); }
+static inline __m128i vset_u16(uint64_t y) { return _mm_set1_epi16((short)y); }
+static inline __m128i vset_u32(uint64_t y) { return _mm_set1_epi32((int)y); }
+static inline __m128i veq_u8(__m128i a, __m128i b) { return _mm_cmpeq_epi8(a, b); }
+static inline __m128i veq_u16(__m128i a, __m128i b) { return _mm_cmpeq_epi16(a, b); }
+static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, b); }
+#define VEC_TAIL(T, VREV, VSET, VEQ)                                                                  \
+    if (*count <= TAIL) {                                                                             \
+        enum { W = (int)(16 / sizeof(T)) };                                                           \
+        __m128i ys[TAIL];                                                                             \
+        uint64_t yv[TAIL];                                                                            \
+        int ny = 0;                                                                                   \
+        for (uint64_t y = 0; y < lim && ny < *count; y++)                                             \
+            if (need[y]) { yv[ny] = y; ys[ny++] = VSET(y); }                                          \
+        while (a + W - 1 <= hi && *budget >= W) {                                                     \
+            __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(t + a));                     \
+            __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(tm - a - (W - 1)));          \
+            __m128i x = _mm_xor_si128(va, VREV(vb));                                                  \
+            __m128i hit = VEQ(x, ys[0]);                                                              \
+            for (int k = 1; k < ny; k++) hit = _mm_or_si128(hit, VEQ(x, ys[k]));                      \
+            if (_mm_movemask_epi8(hit)) {                                                             \
+                int64_t b = a, one = W;                                                               \
+                PAIRS_SCALAR(b, a + W - 1, &one);                                                     \
+                if (!*count) { *budget -= b - a; return b; }                                          \
+                int k2 = 0;                                                                           \
+                for (int k = 0; k < ny; k++)                                                          \
+                    if (need[yv[k]]) { yv[k2] = yv[k]; ys[k2++] = ys[k]; }                             \
+                ny = k2;                                                                              \
+            }                                                                                         \
+            a += W;                                                                                   \
+            *budget -= W;                                                                             \
+        }                                                                                             \
+    }
+#define TAIL_OF(T, ONES, REV, VREV, VSET, VEQ) VEC_TAIL(T, VREV, VSET, VEQ)
+#else
+#define TAIL_OF(T, ONES, REV, VREV, VSET, VEQ) WORD_TAIL(T, ONES, REV)
+#endif
 /* the scalar loop: a from A to H while pairs are left in *B */
 #define PAIRS_SCALAR(A, H, B)                                                                         \
     for (; A <= (H); A++) {                                                                           \
@@ -226,7 +282,7 @@ static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
             if (!--*count) { A++; break; }                                                            \
         }                                                                                             \
     }
-#define PAIRS(NAME, T, ONES, REV)                                                                        \
+#define PAIRS(NAME, T, ONES, REV, VREV, VSET, VEQ)                                                    \
     static int64_t NAME(const T *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need, \
                         uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim) {      \
         const T *restrict tm = t + m;                                                                 \
@@ -249,13 +305,13 @@ static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
             }                                                                                         \
         *count = cnt;                                                                                 \
         *budget -= a - a0;                                                                            \
-        WORD_TAIL(T, ONES, REV)                                                                           \
+        TAIL_OF(T, ONES, REV, VREV, VSET, VEQ)                                                        \
         PAIRS_SCALAR(a, hi, budget);                                                                  \
         return a;                                                                                     \
     }
-PAIRS(pairs_u8, uint8_t, ONES_u8, rev_u8)
-PAIRS(pairs_u16, uint16_t, ONES_u16, rev_u16)
-PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32)
+PAIRS(pairs_u8, uint8_t, ONES_u8, rev_u8, vrev_u8, vset_u8, veq_u8)
+PAIRS(pairs_u16, uint16_t, ONES_u16, rev_u16, vrev_u16, vset_u16, veq_u16)
+PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32, vrev_u32, vset_u32, veq_u32)
 
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
