@@ -399,11 +399,10 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
  * which options are known already, and a heap no member took is computed by the finisher
  * whole. No allocation happens while the team lives; it ends every CHUNK heaps (limits,
  * Ctrl-C and a new search budget are seen then). */
-enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16 };
+enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16, STEAL_SPINS = 256 };
 #define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
 
 typedef struct slot {
-    atomic_llong ready;  /* the heap whose work the slot holds, complete (-1: none) */
     int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
     spec sp;             /* its search */
 } slot;
@@ -414,9 +413,12 @@ typedef struct pipe {
     const int64_t *ra; const uint32_t *rv;
     size_t P;
     int64_t end, ahead;  /* the last heap of the chunk; how far the members may run ahead */
-    slot *slots;         /* `ahead` slots: heap n's is n % ahead */
+    /* `ahead` slots per member, used in turn, so that a member late with a heap the finisher
+     * did meanwhile writes only its own; where[n % ahead] says whose slot holds heap n */
+    slot *slots;
     uint8_t *bits;       /* the marks of each slot as bits, bstride bytes per slot */
     size_t bstride;
+    atomic_llong *where; /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
     uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
     int64_t budget;      /* pairs per heap for the speculative search */
     /* each written by its own writer, on cache lines of their own (64 bytes apart) */
@@ -439,12 +441,15 @@ typedef struct pipe {
 /* Waiting for another member: a few pauses (its heap takes microseconds), then the processor
  * for others (a loaded machine may not be running it), then short sleeps (members far ahead
  * of the finisher have a hundred heaps of its work queued: no need to burn a core meanwhile). */
+static inline void pause_once(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 static inline void spin_wait(unsigned *spins) {
     ++*spins;
     if (*spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        pause_once();
     } else if (*spins < 96) {
         sched_yield();
     } else {
@@ -506,14 +511,16 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
     for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
 }
 
-/* A member's work for heap n into its slot. */
+/* A member's work for heap n into its slot e (of its `ahead`). */
 #define PRECOMPUTE(NAME, T, UPPER)                                                                    \
-    static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need) {     \
+    static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need,       \
+                     int member, int64_t e) {                                                         \
         const gr_sparse *s = J->s;                                                                    \
         const T *restrict t = J->t;                                                                   \
         const int64_t *ra = J->ra;                                                                    \
         const uint32_t *rv = J->rv;                                                                   \
-        slot *sl = &J->slots[n % J->ahead];                                                           \
+        size_t own = (size_t)member * (size_t)J->ahead + (size_t)e;                                   \
+        slot *sl = &J->slots[own];                                                                    \
         uint8_t *restrict mark = need + J->P;          /* the member's own, packed into the slot */   \
         sl->L = L;                                                                                    \
         sl->nrL = nrL;                                                                                \
@@ -541,8 +548,9 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
             memset(need, 0, vlim);                                                                    \
         if (!count) sl->sp.at.j = s->nsplit;                                                          \
-        pack_marks(J->bits + (size_t)(n % J->ahead) * J->bstride, mark, J->P);                        \
-        atomic_store_explicit(&sl->ready, n, memory_order_release);                                   \
+        pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
+        atomic_store_explicit(&J->where[n % J->ahead], (long long)(n * 65536 + member * 256 + e),     \
+                              memory_order_release);                                                  \
     }
 PRECOMPUTE(precompute_u8, uint8_t, need_upper_u8)
 PRECOMPUTE(precompute_u16, uint16_t, need_upper_u16)
@@ -653,6 +661,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
         pipe *J = arg;                                                                                \
         uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
         unsigned spins = 0;                                                                           \
+        int64_t e = 0;                   /* the member's next slot */                                 \
         if (member) {                                                                                 \
             while (!atomic_load_explicit(&J->stop, memory_order_relaxed)) {                           \
                 long long q = atomic_load(&J->claim);                                                 \
@@ -662,7 +671,8 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
                 if (!atomic_compare_exchange_weak(&J->claim, &q, q + 1)) continue;                    \
                 spins = 0;                                                                            \
                 long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);                \
-                PRE(J, q, d, first_above(J->ra, nr, d - 1), need);                                    \
+                PRE(J, q, d, first_above(J->ra, nr, d - 1), need, member, e);                         \
+                e = e + 1 == J->ahead ? 0 : e + 1;                                                    \
             }                                                                                         \
             return;                                                                                   \
         }                                                                                             \
@@ -671,33 +681,42 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
         T *t = tab->data;                                                                             \
         for (int64_t h = tab->n; h <= J->end;) {                                                      \
             if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; break; }                          \
-            slot *sl = &J->slots[h % J->ahead];                                                       \
+            long long w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);         \
             uint64_t v;                                                                               \
-            if (atomic_load_explicit(&sl->ready, memory_order_acquire) == h) {                        \
-                v = FIN(s, t, h, sl, J->bits + (size_t)(h % J->ahead) * J->bstride, s->mark, need,     \
+            if (w >= 0 && w >> 16 == h) {                                                             \
+                size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);           \
+                v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, s->mark, need,           \
                         &J->stopped, &J->wasted);                                                     \
                 s->piped++;                                                                           \
+                spins = 0;                                                                            \
             } else {                                                                                  \
                 long long q = atomic_load(&J->claim);                                                 \
                 if (q <= h && s->solo) {         /* tests: a run of heaps ahead, as a member would */ \
                     int64_t k = 1 + (h * 7919) % J->ahead;                                            \
                     if (k > J->end - h + 1) k = J->end - h + 1;                                       \
                     if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                \
-                    for (int64_t i = 0; i < k; i++) PRE(J, h + i, h, s->nr, need);                    \
+                    for (int64_t i = 0; i < k; i++) {                                                 \
+                        PRE(J, h + i, h, s->nr, need, 0, e);                                          \
+                        e = e + 1 == J->ahead ? 0 : e + 1;                                            \
+                    }                                                                                 \
                     continue;                                                                         \
                 }                                                                                     \
                 if (q <= h) {                    /* nobody took it: all of it here */                 \
                     if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;                \
                     v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
-                } else {                                                                              \
-                    if (q < h + J->ahead && q <= J->end &&                                            \
-                        atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                         \
-                        PRE(J, q, h, s->nr, need);  /* a member is on heap h: go ahead meanwhile */   \
-                        spins = 0;                                                                    \
-                    } else {                                                                          \
-                        spin_wait(&spins);                                                            \
+                } else if (q < h + J->ahead && q <= J->end) {                                         \
+                    /* a member is on heap h: go ahead meanwhile */                                   \
+                    if (atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                         \
+                        PRE(J, q, h, s->nr, need, 0, e);                                              \
+                        e = e + 1 == J->ahead ? 0 : e + 1;                                            \
                     }                                                                                 \
                     continue;                                                                         \
+                } else if (++spins < STEAL_SPINS) {                                                   \
+                    pause_once();                                                                     \
+                    continue;                                                                         \
+                } else {                         /* its member is late (not running?): do it here */  \
+                    v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
+                    spins = 0;                                                                        \
                 }                                                                                     \
             }                                                                                         \
             if (v > (uint64_t)(TMAX)) { J->status = 1; break; }                                       \
@@ -720,8 +739,9 @@ PIPE_JOB(pipe_job_u32, uint32_t, UINT32_MAX, precompute_u32, finish_u32)
 static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pool_fn job, gr_progress *pr) {
     size_t P = (size_t)s->P;
     int64_t ahead = AHEAD;
+    size_t members = (size_t)(c->threads < 256 ? c->threads : 256);
     size_t bstride = ((P + 7) / 8 + 63) & ~(size_t)63;
-    if ((size_t)ahead * bstride > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / bstride);
+    if ((size_t)ahead * bstride * members > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / (bstride * members));
     if (ahead < 4) ahead = 4;
     /* the rare heaps may grow to where the choice is made again (and one past) */
     int64_t want = 2 * s->chosen_rare + 1026;
@@ -730,10 +750,11 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
         s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)want, sizeof *s->ra));
         s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)want, sizeof *s->rv));
     }
-    size_t marks = gr_size_mul(c, (size_t)ahead, bstride);
-    size_t needs = gr_size_mul(c, (size_t)c->threads, gr_size_mul(c, 2, P));
+    size_t marks = gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), bstride);
+    size_t needs = gr_size_mul(c, members, gr_size_mul(c, 2, P));
     size_t at = (marks + needs + 63) & ~(size_t)63;
-    size_t bytes = at + gr_size_mul(c, (size_t)ahead, sizeof(slot));
+    size_t wat = at + gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), sizeof(slot));
+    size_t bytes = wat + gr_size_mul(c, (size_t)ahead, sizeof(atomic_llong));
     if (bytes > s->bcap) {
         s->bmarks = gr_realloc(c, s->bmarks, bytes);
         s->bcap = bytes;
@@ -743,11 +764,12 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
     J->end = end; J->ahead = ahead;
     J->slots = (slot *)(void *)(s->bmarks + at);
+    J->where = (atomic_llong *)(void *)(s->bmarks + wat);
     J->bits = s->bmarks;
     J->bstride = bstride;
     J->needs = s->bmarks + marks;
     J->budget = s->spec_budget;
-    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->slots[i].ready, -1);
+    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->where[i], -1);
     atomic_init(&J->claim, tab->n);
     atomic_init(&J->done, tab->n);
     atomic_init(&J->pubnr, s->nr);
