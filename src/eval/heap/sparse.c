@@ -163,8 +163,6 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
     scratch_for_choice(c, s);
 }
 
-/* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
- * to `to` or when a new choice is due (mode reset to undecided). */
 /* The pairs (a, m - a) for a in [a, hi]: each needed value met (need[x]) is cleared from need,
  * set in mark (when given: it is an option) and counted off *count; stops when none is needed
  * any more or after *budget pairs. Returns the next a not looked at.
@@ -787,6 +785,8 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     return status;
 }
 
+/* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
+ * to `to` or when a new choice is due (mode reset to undecided). */
 #define SPARSE_RUN(NAME, T, TMAX, JOB, FIN)                                                           \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {        \
         T *restrict t = tab->data;                                                                    \
