@@ -181,12 +181,14 @@ enum { TAIL = 6 };    /* four per value per 8 pairs */
 #define ONES_u8 UINT64_C(0x0101010101010101)
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
+#ifndef __SSE2__
 static inline uint64_t rev_u8(uint64_t b) { return __builtin_bswap64(b); }
 static inline uint64_t rev_u16(uint64_t b) {
     b = __builtin_bswap64(b);
     return ((b >> 8) & UINT64_C(0x00ff00ff00ff00ff)) | ((b & UINT64_C(0x00ff00ff00ff00ff)) << 8);
 }
 static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
+#endif
 #define WORD_TAIL(T, ONES, REV)                                                                       \
     if (*count <= TAIL) {                                                                             \
         enum { W = (int)(8 / sizeof(T)) };                                                            \
