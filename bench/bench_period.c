@@ -11,9 +11,11 @@
  * Part 2, threads: Grundy's game and 0.6 to 2^T (default 20) with 1 thread and with N threads
  * (default 2), alternately in the same process, each run from heap 0 on a fresh game; the best
  * of R rounds (default 2) of each, their ratio, and whether the values are byte for byte the
- * same. On a machine shared with other work the ratio is the number to read.
+ * same. On a machine shared with other work the ratio is the number to read; the load average
+ * is printed first, since past one runnable thread per core it measures the scheduler instead.
  *
  * usage: bench_period [--sizes K1 K2] [--threads-to T] [--threads N] [--rounds R] [--only 1|2] */
+#include <unistd.h>
 #include "benchlib.h"
 #include "detect.h"
 #include "eval/heap/heap.h"
@@ -95,6 +97,16 @@ int main(int argc, char **argv) {
     if (only != 1) {
         printf("rare-value kernel, 1 thread against %d, to 2^%d, best of %d alternating rounds in this process\n",
                threads, T, rounds);
+        /* the machine's load (Linux): with more runnable threads than cores the ratio below
+         * measures the scheduler's shares, not the kernel (see "cores got") */
+        FILE *la = fopen("/proc/loadavg", "r");
+        double load = -1;
+        if (la) {
+            if (fscanf(la, "%lf", &load) != 1) load = -1;
+            fclose(la);
+        }
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load > cores - 1 ? ": busy, the speed-up is not the kernel's" : "");
         printf("%-6s %10s %10s %9s %13s  %s\n", "code", "1 thread", "threads", "speed-up", "cores got", "values");
         static const char *tcodes[] = { "4!.0", "0.6" };
         int64_t n = ((int64_t)1 << T) - 1;
