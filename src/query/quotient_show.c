@@ -22,8 +22,8 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
     gr_quotient *q = gr_quotient_of(c, g, to, why, sizeof why);
     if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
     if (q->failed)
-        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) does not extend to heap %lld by one new generator "
-                "(the check of the candidate failed); computed no further", g->name, (long long)q->failed - 1, q->order, (long long)q->failed);
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
+                g->name, (long long)q->failed - 1, q->order, (long long)q->failed, q->why_failed);
     if (!q->proved) gr_quotient_prove(c, q);
     gr_presentation pr;
     gr_quotient_present(c, q, &pr);
