@@ -132,7 +132,7 @@ static int next_combination(int32_t *ix, int s, int ni) {
  * true outcome is P exactly when wantP. Some heaps of w get a free cyclic generator of their
  * own (the fewest that suffice, smallest sets first), beside the submonoid the other heaps
  * generate, and the marked and merged direct sum is the next candidate if it classifies w
- * right. */
+ * right. 1: found; 0: none does; -1: none within the limits. */
 static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img) {
     int64_t N = at->n;
     int32_t *inv = gr_alloc(c, (size_t)(N + 1) * sizeof *inv), ni = 0;
@@ -140,7 +140,7 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
     int32_t *imgR = gr_alloc(c, (size_t)(N + 1) * sizeof *imgR);
     int64_t *imgD = gr_alloc(c, (size_t)(N + 1) * sizeof *imgD);
     int32_t ix[GR_QSUM_MAX];
-    int done = 0;
+    int done = 0, over = 0;
     for (int bump = 0; bump <= 4 && !done; bump += 2)
         for (int s = 1; s <= ni && s <= GR_QSUM_MAX && !done; s++) {
             for (int j = 0; j < s; j++) ix[j] = j;
@@ -163,20 +163,21 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
                     d.index[j] = index; d.period[j] = period;
                     d.size *= index + period;
                 }
-                if (d.size <= MAX_SUM) {
+                if (d.size > MAX_SUM) over = 1;
+                else {
                     for (int64_t a = 0; a < N; a++) imgD[a] = imgR[a];
                     for (int j = 0; j < s; j++) imgD[inv[ix[j]]] = gr_qsum_gen(&d, j);
                     gr_qmon next;
                     if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, MAX_ORDER, &next, out_img)) {
                         if (next.P[phi_of(&next, out_img, w, N)] == wantP) { *out = next; done = 1; }
                         else gr_qmon_free(c, &next);
-                    }
+                    } else over = 1;
                 }
                 gr_qmon_free(c, &R);
             } while (!done && ++combos < 256 && next_combination(ix, s, ni));
         }
     gr_free(c, inv); gr_free(c, imgR); gr_free(c, imgD);
-    return done;
+    return done ? 1 : over ? -1 : 0;
 }
 
 /* Heap n is a new generator: start from Q_{n-1} + C(2, 2) and recalibrate at the least sum the
@@ -206,9 +207,19 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
             q->failed = n;
         } else {
             int wantP = !k.P[phi_of(&k, img, w, n + 1)];
+            if (getenv("QDEBUG")) {
+                fprintf(stderr, "heap %lld round %d order %d wrong:", (long long)n, round, k.n);
+                for (int64_t a = 0; a <= n; a++) if (w[a]) fprintf(stderr, " %lldx%d", (long long)a, w[a]);
+                fprintf(stderr, " want %c\n", wantP ? 'P' : 'N');
+            }
             gr_qmon next;
-            if (!recalibrate(c, &at, &k, img, w, wantP, &next, img2)) {
-                snprintf(q->why_failed, sizeof q->why_failed, "no recalibration of a candidate of order %d classifies its least misclassified sum", k.n);
+            int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2);
+            if (rc <= 0) {
+                if (rc < 0)
+                    snprintf(q->why_failed, sizeof q->why_failed, "the candidates passed %d elements (or their trial sums %lld), the limits of this search, after %d recalibrations at order %d",
+                             MAX_ORDER, (long long)MAX_SUM, round, k.n);
+                else
+                    snprintf(q->why_failed, sizeof q->why_failed, "no recalibration of a candidate of order %d classifies its least misclassified sum", k.n);
                 q->failed = n;
             } else {
                 gr_qmon_free(c, &k);
@@ -289,6 +300,58 @@ void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
     gr_free(c, q->opt_off); gr_free(c, q->words);
     gr_free(c, q);
+}
+
+/* The quotient of heaps 0..upto alone, from a quotient computed further: the submonoid their
+ * images generate, its elements merged where no sum of those heaps tells them apart (marking
+ * through least sums gives the true outcomes, the quotient being correct). */
+static int32_t restricted_order(gr_ctx *c, const gr_quotient *q, int64_t natoms, gr_quotient *out) {
+    gr_qatoms at = atoms_upto(q, natoms);
+    gr_qmon k = { q->order, q->mul, q->inP }, R, red;
+    int32_t *img = gr_alloc(c, (size_t)(natoms + 1) * sizeof *img);
+    memcpy(img, q->pret, (size_t)natoms * sizeof *img);
+    gr_qmon_regenerate(c, &k, &at, img, &R);
+    gr_qsum d = { &R, 0, { 0 }, { 0 }, R.n };
+    int64_t *imgD = gr_alloc(c, (size_t)(natoms + 1) * sizeof *imgD);
+    for (int64_t a = 0; a < natoms; a++) imgD[a] = img[a];
+    if (!gr_qsum_candidate(c, &d, &at, imgD, INT64_MAX, INT32_MAX, &red, img))
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient: restricting it failed (a bug)");
+    gr_qmon_free(c, &R);
+    gr_free(c, imgD);
+    int32_t order = red.n;
+    if (out) {
+        out->order = red.n; out->mul = red.mul; out->inP = red.P; out->pret = img;
+        out->p_order = 0;
+        for (int32_t x = 0; x < red.n; x++) out->p_order += red.P[x];
+    } else {
+        gr_qmon_free(c, &red);
+        gr_free(c, img);
+    }
+    return order;
+}
+
+gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto) {
+    int64_t natoms = (upto + 1) * q->ngames;
+    if (natoms > q->nheaps) natoms = q->nheaps;
+    gr_quotient *r = gr_alloc(c, sizeof *r);
+    r->game = q->game;
+    memcpy(r->games, q->games, sizeof q->games);
+    r->ngames = q->ngames;
+    r->nheaps = natoms;
+    r->opt_off = gr_alloc(c, (size_t)(natoms + 1) * sizeof *r->opt_off);
+    memcpy(r->opt_off, q->opt_off, (size_t)(natoms + 1) * sizeof *r->opt_off);
+    r->nwords = r->wcap = q->opt_off[natoms];
+    r->words = gr_alloc(c, (size_t)(r->nwords + 1) * sizeof *r->words);
+    memcpy(r->words, q->words, (size_t)r->nwords * sizeof *r->words);
+    restricted_order(c, q, natoms, r);
+    /* the last growth: the last prefix whose quotient is larger than the one before */
+    int32_t after = r->order;
+    for (int64_t a = natoms - 1; a > 0; a--) {
+        int32_t before = restricted_order(c, q, a, NULL);
+        if (before < after) { r->last_growth = a / q->ngames; break; }
+        after = before;
+    }
+    return r;
 }
 
 gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap) {

@@ -55,6 +55,9 @@ typedef struct gr_quotient {
  * at the limits (--max-memory, --max-time), naming the heap and the order reached. NULL (and
  * why) when g is not a heap rule set whose moves lead to smaller heaps. */
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap);
+/* The quotient of heaps 0..upto only, from q computed at least that far (a new quotient the
+ * caller frees with gr_quotient_free; no proof or unions carried). */
+gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto);
 /* The element of a heap: from the table, through a proved period, or by growing. */
 int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
 /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps up to
