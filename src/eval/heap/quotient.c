@@ -207,11 +207,6 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
             q->failed = n;
         } else {
             int wantP = !k.P[phi_of(&k, img, w, n + 1)];
-            if (getenv("QDEBUG")) {
-                fprintf(stderr, "heap %lld round %d order %d wrong:", (long long)n, round, k.n);
-                for (int64_t a = 0; a <= n; a++) if (w[a]) fprintf(stderr, " %lldx%d", (long long)a, w[a]);
-                fprintf(stderr, " want %c\n", wantP ? 'P' : 'N');
-            }
             gr_qmon next;
             int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2);
             if (rc <= 0) {
