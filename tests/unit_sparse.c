@@ -63,12 +63,21 @@ static void format_code(const code *k, char *buf) {
 static int sparse_used;
 
 /* Both runs of one code against the naive values; returns 1 if all agree. */
-static int one_code(const code *k, int64_t *ref) {
-    char cs[80], src[256];
+/* Two games a and b of the code in f (cs: its spelling); 0 if it does not compile. */
+static int open_pair(gf *f, const code *k, char *cs) {
+    char src[256];
     format_code(k, cs);
     snprintf(src, sizeof src, "game a = octal \"%s\";\ngame b = octal \"%s\";\n", cs, cs);
+    if (gf_open(f, src)) return 1;
+    CHECK(0);
+    gf_close(f);
+    return 0;
+}
+
+static int one_code(const code *k, int64_t *ref) {
+    char cs[80];
     gf f;
-    if (!gf_open(&f, src)) { CHECK(0); gf_close(&f); return 0; }
+    if (!open_pair(&f, k, cs)) return 0;
     gr_game *a = gf_game(&f, "a"), *b = gf_game(&f, "b");
     naive(k, N, ref);
     gr_heap_tune(&f.c, a, 64, 0);
@@ -95,11 +104,9 @@ static int one_code(const code *k, int64_t *ref) {
  * values. The solo pipeline must have finished thousands of heaps from its slots. */
 static int64_t piped_solo, piped_team, pipe_heaps;
 static int pipe_code(const code *k, int64_t *ref, int64_t upto) {
-    char cs[80], src[256];
-    format_code(k, cs);
-    snprintf(src, sizeof src, "game a = octal \"%s\";\ngame b = octal \"%s\";\n", cs, cs);
+    char cs[80];
     gf f;
-    if (!gf_open(&f, src)) { CHECK(0); gf_close(&f); return 0; }
+    if (!open_pair(&f, k, cs)) return 0;
     gr_game *a = gf_game(&f, "a"), *b = gf_game(&f, "b");
     naive(k, upto, ref);
     gr_heap_tune(&f.c, a, 64, 0);

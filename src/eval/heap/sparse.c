@@ -181,6 +181,20 @@ enum { TAIL = 6 };    /* four per value per 8 pairs */
 #define ONES_u8 UINT64_C(0x0101010101010101)
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
+/* After W pairs from a were tested at once: on a hit, those pairs one by one (the values
+ * found leave the list ys/yv; none left: done); then on past them. */
+#define TAIL_STEP(HIT)                                                                                \
+    if (HIT) {                                                                                        \
+        int64_t b = a, one = W;                                                                       \
+        PAIRS_SCALAR(b, a + W - 1, &one);                                                             \
+        if (!*count) { *budget -= b - a; return b; }                                                  \
+        int k2 = 0;                                                                                   \
+        for (int k = 0; k < ny; k++)                                                                  \
+            if (need[yv[k]]) { yv[k2] = yv[k]; ys[k2++] = ys[k]; }                                     \
+        ny = k2;                                                                                      \
+    }                                                                                                 \
+    a += W;                                                                                           \
+    *budget -= W;
 #ifndef __SSE2__
 static inline uint64_t rev_u8(uint64_t b) { return __builtin_bswap64(b); }
 static inline uint64_t rev_u16(uint64_t b) {
@@ -206,17 +220,7 @@ static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
                 uint64_t z = x ^ ys[k];                                                               \
                 hit |= (z - ONES) & ~z;                                                               \
             }                                                                                         \
-            if (hit & highs) {                                                                        \
-                int64_t b = a, one = W;                                                               \
-                PAIRS_SCALAR(b, a + W - 1, &one);                                                     \
-                if (!*count) { *budget -= b - a; return b; }                                          \
-                int k2 = 0;                                                                           \
-                for (int k = 0; k < ny; k++)                                                          \
-                    if (need[yv[k]]) { yv[k2] = yv[k]; ys[k2++] = ys[k]; }                             \
-                ny = k2;                                                                              \
-            }                                                                                         \
-            a += W;                                                                                   \
-            *budget -= W;                                                                             \
+            TAIL_STEP(hit & highs)                                                                    \
         }                                                                                             \
     }
 #ifdef __SSE2__
@@ -253,17 +257,7 @@ static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, 
             __m128i x = _mm_xor_si128(va, VREV(vb));                                                  \
             __m128i hit = VEQ(x, ys[0]);                                                              \
             for (int k = 1; k < ny; k++) hit = _mm_or_si128(hit, VEQ(x, ys[k]));                      \
-            if (_mm_movemask_epi8(hit)) {                                                             \
-                int64_t b = a, one = W;                                                               \
-                PAIRS_SCALAR(b, a + W - 1, &one);                                                     \
-                if (!*count) { *budget -= b - a; return b; }                                          \
-                int k2 = 0;                                                                           \
-                for (int k = 0; k < ny; k++)                                                          \
-                    if (need[yv[k]]) { yv[k2] = yv[k]; ys[k2++] = ys[k]; }                             \
-                ny = k2;                                                                              \
-            }                                                                                         \
-            a += W;                                                                                   \
-            *budget -= W;                                                                             \
+            TAIL_STEP(_mm_movemask_epi8(hit))                                                         \
         }                                                                                             \
     }
 #define TAIL_OF(T, ONES, REV, VREV, VSET, VEQ) VEC_TAIL(T, VREV, VSET, VEQ)
@@ -358,19 +352,6 @@ NEED_UPPER(need_upper_u8, uint8_t, pairs_u8)
 NEED_UPPER(need_upper_u16, uint16_t, pairs_u16)
 NEED_UPPER(need_upper_u32, uint32_t, pairs_u32)
 
-/* With --threads: heaps in blocks n0 .. n0 + B - 1. The members of a thread team take the
- * block's heaps one by one and do, for each, everything that reads only heaps below n0: the
- * split look-ups with a rare part (all but those of rare heaps inside the block and the few
- * whose other part is in it) into the heap's own marks, and then, speculatively, the search
- * of common-common splits with both parts below n0 for the rare-class values those marks
- * leave missing below their common-class mex v' (found ones are marked: they are options),
- * within a budget of pairs per heap. The rest is done in heap order as without threads; the
- * final marks only add to the team's, so the final mex is at least v', and a rare-class value
- * below v' still missing was searched for by the team over the pairs below n0 up to where it
- * stopped: only the pairs reaching into the block and those past the stop remain. The budget
- * adapts between blocks: it shrinks when the team's searches are mostly for values the heap
- * then gets otherwise (from a rare part inside the block), and grows when the heaps go on
- * where the team stopped. Same options, same values, for every thread count and budget. */
 typedef struct spec {
     uint64_t v;          /* the values below it were searched for */
     spec_at at;          /* where the search stopped (at.j = nsplit: complete) */
