@@ -380,7 +380,7 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
  * which options are known already, and a heap no member took is computed by the finisher
  * whole. No allocation happens while the team lives; it ends every CHUNK heaps (limits,
  * Ctrl-C and a new search budget are seen then). */
-enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16, STEAL_SPINS = 256 };
+enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16, STEAL_SPINS = 1024 };
 #define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
 
 typedef struct slot {
@@ -410,8 +410,9 @@ typedef struct pipe {
     atomic_llong pubnr;  /* rare heaps published, stored before done */
     char pad2[64];
     atomic_int stop;
+    atomic_int finishing;   /* held by the member finishing heaps (any member may) */
     char pad3[64];
-    /* the finisher's own */
+    /* the finisher's own (read and written under `finishing`) */
     gr_sparse *fs;
     gr_sgtable *tab;
     gr_progress *pr;
@@ -635,81 +636,90 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
     return v >= s->P;
 }
 
-/* The pipeline's job: the finisher (member 0) and the members that run ahead. */
+/* The pipeline's job, the same for every member: finish heaps in order while the next one can
+ * be (its slot is complete, or no member took it: it is then done whole; or its member is late:
+ * after a while it is done whole too), holding `finishing`, so whichever member the machine
+ * runs moves the finished heaps on; else take the next heap ahead and do its slot; else wait.
+ * Only the caller (member 0) shows progress. */
 #define PIPE_JOB(NAME, T, TMAX, PRE, FIN)                                                             \
     static void NAME(void *arg, int member, int members) {                                           \
         (void)members;                                                                                \
         pipe *J = arg;                                                                                \
-        uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
-        unsigned spins = 0;                                                                           \
-        int64_t e = 0;                   /* the member's next slot */                                 \
-        if (member) {                                                                                 \
-            while (!atomic_load_explicit(&J->stop, memory_order_relaxed)) {                           \
-                long long q = atomic_load(&J->claim);                                                 \
-                if (q > J->end) break;                                                                \
-                long long d = atomic_load_explicit(&J->done, memory_order_acquire);                  \
-                if (q >= d + J->ahead) { spin_wait(&spins); continue; }                               \
-                if (!atomic_compare_exchange_weak(&J->claim, &q, q + 1)) continue;                    \
-                spins = 0;                                                                            \
-                long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);                \
-                PRE(J, q, d, first_above(J->ra, nr, d - 1), need, member, e);                         \
-                e = e + 1 == J->ahead ? 0 : e + 1;                                                    \
-            }                                                                                         \
-            return;                                                                                   \
-        }                                                                                             \
         gr_sparse *s = J->fs;                                                                         \
-        gr_sgtable *tab = J->tab;                                                                     \
-        T *t = tab->data;                                                                             \
-        for (int64_t h = tab->n; h <= J->end;) {                                                      \
-            if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; break; }                          \
-            long long w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);         \
-            uint64_t v;                                                                               \
-            if (w >= 0 && w >> 16 == h) {                                                             \
-                size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);           \
-                v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, s->mark, need,           \
-                        &J->stopped, &J->wasted);                                                     \
-                s->piped++;                                                                           \
-                spins = 0;                                                                            \
-            } else {                                                                                  \
-                long long q = atomic_load(&J->claim);                                                 \
-                if (q <= h && s->solo) {         /* tests: a run of heaps ahead, as a member would */ \
-                    int64_t k = 1 + (h * 7919) % J->ahead;                                            \
-                    if (k > J->end - h + 1) k = J->end - h + 1;                                       \
-                    if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                \
-                    for (int64_t i = 0; i < k; i++) {                                                 \
-                        PRE(J, h + i, h, s->nr, need, 0, e);                                          \
-                        e = e + 1 == J->ahead ? 0 : e + 1;                                            \
-                    }                                                                                 \
-                    continue;                                                                         \
+        uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
+        uint8_t *mark = need + J->P;                                                                  \
+        unsigned spins = 0, late = 0;                                                                 \
+        int64_t e = 0;                   /* the member's next slot */                                 \
+        while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
+            long long h = atomic_load_explicit(&J->done, memory_order_acquire);                       \
+            long long q = atomic_load(&J->claim);                                                     \
+            if (s->solo && q <= h) {         /* tests: a run of heaps ahead, as members would */      \
+                int64_t k = 1 + (h * 7919) % J->ahead;                                                \
+                if (k > J->end - h + 1) k = J->end - h + 1;                                           \
+                if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                    \
+                for (int64_t i = 0; i < k; i++) {                                                     \
+                    PRE(J, h + i, h, s->nr, need, member, e);                                         \
+                    e = e + 1 == J->ahead ? 0 : e + 1;                                                \
                 }                                                                                     \
-                if (q <= h) {                    /* nobody took it: all of it here */                 \
-                    if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;                \
-                    v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
-                } else if (q < h + J->ahead && q <= J->end) {                                         \
-                    /* a member is on heap h: go ahead meanwhile */                                   \
-                    if (atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                         \
-                        PRE(J, q, h, s->nr, need, 0, e);                                              \
-                        e = e + 1 == J->ahead ? 0 : e + 1;                                            \
-                    }                                                                                 \
-                    continue;                                                                         \
-                } else if (++spins < STEAL_SPINS) {                                                   \
-                    pause_once();                                                                     \
-                    continue;                                                                         \
-                } else {                         /* its member is late (not running?): do it here */  \
-                    v = FIN(s, t, h, NULL, NULL, s->mark, need, &J->stopped, &J->wasted);             \
-                    spins = 0;                                                                        \
-                }                                                                                     \
+                continue;                                                                             \
             }                                                                                         \
-            if (v > (uint64_t)(TMAX)) { J->status = 1; break; }                                       \
-            t[h] = (T)v;                                                                              \
-            int again = commit_heap(NULL, s, tab, h, v);                                              \
-            atomic_store_explicit(&J->pubnr, s->nr, memory_order_release);                            \
-            atomic_store_explicit(&J->done, h + 1, memory_order_release);                             \
-            if ((h & PROGRESS_MASK) == 0) gr_progress_update(J->pr, (uint64_t)h);                     \
-            h++;                                                                                      \
-            if (again) { J->status = 2; break; }                                                      \
+            long long w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);         \
+            int can = (w >= 0 && w >> 16 == h) || q <= h || late >= STEAL_SPINS;                      \
+            if (can && !atomic_exchange_explicit(&J->finishing, 1, memory_order_acquire)) {           \
+                gr_sgtable *tab = J->tab;                                                             \
+                T *t = tab->data;                                                                     \
+                for (h = atomic_load_explicit(&J->done, memory_order_relaxed);;) {                    \
+                    if (h > J->end) { atomic_store(&J->stop, 1); break; }                             \
+                    if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
+                    uint64_t v;                                                                       \
+                    w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);           \
+                    q = atomic_load(&J->claim);                                                       \
+                    if (w >= 0 && w >> 16 == h) {                                                     \
+                        size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
+                        v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
+                                &J->stopped, &J->wasted);                                             \
+                        s->piped++;                                                                   \
+                    } else if (q <= h) {             /* nobody took it: all of it here */             \
+                        if (s->solo) break;          /* (tests: the next run ahead) */               \
+                        if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;            \
+                        v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
+                    } else if (late >= STEAL_SPINS) { /* its member is late (not running?) */         \
+                        v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
+                        late = 0;                                                                     \
+                    } else {                         /* a member is on it: help meanwhile */          \
+                        break;                                                                        \
+                    }                                                                                 \
+                    if (v > (uint64_t)(TMAX)) { J->status = 1; atomic_store(&J->stop, 1); break; }    \
+                    t[h] = (T)v;                                                                      \
+                    int again = commit_heap(NULL, s, tab, h, v);                                      \
+                    atomic_store_explicit(&J->pubnr, s->nr, memory_order_release);                    \
+                    atomic_store_explicit(&J->done, h + 1, memory_order_release);                     \
+                    if (member == 0 && (h & PROGRESS_MASK) == 0) gr_progress_update(J->pr, (uint64_t)h); \
+                    h++;                                                                              \
+                    spins = 0;                                                                        \
+                    if (again) { J->status = 2; atomic_store(&J->stop, 1); break; }                   \
+                }                                                                                     \
+                atomic_store_explicit(&J->finishing, 0, memory_order_release);                        \
+                continue;                                                                             \
+            }                                                                                         \
+            if (q < h + J->ahead && q <= J->end) {                                                    \
+                if (atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                             \
+                    long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);            \
+                    PRE(J, q, h, first_above(J->ra, nr, h - 1), need, member, e);                     \
+                    e = e + 1 == J->ahead ? 0 : e + 1;                                                \
+                    spins = late = 0;                                                                 \
+                }                                                                                     \
+                continue;                                                                             \
+            }                                                                                         \
+            /* all heaps up to `ahead` past the finished ones are taken: the next heap's member is \
+             * late (then it is done here before long), or another member is finishing */          \
+            if (q > h && !(w >= 0 && w >> 16 == h)) {                                                 \
+                late++;                      /* no sleeping: it is done here after STEAL_SPINS */     \
+                pause_once();                                                                         \
+            } else {                                                                                  \
+                spin_wait(&spins);                                                                    \
+            }                                                                                         \
         }                                                                                             \
-        atomic_store(&J->stop, 1);                                                                    \
     }
 PIPE_JOB(pipe_job_u8, uint8_t, UINT8_MAX, precompute_u8, finish_u8)
 PIPE_JOB(pipe_job_u16, uint16_t, UINT16_MAX, precompute_u16, finish_u16)
@@ -755,6 +765,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     atomic_init(&J->done, tab->n);
     atomic_init(&J->pubnr, s->nr);
     atomic_init(&J->stop, 0);
+    atomic_init(&J->finishing, 0);
     J->fs = s; J->tab = tab; J->pr = pr;
     J->status = 0;
     J->stopped = J->wasted = 0;
