@@ -643,7 +643,6 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
  * Only the caller (member 0) shows progress. */
 #define PIPE_JOB(NAME, T, TMAX, PRE, FIN)                                                             \
     static void NAME(void *arg, int member, int members) {                                           \
-        (void)members;                                                                                \
         pipe *J = arg;                                                                                \
         gr_sparse *s = J->fs;                                                                         \
         uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
@@ -664,7 +663,9 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
                 continue;                                                                             \
             }                                                                                         \
             long long w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);         \
-            int can = (w >= 0 && w >> 16 == h) || q <= h || late >= STEAL_SPINS;                      \
+            /* with a team a heap nobody took is taken below as a slot, not done whole here */      \
+            int whole = members == 1 && !s->solo;                                                     \
+            int can = (w >= 0 && w >> 16 == h) || (q <= h && whole) || late >= STEAL_SPINS;           \
             if (can && !atomic_exchange_explicit(&J->finishing, 1, memory_order_acquire)) {           \
                 gr_sgtable *tab = J->tab;                                                             \
                 T *t = tab->data;                                                                     \
@@ -680,7 +681,9 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
                                 &J->stopped, &J->wasted);                                             \
                         s->piped++;                                                                   \
                     } else if (q <= h) {             /* nobody took it: all of it here */             \
-                        if (s->solo) break;          /* (tests: the next run ahead) */               \
+                        /* with a team, as a slot outside `finishing` (which a member the machine \
+                         * stops while it holds it holds from all); tests: the next run ahead */    \
+                        if (!whole) break;                                                            \
                         if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;            \
                         v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
                     } else if (late >= STEAL_SPINS) { /* its member is late (not running?) */         \
@@ -713,7 +716,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
             }                                                                                         \
             /* all heaps up to `ahead` past the finished ones are taken: the next heap's member is \
              * late (then it is done here before long), or another member is finishing */          \
-            if (q > h && !(w >= 0 && w >> 16 == h)) {                                                 \
+            if (q > h && !(w >= 0 && w >> 16 == h) && !atomic_load(&J->finishing)) {                  \
                 late++;                      /* no sleeping: it is done here after STEAL_SPINS */     \
                 pause_once();                                                                         \
             } else {                                                                                  \
