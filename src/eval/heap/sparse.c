@@ -367,19 +367,20 @@ static int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
     return lo;
 }
 
-/* With --threads, a pipeline. One member, the finisher (the caller), computes the heaps in
- * order; every member, the finisher too when it would wait, takes the next heaps ahead of it
- * and does for each, into a slot, everything that reads only heaps below L (the heaps the
- * finisher had done when it was taken): the split look-ups with a rare part whose other part
- * is below L, and then, speculatively, the search for the rare-class values below v' (the
- * least common-class value those marks miss) over the pairs with both parts below L. The
- * finisher adds what reads heaps from L on: the look-ups of rare heaps at L or above or whose
- * other part is (the few smallest rare heaps), the pairs with a part at L or above, and the
- * search for values past v'. Heaps run at most AHEAD past the finisher, so L trails by about
- * that much and its share stays small. The values never depend on timing: a slot only says
- * which options are known already, and a heap no member took is computed by the finisher
- * whole. No allocation happens while the team lives; it ends every CHUNK heaps (limits,
- * Ctrl-C and a new search budget are seen then). */
+/* With --threads, a pipeline. The heaps are finished in order by one member at a time (any
+ * member: whichever holds `finishing`); every member takes the next heap ahead of the finished
+ * ones and does, into a slot of its own, everything that reads only heaps below L (the heaps
+ * finished when it was taken): the split look-ups with a rare part whose other part is below
+ * L, and then, speculatively, the search for the rare-class values below v' (the least
+ * common-class value those marks miss) over the pairs with both parts below L. Finishing adds
+ * what reads heaps from L on: the look-ups of rare heaps at L or above or whose other part is
+ * (the few smallest rare heaps), the pairs with a part at L or above, and the search for
+ * values past v'. Heaps run at most AHEAD past the finished ones, so L trails by about that
+ * much and finishing stays a small share. A heap whose member is late (a loaded machine may
+ * not be running it) is done whole by the finishing member after STEAL_SPINS waits. The values
+ * never depend on timing: a slot only says which options are known already. No allocation
+ * happens while the team lives; it ends every CHUNK heaps (limits, Ctrl-C and a new search
+ * budget are seen then). */
 enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16, STEAL_SPINS = 1024 };
 #define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
 
