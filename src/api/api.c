@@ -247,7 +247,7 @@ static int solve_body(call *k, gr_module *m, void *arg) {
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
     if (a->full) a->grow = &k->c;
     gr_sum_solve(&k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
-    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW)
+    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW && !sol.remoteness_skipped[0])
         gr_sum_remoteness(&k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
     static const char outcome[] = { 'P', 'N', 'D' };
     gr_answer *ans = a->ans;
