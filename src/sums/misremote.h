@@ -11,9 +11,9 @@
 #include "eval/evaluator.h"
 
 /* The most positions the search may keep, and the most heaps it may write building children
- * (a child costs about its number of heaps): about half a second at most. */
+ * (a child costs about its number of heaps): about a fifth of a second at most. */
 #define GR_MISREMOTE_POSITIONS ((uint64_t)1 << 18)
-#define GR_MISREMOTE_WORK ((uint64_t)1 << 26)
+#define GR_MISREMOTE_WORK ((uint64_t)1 << 23)
 
 /* The remoteness of comps[0..n) (component i is heap comps[i].c[0] of q->games[gi[i]]) into
  * *out: 1 if found; 0 with why ("over 262144 positions") if the search passed its budget
