@@ -152,6 +152,20 @@ expect_status 3 && stdout_has "solve nim(1) + nim(2)" && stdout_lacks "misere" &
 run max_positions_enough misere.game --max-positions 100000
 expect_status 0 && stdout_has "outcome" && ok
 
+# Misere sums the quotient decides carry the remoteness of its search (sums/misremote.h), the
+# graph's (--no-theory); past the search's budget the text says so and JSON has null.
+printf 'game kayles = octal "0.77";\nsolve misere kayles(3) + kayles(5);\nsolve misere kayles(5) + kayles(7) + kayles(9) + kayles(11);\nsolve misere kayles(20) + kayles(25) + kayles(31) + kayles(33);\n' >mrem.game
+run misere_remoteness mrem.game
+expect_status 0 && stdout_has "outcome N (the player to move wins), remoteness 6$" && stdout_has "remoteness 28$" \
+    && stdout_has "outcome N (the player to move wins), remoteness not computed (over [0-9]* [a-z]*)$" && ok
+run misere_remoteness_json mrem.game --format json
+expect_status 0 && stdout_has '"remoteness":6,' && stdout_has '"remoteness":28,' && stdout_has 'kayles(33)","convention":"misere","outcome":"N","sg":null,"remoteness":null,' && ok
+head -n 3 mrem.game >mrem_small.game
+run misere_remoteness_graph mrem_small.game --no-theory
+expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness 28$" && ok
+run misere_remoteness_capped mrem_small.game --max-positions 1000
+expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness not computed (over 1000 positions)$" && ok
+
 # A table of general rules holds its cells: past the memory limit, status 3, the finished table kept.
 printf 'game s {\n    heap n;\n    move -> n - k for k in 1..n where k * k <= n;\n}\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game
 run max_memory huge.game --max-memory 1M
