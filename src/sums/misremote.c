@@ -10,8 +10,11 @@
  * heap without moves is the empty game: dropped, as from every position) at parts[at..at+np). */
 typedef struct ropt { int32_t elem, np; size_t at; } ropt;
 
-/* A position being searched: its options of interest are kids[lo..hi), the next at `at`. */
-typedef struct frame { uint32_t pos; int isP; int32_t best; size_t lo, hi, at; } frame;
+/* A position under a test "remoteness <= d": its options of interest are kids[lo..hi), the
+ * next at `at`; acc is the greatest upper bound of those within d - 1 (a P-position) or the
+ * least lower bound of those not (an N-position). */
+typedef struct frame { uint32_t pos; int isP; int32_t d, acc; size_t lo, hi, at; } frame;
+typedef struct kid { int64_t w; uint32_t id; } kid;
 
 typedef struct search {
     gr_quotient *q; size_t M;
@@ -25,9 +28,9 @@ typedef struct search {
     gr_byteset seen;                       /* one atom's options told apart */
     /* positions: their atoms that can move, sorted by number */
     gr_byteset pos;
-    int32_t *rem; size_t capraw_rem;       /* per position, -1 while unknown */
+    int32_t *lo, *hi; size_t cappos;       /* per position: its remoteness lies in lo..hi */
     frame *fr; size_t nfr, capfr;
-    uint32_t *kids; size_t nkids, capkids;
+    kid *kids; size_t nkids, capkids;
     int32_t *key, *child, *pre, *suf; size_t capkey;
     int stop;                              /* 1 past the positions, 2 past the work, 3 no move */
     const gr_comp *comps; int n; const int *gi;
@@ -123,14 +126,19 @@ static void atom_options(gr_ctx *c, search *s, uint32_t a) {
     s->a_hi[a] = (int64_t)s->nopts;
 }
 
-/* Position id of the k atoms in key (sorted), -1 when the budget is past. */
+/* Position id of the k atoms in key (sorted), -1 when the budget is past. A new position's
+ * bounds: exactly 0 without a move (the player to move wins at once), else at least 1. */
 static int64_t position(gr_ctx *c, search *s, const int32_t *key, size_t k) {
     int added;
     size_t id = gr_byteset_intern(&s->pos, key, k * sizeof *key, &added);
     if (added) {
         if (s->pos.count > s->max_pos) { s->stop = 1; return -1; }
-        GROW(c, s->rem, id + 1, s->capraw_rem);
-        s->rem[id] = -1;
+        size_t cap = s->cappos;
+        GROW(c, s->lo, id + 1, cap); cap = s->cappos;
+        GROW(c, s->hi, id + 1, cap);
+        s->cappos = cap;
+        s->lo[id] = k ? 1 : 0;
+        s->hi[id] = k ? INT32_MAX : 0;
     }
     return (int64_t)id;
 }
@@ -145,13 +153,19 @@ static void key_room(gr_ctx *c, search *s, size_t need) {
     s->capkey = cap;
 }
 
-/* Opens position id: a frame over its options of interest (every option of a P-position, the
- * winning ones of an N-position), or its remoteness at once if it has no move. */
-static void enter(gr_ctx *c, search *s, uint32_t id) {
+/* Children tried first: from an N-position those with the fewest heaps left (the winner
+ * hurries), from a P-position those with the most (the loser delays). */
+static int cmp_kid(const void *x, const void *y) {
+    const kid *a = x, *b = y;
+    return (a->w > b->w) - (a->w < b->w);
+}
+
+/* Opens position id for the test "remoteness <= d": a frame over its options of interest
+ * (every option of a P-position, the winning ones of an N-position). */
+static void open_test(gr_ctx *c, search *s, uint32_t id, int32_t d) {
     size_t len = s->pos.off[id + 1] - s->pos.off[id], k = len / sizeof(int32_t);
     key_room(c, s, k + 1);
     if (len) memcpy(s->key, s->pos.bytes + s->pos.off[id], len);
-    if (k == 0) { s->rem[id] = 0; return; }   /* no move: the player to move wins, at once */
     const int32_t *mul = s->q->mul;
     size_t M = s->M;
     s->pre[0] = 0;
@@ -174,23 +188,62 @@ static void enter(gr_ctx *c, search *s, uint32_t id) {
             key_room(c, s, need);
             const int32_t *pp = s->parts + op->at;
             size_t m = 0, j = 0;
+            int64_t w = 0;
             for (size_t x = 0; x < k; x++) {
                 if (x == i) continue;
-                while (j < (size_t)op->np && pp[j] < s->key[x]) s->child[m++] = pp[j++];
+                while (j < (size_t)op->np && pp[j] < s->key[x]) { w += s->a_heap[pp[j]]; s->child[m++] = pp[j++]; }
+                w += s->a_heap[s->key[x]];
                 s->child[m++] = s->key[x];
             }
-            while (j < (size_t)op->np) s->child[m++] = pp[j++];
+            while (j < (size_t)op->np) { w += s->a_heap[pp[j]]; s->child[m++] = pp[j++]; }
             s->steps += m + 1;
             if (s->steps > GR_MISREMOTE_WORK) { s->stop = 2; return; }
             int64_t cid = position(c, s, s->child, m);
             if (cid < 0) return;
             GROW(c, s->kids, s->nkids + 1, s->capkids);
-            s->kids[s->nkids++] = (uint32_t)cid;
+            s->kids[s->nkids++] = (kid){ isP ? -w : w, (uint32_t)cid };
         }
     }
     if (s->nkids == lo) { s->stop = 3; return; }   /* the quotient said N, yet no move wins */
+    qsort(s->kids + lo, s->nkids - lo, sizeof *s->kids, cmp_kid);
     GROW(c, s->fr, s->nfr + 1, s->capfr);
-    s->fr[s->nfr++] = (frame){ id, isP, isP ? 0 : INT32_MAX, lo, s->nkids, lo };
+    s->fr[s->nfr++] = (frame){ id, isP, d, isP ? 0 : INT32_MAX, lo, s->nkids, lo };
+}
+
+/* Tightens the bounds of a position with its parity: a P-position's remoteness is odd, an
+ * N-position's even (0 at the end; each move adds one, and P moves to N only). */
+static void bound(search *s, uint32_t id, int isP, int32_t lo, int32_t hi) {
+    if (lo > s->lo[id]) s->lo[id] = lo + ((lo & 1) != isP);
+    if (hi < s->hi[id]) s->hi[id] = hi - ((hi & 1) != isP);
+}
+
+/* The test "remoteness of id <= d" (lo <= d < hi on entry), by depth-first search with an
+ * explicit stack: afterwards hi <= d (true) or lo > d (false). The remoteness rules: an
+ * N-position is within d iff one winning move leaves a position within d - 1, a P-position
+ * iff every move does. */
+static void test(gr_ctx *c, search *s, uint32_t root, int32_t d) {
+    open_test(c, s, root, d);
+    while (s->nfr && !s->stop) {
+        frame *f = &s->fr[s->nfr - 1];
+        int settled = 0;
+        while (f->at < f->hi) {
+            uint32_t ch = s->kids[f->at].id;
+            int32_t e = f->d - 1;
+            if (s->hi[ch] <= e) {             /* within d - 1 */
+                if (!f->isP) { bound(s, f->pos, 0, 0, s->hi[ch] + 1); settled = 1; break; }
+                if (s->hi[ch] > f->acc) f->acc = s->hi[ch];
+            } else if (s->lo[ch] > e) {       /* not within d - 1 */
+                if (f->isP) { bound(s, f->pos, 1, s->lo[ch] + 1, INT32_MAX); settled = 1; break; }
+                if (s->lo[ch] < f->acc) f->acc = s->lo[ch];
+            } else break;
+            f->at++;
+        }
+        if (!settled && f->at < f->hi) { open_test(c, s, s->kids[f->at].id, f->d - 1); continue; }
+        /* every move of a P-position within d - 1, or no winning move of an N-position */
+        if (!settled) bound(s, f->pos, f->isP, f->isP ? 0 : f->acc + 1, f->isP ? f->acc + 1 : INT32_MAX);
+        s->nkids = f->lo;
+        s->nfr--;
+    }
 }
 
 static int run(gr_ctx *c, void *user) {
@@ -205,24 +258,14 @@ static int run(gr_ctx *c, void *user) {
     qsort(s->key, k, sizeof *s->key, cmp_i32);
     int64_t start = position(c, s, s->key, k);
     if (start < 0) return 0;
-    enter(c, s, (uint32_t)start);
-    while (s->nfr && !s->stop) {
-        frame *f = &s->fr[s->nfr - 1];
-        while (f->at < f->hi) {
-            int32_t r = s->rem[s->kids[f->at]];
-            if (r < 0) break;
-            if (f->isP ? r + 1 > f->best : r + 1 < f->best) f->best = r + 1;
-            f->at++;
-            /* a winning move leaves a P-position, which has a move: nothing beats 2 */
-            if (!f->isP && f->best == 2) f->at = f->hi;
-        }
-        if (f->at < f->hi) { enter(c, s, s->kids[f->at]); continue; }
-        s->rem[f->pos] = f->best;
-        s->nkids = f->lo;
-        s->nfr--;
-    }
+    uint32_t root = (uint32_t)start;
+    /* First any d: the winner's strategy found (fewest heaps left first) bounds it above; then
+     * one below the upper bound until a test fails (measured: fewer steps than upwards from
+     * the lower bound or halving, as each test that holds lowers the bounds below it too). */
+    if (s->lo[root] < s->hi[root]) test(c, s, root, INT32_MAX - 2);
+    while (s->lo[root] < s->hi[root] && !s->stop) test(c, s, root, s->hi[root] - 1);
     if (s->stop) return 0;
-    s->result = s->rem[start];
+    s->result = s->lo[root];
     return 1;
 }
 
@@ -252,7 +295,7 @@ int gr_misere_remoteness(gr_ctx *c, gr_quotient *q, const gr_comp *comps, int n,
     gr_byteset_free(&s->atoms); gr_byteset_free(&s->seen); gr_byteset_free(&s->pos);
     gr_free(c, s->a_gi); gr_free(c, s->a_elem); gr_free(c, s->a_heap); gr_free(c, s->a_dead);
     gr_free(c, s->a_lo); gr_free(c, s->a_hi);
-    gr_free(c, s->opts); gr_free(c, s->parts); gr_free(c, s->raw); gr_free(c, s->rem);
+    gr_free(c, s->opts); gr_free(c, s->parts); gr_free(c, s->raw); gr_free(c, s->lo); gr_free(c, s->hi);
     gr_free(c, s->fr); gr_free(c, s->kids);
     gr_free(c, s->key); gr_free(c, s->child); gr_free(c, s->pre); gr_free(c, s->suf);
     gr_free(c, s);

@@ -1,10 +1,13 @@
 /* misremote: the remoteness of a misere sum of heaps whose outcome the misere quotient gave.
  * Remoteness (moves to the end, the winner hurrying, the loser delaying) is not a function of
- * the quotient's elements, so it is searched: a memoized walk over multisets of heaps that asks
- * the quotient P or N at each node and follows, from an N-position, only its winning moves (the
- * least of their remotenesses, plus one) and, from a P-position, every move (the greatest, plus
- * one). That is the position graph's remoteness (graph/pgsolve.c) restricted to the positions
- * optimal play can reach, far fewer than the whole graph; it stops at an explicit budget. */
+ * the quotient's elements, so it is searched over multisets of heaps, asking the quotient P or
+ * N at each one and following, from an N-position, only its winning moves (remoteness: 1 + the
+ * least of theirs) and, from a P-position, every move (1 + the greatest): the position graph's
+ * rules (eval/graph/pgsolve.c) on the positions optimal play reaches, far fewer than the whole
+ * graph. It runs as tests "remoteness <= d" (an N-position passes when one winning move leaves
+ * a position within d - 1, a P-position when every move does) that keep bounds on each
+ * position met, so a later test reuses them and a winning move that passes ends the look at
+ * its position. It stops at an explicit budget. */
 #ifndef GRUNDY_MISREMOTE_H
 #define GRUNDY_MISREMOTE_H
 #include "compgraph.h"
