@@ -165,6 +165,11 @@ run misere_remoteness_graph mrem_small.game --no-theory
 expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness 28$" && ok
 run misere_remoteness_capped mrem_small.game --max-positions 1000
 expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness not computed (over 1000 positions)$" && ok
+# a memory limit met by the search alone leaves the answer standing, without its remoteness
+{ printf 'game kayles = octal "0.77";\nsolve misere kayles(15) + kayles(18) + kayles(20)'
+  for ((i = 3; i < 12; i++)); do printf ' + kayles(%d)' $i; done; printf ';\nsolve misere kayles(3) + kayles(5);\n'; } >mrem_mem.game
+run misere_remoteness_memory mrem_mem.game --max-memory 8M
+expect_status 0 && stdout_has "remoteness not computed (the memory limit met at [0-9]* positions)$" && stdout_has "remoteness 6$" && ok
 
 # A table of general rules holds its cells: past the memory limit, status 3, the finished table kept.
 printf 'game s {\n    heap n;\n    move -> n - k for k in 1..n where k * k <= n;\n}\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game

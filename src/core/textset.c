@@ -57,8 +57,10 @@ static uint64_t hash(const uint8_t *p, size_t len) {
 }
 
 static void rehash(gr_byteset *s, size_t nslots) {
+    /* the new table first: a limit met allocating it leaves the set whole (its owner frees it) */
+    uint64_t *slots = gr_alloc(s->c, gr_size_mul(s->c, nslots, sizeof *s->slots));
     gr_free(s->c, s->slots);
-    s->slots = gr_alloc(s->c, gr_size_mul(s->c, nslots, sizeof *s->slots));
+    s->slots = slots;
     s->nslots = nslots;
     for (size_t k = 0; k < s->count; k++) {
         uint64_t h = hash(s->bytes + s->off[k], s->off[k + 1] - s->off[k]);

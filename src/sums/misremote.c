@@ -289,7 +289,8 @@ int gr_misere_remoteness(gr_ctx *c, gr_quotient *q, const gr_comp *comps, int n,
     gr_byteset_init(&s->pos, c);
     int r = gr_absorb_limits(c, run, s);
     if (r == 1) *out = s->result;
-    else if (r < 0 || s->stop == 1) snprintf(why, cap, "over %llu positions", (unsigned long long)(r < 0 ? s->pos.count : max));
+    else if (r < 0) snprintf(why, cap, "the memory limit met at %llu positions", (unsigned long long)s->pos.count);
+    else if (s->stop == 1) snprintf(why, cap, "over %llu positions", (unsigned long long)max);
     else if (s->stop == 2) snprintf(why, cap, "over %llu steps", (unsigned long long)GR_MISREMOTE_WORK);
     else snprintf(why, cap, "the quotient gave an N-position without a winning move");
     gr_byteset_free(&s->atoms); gr_byteset_free(&s->seen); gr_byteset_free(&s->pos);

@@ -20,7 +20,8 @@
 
 /* The remoteness of comps[0..n) (component i is heap comps[i].c[0] of q->games[gi[i]]) into
  * *out: 1 if found; 0 with why ("over 262144 positions") if the search passed its budget
- * (at most --max-positions positions) or a resource limit. Other failures still fail. */
+ * (at most --max-positions positions) or met --max-memory (absorbed: the answer stands without
+ * it). Other failures (--max-time) still fail. */
 int gr_misere_remoteness(gr_ctx *c, gr_quotient *q, const gr_comp *comps, int n, const int *gi,
                          int64_t *out, char *why, size_t cap);
 #endif
