@@ -230,6 +230,13 @@ void gr_ckpt_point(gr_ctx *c, gr_game *g) {
     (void)g;
     stop_if_signalled(c, k);
     double now = gr_now(), wait = k->save_cost * SAVE_SHARE;
+    if (c->deadline > 0 && now >= c->deadline) {
+        /* --max-time is about to stop the run (the caller's next clock poll): keep its work */
+        save(c, k);
+        snprintf(c->limit_note, sizeof c->limit_note, "the work so far is saved in %s: run the same command again "
+                 "(with a larger --max-time) to resume", c->checkpoint);
+        return;
+    }
     if (now - k->last_save >= (wait > SAVE_EVERY ? wait : SAVE_EVERY)) save(c, k);
 }
 
