@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAGIC "GRUNDYCK"
@@ -83,6 +84,8 @@ static void load(gr_ctx *c, struct gr_ckpt *k) {
         gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s: %s", c->checkpoint, strerror(errno));
     }
     size_t cap = 1 << 16, n = 0;
+    struct stat st;          /* the file's size: one buffer, not a doubling one, for a long search */
+    if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX - 1) cap = (size_t)st.st_size + 1;
     uint8_t *buf = gr_alloc(c, cap);
     for (;;) {
         if (n == cap) buf = gr_realloc(c, buf, cap = gr_size_mul(c, cap, 2));
@@ -152,6 +155,14 @@ void gr_ckpt_claim(gr_ctx *c, gr_game *g) {
         if (rec->claimed || strcmp(rec->name, g->name)) continue;
         rec->claimed = 1;
         if (gr_heap_restore(c, g, &rec->saved) < 0) refuse(c, "is damaged (a saved table does not fit its game)");
+    }
+    /* Once every record is in a table, the file's bytes are not read again: a long search's
+     * values would otherwise sit in memory twice. */
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < k->nrecs; i++) left += !k->recs[i].claimed;
+    if (!left && k->file) {
+        gr_free(c, k->file);
+        k->file = NULL;
     }
 }
 
