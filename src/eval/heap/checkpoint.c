@@ -18,7 +18,9 @@
 enum { FORMAT = 1, HEADER = 8 + 4 + 4 + 8 + 8 + 8 };
 #define VERSION_TEXT "grundy 0.1.0 checkpoint 1"
 #define SAVE_EVERY 5.0            /* seconds of work between saves ... */
-#define SAVE_SHARE 10.0           /* ... and at least this many times a save's own time */
+#define SAVE_SHARE 30.0           /* ... and at least this many times a save's own time: a save of
+                                   * 1.2 x 10^8 two-byte values (240 MB) takes 0.8 s, so saving costs
+                                   * a long search about 3% (signals and --max-time save anyway) */
 
 /* The one thing a signal handler may touch. */
 static volatile sig_atomic_t caught_signal;
@@ -49,7 +51,7 @@ struct gr_ckpt {
     double last_save, save_cost;
 };
 
-/* FNV-1a, 64 bits, a word at a time for long runs of values. */
+/* FNV-1a, 64 bits, a byte at a time (about 2 ns a byte: 0.5 s for 240 MB). */
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
     const uint8_t *b = p;
     for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= UINT64_C(0x100000001b3); }
