@@ -257,31 +257,31 @@ typedef struct long_call { gr_program *p; int rc; } long_call;
 
 /* The research tables' columns of a periodic check (gr_check_to, the command's --to): the
  * numbers tests/run_census.sh pins for text, JSON and CSV, to heap 20000. */
+static void expect_columns(gr_program *p, const char *claim, int64_t largest, int64_t at, uint64_t mask, int64_t count,
+                           int64_t last) {
+    gr_check_answer c;
+    CHECK_EQ(gr_check_to(p, claim, 20000, &c), GR_OK);
+    CHECK_EQ(c.status, GR_HOLDS);
+    CHECK_EQ(c.checked_to, 20000);
+    CHECK_EQ(c.has_columns, 1);
+    CHECK_EQ(c.largest, largest);
+    CHECK_EQ(c.largest_at, at);
+    CHECK_EQ(c.rare_mask, mask);
+    CHECK_EQ(c.rare_heap_parity, 0);
+    CHECK_EQ(c.rare_count, count);
+    CHECK_EQ(c.last_rare, last);
+}
+
 static void test_check_columns(void) {
     gr_program *p = gr_compile("game a = octal \"0.6\";\ngame b = octal \"0.77\";\ngame g = octal \"4!.0\";\n",
                                "cols.game", NULL);
     if (!CHECK(p != NULL)) return;
     gr_limits lim = { .threads = 1 };
     CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
-    gr_check_answer c;
-    CHECK_EQ(gr_check_to(p, "a periodic", 20000, &c), GR_OK);
-    CHECK_EQ(c.status, GR_HOLDS);
-    CHECK_EQ(c.checked_to, 20000);
-    CHECK_EQ(c.has_columns, 1);
-    CHECK_EQ(c.largest, 284);
-    CHECK_EQ(c.largest_at, 18855);
-    CHECK_EQ(c.rare_mask, 0x1ee);
-    CHECK_EQ(c.rare_heap_parity, 0);
-    CHECK_EQ(c.rare_count, 1582);
-    CHECK_EQ(c.last_rare, 18833);
-    CHECK_EQ(gr_check_to(p, "g periodic", 20000, &c), GR_OK);
-    CHECK_EQ(c.has_columns, 1);
-    CHECK_EQ(c.largest, 147);
-    CHECK_EQ(c.largest_at, 17751);
-    CHECK_EQ(c.rare_mask, 0xfe);
-    CHECK_EQ(c.rare_count, 1195);
-    CHECK_EQ(c.last_rare, 19687);
+    expect_columns(p, "a periodic", 284, 18855, 0x1ee, 1582, 18833);
+    expect_columns(p, "g periodic", 147, 17751, 0xfe, 1195, 19687);
     /* 0.77 is proved by its period before the rare-value kernel runs: no columns */
+    gr_check_answer c;
     CHECK_EQ(gr_check_to(p, "b periodic", 20000, &c), GR_OK);
     CHECK_EQ(c.status, GR_PROVED);
     CHECK_EQ(c.period, 12);
