@@ -211,5 +211,37 @@ int main(void) {
 #endif
         gf_close(&f);
     }
+#ifndef T_SANITIZED
+    /* part 4: Dawson's Kayles, |Q_30| = 360 (Siegel's MisereSolver); and a quotient computed
+     * further then restricted to heaps 0..h equals the quotient of 0..h computed alone */
+    static const char *prog = "game k = octal \"0.77\";\ngame d = octal \"0.07\";\n";
+    if (gf_open(&f, prog)) {
+        gr_quotient *q = quotient_to(&f, "d", 30);
+        if (CHECK(q != NULL)) {
+            CHECK_EQ(q->order, 360);
+            CHECK_EQ(q->p_order, 65);
+            CHECK_EQ(q->last_growth, 30);
+        }
+        quotient_to(&f, "k", 40);
+        static const struct { const char *g; int h; } cut[] = { { "d", 8 }, { "d", 12 }, { "d", 14 }, { "d", 21 }, { "d", 25 }, { "d", 28 },
+                                                              { "k", 8 }, { "k", 12 }, { "k", 20 }, { "k", 26 } };
+        for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+            gr_quotient *full = quotient_to(&f, cut[i].g, 0);
+            gr_quotient *cutq = gr_quotient_restrict(&f.c, full, cut[i].h);
+            gf alone;
+            if (gf_open(&alone, prog)) {
+                gr_quotient *a = quotient_to(&alone, cut[i].g, cut[i].h);
+                if (CHECK(a != NULL)) {
+                    if (!CHECK_EQ(cutq->order, a->order)) fprintf(stderr, "%s to %d\n", cut[i].g, cut[i].h);
+                    CHECK_EQ(cutq->p_order, a->p_order);
+                    CHECK_EQ(cutq->last_growth, a->last_growth);
+                }
+                gf_close(&alone);
+            }
+            gr_quotient_free(&f.c, cutq);
+        }
+        gf_close(&f);
+    }
+#endif
     return t_finish("unit_quotient");
 }

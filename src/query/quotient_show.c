@@ -22,8 +22,12 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
     gr_quotient *q = gr_quotient_of(c, g, to, why, sizeof why);
     if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
     if (q->failed)
-        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) does not extend to heap %lld by one new generator "
-                "(the check of the candidate failed); computed no further", g->name, (long long)q->failed - 1, q->order, (long long)q->failed);
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
+                g->name, (long long)q->failed - 1, q->order, (long long)q->failed, q->why_failed);
+    /* computed further before (the evaluators' cache): the quotient of 0..to itself, so the
+     * answer does not depend on what was asked first */
+    gr_quotient *own = NULL;
+    if (q->nheaps > (to + 1) * q->ngames) q = own = gr_quotient_restrict(c, q, to);
     if (!q->proved) gr_quotient_prove(c, q);
     gr_presentation pr;
     gr_quotient_present(c, q, &pr);
@@ -75,4 +79,5 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
         fputc('\n', out);
     }
     gr_presentation_free(c, &pr);
+    gr_quotient_free(c, own);
 }

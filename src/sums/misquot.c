@@ -69,8 +69,8 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         if (q->nheaps % 64 == 0) gr_quotient_prove(c, q);
     }
     if (q->failed && top >= q->failed) {
-        snprintf(why, cap, "the misere quotient of %s stops at heap %lld (order %d): no candidate with one new generator checked",
-                 g->name, (long long)q->failed, q->order);
+        snprintf(why, cap, "the misere quotient of %s stops at heap %lld (order %d): %s",
+                 g->name, (long long)q->failed, q->order, q->why_failed);
         return NULL;
     }
     return q;

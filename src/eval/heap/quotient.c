@@ -1,48 +1,14 @@
-/* quotient: the misere quotient of a heap rule set, heap by heap, each step checked, and the
- * proof of a periodic pretending function; see quotient.h for the method and the proof it rests
- * on. Its presentation and tameness are in qpresent.c. */
+/* quotient: the misere quotient of a heap rule set, heap by heap, each step proved, and the
+ * proof of a periodic pretending function; see quotient.h for the method. The monoids it
+ * searches in are in qmonoid.c, the check that proves a candidate in qcheck.c, the
+ * presentation and tameness in qpresent.c. */
 #include "eval/heap/quotient.h"
+#include "eval/heap/qmonoid.h"
+#include "eval/heap/qcheck.h"
 #include "eval/cache.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A candidate bipartite monoid: n elements, 0 the identity, a full product table. */
-typedef struct cand {
-    int32_t n;
-    int32_t *mul;
-    uint8_t *P;
-} cand;
-
-/* Heap types: heaps with the same image and the same set of option images behave alike in
- * the check (quotient.h), so the sigma tuples keep one entry per type. */
-typedef struct types {
-    int32_t T;
-    int32_t *img;            /* [T] */
-    int32_t *opt_off, *opts; /* option images of each type */
-    int32_t *of_heap;        /* [nheaps]: the type of each heap, -1: no move (the zero game) */
-} types;
-
-/* The sigma automaton: each state a tuple (phi(X), phi(X - h_t) or -1 for each type t). */
-typedef struct sigma {
-    int32_t T, width;
-    int32_t *vec; int64_t n, cap;
-    int32_t *trans;          /* [n * T] */
-    uint8_t *pi;             /* the outcome the options imply: 1 = P */
-    int64_t *ht; int64_t hcap;
-    int32_t *from, *by;      /* how each tuple was first reached (a witness sum) */
-} sigma;
-
-static void cand_free(gr_ctx *c, cand *k) { gr_free(c, k->mul); gr_free(c, k->P); memset(k, 0, sizeof *k); }
-static void types_free(gr_ctx *c, types *t) {
-    gr_free(c, t->img); gr_free(c, t->opt_off); gr_free(c, t->opts); gr_free(c, t->of_heap);
-    memset(t, 0, sizeof *t);
-}
-static void sigma_free(gr_ctx *c, sigma *s) {
-    gr_free(c, s->vec); gr_free(c, s->trans); gr_free(c, s->pi); gr_free(c, s->ht);
-    gr_free(c, s->from); gr_free(c, s->by);
-    memset(s, 0, sizeof *s);
-}
 
 /* ---- options of heaps, as words of heaps ---- */
 typedef struct opt_collect { gr_ctx *c; gr_quotient *q; int64_t heap; int gi, bad; } opt_collect;
@@ -68,384 +34,197 @@ static void on_option(void *user, const int64_t *parts, int nparts) {
     q->nwords += len + 1;
 }
 
+/* Limits of the search: past them the quotient stops at the heap (q->failed, q->why_failed). */
+enum { MAX_ORDER = 4096, MAX_ROUNDS = 400 };
+#define MAX_SUM ((int64_t)1 << 23)      /* elements of a trial direct sum */
+#define MAX_STATES ((int64_t)1 << 22)   /* states of one check */
+
 static int cmp_i32(const void *a, const void *b) {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
 }
 
-/* Types of heaps 0..nh-1 under images img[] in candidate k (option images by k's product). */
-static void make_types(gr_ctx *c, const gr_quotient *q, int64_t nh, const cand *k, const int32_t *img, types *t) {
-    memset(t, 0, sizeof *t);
-    t->img = gr_alloc(c, (size_t)(nh + 1) * sizeof *t->img);
-    t->opt_off = gr_alloc(c, (size_t)(nh + 2) * sizeof *t->opt_off);
-    t->of_heap = gr_alloc(c, (size_t)(nh + 1) * sizeof *t->of_heap);
-    int64_t ocap = 64, on = 0;
-    t->opts = gr_alloc(c, (size_t)ocap * sizeof *t->opts);
-    int32_t *tmp = gr_alloc(c, (size_t)(q->opt_off[nh] - q->opt_off[0] + 1) * sizeof *tmp);
-    for (int64_t h = 0; h < nh; h++) {
-        t->of_heap[h] = -1;
-        if (q->opt_off[h] == q->opt_off[h + 1]) continue;
-        int64_t m = 0;
-        for (int64_t o = q->opt_off[h]; o < q->opt_off[h + 1]; o += q->words[o] + 1) {
-            int32_t x = 0;
-            for (int i = 0; i < q->words[o]; i++) x = k->mul[(size_t)x * (size_t)k->n + (size_t)img[q->words[o + 1 + i]]];
-            tmp[m++] = x;
-        }
-        qsort(tmp, (size_t)m, sizeof *tmp, cmp_i32);
-        int64_t u = 0;
-        for (int64_t i = 0; i < m; i++) if (!u || tmp[u - 1] != tmp[i]) tmp[u++] = tmp[i];
-        int32_t found = -1;
-        for (int32_t ty = 0; ty < t->T && found < 0; ty++)
-            if (t->img[ty] == img[h] && t->opt_off[ty + 1] - t->opt_off[ty] == u &&
-                !memcmp(t->opts + t->opt_off[ty], tmp, (size_t)u * sizeof *tmp)) found = ty;
-        if (found < 0) {
-            found = t->T++;
-            t->img[found] = img[h];
-            if (on + u > ocap) { ocap = (on + u) * 2; t->opts = gr_realloc(c, t->opts, (size_t)ocap * sizeof *t->opts); }
-            memcpy(t->opts + on, tmp, (size_t)u * sizeof *tmp);
-            on += u;
-            t->opt_off[found + 1] = (int32_t)on;
-        }
-        t->of_heap[h] = found;
-    }
-    gr_free(c, tmp);
+static gr_qatoms atoms_upto(const gr_quotient *q, int64_t n) {
+    gr_qatoms at = { n, q->opt_off, q->words };
+    return at;
 }
 
-/* ---- the sigma search ---- */
-static uint64_t hash_vec(const int32_t *v, int w) {
-    uint64_t h = 1469598103934665603ull;
-    for (int i = 0; i < w; i++) { h ^= (uint32_t)v[i]; h *= 1099511628211ull; h ^= h >> 29; }
-    return h;
+/* The distinct option images of atom a under img in k, sorted; their count. */
+static int32_t option_images(gr_ctx *c, const gr_quotient *q, const int32_t *mul, int32_t n, const int32_t *img, int64_t a, int32_t **out) {
+    int32_t cap = 0, m = 0;
+    for (int64_t o = q->opt_off[a]; o < q->opt_off[a + 1]; o += q->words[o] + 1) cap++;
+    int32_t *t = gr_alloc(c, (size_t)(cap + 1) * sizeof *t);
+    for (int64_t o = q->opt_off[a]; o < q->opt_off[a + 1]; o += q->words[o] + 1) {
+        int32_t x = 0;
+        for (int32_t i = 0; i < q->words[o]; i++) x = mul[(size_t)x * (size_t)n + (size_t)img[q->words[o + 1 + i]]];
+        t[m++] = x;
+    }
+    qsort(t, (size_t)m, sizeof *t, cmp_i32);
+    int32_t u = 0;
+    for (int32_t i = 0; i < m; i++) if (!u || t[u - 1] != t[i]) t[u++] = t[i];
+    *out = t;
+    return u;
 }
 
-static int64_t sigma_find_or_add(gr_ctx *c, sigma *s, const int32_t *v) {
-    if ((s->n + 1) * 2 > s->hcap) {
-        int64_t nc = s->hcap ? s->hcap * 2 : 1024;
-        int64_t *nt = gr_alloc(c, (size_t)nc * sizeof *nt);
-        for (int64_t i = 0; i < nc; i++) nt[i] = -1;
-        for (int64_t i = 0; i < s->n; i++) {
-            uint64_t h = hash_vec(s->vec + i * s->width, s->width) & (uint64_t)(nc - 1);
-            while (nt[h] >= 0) h = (h + 1) & (uint64_t)(nc - 1);
-            nt[h] = i;
-        }
-        gr_free(c, s->ht);
-        s->ht = nt; s->hcap = nc;
-    }
-    uint64_t h = hash_vec(v, s->width) & (uint64_t)(s->hcap - 1);
-    while (s->ht[h] >= 0) {
-        if (!memcmp(s->vec + s->ht[h] * s->width, v, (size_t)s->width * sizeof *v)) return s->ht[h];
-        h = (h + 1) & (uint64_t)(s->hcap - 1);
-    }
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 256;
-        s->vec = gr_realloc(c, s->vec, gr_size_mul(c, (size_t)s->cap, (size_t)s->width * sizeof *s->vec));
-        s->trans = gr_realloc(c, s->trans, gr_size_mul(c, (size_t)s->cap, (size_t)(s->T ? s->T : 1) * sizeof *s->trans));
-        s->pi = gr_realloc(c, s->pi, (size_t)s->cap);
-        s->from = gr_realloc(c, s->from, (size_t)s->cap * sizeof *s->from);
-        s->by = gr_realloc(c, s->by, (size_t)s->cap * sizeof *s->by);
-    }
-    s->from[s->n] = -1; s->by[s->n] = -1;
-    memcpy(s->vec + s->n * s->width, v, (size_t)s->width * sizeof *v);
-    s->ht[h] = s->n;
-    return s->n++;
+static int32_t phi_of(const gr_qmon *k, const int32_t *img, const int32_t *exps, int64_t natoms) {
+    int32_t x = 0;
+    for (int64_t a = 0; a < natoms; a++)
+        for (int32_t i = 0; i < exps[a]; i++) x = k->mul[(size_t)x * (size_t)k->n + (size_t)img[a]];
+    return x;
 }
 
-/* Searches every reachable sigma tuple of candidate k; 1 if every tuple's element is in P
- * exactly when the options imply it (the candidate is correct). early: stop at the first
- * tuple that refutes it. */
-/* The tuples, kept small: the check needs, of phi(X - h_u) for the heaps u of X, only whether
- * some option image t of u has phi(X - h_u) z t in P after further heaps z, and only whether
- * some u of X has it (an N-position needs one P-option; a P-position none). So a state is
- * (phi(X), X has a move, F_X) with F_X = { z in Q : some heap u of X has A_u(phi(X - h_u) z) },
- * A_u(y) = "some option image t of u has y t in P"; adding heap v of image e makes
- * F'(z) = F(e z) or A_v(phi(X) z). X's outcome implied by its options is "a move and
- * 1 not in F_X". */
-static int sigma_search_lim(gr_ctx *c, const cand *k, const types *ty, int32_t tlim, int early, sigma *s, int64_t *count) {
-    memset(s, 0, sizeof *s);
-    int32_t T = tlim;
-    size_t n = (size_t)k->n;
-    int32_t words = (int32_t)((n + 31) / 32);
-    s->T = T; s->width = 2 + words;
-    uint8_t **acc = gr_alloc(c, (size_t)(T + 1) * sizeof *acc);
-    for (int32_t u = 0; u < T; u++) {
-        acc[u] = gr_alloc(c, n);
-        for (size_t x = 0; x < n; x++) {
-            int a = 0;
-            for (int32_t o = ty->opt_off[u]; o < ty->opt_off[u + 1] && !a; o++) a = k->P[k->mul[x * n + (size_t)ty->opts[o]]];
-            acc[u][x] = (uint8_t)a;
-        }
-    }
-    int32_t *v = gr_alloc(c, (size_t)s->width * sizeof *v), *nv = gr_alloc(c, (size_t)s->width * sizeof *nv);
-    sigma_find_or_add(c, s, v);   /* the empty sum: identity, no move, F empty */
-    int ok = 1;
-    for (int64_t at = 0; at < s->n; at++) {
-        gr_poll(c);
-        memcpy(v, s->vec + at * s->width, (size_t)s->width * sizeof *v);
-        const uint32_t *F = (const uint32_t *)(v + 2);
-        s->pi[at] = (uint8_t)(v[1] && !(F[0] & 1u));
-        if (s->pi[at] != k->P[v[0]]) {
-            ok = 0;
-            if (early) break;
-        }
-        for (int32_t t = 0; t < T; t++) {
-            size_t e = (size_t)ty->img[t];
-            nv[0] = k->mul[(size_t)v[0] * n + e];
-            nv[1] = v[1] | (ty->opt_off[t + 1] > ty->opt_off[t]);
-            uint32_t *G = (uint32_t *)(nv + 2);
-            memset(G, 0, (size_t)words * sizeof *G);
-            const uint8_t *A = acc[t];
-            const int32_t *qrow = k->mul + (size_t)v[0] * n, *erow = k->mul + e * n;
-            for (size_t z = 0; z < n; z++) {
-                int32_t ez = erow[z];
-                if (((F[ez >> 5] >> (ez & 31)) & 1u) || A[qrow[z]]) G[z >> 5] |= 1u << (z & 31);
-            }
-            int64_t before = s->n;
-            int64_t id = sigma_find_or_add(c, s, nv);
-            if (id == before) { s->from[id] = (int32_t)at; s->by[id] = t; }
-            s->trans[at * s->T + t] = (int32_t)id;
-            if (id > INT32_MAX - 2) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: more than 2^31 tuples to check");
-        }
-    }
-    if (count) *count += s->n;
-    for (int32_t u = 0; u < T; u++) gr_free(c, acc[u]);
-    gr_free(c, acc);
-    gr_free(c, v); gr_free(c, nv);
-    return ok;
-}
-
-static int sigma_search(gr_ctx *c, const cand *k, const types *ty, int early, sigma *s, int64_t *count) {
-    return sigma_search_lim(c, k, ty, ty->T, early, s, count);
-}
-
-/* Moore minimisation of the sigma automaton with the implied outcomes: the next candidate.
- * Elements are numbered in breadth-first order from the empty sum, so 0 is the identity. */
-static void sigma_reduce(gr_ctx *c, const sigma *s, cand *out, int32_t **state_class) {
-    int64_t N = s->n;
-    int T = s->T;
-    int32_t *cls = gr_alloc(c, (size_t)N * sizeof *cls), *ncls = gr_alloc(c, (size_t)N * sizeof *ncls);
-    for (int64_t i = 0; i < N; i++) cls[i] = s->pi[i];
-    int32_t ncl = 0;
-    for (int64_t i = 0; i < N; i++) if (cls[i] + 1 > ncl) ncl = cls[i] + 1;
-    int w = 1 + T;
-    int32_t *sig = gr_alloc(c, gr_size_mul(c, (size_t)N, (size_t)w * sizeof *sig));
-    int64_t hcap = 16;
-    while (hcap < 2 * N) hcap *= 2;
-    int64_t *ht = gr_alloc(c, (size_t)hcap * sizeof *ht);
-    for (;;) {
-        gr_poll(c);
-        for (int64_t i = 0; i < hcap; i++) ht[i] = -1;
-        int32_t nn = 0;
-        for (int64_t i = 0; i < N; i++) {
-            int32_t *sv = sig + i * w;
-            sv[0] = cls[i];
-            for (int t = 0; t < T; t++) sv[1 + t] = cls[s->trans[i * T + t]];
-            uint64_t h = hash_vec(sv, w) & (uint64_t)(hcap - 1);
-            while (ht[h] >= 0 && memcmp(sig + ht[h] * w, sv, (size_t)w * sizeof *sv)) h = (h + 1) & (uint64_t)(hcap - 1);
-            if (ht[h] < 0) { ht[h] = i; ncls[i] = nn++; }
-            else ncls[i] = ncls[ht[h]];
-        }
-        memcpy(cls, ncls, (size_t)N * sizeof *cls);
-        if (nn == ncl) break;
-        ncl = nn;
-    }
-    /* number the classes breadth-first from the class of the empty sum */
-    int32_t *num = gr_alloc(c, (size_t)ncl * sizeof *num), *rep = gr_alloc(c, (size_t)ncl * sizeof *rep);
-    int32_t *par = gr_alloc(c, (size_t)ncl * sizeof *par), *via = gr_alloc(c, (size_t)ncl * sizeof *via);
-    for (int32_t i = 0; i < ncl; i++) num[i] = -1;
-    int32_t cnt = 0;
-    num[cls[0]] = cnt; rep[cnt] = 0; par[cnt] = -1; via[cnt] = -1; cnt++;
-    for (int32_t at = 0; at < cnt; at++)
-        for (int t = 0; t < T; t++) {
-            int64_t to = s->trans[(int64_t)rep[at] * T + t];
-            if (num[cls[to]] < 0) { num[cls[to]] = cnt; rep[cnt] = (int32_t)to; par[cnt] = at; via[cnt] = t; cnt++; }
-        }
-    out->n = cnt;
-    out->P = gr_alloc(c, (size_t)cnt);
-    out->mul = gr_alloc(c, gr_size_mul(c, (size_t)cnt, (size_t)cnt * sizeof *out->mul));
-    for (int32_t x = 0; x < cnt; x++) out->P[x] = s->pi[rep[x]];
-    /* x * y: follow y's breadth-first word from x */
-    for (int32_t x = 0; x < cnt; x++) {
-        int32_t *row = out->mul + (size_t)x * (size_t)cnt;
-        row[0] = x;
-        for (int32_t y = 1; y < cnt; y++) {
-            int32_t from = row[par[y]];
-            row[y] = num[cls[s->trans[(int64_t)rep[from] * T + via[y]]]];
-        }
-    }
-    if (state_class) {
-        for (int64_t i = 0; i < N; i++) cls[i] = num[cls[i]];
-        *state_class = cls;
-    } else gr_free(c, cls);
-    gr_free(c, ncls); gr_free(c, sig); gr_free(c, ht);
-    gr_free(c, num); gr_free(c, rep); gr_free(c, par); gr_free(c, via);
-}
-
-/* ---- heap by heap ---- */
-static void store_cand(gr_ctx *c, gr_quotient *q, cand *k) {
+static void store(gr_ctx *c, gr_quotient *q, gr_qmon *k, const int32_t *img, int64_t n) {
+    if (k->n > q->order) q->last_growth = n;
     gr_free(c, q->mul); gr_free(c, q->inP);
     q->order = k->n; q->mul = k->mul; q->inP = k->P;
     q->p_order = 0;
     for (int32_t x = 0; x < k->n; x++) q->p_order += k->P[x];
+    memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
     memset(k, 0, sizeof *k);
 }
 
-/* A base for heap n: a correct automaton over the heaps below n (every sum's state decides its
- * outcome), states numbered from the empty sum (0), one letter per heap type. Level 0 is
- * Q_{n-1} itself; level 1 its sigma automaton, finer: it splits the elements of Q_{n-1} that a
- * new heap can tell apart (in Kayles 5 + 5 and 0 are one element of Q_8, but 9 + 5 + 5 is an
- * N-position and 9 a P-position). */
-typedef struct base {
-    int64_t n; int32_t T;
-    int32_t *trans;          /* [n * T] */
-    uint8_t *P;              /* [n] */
-    int32_t *of_heap;        /* [heaps]: letter of each heap, -1: no move */
-} base;
-
-/* Birthday-least words for the states (Dijkstra): ord lists them by increasing birthday, each
- * reached from par[x] by heap via[x]. An option of a word has a smaller birthday, so the
- * least word of its state comes earlier. */
-static void least_words(gr_ctx *c, const gr_quotient *q, int64_t nh, const base *bs, int32_t *par, int32_t *via, int32_t *ord) {
-    int64_t n = bs->n;
-    int64_t *dist = gr_alloc(c, (size_t)n * sizeof *dist);
-    uint8_t *done = gr_alloc(c, (size_t)n);
-    int64_t *lcost = gr_alloc(c, (size_t)(bs->T + 1) * sizeof *lcost);
-    int32_t *lheap = gr_alloc(c, (size_t)(bs->T + 1) * sizeof *lheap);
-    for (int32_t l = 0; l < bs->T; l++) { lcost[l] = INT64_MAX; lheap[l] = -1; }
-    for (int64_t h = 0; h < nh; h++) {
-        int32_t l = bs->of_heap[h];
-        if (l >= 0 && q->bday[h] < lcost[l]) { lcost[l] = q->bday[h]; lheap[l] = (int32_t)h; }
+/* Heap n whose option images are those of an earlier heap is that heap's element: the check
+ * sees the same heap types as for heaps 0..n-1, which it proved. */
+static int same_as_earlier(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn, int32_t un) {
+    for (int64_t a = 0; a < n; a++) {
+        if (q->opt_off[a] == q->opt_off[a + 1]) continue;
+        int32_t *ta, ua = option_images(c, q, q->mul, q->order, q->pret, a, &ta);
+        int same = ua == un && !memcmp(ta, tn, (size_t)un * sizeof *tn);
+        gr_free(c, ta);
+        if (same) { q->pret[n] = q->pret[a]; return 1; }
     }
-    for (int64_t x = 0; x < n; x++) { dist[x] = INT64_MAX; par[x] = -1; via[x] = -1; }
-    dist[0] = 0;
-    /* a binary heap keyed on dist */
-    int64_t *hp = gr_alloc(c, (size_t)(n * (bs->T + 1) + 1) * sizeof *hp), hn = 0;
-    #define HKEY(i) dist[hp[i]]
-    hp[hn++] = 0;
-    int32_t cnt = 0;
-    while (hn) {
-        int64_t x = hp[0];
-        hp[0] = hp[--hn];
-        for (int64_t i = 0;;) {
-            int64_t l = 2 * i + 1, r = l + 1, mi = i;
-            if (l < hn && HKEY(l) < HKEY(mi)) mi = l;
-            if (r < hn && HKEY(r) < HKEY(mi)) mi = r;
-            if (mi == i) break;
-            int64_t t = hp[i]; hp[i] = hp[mi]; hp[mi] = t; i = mi;
-        }
-        if (done[x]) continue;
-        done[x] = 1; ord[cnt++] = (int32_t)x;
-        for (int32_t l = 0; l < bs->T; l++) {
-            if (lheap[l] < 0) continue;
-            int64_t y = bs->trans[x * bs->T + l];
-            if (!done[y] && dist[x] + lcost[l] < dist[y]) {
-                dist[y] = dist[x] + lcost[l]; par[y] = (int32_t)x; via[y] = lheap[l];
-                int64_t i = hn++;
-                hp[i] = y;
-                while (i > 0 && HKEY((i - 1) / 2) > HKEY(i)) { int64_t t = hp[i]; hp[i] = hp[(i - 1) / 2]; hp[(i - 1) / 2] = t; i = (i - 1) / 2; }
-            }
-        }
-    }
-    #undef HKEY
-    if (cnt != n) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: a state no sum of heaps reaches (a bug)");
-    gr_free(c, hp); gr_free(c, dist); gr_free(c, done); gr_free(c, lcost); gr_free(c, lheap);
+    return 0;
 }
 
-static int64_t run_word(const base *bs, int64_t st, const int32_t *w, int len, int skip) {
-    for (int i = 0; i < len; i++) if (i != skip) st = bs->trans[st * bs->T + bs->of_heap[w[i]]];
-    return st;
+/* Heap n as an element x of the quotient so far (no growth): x must have the outcome heap n
+ * has, no z may put both x z and some option t z in P, and the check must pass. */
+static int conservative(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn, int32_t un) {
+    size_t N = (size_t)q->order;
+    int nextP = 1;
+    for (int32_t i = 0; i < un && nextP; i++) if (q->inP[tn[i]]) nextP = 0;
+    gr_qmon k = { q->order, q->mul, q->inP };
+    gr_qatoms at = atoms_upto(q, n + 1);
+    for (int32_t x = 0; x < q->order; x++) {
+        if (q->inP[x] != nextP) continue;
+        int ok = 1;
+        for (size_t z = 0; z < N && ok; z++)
+            if (q->inP[q->mul[(size_t)x * N + z]])
+                for (int32_t i = 0; i < un && ok; i++) if (q->inP[q->mul[(size_t)tn[i] * N + z]]) ok = 0;
+        if (!ok) continue;
+        q->pret[n] = x;
+        if (gr_qcheck(c, &k, &at, q->pret, NULL, &q->checked_states, MAX_STATES) == 1) return 1;
+    }
+    q->pret[n] = 0;
+    return 0;
 }
 
-/* With G = heap n: the outcomes of X + kG, column by column (k = 0, 1, ...) over the states of
- * the base, each through its least word (its options X - h + t by their states, the moves in
- * a G), until a column repeats; the automaton over (state, k) minimised is the candidate,
- * and the check of quotient.h proves it. 1 and the new quotient stored, or 0. */
-static int extend(gr_ctx *c, gr_quotient *q, const base *bs, int64_t start, cand *fail_c, int32_t **fail_img) {
-    int64_t n = q->nheaps - 1, m = bs->n;
-    size_t M = (size_t)m;
-    int32_t *par = gr_alloc(c, M * sizeof *par), *via = gr_alloc(c, M * sizeof *via), *ord = gr_alloc(c, M * sizeof *ord);
-    least_words(c, q, n, bs, par, via, ord);
-    int kcap = 8, K = 0, back = -1;
-    uint8_t **col = gr_alloc(c, (size_t)kcap * sizeof *col);
-    col[K] = gr_alloc(c, M);
-    memcpy(col[K], bs->P, M);
-    K++;
-    int64_t wcap = 64;
-    int32_t *word = gr_alloc(c, (size_t)wcap * sizeof *word);
-    while (back < 0) {
-        gr_poll(c);
-        if (K > 4096) gr_fail(c, GR_EXIT_LIMIT, "misere quotient of '%s': the outcomes of sums with copies of heap %lld did not repeat", q->game->name, (long long)n);
-        if (K == kcap) { kcap *= 2; col = gr_realloc(c, col, (size_t)kcap * sizeof *col); }
-        uint8_t *cur = col[K] = gr_alloc(c, M), *prev = col[K - 1];
-        for (int64_t i = 0; i < m; i++) {
-            int64_t x = ord[i];
-            int p = 1;
-            for (int64_t o = start; o < q->opt_off[n + 1] && p; o += q->words[o] + 1)
-                if (prev[run_word(bs, x, q->words + o + 1, q->words[o], -1)]) p = 0;
-            int len = 0;
-            for (int64_t y = x; y != 0; y = par[y]) {
-                if (len == wcap) { wcap *= 2; word = gr_realloc(c, word, (size_t)wcap * sizeof *word); }
-                word[len++] = via[y];
-            }
-            for (int wi = 0; wi < len && p; wi++) {
-                int dup = 0;
-                for (int wj = 0; wj < wi && !dup; wj++) dup = word[wj] == word[wi];
-                if (dup) continue;
-                int64_t rest = run_word(bs, 0, word, len, wi);
-                int64_t h = word[wi];
-                for (int64_t o = q->opt_off[h]; o < q->opt_off[h + 1] && p; o += q->words[o] + 1)
-                    if (cur[run_word(bs, rest, q->words + o + 1, q->words[o], -1)]) p = 0;
-            }
-            cur[x] = (uint8_t)p;
+/* The next combination of s indices out of ni (ascending); 0 after the last. */
+static int next_combination(int32_t *ix, int s, int ni) {
+    int i = s - 1;
+    while (i >= 0 && ix[i] == ni - s + i) i--;
+    if (i < 0) return 0;
+    ix[i]++;
+    for (int j = i + 1; j < s; j++) ix[j] = ix[j - 1] + 1;
+    return 1;
+}
+
+/* Recalibration (Plambeck and Siegel's algorithm): candidate k misclassifies the sum w, whose
+ * true outcome is P exactly when wantP. Some heaps of w get a free cyclic generator of their
+ * own (the fewest that suffice, smallest sets first), beside the submonoid the other heaps
+ * generate, and the marked and merged direct sum is the next candidate if it classifies w
+ * right. 1: found; 0: none does; -1: none within the limits. */
+static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img) {
+    int64_t N = at->n;
+    int32_t *inv = gr_alloc(c, (size_t)(N + 1) * sizeof *inv), ni = 0;
+    for (int64_t a = 0; a < N; a++) if (w[a] > 0 && at->opt_off[a] != at->opt_off[a + 1]) inv[ni++] = (int32_t)a;
+    int32_t *imgR = gr_alloc(c, (size_t)(N + 1) * sizeof *imgR);
+    int64_t *imgD = gr_alloc(c, (size_t)(N + 1) * sizeof *imgD);
+    int32_t ix[GR_QSUM_MAX];
+    int done = 0, over = 0;
+    for (int bump = 0; bump <= 4 && !done; bump += 2)
+        for (int s = 1; s <= ni && s <= GR_QSUM_MAX && !done; s++) {
+            for (int j = 0; j < s; j++) ix[j] = j;
+            int combos = 0;
+            do {
+                gr_poll(c);
+                memcpy(imgR, img, (size_t)N * sizeof *imgR);
+                for (int j = 0; j < s; j++) imgR[inv[ix[j]]] = 0;
+                gr_qmon R;
+                gr_qmon_regenerate(c, k, at, imgR, &R);
+                gr_qsum d = { &R, s, { 0 }, { 0 }, R.n };
+                for (int j = 0; j < s && d.size <= MAX_SUM; j++) {
+                    int32_t idx, per;
+                    gr_qmon_cycle(c, k, img[inv[ix[j]]], &idx, &per);
+                    int32_t index = idx > w[inv[ix[j]]] - 1 ? idx : w[inv[ix[j]]] - 1;
+                    if (index < 1) index = 1;
+                    index += bump;
+                    int32_t period = per % 2 ? 2 * per : per;
+                    if (period < 2) period = 2;
+                    d.index[j] = index; d.period[j] = period;
+                    d.size *= index + period;
+                }
+                if (d.size > MAX_SUM) over = 1;
+                else {
+                    for (int64_t a = 0; a < N; a++) imgD[a] = imgR[a];
+                    for (int j = 0; j < s; j++) imgD[inv[ix[j]]] = gr_qsum_gen(&d, j);
+                    gr_qmon next;
+                    if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, MAX_ORDER, &next, out_img)) {
+                        if (next.P[phi_of(&next, out_img, w, N)] == wantP) { *out = next; done = 1; }
+                        else gr_qmon_free(c, &next);
+                    } else over = 1;
+                }
+                gr_qmon_free(c, &R);
+            } while (!done && ++combos < 256 && next_combination(ix, s, ni));
         }
-        for (int j = 0; j < K && back < 0; j++) if (!memcmp(col[j], cur, M)) back = j;
-        if (back < 0) K++;
+    gr_free(c, inv); gr_free(c, imgR); gr_free(c, imgD);
+    return done ? 1 : over ? -1 : 0;
+}
+
+/* Heap n is a new generator: start from Q_{n-1} + C(2, 2) and recalibrate at the least sum the
+ * candidate gets wrong until the check proves it. */
+static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
+    gr_qatoms at = atoms_upto(q, n + 1);
+    gr_qmon base = { q->order, q->mul, q->inP };
+    gr_qsum d = { &base, 1, { 2 }, { 2 }, (int64_t)q->order * 4 };
+    int64_t *imgD = gr_alloc(c, (size_t)(n + 1) * sizeof *imgD);
+    for (int64_t a = 0; a < n; a++) imgD[a] = q->pret[a];
+    imgD[n] = gr_qsum_gen(&d, 0);
+    int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img), *w = gr_alloc(c, (size_t)(n + 1) * sizeof *w);
+    int32_t *img2 = gr_alloc(c, (size_t)(n + 1) * sizeof *img2);
+    gr_qmon k;
+    if (!gr_qsum_candidate(c, &d, &at, imgD, MAX_SUM, MAX_ORDER, &k, img)) {
+        snprintf(q->why_failed, sizeof q->why_failed, "the trial monoid passed %d elements", MAX_ORDER);
+        q->failed = n;
     }
-    gr_free(c, col[K]);   /* equal to col[back] */
-    sigma a;
-    memset(&a, 0, sizeof a);
-    int32_t L = bs->T;
-    a.T = L + 1;
-    a.n = (int64_t)K * m;
-    if (a.n > INT32_MAX / 2) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: more than 2^30 candidate states");
-    a.trans = gr_alloc(c, gr_size_mul(c, (size_t)a.n, (size_t)a.T * sizeof *a.trans));
-    a.pi = gr_alloc(c, (size_t)a.n);
-    for (int k = 0; k < K; k++)
-        for (int64_t x = 0; x < m; x++) {
-            int64_t id = (int64_t)k * m + x;
-            a.pi[id] = col[k][x];
-            for (int32_t l = 0; l < L; l++) a.trans[id * a.T + l] = (int32_t)((int64_t)k * m + bs->trans[x * L + l]);
-            a.trans[id * a.T + L] = (int32_t)((int64_t)(k + 1 < K ? k + 1 : back) * m + x);
+    for (int round = 0; !q->failed; round++) {
+        int r = gr_qcheck(c, &k, &at, img, w, &q->checked_states, MAX_STATES);
+        if (r == 1) { store(c, q, &k, img, n); break; }
+        if (r < 0) {
+            snprintf(q->why_failed, sizeof q->why_failed, "the check of a candidate of order %d passed %lld states", k.n, (long long)MAX_STATES);
+            q->failed = n;
+        } else if (round >= MAX_ROUNDS) {
+            snprintf(q->why_failed, sizeof q->why_failed, "%d recalibrations did not find it (the last candidate had order %d)", MAX_ROUNDS, k.n);
+            q->failed = n;
+        } else {
+            int wantP = !k.P[phi_of(&k, img, w, n + 1)];
+            gr_qmon next;
+            int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2);
+            if (rc <= 0) {
+                if (rc < 0)
+                    snprintf(q->why_failed, sizeof q->why_failed, "the candidates passed %d elements (or their trial sums %lld), the limits of this search, after %d recalibrations at order %d",
+                             MAX_ORDER, (long long)MAX_SUM, round, k.n);
+                else
+                    snprintf(q->why_failed, sizeof q->why_failed, "no recalibration of a candidate of order %d classifies its least misclassified sum", k.n);
+                q->failed = n;
+            } else {
+                gr_qmon_free(c, &k);
+                k = next;
+                memcpy(img, img2, (size_t)(n + 1) * sizeof *img);
+            }
         }
-    cand next;
-    int32_t *cls = NULL;
-    sigma_reduce(c, &a, &next, &cls);
-    int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img);
-    for (int64_t h = 0; h < n; h++) img[h] = bs->of_heap[h] < 0 ? 0 : cls[a.trans[bs->of_heap[h]]];
-    img[n] = cls[a.trans[L]];
-    gr_free(c, cls);
-    sigma_free(c, &a);
-    for (int k = 0; k < K; k++) gr_free(c, col[k]);
-    gr_free(c, col); gr_free(c, word); gr_free(c, par); gr_free(c, via); gr_free(c, ord);
-    /* the proof */
-    types ty;
-    make_types(c, q, n + 1, &next, img, &ty);
-    sigma s;
-    int ok = sigma_search(c, &next, &ty, 1, &s, &q->checked_states);
-    sigma_free(c, &s);
-    types_free(c, &ty);
-    if (ok) {
-        if (next.n > q->order) q->last_growth = n;
-        store_cand(c, q, &next);
-        memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
-        gr_free(c, img);
-    } else if (fail_c) {
-        *fail_c = next;
-        *fail_img = img;
-    } else {
-        cand_free(c, &next);
-        gr_free(c, img);
     }
-    return ok;
+    gr_qmon_free(c, &k);
+    gr_free(c, imgD); gr_free(c, img); gr_free(c, img2); gr_free(c, w);
 }
 
 static void add_heap(gr_ctx *c, gr_quotient *q) {
@@ -455,7 +234,6 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     gr_game *g = q->games[gi];
     gr_eval_at(c, &heap, 1);
     q->pret = gr_realloc(c, q->pret, (size_t)(n + 1) * sizeof *q->pret);
-    q->bday = gr_realloc(c, q->bday, (size_t)(n + 1) * sizeof *q->bday);
     q->opt_off = gr_realloc(c, q->opt_off, (size_t)(n + 2) * sizeof *q->opt_off);
     opt_collect oc = { c, q, heap, gi, 0 };
     int64_t start = q->nwords;
@@ -464,74 +242,11 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     q->opt_off[n + 1] = q->nwords;
     q->nheaps = n + 1;
     q->pret[n] = 0;
-    q->bday[n] = 0;
     if (q->nwords == start) return;   /* no move: the zero game */
-    for (int64_t o = start; o < q->nwords; o += q->words[o] + 1) {
-        int64_t b = 0;
-        for (int i = 0; i < q->words[o]; i++) b += q->bday[q->words[o + 1 + i]];
-        if (b + 1 > q->bday[n]) q->bday[n] = b + 1;
-    }
-    cand k = { q->order, q->mul, q->inP };
-    types ty;
-    make_types(c, q, n, &k, q->pret, &ty);
-    /* Heap n with the option images of a smaller heap's type is that type's element: the check
-     * then sees the same types as for heaps 0..n-1, which it proved (the step the periodicity
-     * theorem rests on). */
-    {
-        int64_t m = 0;
-        int32_t *im = gr_alloc(c, (size_t)(q->nwords - start + 1) * sizeof *im);
-        for (int64_t o = start; o < q->nwords; o += q->words[o] + 1) {
-            int32_t x = 0;
-            for (int i = 0; i < q->words[o]; i++) x = q->mul[(size_t)x * (size_t)q->order + (size_t)q->pret[q->words[o + 1 + i]]];
-            im[m++] = x;
-        }
-        qsort(im, (size_t)m, sizeof *im, cmp_i32);
-        int64_t u = 0;
-        for (int64_t i = 0; i < m; i++) if (!u || im[u - 1] != im[i]) im[u++] = im[i];
-        int32_t same = -1;
-        for (int32_t t = 0; t < ty.T && same < 0; t++)
-            if (ty.opt_off[t + 1] - ty.opt_off[t] == u && !memcmp(ty.opts + ty.opt_off[t], im, (size_t)u * sizeof *im)) same = t;
-        gr_free(c, im);
-        if (same >= 0) {
-            q->pret[n] = ty.img[same];
-            types_free(c, &ty);
-            return;
-        }
-    }
-    /* level 0: Q_{n-1}, letters its heap types */
-    base b0 = { q->order, ty.T, NULL, q->inP, ty.of_heap };
-    b0.trans = gr_alloc(c, gr_size_mul(c, (size_t)q->order, (size_t)(ty.T ? ty.T : 1) * sizeof *b0.trans));
-    for (int64_t x = 0; x < q->order; x++)
-        for (int32_t l = 0; l < ty.T; l++) b0.trans[x * ty.T + l] = q->mul[(size_t)x * (size_t)q->order + (size_t)ty.img[l]];
-    cand fc = { 0 };
-    int32_t *fimg = NULL;
-    int ok = extend(c, q, &b0, start, &fc, &fimg);
-    gr_free(c, b0.trans);
-    /* Rounds: a failed candidate C still decides the sums without heap n, and its
-     * (phi, move, F) automaton over the smaller heaps, with F over all of C (sums with copies
-     * of heap n too), is a finer base that sees how those sums meet heap n. */
-    for (int round = 1; !ok && round <= 8 && fc.n <= 2048; round++) {
-        types tc;
-        make_types(c, q, n + 1, &fc, fimg, &tc);
-        int32_t tlim = tc.T, tn = tc.of_heap[n];
-        int shared = 0;
-        for (int64_t h = 0; h < n; h++) shared |= tc.of_heap[h] == tn;
-        if (!shared && tn == tc.T - 1) tlim = tc.T - 1;
-        sigma s;
-        sigma_search_lim(c, &fc, &tc, tlim, 0, &s, &q->checked_states);
-        cand_free(c, &fc);
-        gr_free(c, fimg);
-        fimg = NULL;
-        base b1 = { s.n, tlim, s.trans, s.pi, tc.of_heap };
-        if (s.n > 200000) { sigma_free(c, &s); types_free(c, &tc); break; }
-        ok = extend(c, q, &b1, start, &fc, &fimg);
-        sigma_free(c, &s);
-        types_free(c, &tc);
-    }
-    cand_free(c, &fc);
-    gr_free(c, fimg);
-    types_free(c, &ty);
-    if (!ok) q->failed = n;
+    int32_t *tn, un = option_images(c, q, q->mul, q->order, q->pret, n, &tn);
+    int done = same_as_earlier(c, q, n, tn, un) || conservative(c, q, n, tn, un);
+    gr_free(c, tn);
+    if (!done) grow(c, q, n);
 }
 
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
@@ -578,8 +293,60 @@ void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     if (!q) return;
     while (q->unions) { gr_quotient *u = q->unions; q->unions = u->unions; gr_quotient_free(c, u); }
     gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
-    gr_free(c, q->opt_off); gr_free(c, q->words); gr_free(c, q->bday);
+    gr_free(c, q->opt_off); gr_free(c, q->words);
     gr_free(c, q);
+}
+
+/* The quotient of heaps 0..upto alone, from a quotient computed further: the submonoid their
+ * images generate, its elements merged where no sum of those heaps tells them apart (marking
+ * through least sums gives the true outcomes, the quotient being correct). */
+static int32_t restricted_order(gr_ctx *c, const gr_quotient *q, int64_t natoms, gr_quotient *out) {
+    gr_qatoms at = atoms_upto(q, natoms);
+    gr_qmon k = { q->order, q->mul, q->inP }, R, red;
+    int32_t *img = gr_alloc(c, (size_t)(natoms + 1) * sizeof *img);
+    memcpy(img, q->pret, (size_t)natoms * sizeof *img);
+    gr_qmon_regenerate(c, &k, &at, img, &R);
+    gr_qsum d = { &R, 0, { 0 }, { 0 }, R.n };
+    int64_t *imgD = gr_alloc(c, (size_t)(natoms + 1) * sizeof *imgD);
+    for (int64_t a = 0; a < natoms; a++) imgD[a] = img[a];
+    if (!gr_qsum_candidate(c, &d, &at, imgD, INT64_MAX, INT32_MAX, &red, img))
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient: restricting it failed (a bug)");
+    gr_qmon_free(c, &R);
+    gr_free(c, imgD);
+    int32_t order = red.n;
+    if (out) {
+        out->order = red.n; out->mul = red.mul; out->inP = red.P; out->pret = img;
+        out->p_order = 0;
+        for (int32_t x = 0; x < red.n; x++) out->p_order += red.P[x];
+    } else {
+        gr_qmon_free(c, &red);
+        gr_free(c, img);
+    }
+    return order;
+}
+
+gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto) {
+    int64_t natoms = (upto + 1) * q->ngames;
+    if (natoms > q->nheaps) natoms = q->nheaps;
+    gr_quotient *r = gr_alloc(c, sizeof *r);
+    r->game = q->game;
+    memcpy(r->games, q->games, sizeof q->games);
+    r->ngames = q->ngames;
+    r->nheaps = natoms;
+    r->opt_off = gr_alloc(c, (size_t)(natoms + 1) * sizeof *r->opt_off);
+    memcpy(r->opt_off, q->opt_off, (size_t)(natoms + 1) * sizeof *r->opt_off);
+    r->nwords = r->wcap = q->opt_off[natoms];
+    r->words = gr_alloc(c, (size_t)(r->nwords + 1) * sizeof *r->words);
+    memcpy(r->words, q->words, (size_t)r->nwords * sizeof *r->words);
+    restricted_order(c, q, natoms, r);
+    /* the last growth: the last prefix whose quotient is larger than the one before */
+    int32_t after = r->order;
+    for (int64_t a = natoms - 1; a > 0; a--) {
+        int32_t before = restricted_order(c, q, a, NULL);
+        if (before < after) { r->last_growth = a / q->ngames; break; }
+        after = before;
+    }
+    return r;
 }
 
 gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap) {

@@ -4,26 +4,22 @@
  * its P-portion, and the pretending function heap -> element. Computed once per rule set and
  * kept on the game (the evaluators' cache, eval/cache.h), grown on demand like an SG table.
  *
- * How it is computed (heap by heap, each step proved, nothing guessed):
- *   candidate   a finite commutative monoid C with a P-portion and an image of every heap;
- *   check       C is *correct* when, for every sum X, o(X) = P iff phi(X) in P. By induction on
- *               X this holds iff for every X: phi(X) in P <=> X has a move and no option
- *               X - h + t (h a heap of X, t an option of h) has phi(X - h) phi(t) in P. The
- *               right side depends on X only through phi(X), whether X has a move, and the
- *               set F_X of later additions z for which some heap h of X has an option t with
- *               phi(X - h) z phi(t) in P; the finitely many reachable triples are searched,
- *               which is a proof (or a sum the candidate gets wrong);
- *   reduce      a correct candidate minimised as an automaton over heaps (x rho y iff
- *               P(xz) = P(yz) for all z) is the quotient itself;
- *   heap n      with G = heap n, the outcomes of X + kG are computed column by column in k
- *               over the states of a base that decides the sums of smaller heaps (first
- *               Q_{n-1}; each state through its birthday-least word, so the recursion is
- *               well founded) until a column repeats; the automaton over (state, k)
- *               minimised is the candidate. A new heap can split elements of Q_{n-1} (Kayles:
- *               5 + 5 and 0 are one element of Q_8, yet 9 + 5 + 5 is N and 9 is P), so when
- *               the check fails the next base is the failed candidate's triple automaton over
- *               the smaller heaps (it sees how their sums meet G); after 8 such rounds (or a
- *               candidate past 2048 elements) the quotient stops at heap n (q->failed).
+ * How it is computed: heap by heap, by Plambeck and Siegel's algorithm (2008, Appendix; the
+ * method of Siegel's MisereSolver), each step proved:
+ *   same        heap n whose option images are an earlier heap's is that heap's element;
+ *   conserve    else heap n may be an element x of Q_{n-1} (same outcome, no z with x z and
+ *               some option t z both in P), proved by the check (qcheck.h);
+ *   grow        else a candidate is made from Q_{n-1} + C(2, 2), heap n the new cyclic
+ *               generator (qmonoid.h: each element marked through its least sum, elements no
+ *               sum tells apart merged); the check proves it or returns the least sum it
+ *               misclassifies (whose true outcome is the opposite of its image's), and the
+ *               candidate is recalibrated there: the fewest heaps of that sum get free cyclic
+ *               generators of their own beside the submonoid the other heaps generate (a heap
+ *               of Q_{n-1} can split: Kayles' 5 + 5 and 0 are one element of Q_8, yet 9 + 5 + 5
+ *               is N and 9 is P), until the check passes. Past the limits (quotient.c) the
+ *               quotient stops at heap n (q->failed, q->why_failed).
+ * A checked candidate is the quotient: its map is onto, every sum is classified right, and
+ * its elements are pairwise told apart by some sum.
  * Where the pretending function turns periodic, a theorem extends it to every heap (see
  * gr_quotient_prove). */
 #ifndef GRUNDY_QUOTIENT_H
@@ -50,15 +46,18 @@ typedef struct gr_quotient {
     /* a proved period: pret[n + per] = pret[n] for every n >= pre, Q never grows again */
     int proved; int64_t pre, per, proof_to;
     char theorem[256];       /* the theorem that proved it and the heaps it needed */
-    int64_t *bday;           /* [nheaps]: birthday of each heap */
     int64_t failed;          /* >0: heap `failed` could not be added (the quotient stops there) */
-    int64_t checked_states;  /* sigma tuples searched (the cost of the proofs) */
+    char why_failed[200];    /* why heap `failed` could not be added */
+    int64_t checked_states;  /* states the checks visited (the cost of the proofs) */
 } gr_quotient;
 
 /* The quotient of g's heaps 0..upto (grown from what the cache holds); fails with status 3
  * at the limits (--max-memory, --max-time), naming the heap and the order reached. NULL (and
  * why) when g is not a heap rule set whose moves lead to smaller heaps. */
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap);
+/* The quotient of heaps 0..upto only, from q computed at least that far (a new quotient the
+ * caller frees with gr_quotient_free; no proof or unions carried). */
+gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto);
 /* The element of a heap: from the table, through a proved period, or by growing. */
 int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
 /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps up to
