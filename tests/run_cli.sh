@@ -365,7 +365,7 @@ run family_periodic_json famper.game --format json
 expect_status 0 && [ "$(grep -c '^{"query":"check","claim":"bash\[m\] periodic for m in 1..50","member":"bash\[[0-9]*\]","parameters":{"m":[0-9]*},"status":"proved"' out)" -eq 50 ] \
     && stdout_has '"member":"bash\[7\]","parameters":{"m":7},"status":"proved","period":8,"preperiod":0,' && ok || { [ $rc -ne 0 ] || bad "50 JSON lines"; }
 run family_periodic_csv famper.game --format csv
-expect_status 0 && [ "$(sed -n 1p out)" = "claim,member,status,period,preperiod,saltus,checked_to" ] \
+expect_status 0 && [ "$(sed -n 1p out)" = "claim,member,status,period,preperiod,saltus,checked_to,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare" ] \
     && [ "$(grep -c '^"bash\[m\] periodic for m in 1..50","bash\[[0-9]*\]",proved,' out)" -eq 50 ] && ok || { [ $rc -ne 0 ] || bad "50 CSV rows"; }
 # Two parameters, the second's range reading the first; each member as its own check says.
 printf 'game two[a, b] = subtract {a, b};\ncheck two[a, b] periodic for a in 1..4, b in a + 1..6;\n' >famtwo.game

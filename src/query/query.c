@@ -348,10 +348,14 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
         gr_json_string(out, r.theorem);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "claim,status,period,preperiod,saltus,checked_to\n\"%s\",%s,", q->text, status[r.status]);
+        fputs("claim,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
+        gr_csv_string(out, q->text);
+        fprintf(out, ",%s,", status[r.status]);
         if (r.has_period) fprintf(out, "%lld,%lld,%lld", (long long)r.period, (long long)r.preperiod, (long long)r.saltus);
         else fputs(",,", out);
-        fprintf(out, ",%lld\n", (long long)r.checked_to);
+        fprintf(out, ",%lld", (long long)r.checked_to);
+        gr_check_columns_csv(&r, out);
+        fputc('\n', out);
     } else {
         fprintf(out, "check %s\n  %s", q->text, status[r.status]);
         if (r.has_period) {
