@@ -168,12 +168,26 @@ typedef struct gr_check_answer {
     int has_counterexample;
     char counterexample[1024];/* for people, as the check query prints it */
     char theorem[512];        /* the theorem and the window verified, or why none applies */
+    /* Added in 0.1 (at the end, so the fields above keep their offsets). The research tables'
+     * columns of a periodic check where the rare-value kernel ran (has_columns; 0 otherwise),
+     * over heaps 0..checked_to, as `check G periodic` prints them (docs/periodicity.md): the
+     * largest value and the least heap holding it; heap n >= 1 is rare when parity(sg(n) &
+     * rare_mask), xor the parity of n if rare_heap_parity, differs from the common class;
+     * rare_count such heaps, the last at last_rare (-1: none). */
+    int has_columns;
+    int64_t largest, largest_at;
+    uint64_t rare_mask;
+    int rare_heap_parity;
+    int64_t rare_count, last_rare;
 } gr_check_answer;
 
 /* Decides a claim written as after 'check' ("kayles periodic", "bash[3]: P(n) <=> n % 4 == 0
  * for n in 0..100"). A refuted claim is an answer: the call returns 0. A periodic check over
  * a family's parameters is one answer per member: use gr_run for it. */
 GR_API int gr_check(gr_program *p, const char *claim, gr_check_answer *out);
+/* The same with the command's --to N: how far a periodic check may compute (0: the default,
+ * 100000 heaps for the fast kernels). */
+GR_API int gr_check_to(gr_program *p, const char *claim, int64_t to, gr_check_answer *out);
 
 /* A picture of the table gr_table_box would give (SG values or outcomes), as the plot query
  * draws it: format "png" or "svg"; width, height in pixels (0: the default size). *image gets

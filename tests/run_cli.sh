@@ -152,6 +152,25 @@ expect_status 3 && stdout_has "solve nim(1) + nim(2)" && stdout_lacks "misere" &
 run max_positions_enough misere.game --max-positions 100000
 expect_status 0 && stdout_has "outcome" && ok
 
+# Misere sums the quotient decides carry the remoteness of its search (sums/misremote.h), the
+# graph's (--no-theory); past the search's budget the text says so and JSON has null.
+printf 'game kayles = octal "0.77";\nsolve misere kayles(3) + kayles(5);\nsolve misere kayles(5) + kayles(7) + kayles(9) + kayles(11);\nsolve misere kayles(20) + kayles(25) + kayles(31) + kayles(33);\n' >mrem.game
+run misere_remoteness mrem.game
+expect_status 0 && stdout_has "outcome N (the player to move wins), remoteness 6$" && stdout_has "remoteness 28$" \
+    && stdout_has "outcome N (the player to move wins), remoteness not computed (over [0-9]* [a-z]*)$" && ok
+run misere_remoteness_json mrem.game --format json
+expect_status 0 && stdout_has '"remoteness":6,' && stdout_has '"remoteness":28,' && stdout_has 'kayles(33)","convention":"misere","outcome":"N","sg":null,"remoteness":null,' && ok
+head -n 3 mrem.game >mrem_small.game
+run misere_remoteness_graph mrem_small.game --no-theory
+expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness 28$" && ok
+run misere_remoteness_capped mrem_small.game --max-positions 1000
+expect_status 0 && stdout_has "remoteness 6$" && stdout_has "remoteness not computed (over 1000 positions)$" && ok
+# a memory limit met by the search alone leaves the answer standing, without its remoteness
+{ printf 'game kayles = octal "0.77";\nsolve misere kayles(15) + kayles(18) + kayles(20)'
+  for ((i = 3; i < 12; i++)); do printf ' + kayles(%d)' $i; done; printf ';\nsolve misere kayles(3) + kayles(5);\n'; } >mrem_mem.game
+run misere_remoteness_memory mrem_mem.game --max-memory 8M
+expect_status 0 && stdout_has "remoteness not computed (the memory limit met at [0-9]* positions)$" && stdout_has "remoteness 6$" && ok
+
 # A table of general rules holds its cells: past the memory limit, status 3, the finished table kept.
 printf 'game s {\n    heap n;\n    move -> n - k for k in 1..n where k * k <= n;\n}\ntable s(0..10);\ntable s(0..100000000);\n' >huge.game
 run max_memory huge.game --max-memory 1M
@@ -346,7 +365,7 @@ run family_periodic_json famper.game --format json
 expect_status 0 && [ "$(grep -c '^{"query":"check","claim":"bash\[m\] periodic for m in 1..50","member":"bash\[[0-9]*\]","parameters":{"m":[0-9]*},"status":"proved"' out)" -eq 50 ] \
     && stdout_has '"member":"bash\[7\]","parameters":{"m":7},"status":"proved","period":8,"preperiod":0,' && ok || { [ $rc -ne 0 ] || bad "50 JSON lines"; }
 run family_periodic_csv famper.game --format csv
-expect_status 0 && [ "$(sed -n 1p out)" = "claim,member,status,period,preperiod,saltus,checked_to" ] \
+expect_status 0 && [ "$(sed -n 1p out)" = "claim,member,status,period,preperiod,saltus,checked_to,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare" ] \
     && [ "$(grep -c '^"bash\[m\] periodic for m in 1..50","bash\[[0-9]*\]",proved,' out)" -eq 50 ] && ok || { [ $rc -ne 0 ] || bad "50 CSV rows"; }
 # Two parameters, the second's range reading the first; each member as its own check says.
 printf 'game two[a, b] = subtract {a, b};\ncheck two[a, b] periodic for a in 1..4, b in a + 1..6;\n' >famtwo.game

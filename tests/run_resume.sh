@@ -6,6 +6,7 @@
 #     with status 2 and a message, and nothing is printed
 #   - a `check G periodic` stopped at --to keeps its checkpoint, and a larger --to goes on from
 #     it with the bytes of a fresh run; a proved one removes it
+#   - a run stopped by --max-time saves its work first (exit 3, a message), and resumes
 #   - --threads 1, 2, 3 and 8 print the same bytes on several games
 # The size is chosen so an uninterrupted run takes about a second on this build (sanitizers
 # included), so the signal arrives mid-run. Prints "N passed, M failed".
@@ -108,6 +109,20 @@ else bad "--to 450000 from the kept values printed other bytes than a fresh run"
 "$grundy" p.game --no-progress --to 700000 --format json >f3.json 2>err
 if [ ! -e pk ] && cmp -s p3.json f3.json && grep -q '"period":144,"preperiod":326640' p3.json; then ok
 else bad "the proved search from the kept values differs, or left its checkpoint"; fi
+
+# ---- --max-time with a checkpoint saves the work before it stops; the same command resumes ----
+# (a time limit hit inside a kernel would lose it: the run stops at the next safe point instead)
+if [ -s f2.json ]; then
+    rm -f mk
+    "$grundy" p.game --no-progress --to 450000 --checkpoint mk --format json --max-time 0.3 >m1.json 2>err
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "note: --to 450000 finished within 0.3 s; nothing to resume"
+    elif [ $rc -eq 3 ] && [ ! -s m1.json ] && [ -s mk ] && grep -q "time limit of 0.3 s reached.*the work so far is saved in mk" err; then
+        ok
+        "$grundy" p.game --no-progress --to 450000 --checkpoint mk --format json >m2.json 2>err
+        if cmp -s m2.json f2.json; then ok; else bad "resumed after --max-time: other bytes than a fresh run"; fi
+    else bad "--max-time with --checkpoint: status $rc, output, no checkpoint or no message"; fi
+fi
 
 # ---- every --threads value prints the same bytes ----
 printf 'game kayles = octal "0.77";\ngame g = octal "4!.0";\ngame s = octal "0.16";\ngame d = octal "0.6";\n' >t.game

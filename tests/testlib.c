@@ -69,6 +69,7 @@ int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *co
     gr_sumgraph_solve(s);
     l->pg = gr_sumgraph_pg(s);
     int out = (int)gr_pg_outcome(l->pg, id);
+    l->remoteness = gr_pg_remoteness(l->pg, id);
     if (out == GR_WIN) gr_sumgraph_moves(s, comps, n, mgraph, l);
     gr_sumgraph_free(s);
     l->pg = NULL;

@@ -45,7 +45,7 @@ int64_t t_naive_preperiod(const int64_t *v, int64_t n, int64_t p, int64_t s);
  * adds one, mtheory takes every move reported, mgraph (with pg set) only the moves to P
  * positions of pg; msort orders the list, mfree empties it. */
 struct gr_pg;
-typedef struct mlist { char **v; size_t n, cap; struct gr_pg *pg; } mlist;
+typedef struct mlist { char **v; size_t n, cap; struct gr_pg *pg; int64_t remoteness; } mlist;
 void mkeep(mlist *l, const char *text);
 void mtheory(void *u, const char *text, uint32_t id);
 void mgraph(void *u, const char *text, uint32_t id);
@@ -55,7 +55,7 @@ void mfree(mlist *l);
  * partial one move that is among the graph's. Prints both lists when not. */
 int mcompare(mlist *a, mlist *b, int partial);
 /* The position graph's answer for a sum under conv: its outcome, and in l (whose pg it sets
- * while it lives) the moves to P positions. */
+ * while it lives) the moves to P positions and the sum's remoteness (-1: a draw). */
 struct gr_ctx; struct gr_module; struct gr_comp;
 int mgraph_solve(struct gr_ctx *c, struct gr_module *m, const struct gr_comp *comps, int n, int conv, mlist *l);
 /* A theory's decided answer (outcome, its moves in a, partial: one move of many) against the

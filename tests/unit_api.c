@@ -255,6 +255,47 @@ static void test_data_calls(void) {
 /* gr_interrupt from another thread stops a long call, and the program answers again. */
 typedef struct long_call { gr_program *p; int rc; } long_call;
 
+/* The research tables' columns of a periodic check (gr_check_to, the command's --to): the
+ * numbers tests/run_census.sh pins for text, JSON and CSV, to heap 20000. */
+static void expect_columns(gr_program *p, const char *claim, int64_t largest, int64_t at, uint64_t mask, int64_t count,
+                           int64_t last) {
+    gr_check_answer c;
+    CHECK_EQ(gr_check_to(p, claim, 20000, &c), GR_OK);
+    CHECK_EQ(c.status, GR_HOLDS);
+    CHECK_EQ(c.checked_to, 20000);
+    CHECK_EQ(c.has_columns, 1);
+    CHECK_EQ(c.largest, largest);
+    CHECK_EQ(c.largest_at, at);
+    CHECK_EQ(c.rare_mask, mask);
+    CHECK_EQ(c.rare_heap_parity, 0);
+    CHECK_EQ(c.rare_count, count);
+    CHECK_EQ(c.last_rare, last);
+}
+
+static void test_check_columns(void) {
+    gr_program *p = gr_compile("game a = octal \"0.6\";\ngame b = octal \"0.77\";\ngame g = octal \"4!.0\";\n",
+                               "cols.game", NULL);
+    if (!CHECK(p != NULL)) return;
+    gr_limits lim = { .threads = 1 };
+    CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+    expect_columns(p, "a periodic", 284, 18855, 0x1ee, 1582, 18833);
+    expect_columns(p, "g periodic", 147, 17751, 0xfe, 1195, 19687);
+    /* 0.77 is proved by its period before the rare-value kernel runs: no columns */
+    gr_check_answer c;
+    CHECK_EQ(gr_check_to(p, "b periodic", 20000, &c), GR_OK);
+    CHECK_EQ(c.status, GR_PROVED);
+    CHECK_EQ(c.period, 12);
+    CHECK_EQ(c.preperiod, 71);
+    CHECK_EQ(c.has_columns, 0);
+    CHECK_EQ(c.last_rare, -1);
+    /* without --to, the default range: the columns then reach heap 100000 */
+    CHECK_EQ(gr_check(p, "a periodic", &c), GR_OK);
+    CHECK_EQ(c.checked_to, 100000);
+    CHECK(c.has_columns && c.rare_mask == 0x1ee && c.largest >= 284);
+    CHECK_EQ(gr_check_to(p, "a periodic", -1, &c), GR_EINVAL);
+    gr_program_free(p);
+}
+
 static void *run_long(void *arg) {
     long_call *l = arg;
     gr_table_data t;
@@ -294,6 +335,7 @@ int main(void) {
     gr_program_free(p);
     test_threads();
     test_data_calls();
+    test_check_columns();
     test_interrupt();
     return t_finish("unit_api");
 }

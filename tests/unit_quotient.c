@@ -1,8 +1,9 @@
 /* unit_quotient: the misere quotient (eval/quotient.h, sums/misquot.h) against its twins.
  *   1. random subtraction sets and octal codes, random sums of one to six small heaps (some of
  *      both rule sets, through the quotient of their union): where
- *      the quotient decides, the outcome and the winning moves are the position graph's (and
- *      it must decide most of them);
+ *      the quotient decides, the outcome, the winning moves and the remoteness (by the search
+ *      the quotient steers, sums/misremote.h) are the position graph's (and it must decide
+ *      most of them, the remoteness of most of those);
  *   2. the order of small quotients against a brute force written here: the classes of the
  *      multisets of at most three heaps, told apart by their outcomes over every extension of
  *      at most three heaps (a lower bound of |Q| that reaches it for these small quotients);
@@ -92,7 +93,7 @@ static int brute_order(gr_ctx *c, gr_game *g, int top, int most) {
 /* ---- the quotient's answers against the position graph ---- */
 typedef struct job {
     gr_comp comps[6]; int n;
-    int decided, agree;
+    int decided, agree, remote;
     int brute_top, brute, order, p_order;   /* part 2 */
     char why[1024];
 } job;
@@ -114,8 +115,10 @@ static void body(gf *f, void *arg) {
     j->agree = 1;
     if (j->decided) {
         int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, CONV_MISERE, &b);
-        j->agree = out == t.outcome && same_moves(&a, &b);
-        if (!j->agree) fprintf(stderr, "quotient %c graph %c\n", "PND"[t.outcome], "PND"[out]);
+        j->remote = t.remoteness >= 0;
+        j->agree = out == t.outcome && same_moves(&a, &b) && (!j->remote || t.remoteness == b.remoteness);
+        if (!j->agree) fprintf(stderr, "quotient %c graph %c, remoteness %lld graph %lld\n", "PND"[t.outcome], "PND"[out],
+                               (long long)t.remoteness, (long long)b.remoteness);
     }
     mfree(&a);
     mfree(&b);
@@ -138,7 +141,7 @@ int main(void) {
 #else
     int programs = 60, trials = 20;
 #endif
-    int cases = 0, decided = 0, orders = 0, orders_equal = 0, mixed = 0;
+    int cases = 0, decided = 0, remote = 0, orders = 0, orders_equal = 0, mixed = 0;
     for (int prog = 0; prog < programs; prog++) {
         char src[512];
         t_random_sub_octal(&r, src, sizeof src, 6);
@@ -172,14 +175,44 @@ int main(void) {
             if (!run_job(&f, &j)) continue;
             cases++;
             decided += j.decided;
+            remote += j.remote;
             if (!CHECK(j.agree)) fprintf(stderr, "program:\n%s%d heaps; %s\n", src, j.n, j.why);
         }
         gf_close(&f);
     }
-    printf("%d random misere sums (%d of two rule sets, through their union); the quotient decided %d\n", cases, mixed, decided);
+    printf("%d random misere sums (%d of two rule sets, through their union); the quotient decided %d, the remoteness of %d\n",
+           cases, mixed, decided, remote);
     printf("%d small quotients; the brute force reached the order in %d\n", orders, orders_equal);
     CHECK(decided >= cases * 9 / 10);
+    CHECK(remote >= decided * 9 / 10);
     CHECK(orders_equal >= orders * 9 / 10);
+
+    /* part 1 on the papers' wild games, larger heaps: Kayles, Dawson's Kayles, a subtraction
+     * game; outcome, moves and remoteness against the graph again */
+    {
+        gf kf;
+        static const char *const names[3] = { "k", "d", "s" };
+        int kcases = 0, kdecided = 0, kremote = 0;
+        if (gf_open(&kf, "game k = octal \"0.77\";\ngame d = octal \"0.07\";\ngame s = subtract {1, 3, 4};\n")) {
+            for (int trial = 0; trial < programs; trial++) {
+                job j;
+                memset(&j, 0, sizeof j);
+                j.n = (int)t_range(&r, 2, 5);
+                gr_game *g = gf_game(&kf, names[trial % 3]);
+                for (int i = 0; i < j.n; i++) j.comps[i] = gf_comp(g, t_range(&r, 1, j.n >= 4 ? 9 : 14), 0);
+                if (!run_job(&kf, &j)) continue;
+                kcases++;
+                kdecided += j.decided;
+                kremote += j.remote;
+                if (!CHECK(j.agree)) fprintf(stderr, "%s: %d heaps; %s\n", names[trial % 3], j.n, j.why);
+            }
+            gf_close(&kf);
+        }
+        printf("%d random misere sums of Kayles, Dawson's Kayles and subtract {1, 3, 4}: the quotient decided %d, the remoteness of %d\n",
+               kcases, kdecided, kremote);
+        CHECK(kdecided == kcases);
+        CHECK(kremote >= kcases * 9 / 10);
+    }
 
     /* part 3: the papers' values */
     gf f;

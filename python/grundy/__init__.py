@@ -69,6 +69,16 @@ class Check:
     checked_to: int
     counterexample: Optional[str]
     theorem: str                  #: the theorem applied and the window verified, or why none
+    #: The research tables' columns of a periodic check over heaps 0..checked_to, where the
+    #: rare-value kernel ran (else None): the largest value and the first heap holding it, the
+    #: rare-value mask (and whether the heap's parity joins it), how many heaps n >= 1 are rare
+    #: and the last of them (None when none is).
+    largest: Optional[int] = None
+    largest_at: Optional[int] = None
+    rare_mask: Optional[int] = None
+    rare_heap_parity: Optional[bool] = None
+    rare_count: Optional[int] = None
+    last_rare: Optional[int] = None
 
     def __bool__(self) -> bool:   # True unless refuted
         return self.status != "refuted"
@@ -206,11 +216,15 @@ class Program:
         return [Option(*o) for o in self._p.options(
             position, _convention(convention), **_limits(threads, max_memory, max_time, max_positions))]
 
-    def check(self, claim: str, *, threads: Optional[int] = None, max_memory: Union[None, int, str] = None,
-              max_time: Optional[float] = None, max_positions: Optional[int] = None) -> Check:
+    def check(self, claim: str, *, to: Optional[int] = None, threads: Optional[int] = None,
+              max_memory: Union[None, int, str] = None, max_time: Optional[float] = None,
+              max_positions: Optional[int] = None) -> Check:
         """Decides a claim written as after 'check': ``"kayles periodic"``, ``"s period 4"``,
-        ``"bash[3]: P(n) <=> n % 4 == 0 for n in 0..1000"``. A refuted claim is an answer."""
-        r = self._p.check(claim, **_limits(threads, max_memory, max_time, max_positions))
+        ``"bash[3]: P(n) <=> n % 4 == 0 for n in 0..1000"``. A refuted claim is an answer.
+        ``to``: how far a periodic check may compute, as the command's ``--to``."""
+        if to is not None and (not isinstance(to, int) or to < 1):
+            raise ValueError(f"to is a heap >= 1, not {to!r}")
+        r = self._p.check(claim, to or 0, **_limits(threads, max_memory, max_time, max_positions))
         return Check(claim, *r)
 
     def plot(self, game: str, *coords: Coordinate, kind: str = "sg", convention: Optional[str] = None,

@@ -409,18 +409,18 @@ static PyObject *program_options(Program *self, PyObject *args, PyObject *kw) {
 }
 
 /* ---- check ---- */
-typedef struct check_args { const char *claim; gr_check_answer out; } check_args;
+typedef struct check_args { const char *claim; long long to; gr_check_answer out; } check_args;
 
 static int do_check(job *j) {
     check_args *a = j->arg;
-    return gr_check(j->p, a->claim, &a->out);
+    return gr_check_to(j->p, a->claim, a->to, &a->out);
 }
 
 static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = { "claim", LIMIT_KEYWORDS, NULL };
+    static char *kwlist[] = { "claim", "to", LIMIT_KEYWORDS, NULL };
     check_args a = { 0 };
     limits l = { 0 };
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|" LIMIT_FORMAT, kwlist, &a.claim, LIMIT_ARGS(l))) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|L" LIMIT_FORMAT, kwlist, &a.claim, &a.to, LIMIT_ARGS(l))) return NULL;
     if (call(self, &l, do_check, &a, a.claim) < 0) return NULL;
     static const char *status[] = { "proved", "holds", "refuted" };
     gr_check_answer *r = &a.out;
@@ -428,7 +428,13 @@ static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
     PyObject *pre = int_or_none(r->has_period, r->preperiod);
     PyObject *saltus = int_or_none(r->has_period, r->saltus);
     PyObject *cex = r->has_counterexample ? PyUnicode_FromString(r->counterexample) : Py_NewRef(Py_None);
-    return Py_BuildValue("(sNNNLNs)", status[r->status], period, pre, saltus, (long long)r->checked_to, cex, r->theorem);
+    /* the research tables' columns, None where the rare-value kernel did not run */
+    int cols = r->has_columns;
+    PyObject *mask = cols ? PyLong_FromUnsignedLongLong(r->rare_mask) : Py_NewRef(Py_None);
+    PyObject *parity = cols ? PyBool_FromLong(r->rare_heap_parity) : Py_NewRef(Py_None);
+    return Py_BuildValue("(sNNNLNsNNNNNN)", status[r->status], period, pre, saltus, (long long)r->checked_to, cex,
+                         r->theorem, int_or_none(cols, r->largest), int_or_none(cols, r->largest_at), mask, parity,
+                         int_or_none(cols, r->rare_count), int_or_none(cols && r->last_rare >= 0, r->last_rare));
 }
 
 /* ---- plot ---- */
@@ -489,7 +495,8 @@ static PyMethodDef program_methods[] = {
     { "options", (PyCFunction)(void (*)(void))program_options, METH_VARARGS | METH_KEYWORDS,
       "options(position, convention, **limits) -> [(position, outcome, sg)]" },
     { "check", (PyCFunction)(void (*)(void))program_check, METH_VARARGS | METH_KEYWORDS,
-      "check(claim, **limits) -> (status, period, preperiod, saltus, checked_to, counterexample, theorem)" },
+      "check(claim, to=0, **limits) -> (status, period, preperiod, saltus, checked_to, counterexample, theorem, largest, "
+      "largest_at, rare_mask, rare_heap_parity, rare_count, last_rare)" },
     { "plot", (PyCFunction)(void (*)(void))program_plot, METH_VARARGS | METH_KEYWORDS,
       "plot(game, lo, hi, convention, kind, format, width, height, **limits) -> bytes" },
     { "run", (PyCFunction)(void (*)(void))program_run, METH_VARARGS | METH_KEYWORDS,

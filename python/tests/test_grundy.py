@@ -210,6 +210,24 @@ def test_check():
         "game bash[m] = subtract 1..m;\ncheck bash[m] periodic for m in 1..5;\n").run()
 
 
+def test_check_columns():
+    # the research tables' columns, as run_census.sh pins them for text, JSON and CSV (to 20000)
+    p = grundy.compile('game a = octal "0.6";\ngame b = octal "0.77";\ngame g = octal "4!.0";')
+    a = p.check("a periodic", to=20000, threads=1)
+    assert (a.status, a.period, a.checked_to) == ("holds", None, 20000)
+    assert (a.largest, a.largest_at, a.rare_mask, a.rare_heap_parity, a.rare_count, a.last_rare) == \
+        (284, 18855, 0x1ee, False, 1582, 18833)
+    g = p.check("g periodic", to=20000, threads=1)
+    assert (g.largest, g.largest_at, g.rare_mask, g.rare_heap_parity, g.rare_count, g.last_rare) == \
+        (147, 17751, 0xfe, False, 1195, 19687)
+    b = p.check("b periodic", to=20000, threads=1)     # proved before the rare-value kernel ran
+    assert (b.status, b.period, b.preperiod) == ("proved", 12, 71)
+    assert (b.largest, b.rare_mask, b.rare_count, b.last_rare) == (None, None, None, None)
+    assert p.check("a periodic", threads=1).checked_to == 100000     # the default range
+    with pytest.raises(ValueError):
+        p.check("a periodic", to=-1)
+
+
 def test_plot_png_and_svg():
     p = grundy.compile(PROGRAM)
     png = p.plot("grundys", range(200))

@@ -247,7 +247,7 @@ static int solve_body(call *k, gr_module *m, void *arg) {
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
     if (a->full) a->grow = &k->c;
     gr_sum_solve(&k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
-    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW)
+    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW && !sol.remoteness_skipped[0])
         gr_sum_remoteness(&k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
     static const char outcome[] = { 'P', 'N', 'D' };
     gr_answer *ans = a->ans;
@@ -491,14 +491,18 @@ GR_API int gr_options(gr_program *p, const char *position, gr_convention conv,
     return rc;
 }
 
+typedef struct check_arg { gr_check_answer *out; int64_t to; } check_arg;
+
 static int check_body(call *k, gr_module *m, void *arg) {
-    gr_check_answer *out = arg;
+    const check_arg *a = arg;
+    gr_check_answer *out = a->out;
     gr_rquery *q = &m->queries[m->nqueries - 1];
     if (q->nmembers && q->check != CK_FORMULA) {
         set_error(k->p, "grundy", 0, 0, "a periodic check over a family's parameters answers once per member: run it with gr_run");
         return GR_EINPUT;
     }
     k->c.query_text = q->text;
+    k->c.check_to = a->to;
     gr_check_result r;
     memset(&r, 0, sizeof r);
     gr_check_run(&k->c, q, &r);
@@ -510,16 +514,31 @@ static int check_body(call *k, gr_module *m, void *arg) {
     out->has_counterexample = r.has_counterexample;
     if (r.has_counterexample) snprintf(out->counterexample, sizeof out->counterexample, "%s", r.counterexample_text);
     snprintf(out->theorem, sizeof out->theorem, "%s", r.theorem);
+    const gr_value_columns *col = &r.columns;
+    out->last_rare = -1;
+    if (r.has_columns && col->has_rare) {   /* as the check query prints them (gr_check_columns_json) */
+        out->has_columns = 1;
+        out->largest = col->largest;
+        out->largest_at = col->largest_at;
+        out->rare_mask = col->rare_mask;
+        out->rare_heap_parity = col->rare_heap_parity;
+        out->rare_count = col->rare_count;
+        out->last_rare = col->last_rare;
+    }
     return GR_OK;
 }
 
-GR_API int gr_check(gr_program *p, const char *claim, gr_check_answer *out) {
+GR_API int gr_check_to(gr_program *p, const char *claim, int64_t to, gr_check_answer *out) {
     if (!p || !out) return GR_EINVAL;
     memset(out, 0, sizeof *out);
     clear_error(p);
     if (!claim) { set_error(p, "grundy", 0, 0, "no claim"); return GR_EINVAL; }
-    return with_query(p, "claim", "check ", claim, ";\n", check_body, out);
+    if (to < 0) { set_error(p, "grundy", 0, 0, "the heap a check may compute to is >= 0 (0: the default)"); return GR_EINVAL; }
+    check_arg a = { out, to };
+    return with_query(p, "claim", "check ", claim, ";\n", check_body, &a);
 }
+
+GR_API int gr_check(gr_program *p, const char *claim, gr_check_answer *out) { return gr_check_to(p, claim, 0, out); }
 
 typedef struct plot_arg { FILE *f; int width, height; } plot_arg;
 

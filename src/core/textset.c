@@ -57,8 +57,10 @@ static uint64_t hash(const uint8_t *p, size_t len) {
 }
 
 static void rehash(gr_byteset *s, size_t nslots) {
+    /* the new table first: a limit met allocating it leaves the set whole (its owner frees it) */
+    uint64_t *slots = gr_alloc(s->c, gr_size_mul(s->c, nslots, sizeof *s->slots));
     gr_free(s->c, s->slots);
-    s->slots = gr_alloc(s->c, gr_size_mul(s->c, nslots, sizeof *s->slots));
+    s->slots = slots;
     s->nslots = nslots;
     for (size_t k = 0; k < s->count; k++) {
         uint64_t h = hash(s->bytes + s->off[k], s->off[k + 1] - s->off[k]);
@@ -68,14 +70,17 @@ static void rehash(gr_byteset *s, size_t nslots) {
     }
 }
 
-int gr_byteset_add(gr_byteset *s, const void *key, size_t len) {
+size_t gr_byteset_intern(gr_byteset *s, const void *key, size_t len, int *added) {
     if ((s->count + 1) * 10 > s->nslots * 7) rehash(s, s->nslots ? s->nslots * 2 : 64);
     uint64_t h = hash(key, len), tag = h >> 32 << 32;
     size_t i = (size_t)h & (s->nslots - 1);
     for (; s->slots[i]; i = (i + 1) & (s->nslots - 1)) {
         if ((s->slots[i] & 0xffffffff00000000ULL) != tag) continue;
         size_t k = (size_t)(uint32_t)s->slots[i] - 1;
-        if (s->off[k + 1] - s->off[k] == len && (len == 0 || !memcmp(s->bytes + s->off[k], key, len))) return 0;
+        if (s->off[k + 1] - s->off[k] == len && (len == 0 || !memcmp(s->bytes + s->off[k], key, len))) {
+            if (added) *added = 0;
+            return k;
+        }
     }
     if (s->count + 2 > s->capoff) {
         size_t cap = grown(s->capoff, s->count + 2);
@@ -92,8 +97,14 @@ int gr_byteset_add(gr_byteset *s, const void *key, size_t len) {
     s->nbytes += len;
     s->off[s->count + 1] = s->nbytes;
     s->slots[i] = tag | (uint64_t)(s->count + 1);
-    s->count++;
-    return 1;
+    if (added) *added = 1;
+    return s->count++;
+}
+
+int gr_byteset_add(gr_byteset *s, const void *key, size_t len) {
+    int added;
+    gr_byteset_intern(s, key, len, &added);
+    return added;
 }
 
 void gr_byteset_free(gr_byteset *s) {

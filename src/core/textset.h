@@ -22,5 +22,8 @@ typedef struct gr_byteset {
 void gr_byteset_init(gr_byteset *s, gr_ctx *c);
 /* Adds the key; returns 1 if it was new, 0 if it was there already. */
 int gr_byteset_add(gr_byteset *s, const void *key, size_t len);
+/* Adds the key if new (*added says which, when not NULL); returns its index: keys are numbered
+ * 0, 1, ... in the order they came, key k at bytes[off[k] .. off[k + 1]). */
+size_t gr_byteset_intern(gr_byteset *s, const void *key, size_t len, int *added);
 void gr_byteset_free(gr_byteset *s);
 #endif

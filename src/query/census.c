@@ -71,12 +71,9 @@ static void print_class(const gr_rquery *q, int cls, int root, const int *member
             member_text(q, members[k], offs[k], text, sizeof text);
             fprintf(out, "%s%s", k ? " " : "", text);
         }
-        fputs("\",\"", out);
-        for (const char *p = proved ? r->theorem : ""; *p; p++) {   /* CSV doubles a quote */
-            if (*p == '"') fputc('"', out);
-            fputc(*p, out);
-        }
-        fputs("\"\n", out);
+        fputs("\",", out);
+        gr_csv_string(out, proved ? r->theorem : "");
+        fputc('\n', out);
         return;
     }
     fprintf(out, "  %-5d  %-16s  %-6s  %-9s  %-7lld  %-10lld ", cls, status, period, pre, (long long)first->largest,

@@ -392,6 +392,14 @@ void gr_check_columns_json(const gr_check_result *r, FILE *out) {
     gr_check_rare_json(r, out);
 }
 
+void gr_check_columns_csv(const gr_check_result *r, FILE *out) {
+    const gr_value_columns *col = &r->columns;
+    if (!r->has_columns || !col->has_rare) { fputs(",,,,,,", out); return; }
+    fprintf(out, ",%lld,%lld,%llu,%s,%lld,", (long long)col->largest, (long long)col->largest_at,
+            (unsigned long long)col->rare_mask, col->rare_heap_parity ? "true" : "false", (long long)col->rare_count);
+    if (col->last_rare >= 0) fprintf(out, "%lld", (long long)col->last_rare);
+}
+
 void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out) {
     const gr_value_columns *col = &r->columns;
     if (!r->has_columns || !col->has_rare) return;

@@ -32,4 +32,9 @@ void gr_check_columns_json(const gr_check_result *r, FILE *out);
 /* The rare-value columns alone (rare_mask .. last_rare), for rows that write largest themselves. */
 void gr_check_rare_json(const gr_check_result *r, FILE *out);
 void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out);
+/* The same columns in CSV, after a row's other cells: the header's tail GR_CHECK_COLUMNS_CSV
+ * and a row's cells,
+ * empty where the rare-value kernel did not run (last_rare also when no heap is rare). */
+#define GR_CHECK_COLUMNS_CSV ",largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare"
+void gr_check_columns_csv(const gr_check_result *r, FILE *out);
 #endif

@@ -1,4 +1,4 @@
-/* export: what every query's output shares: JSON strings, and a file written whole or not at
+/* export: what every query's output shares: JSON and CSV strings, and a file written whole or not at
  * all (a temporary file beside it, then a rename) for plot and dot; see show.h. */
 #include "show.h"
 #include <errno.h>
@@ -43,6 +43,15 @@ void gr_json_string(FILE *out, const char *s) {
         else if (ch == '\n') fputs("\\n", out);
         else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
         else fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+void gr_csv_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', out);    /* CSV doubles a quote inside quotes */
+        fputc(*s, out);
     }
     fputc('"', out);
 }

@@ -34,10 +34,15 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         gr_json_string(out, r->theorem);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "\"%s\",\"%s\",%s,", q->text, name, status_name(r->status));
+        gr_csv_string(out, q->text);
+        fputc(',', out);
+        gr_csv_string(out, name);
+        fprintf(out, ",%s,", status_name(r->status));
         if (r->has_period) fprintf(out, "%lld,%lld,%lld", (long long)r->period, (long long)r->preperiod, (long long)r->saltus);
         else fputs(",,", out);
-        fprintf(out, ",%lld\n", (long long)r->checked_to);
+        fprintf(out, ",%lld", (long long)r->checked_to);
+        gr_check_columns_csv(r, out);
+        fputc('\n', out);
     } else {
         fprintf(out, "  %s: %s", name, status_name(r->status));
         if (r->has_period) {
@@ -60,7 +65,7 @@ int gr_run_check_family(gr_ctx *c, gr_module *mod, int qi, gr_format fmt, FILE *
         res = gr_alloc(c, gr_size_mul(c, (size_t)q->nmembers, sizeof *res));
         gr_members_run(c, mod, qi, res);
     }
-    if (fmt == GR_FMT_CSV) fputs("claim,member,status,period,preperiod,saltus,checked_to\n", out);
+    if (fmt == GR_FMT_CSV) fputs("claim,member,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
     else if (fmt == GR_FMT_TEXT) fprintf(out, "check %s\n", q->text);
     for (int m = 0; m < q->nmembers; m++) {
         gr_check_result r;

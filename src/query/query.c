@@ -283,7 +283,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     int64_t sg = sol.sg, remoteness = sol.remoteness;
     gr_theory th = { .moves_partial = sol.moves_partial };
     /* JSON names the remoteness; off the graph path it needs a graph of its own, if small. */
-    if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != GR_DRAW)
+    if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != GR_DRAW && !sol.remoteness_skipped[0])
         gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
@@ -309,6 +309,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fprintf(out, "  outcome %c (%s)", OUTCOME_CHAR[outcome], meaning[outcome]);
         if (sg >= 0) fprintf(out, ", sg %lld", (long long)sg);
         if (remoteness >= 0) fprintf(out, ", remoteness %lld", (long long)remoteness);
+        else if (sol.remoteness_skipped[0]) fprintf(out, ", remoteness not computed (%s)", sol.remoteness_skipped);
         fputc('\n', out);
         if (moves.n == 0) fprintf(out, th.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
         else {
@@ -347,10 +348,14 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
         gr_json_string(out, r.theorem);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "claim,status,period,preperiod,saltus,checked_to\n\"%s\",%s,", q->text, status[r.status]);
+        fputs("claim,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
+        gr_csv_string(out, q->text);
+        fprintf(out, ",%s,", status[r.status]);
         if (r.has_period) fprintf(out, "%lld,%lld,%lld", (long long)r.period, (long long)r.preperiod, (long long)r.saltus);
         else fputs(",,", out);
-        fprintf(out, ",%lld\n", (long long)r.checked_to);
+        fprintf(out, ",%lld", (long long)r.checked_to);
+        gr_check_columns_csv(&r, out);
+        fputc('\n', out);
     } else {
         fprintf(out, "check %s\n  %s", q->text, status[r.status]);
         if (r.has_period) {

@@ -24,8 +24,9 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt,
  * in tracked memory the caller frees with gr_free. */
 int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
                          int *outcome, gr_conv *conv);
-/* From export.c: s as a JSON string. */
+/* From export.c: s as a JSON string; s as a quoted CSV cell. */
 void gr_json_string(FILE *out, const char *s);
+void gr_csv_string(FILE *out, const char *s);
 
 /* Writes path through a temporary file in the same folder and a rename, so a failure leaves
  * no half-written file; write(user, f) returns 0 on success. Fails with status 3 naming the

@@ -51,6 +51,7 @@ typedef struct gr_theory {
     int decided;              /* 1: the theory applied and the fields below hold */
     int outcome;              /* GR_LOSS or GR_WIN */
     int64_t remoteness;       /* of the whole sum, -1 where the theory does not give it */
+    char remoteness_skipped[96];  /* why it was not computed ("over 262144 positions"), "" if not tried */
     int64_t value;            /* the theory's value of the sum (reduced value, genus g), -1 none */
     int moves_partial;        /* the winning moves listed are some, not all */
     char why[1024];           /* what applied, or why nothing did (for --explain) */

@@ -1,5 +1,6 @@
 /* misquot: misere sums from the misere quotient; see misquot.h. */
 #include "misquot.h"
+#include "misremote.h"
 #include <string.h>
 
 /* Heaps beyond those computed are added one by one while the proofs stay cheap; past this
@@ -101,6 +102,12 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
     else
         snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d (|P| = %d, heaps 0..%lld%s): the product of the heaps' elements is %sin P",
                  q->order, q->p_order, (long long)q->nheaps - 1, q->proved ? ", period proved" : "", q->inP[total] ? "" : "not ");
+    /* the remoteness, by a search the quotient steers (bounded: it may give up, and says so) */
+    size_t used = strlen(t->why);
+    if (gr_misere_remoteness(c, q, comps, n, gi, &t->remoteness, t->remoteness_skipped, sizeof t->remoteness_skipped))
+        snprintf(t->why + used, sizeof t->why - used, "; remoteness %lld by a search over the positions of optimal play", (long long)t->remoteness);
+    else
+        snprintf(t->why + used, sizeof t->why - used, "; remoteness not computed (%s)", t->remoteness_skipped);
     if (t->outcome == GR_WIN && fn) {
         mq m = { c, q, rest, gi, 0, 0, NULL, NULL };
         gr_sum_moves_where(c, comps, n, winning, &m, fn, user);

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Kept apart so that no local of the caller lives across the setjmp. */
-static int try_graph(gr_ctx *c, gr_sumgraph *s, const gr_comp *comps, int n, int64_t *out) {
+int gr_absorb_limits(gr_ctx *c, int (*fn)(gr_ctx *c, void *user), void *user) {
     jmp_buf jb, *saved = c->on_fail;
     int status = c->fail_status;
     char msg[sizeof c->fail_msg];
@@ -22,12 +21,21 @@ static int try_graph(gr_ctx *c, gr_sumgraph *s, const gr_comp *comps, int n, int
         }
         c->fail_status = status;
         memcpy(c->fail_msg, msg, sizeof msg);
-        return 0;
+        return -1;
     }
-    uint32_t id = gr_sumgraph_add(s, comps, n);
-    gr_sumgraph_solve(s);
-    *out = gr_pg_remoteness(gr_sumgraph_pg(s), id);
+    int r = fn(c, user);
     c->on_fail = saved;
+    return r;
+}
+
+typedef struct graph_job { gr_sumgraph *s; const gr_comp *comps; int n; int64_t r; } graph_job;
+
+static int graph_remoteness(gr_ctx *c, void *user) {
+    (void)c;
+    graph_job *j = user;
+    uint32_t id = gr_sumgraph_add(j->s, j->comps, j->n);
+    gr_sumgraph_solve(j->s);
+    j->r = gr_pg_remoteness(gr_sumgraph_pg(j->s), id);
     return 1;
 }
 
@@ -48,9 +56,9 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;
     gr_pg_limit_work(gr_sumgraph_pg(s), GR_REMOTENESS_WORK_MAX);
-    int64_t r = -1;
-    int ok = try_graph(c, s, comps, n, &r);
+    graph_job j = { s, comps, n, -1 };
+    int ok = gr_absorb_limits(c, graph_remoteness, &j) == 1;
     gr_sumgraph_free(s);
-    if (ok) *out = r;
+    if (ok) *out = j.r;
     return ok;
 }

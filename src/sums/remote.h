@@ -18,4 +18,8 @@
  * larger. Other failures still fail. */
 int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                       uint64_t max, int64_t *out);
+/* Runs fn(c, user) and returns what it returns, or -1 if it stopped at a resource limit
+ * (memory, --max-positions; not --max-time), which is absorbed: the work was optional. Other
+ * failures go on to the caller's handler. */
+int gr_absorb_limits(gr_ctx *c, int (*fn)(gr_ctx *c, void *user), void *user);
 #endif

@@ -82,6 +82,7 @@ int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
 void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                   gr_solution *out, gr_child_fn fn, void *user) {
     out->sg = out->remoteness = -1;
+    out->remoteness_skipped[0] = 0;
     out->moves_partial = 0;
     out->moves_unlisted = 0;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n ? n : 1));
@@ -98,6 +99,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
     } else if (conv != CONV_NORMAL && gr_sum_theory(c, m, comps, n, conv, &th, fn, user)) {
         out->outcome = th.outcome;
         out->remoteness = th.remoteness;
+        memcpy(out->remoteness_skipped, th.remoteness_skipped, sizeof out->remoteness_skipped);
         out->moves_partial = th.moves_partial;
     } else if (theory && n == 1 && solve_one(c, comps, conv, out, fn, user)) {
         /* one component, by its own evaluator */
