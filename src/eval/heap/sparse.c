@@ -387,7 +387,11 @@ enum { PAR_FROM = 4096, AHEAD = 128, CHUNK = 1 << 16, STEAL_SPINS = 1024 };
 typedef struct slot {
     int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
     spec sp;             /* its search */
+    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec)];   /* a cache line each */
 } slot;
+
+/* where[] entries a cache line apart: members writing neighbouring heaps' entries at once */
+typedef struct where_at { atomic_llong w; char pad[64 - sizeof(atomic_llong)]; } where_at;
 
 typedef struct pipe {
     const gr_sparse *s;
@@ -400,7 +404,7 @@ typedef struct pipe {
     slot *slots;
     uint8_t *bits;       /* the marks of each slot as bits, bstride bytes per slot */
     size_t bstride;
-    atomic_llong *where; /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
+    where_at *where;     /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
     uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
     int64_t budget;      /* pairs per heap for the speculative search */
     /* each written by its own writer, on cache lines of their own (64 bytes apart) */
@@ -532,7 +536,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
             memset(need, 0, vlim);                                                                    \
         if (!count) sl->sp.at.j = s->nsplit;                                                          \
         pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
-        atomic_store_explicit(&J->where[n % J->ahead], (long long)(n * 65536 + member * 256 + e),     \
+        atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
                               memory_order_release);                                                  \
     }
 PRECOMPUTE(precompute_u8, uint8_t, need_upper_u8)
@@ -649,6 +653,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
         uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
         uint8_t *mark = need + J->P;                                                                  \
         unsigned spins = 0, late = 0;                                                                 \
+        long long stalled = -1;          /* a member's last look at the finished heaps */              \
         int64_t e = 0;                   /* the member's next slot */                                 \
         while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
             long long h = atomic_load_explicit(&J->done, memory_order_acquire);                       \
@@ -663,10 +668,13 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
                 }                                                                                     \
                 continue;                                                                             \
             }                                                                                         \
-            long long w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);         \
+            long long w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);       \
             /* with a team a heap nobody took is taken below as a slot, not done whole here */      \
             int whole = members == 1 && !s->solo;                                                     \
             int can = (w >= 0 && w >> 16 == h) || (q <= h && whole) || late >= STEAL_SPINS;           \
+            /* the caller finishes; another member only when the heaps stopped moving since its    \
+             * last look (the caller is not running): the finishing state stays on one core */     \
+            if (member && h != stalled) { stalled = h; can = late >= STEAL_SPINS; }                   \
             if (can && !atomic_exchange_explicit(&J->finishing, 1, memory_order_acquire)) {           \
                 gr_sgtable *tab = J->tab;                                                             \
                 T *t = tab->data;                                                                     \
@@ -674,7 +682,7 @@ static int commit_heap(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint
                     if (h > J->end) { atomic_store(&J->stop, 1); break; }                             \
                     if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
                     uint64_t v;                                                                       \
-                    w = atomic_load_explicit(&J->where[h % J->ahead], memory_order_acquire);           \
+                    w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);         \
                     q = atomic_load(&J->claim);                                                       \
                     if (w >= 0 && w >> 16 == h) {                                                     \
                         size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
@@ -749,7 +757,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     size_t needs = gr_size_mul(c, members, gr_size_mul(c, 2, P));
     size_t at = (marks + needs + 63) & ~(size_t)63;
     size_t wat = at + gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), sizeof(slot));
-    size_t bytes = wat + gr_size_mul(c, (size_t)ahead, sizeof(atomic_llong));
+    size_t bytes = wat + gr_size_mul(c, (size_t)ahead, sizeof(where_at));
     if (bytes > s->bcap) {
         s->bmarks = gr_realloc(c, s->bmarks, bytes);
         s->bcap = bytes;
@@ -759,12 +767,12 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
     J->end = end; J->ahead = ahead;
     J->slots = (slot *)(void *)(s->bmarks + at);
-    J->where = (atomic_llong *)(void *)(s->bmarks + wat);
+    J->where = (where_at *)(void *)(s->bmarks + wat);
     J->bits = s->bmarks;
     J->bstride = bstride;
     J->needs = s->bmarks + marks;
     J->budget = s->spec_budget;
-    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->where[i], -1);
+    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->where[i].w, -1);
     atomic_init(&J->claim, tab->n);
     atomic_init(&J->done, tab->n);
     atomic_init(&J->pubnr, s->nr);
