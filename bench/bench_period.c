@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
             fclose(la);
         }
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load > cores - 1 ? ": busy, the speed-up is not the kernel's" : "");
+        if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load >= cores ? ": busy, the speed-up is not the kernel's" : "");
         printf("%-6s %10s %10s %9s %13s  %s\n", "code", "1 thread", "threads", "speed-up", "cores got", "values");
         static const char *tcodes[] = { "4!.0", "0.6" };
         int64_t n = ((int64_t)1 << T) - 1;
