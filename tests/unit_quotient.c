@@ -275,6 +275,31 @@ int main(void) {
         }
         gf_close(&f);
     }
+    /* part 5: a budget (what a solve may spend) leaves the heap that would pass it out, and the
+     * quotient grows on from there exactly as one computed without it */
+    static const char *six = "game g = octal \"0.6\";\n";
+    gf alone;
+    if (gf_open(&f, six) && gf_open(&alone, six)) {
+        gr_quotient *q = quotient_to(&f, "g", 6);
+        if (CHECK(q != NULL)) {
+            q->budget = q->checked_states + 2000;
+            gr_quotient_of(&f.c, gf_game(&f, "g"), 40, NULL, 0);
+            CHECK(q->over_budget);
+            CHECK(!q->failed);
+            CHECK(q->nheaps < 41);
+            q->budget = 0; q->over_budget = 0;
+            gr_quotient_of(&f.c, gf_game(&f, "g"), 12, NULL, 0);
+            gr_quotient *a = quotient_to(&alone, "g", 12);
+            if (CHECK(a != NULL)) {
+                gr_quotient *cutq = gr_quotient_restrict(&f.c, q, 12);
+                CHECK_EQ(cutq->order, a->order);
+                CHECK_EQ(cutq->p_order, a->p_order);
+                gr_quotient_free(&f.c, cutq);
+            }
+        }
+        gf_close(&f);
+        gf_close(&alone);
+    }
 #endif
     return t_finish("unit_quotient");
 }

@@ -5,7 +5,9 @@
 
 /* Heaps beyond those computed are added one by one while the proofs stay cheap; past this
  * many checked tuples the quotient declines and the position graph answers. */
-enum { QUOTIENT_BUDGET = 4000000 };
+/* The work a sum may spend growing a quotient (states checked and elements marked, about a
+ * second); past it the sum goes to the next theory and the quotient stays as far as it got. */
+enum { QUOTIENT_BUDGET = 30000000 };
 
 typedef struct mq {
     gr_ctx *c; gr_quotient *q; int32_t *rest;
@@ -44,12 +46,13 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         gr_quotient *q = gr_quotient_union(c, games, ng, 0, why, cap);
         if (!q) return NULL;
         int64_t want = (top + 1) * ng;
-        while (!q->failed && q->nheaps < want) {
-            if (q->checked_states > QUOTIENT_BUDGET) {
-                snprintf(why, cap, "the misere quotient of the union of %d rule sets grew to order %d, past the budget of its proofs", ng, q->order);
-                return NULL;
-            }
-            gr_quotient_union(c, games, ng, q->nheaps / ng, why, cap);
+        q->budget = q->checked_states + QUOTIENT_BUDGET;
+        while (!q->failed && !q->over_budget && q->nheaps < want) gr_quotient_union(c, games, ng, q->nheaps / ng, why, cap);
+        int over = q->over_budget;
+        q->budget = 0; q->over_budget = 0;
+        if (over) {
+            snprintf(why, cap, "the misere quotient of the union of %d rule sets grew to order %d, past the budget of its proofs", ng, q->order);
+            return NULL;
         }
         if (q->failed) {
             snprintf(why, cap, "the misere quotient of the union of %d rule sets stops at order %d: no candidate checked", ng, q->order);
@@ -60,14 +63,17 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
     gr_game *g = games[0];
     gr_quotient *q = gr_quotient_of(c, g, 0, why, cap);
     if (!q) return NULL;
-    while (!q->proved && !q->failed && q->nheaps <= top) {
-        if (q->checked_states > QUOTIENT_BUDGET) {
-            snprintf(why, cap, "the misere quotient of %s grew to order %d by heap %lld, past the budget of its proofs",
-                     g->name, q->order, (long long)q->nheaps - 1);
-            return NULL;
-        }
+    q->budget = q->checked_states + QUOTIENT_BUDGET;
+    while (!q->proved && !q->failed && !q->over_budget && q->nheaps <= top) {
         gr_quotient_of(c, g, q->nheaps, NULL, 0);
         if (q->nheaps % 64 == 0) gr_quotient_prove(c, q);
+    }
+    int over = q->over_budget;
+    q->budget = 0; q->over_budget = 0;
+    if (over) {
+        snprintf(why, cap, "the misere quotient of %s grew to order %d by heap %lld, past the budget of its proofs",
+                 g->name, q->order, (long long)q->nheaps - 1);
+        return NULL;
     }
     if (q->failed && top >= q->failed) {
         snprintf(why, cap, "the misere quotient of %s stops at heap %lld (order %d): %s",

@@ -122,7 +122,8 @@ static uint64_t hash_i32(const int32_t *v, int w) {
 }
 
 int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const int64_t *img,
-                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img) {
+                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img,
+                      int64_t *work, int64_t work_cap) {
     if (d->size > max_sum) return 0;
     size_t D = (size_t)d->size;
     int32_t L;
@@ -141,8 +142,8 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     int32_t *tsrc = gr_alloc(c, (size_t)levels * sizeof *tsrc);   /* whose buffer each level reads */
     for (int32_t l = 0; l < levels; l++) tsrc[l] = -1;
     int64_t *tmp = NULL, tmpcap = 0;
-    int depth = -1;
-    while (depth < L) {
+    int depth = -1, spent = 0;
+    while (depth < L && !spent) {
         if (depth == -1) {
             int64_t x = elem[0];
             int p = 0;
@@ -182,6 +183,8 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
             if (m > tcap[depth]) { tcap[depth] = m * 2; tset[depth] = gr_realloc(c, tset[depth], (size_t)tcap[depth] * sizeof **tset); }
             memcpy(tset[depth], tmp, (size_t)m * sizeof *tmp);
             tn[depth] = m;
+            *work += m + 1;
+            if (work_cap && *work > work_cap) spent = 1;
             tsrc[depth] = depth;
             elem[depth] = nx;
         }
@@ -191,6 +194,12 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     gr_free(c, tmp); gr_free(c, stamp);
     for (int32_t l = 0; l < levels; l++) gr_free(c, tset[l]);
     gr_free(c, tset); gr_free(c, tn); gr_free(c, tcap); gr_free(c, tsrc); gr_free(c, exps); gr_free(c, elem);
+    if (spent) {
+        gr_free(c, reach); gr_free(c, marked); gr_free(c, P);
+        for (int32_t l = 0; l < L; l++) gr_free(c, let[l].opts);
+        gr_free(c, let);
+        return 0;
+    }
 
     /* merge: Moore refinement over the reached elements, letters the distinct images */
     int32_t *loc = gr_alloc(c, D * sizeof *loc);

@@ -53,7 +53,9 @@ int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b);
  * atom, each sum's options reaching earlier elements): P when it has a move and no option's
  * element is P. Then elements no sum of atoms tells apart (x ~ y iff P(xz) = P(yz) for every z)
  * are merged. out gets the result (0 the identity), out_img the atoms' images in it. 0 when
- * the sum or the result passes the limits (max_sum elements to mark, max_out in the result). */
+ * the sum or the result passes the limits (max_sum elements to mark, max_out in the result)
+ * or the work (added to *work: option images handled) passes work_cap (0: no cap). */
 int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const int64_t *img,
-                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img);
+                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img,
+                      int64_t *work, int64_t work_cap);
 #endif

@@ -113,6 +113,7 @@ static int conservative(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn,
         if (!ok) continue;
         q->pret[n] = x;
         if (gr_qcheck(c, &k, &at, q->pret, NULL, &q->checked_states, MAX_STATES) == 1) return 1;
+        if (q->budget && q->checked_states > q->budget) { q->over_budget = 1; break; }
     }
     q->pret[n] = 0;
     return 0;
@@ -132,8 +133,9 @@ static int next_combination(int32_t *ix, int s, int ni) {
  * true outcome is P exactly when wantP. Some heaps of w get a free cyclic generator of their
  * own (the fewest that suffice, smallest sets first), beside the submonoid the other heaps
  * generate, and the marked and merged direct sum is the next candidate if it classifies w
- * right. 1: found; 0: none does; -1: none within the limits. */
-static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img) {
+ * right. 1: found; 0: none does; -1: none within the limits; -2: the work passed the budget
+ * (0: none) first. */
+static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img, int64_t *work, int64_t budget) {
     int64_t N = at->n;
     int32_t *inv = gr_alloc(c, (size_t)(N + 1) * sizeof *inv), ni = 0;
     for (int64_t a = 0; a < N; a++) if (w[a] > 0 && at->opt_off[a] != at->opt_off[a + 1]) inv[ni++] = (int32_t)a;
@@ -141,8 +143,9 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
     int64_t *imgD = gr_alloc(c, (size_t)(N + 1) * sizeof *imgD);
     int32_t ix[GR_QSUM_MAX];
     int done = 0, over = 0;
-    for (int bump = 0; bump <= 4 && !done; bump += 2)
-        for (int s = 1; s <= ni && s <= GR_QSUM_MAX && !done; s++) {
+    int spent = 0;
+    for (int bump = 0; bump <= 4 && !done && !spent; bump += 2)
+        for (int s = 1; s <= ni && s <= GR_QSUM_MAX && !done && !spent; s++) {
             for (int j = 0; j < s; j++) ix[j] = j;
             int combos = 0;
             do {
@@ -168,16 +171,17 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
                     for (int64_t a = 0; a < N; a++) imgD[a] = imgR[a];
                     for (int j = 0; j < s; j++) imgD[inv[ix[j]]] = gr_qsum_gen(&d, j);
                     gr_qmon next;
-                    if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, MAX_ORDER, &next, out_img)) {
+                    if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, MAX_ORDER, &next, out_img, work, budget)) {
                         if (next.P[phi_of(&next, out_img, w, N)] == wantP) { *out = next; done = 1; }
                         else gr_qmon_free(c, &next);
                     } else over = 1;
                 }
                 gr_qmon_free(c, &R);
-            } while (!done && ++combos < 256 && next_combination(ix, s, ni));
+                spent = budget && *work > budget;
+            } while (!done && !spent && ++combos < 256 && next_combination(ix, s, ni));
         }
     gr_free(c, inv); gr_free(c, imgR); gr_free(c, imgD);
-    return done ? 1 : over ? -1 : 0;
+    return done ? 1 : spent ? -2 : over ? -1 : 0;
 }
 
 /* Heap n is a new generator: start from Q_{n-1} + C(2, 2) and recalibrate at the least sum the
@@ -191,14 +195,18 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     imgD[n] = gr_qsum_gen(&d, 0);
     int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img), *w = gr_alloc(c, (size_t)(n + 1) * sizeof *w);
     int32_t *img2 = gr_alloc(c, (size_t)(n + 1) * sizeof *img2);
-    gr_qmon k;
-    if (!gr_qsum_candidate(c, &d, &at, imgD, MAX_SUM, MAX_ORDER, &k, img)) {
-        snprintf(q->why_failed, sizeof q->why_failed, "the trial monoid passed %d elements", MAX_ORDER);
-        q->failed = n;
+    gr_qmon k = { 0, NULL, NULL };
+    if (!gr_qsum_candidate(c, &d, &at, imgD, MAX_SUM, MAX_ORDER, &k, img, &q->checked_states, q->budget)) {
+        if (q->budget && q->checked_states > q->budget) q->over_budget = 1;
+        else {
+            snprintf(q->why_failed, sizeof q->why_failed, "the trial monoid passed %d elements", MAX_ORDER);
+            q->failed = n;
+        }
     }
-    for (int round = 0; !q->failed; round++) {
+    for (int round = 0; !q->failed && !q->over_budget; round++) {
         int r = gr_qcheck(c, &k, &at, img, w, &q->checked_states, MAX_STATES);
         if (r == 1) { store(c, q, &k, img, n); break; }
+        if (q->budget && q->checked_states > q->budget) { q->over_budget = 1; break; }
         if (r < 0) {
             snprintf(q->why_failed, sizeof q->why_failed, "the check of a candidate of order %d passed %lld states", k.n, (long long)MAX_STATES);
             q->failed = n;
@@ -208,8 +216,9 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
         } else {
             int wantP = !k.P[phi_of(&k, img, w, n + 1)];
             gr_qmon next;
-            int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2);
-            if (rc <= 0) {
+            int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2, &q->checked_states, q->budget);
+            if (rc == -2) q->over_budget = 1;
+            else if (rc <= 0) {
                 if (rc < 0)
                     snprintf(q->why_failed, sizeof q->why_failed, "the candidates passed %d elements (or their trial sums %lld), the limits of this search, after %d recalibrations at order %d",
                              MAX_ORDER, (long long)MAX_SUM, round, k.n);
@@ -246,7 +255,11 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     int32_t *tn, un = option_images(c, q, q->mul, q->order, q->pret, n, &tn);
     int done = same_as_earlier(c, q, n, tn, un) || conservative(c, q, n, tn, un);
     gr_free(c, tn);
-    if (!done) grow(c, q, n);
+    if (!done && !q->over_budget) grow(c, q, n);
+    if (q->over_budget) {   /* heap n stays out: the caller's budget ran out first */
+        q->nheaps = n;
+        q->nwords = start;
+    }
 }
 
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
@@ -272,7 +285,7 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     }
     int64_t want = upto;
     if (q->proved && want >= q->proof_to) want = q->proof_to - 1;
-    while (q->nheaps <= want && !q->failed) {
+    while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
                  g->name, (long long)q->nheaps, q->order);
         add_heap(c, q);
@@ -309,7 +322,8 @@ static int32_t restricted_order(gr_ctx *c, const gr_quotient *q, int64_t natoms,
     gr_qsum d = { &R, 0, { 0 }, { 0 }, R.n };
     int64_t *imgD = gr_alloc(c, (size_t)(natoms + 1) * sizeof *imgD);
     for (int64_t a = 0; a < natoms; a++) imgD[a] = img[a];
-    if (!gr_qsum_candidate(c, &d, &at, imgD, INT64_MAX, INT32_MAX, &red, img))
+    int64_t work = 0;
+    if (!gr_qsum_candidate(c, &d, &at, imgD, INT64_MAX, INT32_MAX, &red, img, &work, 0))
         gr_fail(c, GR_EXIT_LIMIT, "misere quotient: restricting it failed (a bug)");
     gr_qmon_free(c, &R);
     gr_free(c, imgD);
@@ -369,7 +383,7 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t 
         home->unions = q;
     }
     int64_t want = (upto + 1) * n - 1;
-    while (q->nheaps <= want && !q->failed) {
+    while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of a union of %d rule sets had reached order %d", n, q->order);
         add_heap(c, q);
     }

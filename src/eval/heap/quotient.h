@@ -48,7 +48,10 @@ typedef struct gr_quotient {
     char theorem[256];       /* the theorem that proved it and the heaps it needed */
     int64_t failed;          /* >0: heap `failed` could not be added (the quotient stops there) */
     char why_failed[200];    /* why heap `failed` could not be added */
-    int64_t checked_states;  /* states the checks visited (the cost of the proofs) */
+    int64_t checked_states;  /* states the checks visited and elements the candidates marked
+                              * (the cost of the proofs) */
+    int64_t budget;          /* >0: a heap whose search would pass this cost is left out ... */
+    int over_budget;         /* ... and this says so (the caller clears both) */
 } gr_quotient;
 
 /* The quotient of g's heaps 0..upto (grown from what the cache holds); fails with status 3
