@@ -2,7 +2,8 @@
  * variables, bound variables), checks arities and ranges, folds constants, compiles every
  * expression once (expr.h), instantiates parameterised rule sets (bash[3] is one game) and
  * hands each instance to lowering. The result is a list of resolved queries ready to run.
- * Every error is a located diagnostic with exit status 2. */
+ * Every error is a located diagnostic with exit status 2. The pass is in three files: sema.c
+ * (the driver, declarations), instance.c (instances), semaquery.c (queries); semaint.h. */
 #ifndef GRUNDY_SEMA_H
 #define GRUNDY_SEMA_H
 #include "game.h"
