@@ -9,9 +9,15 @@
  *     gr_program_free(p);
  *
  * Every call returns its errors (nothing is printed, nothing jumps across this interface, no
- * call exits the process). Programs are independent: different threads may use different
- * programs at the same time; one program is used by one thread at a time (gr_interrupt
- * excepted). Every symbol the library exports starts with gr_. */
+ * call exits the process). A program is compiled once and keeps what its calls computed (heap
+ * tables, proved periods, boxes, position graphs, misere quotients): a solve after a table
+ * reads the table, a larger table extends it. What is kept is bounded by the program's memory
+ * limit: a call that stops while it runs (a limit, gr_interrupt) drops it all, and a call that
+ * would pass the memory limit while values of earlier calls are kept drops them and runs
+ * again from empty; gr_program_reset drops them at once. Programs are independent; calls on
+ * one program from several threads are safe (they run one at a time, each may use threads of
+ * its own), and gr_last_error tells each thread of its own last failure. Every symbol the
+ * library exports starts with gr_. */
 #ifndef GRUNDY_H
 #define GRUNDY_H
 #include <stddef.h>
@@ -92,6 +98,17 @@ GR_API const char *gr_strerror(int code);
 GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagnostic *diag);
 GR_API void gr_program_free(gr_program *p);
 GR_API int gr_set_limits(gr_program *p, const gr_limits *limits);
+/* Drops every value the program keeps (its tables, periods, boxes, graphs, quotients). */
+GR_API void gr_program_reset(gr_program *p);
+/* What the program's engine did so far. */
+typedef struct gr_stats {
+    uint64_t values_computed; /* values its evaluators computed (heap values, box cells, ...) */
+    uint64_t calls;           /* calls answered */
+    uint64_t compiles;        /* times the program was compiled: 1, plus one after each drop */
+    uint64_t drops;           /* times what it kept was dropped (resets, limits, eviction) */
+    size_t memory;            /* bytes it holds now (kept values and the compiled program) */
+} gr_stats;
+GR_API int gr_program_stats(gr_program *p, gr_stats *out);
 /* Asks the call running on p to stop: it returns GR_EINTR within milliseconds of work (with
  * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
  * handler. An interrupt while no call runs is forgotten when the next call starts. */

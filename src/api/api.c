@@ -1,6 +1,7 @@
 /* api: the public C interface; see api.h and include/grundy.h. */
 #include "api.h"
 #include "ctx.h"
+#include "engine.h"
 #include "check.h"
 #include "parse.h"
 #include "query.h"
@@ -16,13 +17,17 @@
 #define GR_STR(x) GR_STR2(x)
 
 struct gr_program {
-    char *source; size_t len;
     char *filename;
+    gr_engine *engine;           /* the program compiled once, and the values it keeps */
     gr_limits limits;
-    gr_diagnostic diag;          /* of the last failed call */
+    gr_diagnostic diag;          /* of the last failed call, in any thread */
     char error[1200];            /* "WHERE:LINE:COL: error: MESSAGE", or "" */
     atomic_int cancel;           /* gr_interrupt: the running call stops at its next poll */
 };
+
+/* The last failure of a call made by this thread (of program `of`): with several threads on
+ * one program, each reads its own. */
+static _Thread_local struct { const gr_program *of; gr_diagnostic diag; char error[1200]; } mine;
 
 /* The status of a failure raised by gr_interrupt (128 + SIGINT, as a shell reports one). */
 enum { STATUS_INTERRUPTED = 130 };
@@ -53,29 +58,33 @@ static char *dup_n(const char *s, size_t n) {
 }
 
 static void set_error(gr_program *p, const char *where, int line, int col, const char *msg) {
-    p->diag.line = line;
-    p->diag.column = col;
-    snprintf(p->diag.message, sizeof p->diag.message, "%s", msg);
-    if (line > 0) snprintf(p->error, sizeof p->error, "%s:%d:%d: error: %s", where, line, col, msg);
-    else snprintf(p->error, sizeof p->error, "%s: error: %s", where, msg);
+    gr_diagnostic d = { .line = line, .column = col };
+    snprintf(d.message, sizeof d.message, "%s", msg);
+    if (line > 0) snprintf(mine.error, sizeof mine.error, "%s:%d:%d: error: %s", where, line, col, msg);
+    else snprintf(mine.error, sizeof mine.error, "%s: error: %s", where, msg);
+    mine.diag = d;
+    mine.of = p;
+    p->diag = d;
+    memcpy(p->error, mine.error, sizeof p->error);
 }
 
 static void clear_error(gr_program *p) {
-    p->error[0] = '\0';
-    memset(&p->diag, 0, sizeof p->diag);
+    mine.error[0] = '\0';
+    memset(&mine.diag, 0, sizeof mine.diag);
+    mine.of = p;
 }
 
-/* One call: the program's text, a newline, then the generated query around the caller's
- * text, which starts at byte `base`. */
-typedef struct call {
+/* One call: the generated query around the caller's text, which starts at byte `base` of it. */
+typedef struct call call;
+typedef int (*call_body)(call *k, gr_module *m, void *arg);
+struct call {
     gr_program *p;
-    gr_ctx c;
-    char *text;
+    gr_ctx *c;                   /* the engine's context, while the body runs */
     size_t base, user_len;
     const char *what;            /* names the caller's text in messages: "position", "game" */
-} call;
-
-typedef int (*call_body)(call *k, gr_module *m, void *arg);
+    call_body body;
+    void *arg;
+};
 
 static int status_code(int status) {
     return status == GR_EXIT_LIMIT ? GR_ELIMIT : status == GR_EXIT_REFUTED ? GR_EREFUTED :
@@ -84,50 +93,56 @@ static int status_code(int status) {
 
 /* Asked at every clock read of gr_poll (every few milliseconds of work). */
 static void check_interrupt(gr_ctx *c) {
-    call *k = (call *)(void *)((char *)c - offsetof(call, c));
-    if (!atomic_load_explicit(&k->p->cancel, memory_order_relaxed)) return;
+    gr_program *p = c->interrupted_user;
+    if (!atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
     gr_fail(c, STATUS_INTERRUPTED, "interrupted");
 }
 
-/* Turns the context's failure into p's error: located in the program, or in the caller's text. */
-static void record_failure(call *k) {
-    gr_ctx *c = &k->c;
-    const char *msg = c->fail_text[0] ? c->fail_text : "bad input";
-    if (!c->fail_located) { set_error(k->p, "grundy", 0, 0, msg); return; }
-    if (c->fail_off >= k->base && k->user_len) {
-        size_t off = c->fail_off - k->base;
+/* The program's limits on a call's context. */
+static void setup_call(gr_ctx *c, void *user) {
+    gr_program *p = user;
+    c->mem_limit = p->limits.max_memory ? p->limits.max_memory : SIZE_MAX;
+    c->max_positions = p->limits.max_positions;
+    c->max_time = p->limits.max_time;
+    if (p->limits.max_time > 0) c->deadline = gr_now() + p->limits.max_time;
+    c->threads = p->limits.threads > 0 ? p->limits.threads : 1;
+    c->interrupted = check_interrupt;
+    c->interrupted_user = p;
+}
+
+/* Turns the engine's failure into p's error: located in the program, or in the caller's text. */
+static void record_failure(call *k, const gr_engine_fail *f) {
+    if (!f->located) { set_error(k->p, "grundy", 0, 0, f->text); return; }
+    if (f->in_entry) {
+        size_t off = f->entry_off >= k->base ? f->entry_off - k->base : 0;
         if (off > k->user_len) off = k->user_len;
-        set_error(k->p, k->what, 1, (int)off + 1, msg);
+        set_error(k->p, k->user_len ? k->what : k->p->filename, 1, (int)off + 1, f->text);
         return;
     }
-    int line, col;
-    gr_line_col(c, c->fail_off, &line, &col);
-    set_error(k->p, c->filename, line, col, msg);
+    set_error(k->p, k->p->filename, f->line, f->col, f->text);
 }
 
-/* Parses and checks k->text, then runs body; every failure below jumps back here. Kept apart
- * from its callers so no local of theirs lives across the setjmp. */
-static int run_guarded(call *k, call_body body, void *arg) {
-    jmp_buf jb;
-    k->c.on_fail = &jb;
-    if (setjmp(jb) != 0) {
-        record_failure(k);
-        return status_code(k->c.fail_status);
-    }
-    gr_ast_program prog;
-    gr_module mod;
-    if (gr_parse(&k->c, &prog) != 0) {
-        record_failure(k);
-        return GR_EINPUT;
-    }
-    gr_sema(&k->c, &prog, &mod);
-    return body(k, &mod, arg);
+static int engine_body(gr_ctx *c, gr_module *m, void *arg) {
+    call *k = arg;
+    k->c = c;
+    return k->body(k, m, k->arg);
 }
 
-/* Builds the text "SOURCE\nPREFIX USER SUFFIX" and runs body over it. */
-static int with_query(gr_program *p, const char *what, const char *prefix, const char *user,
-                      const char *suffix, call_body body, void *arg) {
+/* Runs body over the program's own queries (no user text). */
+static int with_program(gr_program *p, call_body body, void *arg) {
+    clear_error(p);
+    call k = { .p = p, .what = "program", .body = body, .arg = arg };
+    gr_engine_fail f;
+    atomic_store(&p->cancel, 0);
+    int rc = gr_engine_run(p->engine, p->filename, NULL, 0, setup_call, p, engine_body, &k, 0, &f);   /* it writes a stream */
+    if (rc < 0) { record_failure(&k, &f); return status_code(f.status); }
+    return rc;
+}
+
+/* Compiles "PREFIX USER SUFFIX" against the program and runs body over it. */
+static int with_query_ex(gr_program *p, const char *what, const char *prefix, const char *user,
+                         const char *suffix, call_body body, void *arg, int retry) {
     clear_error(p);
     size_t ulen = user ? strlen(user) : 0;
     for (size_t i = 0; i < ulen; i++)
@@ -137,33 +152,25 @@ static int with_query(gr_program *p, const char *what, const char *prefix, const
             return GR_EINPUT;
         }
     size_t plen = strlen(prefix), slen = strlen(suffix);
-    call k = { .p = p, .what = what, .user_len = ulen };
-    k.text = malloc(p->len + 1 + plen + ulen + slen + 1);
-    if (!k.text) return GR_ENOMEM;
-    size_t n = 0;
-    memcpy(k.text, p->source, p->len); n += p->len;
-    k.text[n++] = '\n';
-    memcpy(k.text + n, prefix, plen); n += plen;
-    k.base = n;
-    memcpy(k.text + n, user, ulen); n += ulen;
-    memcpy(k.text + n, suffix, slen); n += slen;
-    k.text[n] = '\0';
-    gr_ctx_init(&k.c, p->filename, k.text, n);
-    k.c.diag = NULL;
-    k.c.mem_limit = p->limits.max_memory ? p->limits.max_memory : SIZE_MAX;
-    k.c.max_positions = p->limits.max_positions;
-    k.c.max_time = p->limits.max_time;
-    if (p->limits.max_time > 0) k.c.deadline = gr_now() + p->limits.max_time;
-    k.c.threads = p->limits.threads > 0 ? p->limits.threads : 1;
-    k.c.interrupted = check_interrupt;
+    call k = { .p = p, .what = what, .user_len = ulen, .base = plen, .body = body, .arg = arg };
+    char *text = malloc(plen + ulen + slen + 1);
+    if (!text) return GR_ENOMEM;
+    memcpy(text, prefix, plen);
+    memcpy(text + plen, user, ulen);
+    memcpy(text + plen + ulen, suffix, slen + 1);
+    gr_engine_fail f;
     atomic_store(&p->cancel, 0);
-    int rc = run_guarded(&k, body, arg);
-    gr_ctx_free(&k.c);
-    free(k.text);
+    int rc = gr_engine_run(p->engine, what, text, plen + ulen + slen, setup_call, p, engine_body, &k, retry, &f);
+    free(text);
+    if (rc < 0) { record_failure(&k, &f); return status_code(f.status); }
     return rc;
 }
 
-static int compile_body(call *k, gr_module *m, void *arg) { (void)k; (void)m; (void)arg; return GR_OK; }
+/* Bodies that only fill their answer may run twice (engine.h's retry after eviction). */
+static int with_query(gr_program *p, const char *what, const char *prefix, const char *user,
+                      const char *suffix, call_body body, void *arg) {
+    return with_query_ex(p, what, prefix, user, suffix, body, arg, 1);
+}
 
 GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagnostic *diag) {
     if (diag) memset(diag, 0, sizeof *diag);
@@ -173,12 +180,15 @@ GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagn
     }
     gr_program *p = calloc(1, sizeof *p);
     if (!p) return NULL;
-    p->len = strlen(source);
-    p->source = dup_n(source, p->len);
     p->filename = dup_n(filename ? filename : "<source>", strlen(filename ? filename : "<source>"));
-    if (!p->source || !p->filename) { gr_program_free(p); return NULL; }
-    if (with_query(p, "program", "", "", "", compile_body, NULL) != GR_OK) {
-        if (diag) *diag = p->diag;
+    gr_engine_fail f;
+    if (p->filename) p->engine = gr_engine_open(p->filename, source, strlen(source), 1, setup_call, p, &f);
+    if (!p->engine) {
+        if (diag && p->filename) {
+            diag->line = f.located ? f.line : 0;
+            diag->column = f.located ? f.col : 0;
+            snprintf(diag->message, sizeof diag->message, "%s", f.text);
+        }
         gr_program_free(p);
         return NULL;
     }
@@ -187,9 +197,23 @@ GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagn
 
 GR_API void gr_program_free(gr_program *p) {
     if (!p) return;
-    free(p->source);
+    if (mine.of == p) mine.of = NULL;
+    gr_engine_free(p->engine);
     free(p->filename);
     free(p);
+}
+
+GR_API void gr_program_reset(gr_program *p) {
+    if (p) gr_engine_reset(p->engine);
+}
+
+GR_API int gr_program_stats(gr_program *p, gr_stats *out) {
+    if (!p || !out) return GR_EINVAL;
+    gr_engine_stats st;
+    gr_engine_stats_of(p->engine, &st);
+    *out = (gr_stats){ .values_computed = st.values_computed, .calls = st.calls, .compiles = st.compiles,
+                       .drops = st.drops, .memory = st.memory };
+    return GR_OK;
 }
 
 GR_API int gr_set_limits(gr_program *p, const gr_limits *limits) {
@@ -202,8 +226,8 @@ GR_API void gr_interrupt(gr_program *p) {
     if (p) atomic_store(&p->cancel, 1);
 }
 
-GR_API const char *gr_last_error(const gr_program *p) { return p ? p->error : "no program"; }
-GR_API const gr_diagnostic *gr_last_diagnostic(const gr_program *p) { return p ? &p->diag : NULL; }
+GR_API const char *gr_last_error(const gr_program *p) { return !p ? "no program" : mine.of == p ? mine.error : p->error; }
+GR_API const gr_diagnostic *gr_last_diagnostic(const gr_program *p) { return !p ? NULL : mine.of == p ? &mine.diag : &p->diag; }
 
 static const char *conv_word(gr_convention conv) {
     switch (conv) {
@@ -242,13 +266,16 @@ static void collect_move(void *user, const char *text, uint32_t id) {
 
 static int solve_body(call *k, gr_module *m, void *arg) {
     solve_arg *a = arg;
+    a->count = 0;                /* from the start: a call may run again (engine.h's retry) */
+    a->used = 0;
+    if (a->full) { a->buf = NULL; a->cap = 0; }
     gr_rquery *q = &m->queries[m->nqueries - 1];
     gr_solution sol;
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
-    if (a->full) a->grow = &k->c;
-    gr_sum_solve(&k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
+    if (a->full) a->grow = k->c;
+    gr_sum_solve(k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
     if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW && !sol.remoteness_skipped[0])
-        gr_sum_remoteness(&k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
+        gr_sum_remoteness(k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
     static const char outcome[] = { 'P', 'N', 'D' };
     gr_answer *ans = a->ans;
     memset(ans, 0, sizeof *ans);
@@ -267,6 +294,7 @@ static int solve_body(call *k, gr_module *m, void *arg) {
             char *text = memcpy((char *)v + head, a->buf, a->used);
             for (int i = 0; i < a->count; i++) { v[i] = text; text += strlen(text) + 1; }
         }
+        gr_free(k->c, a->buf);
         a->buf = (char *)v;
     }
     return GR_OK;
@@ -325,11 +353,12 @@ static int table_body(call *k, gr_module *m, void *arg) {
     box.lo[0] = a->from;
     box.hi[0] = a->to;
     int64_t n = a->to - a->from + 1;
-    int64_t *vals = a->values ? a->values : gr_alloc(&k->c, gr_size_mul(&k->c, (size_t)n, sizeof *vals));
-    gr_sum_table(&k->c, m, q->game, q->conv, &box, NULL, 0, a->values ? GR_KIND_SG : GR_KIND_OUTCOME, vals);
+    int64_t *vals = a->values ? a->values : gr_alloc(k->c, gr_size_mul(k->c, (size_t)n, sizeof *vals));
+    gr_sum_table(k->c, m, q->game, q->conv, &box, NULL, 0, a->values ? GR_KIND_SG : GR_KIND_OUTCOME, vals);
     if (a->outcomes) {
         static const char outcome[] = { 'P', 'N', 'D' };
         for (int64_t i = 0; i < n; i++) a->outcomes[i] = outcome[vals[i]];
+        gr_free(k->c, vals);
     }
     return GR_OK;
 }
@@ -411,18 +440,18 @@ static int box_body(call *k, gr_module *m, void *arg) {
         set_error(k->p, k->what, 1, 1, "a table over a box takes a rule set with coordinates (not a graph's vertices)");
         return GR_EINPUT;
     }
-    k->c.query_text = q->text;
+    k->c->query_text = q->text;
     int64_t rows, cols;
     int outcome;
     gr_conv conv;
-    int64_t *vals = gr_table_values(&k->c, m, q, &rows, &cols, &outcome, &conv);
+    int64_t *vals = gr_table_values(k->c, m, q, &rows, &cols, &outcome, &conv);
     size_t n = (size_t)rows * (size_t)cols;
     int64_t *v = malloc(n ? n * sizeof *v : 1);
     if (!v) return GR_ENOMEM;
     static const char OUTCOME[] = { 'P', 'N', 'D' };
     if (outcome) for (size_t i = 0; i < n; i++) v[i] = OUTCOME[vals[i]];
     else memcpy(v, vals, n * sizeof *v);
-    gr_free(&k->c, vals);
+    gr_free(k->c, vals);
     *a->out = (gr_table_data){ .kind = outcome ? GR_CELL_OUTCOME : q->q->outcome == TK_REMOTENESS ? GR_CELL_REMOTENESS : GR_CELL_SG,
                                .convention = (gr_convention)conv, .ndims = q->ndims, .rows = rows, .cols = cols, .values = v };
     return GR_OK;
@@ -461,8 +490,8 @@ static void keep_option(void *user, const char *text, int64_t sg, int outcome) {
 
 static int options_body(call *k, gr_module *m, void *arg) {
     options_arg *a = arg;
-    a->c = &k->c;
-    gr_list_options(&k->c, m, &m->queries[m->nqueries - 1], keep_option, a);
+    *a = (options_arg){ .c = k->c };   /* from the start: a call may run again */
+    gr_list_options(k->c, m, &m->queries[m->nqueries - 1], keep_option, a);
     /* the texts live in the call's arena: copy them beside the array */
     size_t head = a->n * sizeof *a->v;
     gr_option *v = malloc(head + a->text_len + 1);
@@ -474,6 +503,7 @@ static int options_body(call *k, gr_module *m, void *arg) {
         v[i].position = memcpy(text, a->v[i].position, len);
         text += len;
     }
+    gr_free(k->c, a->v);
     a->v = v;
     return GR_OK;
 }
@@ -501,11 +531,11 @@ static int check_body(call *k, gr_module *m, void *arg) {
         set_error(k->p, "grundy", 0, 0, "a periodic check over a family's parameters answers once per member: run it with gr_run");
         return GR_EINPUT;
     }
-    k->c.query_text = q->text;
-    k->c.check_to = a->to;
+    k->c->query_text = q->text;
+    k->c->check_to = a->to;
     gr_check_result r;
     memset(&r, 0, sizeof r);
-    gr_check_run(&k->c, q, &r);
+    gr_check_run(k->c, q, &r);
     memset(out, 0, sizeof *out);
     out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS : GR_REFUTED;
     out->has_period = r.has_period;
@@ -549,10 +579,10 @@ static int plot_body(call *k, gr_module *m, void *arg) {
         set_error(k->p, k->what, 1, 1, "a picture takes a rule set with coordinates (not a graph's vertices), at least one varying");
         return GR_EINPUT;
     }
-    k->c.query_text = q->text;
-    k->c.plot_width = a->width;
-    k->c.plot_height = a->height;
-    gr_plot_to(&k->c, m, q, a->f, &a->width, &a->height);
+    k->c->query_text = q->text;
+    k->c->plot_width = a->width;
+    k->c->plot_height = a->height;
+    gr_plot_to(k->c, m, q, a->f, &a->width, &a->height);
     return GR_OK;
 }
 
@@ -577,7 +607,7 @@ GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *
     size_t n = 0;
     plot_arg a = { open_memstream(&buf, &n), width, height };
     if (!a.f) return GR_ENOMEM;
-    rc = with_query(p, "game", prefix, game, suffix, plot_body, &a);
+    rc = with_query_ex(p, "game", prefix, game, suffix, plot_body, &a, 0);   /* it writes a stream */
     fclose(a.f);
     if (rc != GR_OK) { free(buf); return rc; }
     *image = (unsigned char *)buf;
@@ -590,8 +620,8 @@ typedef struct run_arg { int explain; gr_format fmt; FILE *out; } run_arg;
 
 static int run_body(call *k, gr_module *m, void *arg) {
     run_arg *a = arg;
-    if (a->explain) { gr_explain(&k->c, m, a->out); return GR_OK; }
-    return gr_run_queries(&k->c, m, a->fmt, a->out) == GR_EXIT_REFUTED ? GR_EREFUTED : GR_OK;
+    if (a->explain) { gr_explain(k->c, m, a->out); return GR_OK; }
+    return gr_run_queries(k->c, m, a->fmt, a->out) == GR_EXIT_REFUTED ? GR_EREFUTED : GR_OK;
 }
 
 static int run_to_string(gr_program *p, run_arg *a, char **out, size_t *out_len) {
@@ -601,7 +631,7 @@ static int run_to_string(gr_program *p, run_arg *a, char **out, size_t *out_len)
     size_t len = 0;
     a->out = open_memstream(&buf, &len);
     if (!a->out) return GR_ENOMEM;
-    int rc = with_query(p, "program", "", "", "", run_body, a);
+    int rc = with_program(p, run_body, a);
     fclose(a->out);
     if (rc != GR_OK && rc != GR_EREFUTED) { free(buf); return rc; }
     *out = buf;

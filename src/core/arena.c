@@ -50,3 +50,17 @@ char *gr_arena_strndup(gr_arena *a, const char *s, size_t n) {
     if (p) { memcpy(p, s, n); p[n] = '\0'; }
     return p;
 }
+
+gr_arena_mark gr_arena_mark_of(const gr_arena *a) {
+    return (gr_arena_mark){ a->head, a->head ? a->head->used : 0, a->total };
+}
+
+void gr_arena_rewind(gr_arena *a, const gr_arena_mark *m) {
+    while (a->head && a->head != m->head) {    /* blocks made after the mark come first */
+        gr_arena_block *next = a->head->next;
+        free(a->head);
+        a->head = next;
+    }
+    if (a->head) a->head->used = m->used;
+    a->total = m->total;
+}

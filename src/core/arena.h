@@ -15,4 +15,9 @@ void gr_arena_free(gr_arena *a);
 /* Zeroed memory, aligned for any scalar. Returns NULL only when malloc fails. */
 void *gr_arena_alloc(gr_arena *a, size_t size);
 char *gr_arena_strndup(gr_arena *a, const char *s, size_t n);
+/* A place in the arena to go back to: gr_arena_rewind frees all allocated after the mark (a
+ * query compiled against a program that stays, then forgotten). */
+typedef struct gr_arena_mark { gr_arena_block *head; size_t used, total; } gr_arena_mark;
+gr_arena_mark gr_arena_mark_of(const gr_arena *a);
+void gr_arena_rewind(gr_arena *a, const gr_arena_mark *m);
 #endif

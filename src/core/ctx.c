@@ -40,10 +40,23 @@ void gr_ctx_free(gr_ctx *c) {
     gr_arena_free(&c->arena);
 }
 
+/* The segment holding off (the last that starts at or before it), or NULL. */
+static const gr_src_seg *seg_of(const gr_ctx *c, uint32_t off) {
+    const gr_src_seg *at = NULL;
+    for (int i = 0; i < c->nsegs; i++) if (c->segs[i].off <= off) at = &c->segs[i];
+    return at;
+}
+
+const char *gr_loc_file(const gr_ctx *c, uint32_t off) {
+    const gr_src_seg *s = seg_of(c, off);
+    return s ? s->name : c->filename;
+}
+
 void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col) {
     int l = 1, k = 1;
     if (off > c->src_len) off = (uint32_t)c->src_len;
-    for (uint32_t i = 0; i < off; i++) {
+    const gr_src_seg *s = seg_of(c, off);
+    for (uint32_t i = s ? s->off : 0; i < off; i++) {
         if (c->src[i] == '\n') { l++; k = 1; } else k++;
     }
     *line = l;
@@ -78,7 +91,7 @@ static void format_diag(const gr_ctx *c, gr_loc loc, char *buf, size_t cap, cons
     int line, col;
     gr_line_col(c, loc.off, &line, &col);
     size_t pos = 0;
-    append(buf, cap, &pos, "%s:%d:%d: error: ", c->filename, line, col);
+    append(buf, cap, &pos, "%s:%d:%d: error: ", gr_loc_file(c, loc.off), line, col);
     if (pos < cap) {
         int n = vsnprintf(buf + pos, cap - pos, fmt, ap);
         if (n > 0) pos += (size_t)n < cap - pos ? (size_t)n : cap - pos - 1;
@@ -127,6 +140,12 @@ void gr_diag_at(gr_ctx *c, gr_loc loc, const char *fmt, ...) {
     }
     format_diag(c, loc, buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (!c->errors) {            /* the first, whole, for a caller that prints it later */
+        size_t n = strlen(buf);
+        if (n >= sizeof c->fail_msg) n = sizeof c->fail_msg - 1;
+        memcpy(c->fail_msg, buf, n);
+        c->fail_msg[n] = '\0';
+    }
     if (c->diag) fputs(buf, c->diag);
     c->errors++;
 }
@@ -183,6 +202,7 @@ size_t gr_size_mul(gr_ctx *c, size_t a, size_t b) {
 }
 
 static void over_limit(gr_ctx *c, size_t want) {
+    c->fail_memory = 1;
     gr_fail(c, GR_EXIT_LIMIT,
             "memory limit reached: %zu MiB in use, %zu MiB more wanted, limit %zu MiB "
             "(raise it with --max-memory)",

@@ -20,6 +20,11 @@ typedef struct gr_loc { uint32_t off, len; } gr_loc;
 
 typedef struct gr_mem_block gr_mem_block;
 
+/* A stretch of the source text that came from somewhere else than the file (a session's
+ * entry, a query the API generated): diagnostics inside it are located from its own start and
+ * under its own name. */
+typedef struct gr_src_seg { uint32_t off; const char *name; } gr_src_seg;
+
 typedef struct gr_ctx {
     const char *filename;     /* as given on the command line ("<stdin>" for -) */
     const char *src;          /* NUL-terminated source text */
@@ -51,6 +56,10 @@ typedef struct gr_ctx {
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
     int no_prelude;           /* compile without the prelude's classic games (front/parse.c) */
     uint32_t prelude_off;     /* where the prelude starts in src, after the program (0: none) */
+    const gr_src_seg *segs;   /* stretches of src located by their own start, by offset (none: NULL) */
+    int nsegs;
+    int fail_memory;          /* the failure raised was the memory limit (an engine may then evict) */
+    uint64_t values_computed; /* values the evaluators computed with this context (engine statistics) */
 
     /* The limit poll (gr_poll): polls left until the clock is read again, and how many polls
      * the last interval had (adapted so the clock is read about every few milliseconds). */
@@ -71,6 +80,7 @@ typedef struct gr_ctx {
     /* Asked at each clock read of gr_poll (NULL: never): the command line uses it to end a
      * run at once, quietly, when the reader of its output has gone (grundy x.game | head). */
     void (*interrupted)(struct gr_ctx *c);
+    void *interrupted_user;   /* for interrupted: its owner (the API's program) */
     /* How the members of a census or a family check are computed (query/members.h): NULL, one
      * after another here; else over worker processes (--threads) or MPI ranks (grundy-mpi). */
     struct gr_spread *spread;
@@ -106,6 +116,8 @@ _Noreturn void gr_fail(gr_ctx *c, int status, const char *fmt, ...)
 /* Raises a failure whose full text another process already made (cli/parallel.c). */
 _Noreturn void gr_fail_again(gr_ctx *c, int status, const char *msg);
 void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col);
+/* The name a diagnostic at off gives its file: its segment's, else c->filename. */
+const char *gr_loc_file(const gr_ctx *c, uint32_t off);
 
 /* Tracked memory: counted against c->mem_limit (status 3 when exceeded) and freed by
  * gr_ctx_free if a failure skips the owner's own free. Never returns NULL. */

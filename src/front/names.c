@@ -43,3 +43,13 @@ void *gr_names_put(gr_ctx *c, gr_names_map *m, const char *name, void *val) {
     m->n++;
     return val;
 }
+
+void gr_names_set(gr_ctx *c, gr_names_map *m, const char *name, void *val) {
+    gr_names_put(c, m, name, val);
+    m->vals[slot(m, name)] = val;
+}
+
+void gr_names_each(const gr_names_map *m, void (*fn)(void *user, const char *name, void **val), void *user) {
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) fn(user, m->keys[i], &m->vals[i]);
+}

@@ -15,4 +15,8 @@ typedef struct gr_names_map {
 void *gr_names_get(const gr_names_map *m, const char *name);
 /* Stores val under name unless the name is there; returns the value now stored. */
 void *gr_names_put(gr_ctx *c, gr_names_map *m, const char *name, void *val);
+/* Stores val under name, replacing what was there (NULL: as good as absent to gr_names_get). */
+void gr_names_set(gr_ctx *c, gr_names_map *m, const char *name, void *val);
+/* Calls fn for every name stored (val may be changed in place). */
+void gr_names_each(const gr_names_map *m, void (*fn)(void *user, const char *name, void **val), void *user);
 #endif

@@ -59,6 +59,26 @@ int gr_prelude_names(char (*names)[32], int cap) {
     return n;
 }
 
+/* Adds to out the prelude's rule sets that text[0, len) names (the nim heap '*' when
+ * uses_star), that out does not declare, and that known (when given) does not know. */
+static void take_prelude(gr_ctx *c, gr_ast_program *out, const char *text, size_t len, int uses_star,
+                         int (*known)(void *user, const char *name), void *user) {
+    gr_ast_program pre;
+    ast_program_init(&pre);
+    uint32_t end = c->prelude_off + (uint32_t)strlen(gr_prelude_text);
+    if (parse_span(c, &pre, c->prelude_off, end, NULL) != 0)
+        gr_fail(c, GR_EXIT_LIMIT, "the prelude does not parse (a bug)");
+    for (gr_gdecl *d = pre.decls, *next; d; d = next) {
+        next = d->next;
+        d->next = NULL;
+        if (!strcmp(d->name, "__star")) d->name = "*";
+        int wanted = d->name[0] == '*' ? uses_star : mentions(text, len, d->name);
+        for (gr_gdecl *u = out->decls; u && wanted; u = u->next) wanted = strcmp(u->name, d->name) != 0;
+        if (wanted && known) wanted = !known(user, d->name);
+        if (wanted) ast_add_decl(out, d);
+    }
+}
+
 static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
     size_t user_len = c->src_len, plen = strlen(gr_prelude_text);
     char *all = gr_new(c, user_len + plen + 2);
@@ -68,18 +88,7 @@ static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
     c->src = all;
     c->src_len = user_len + 1 + plen;
     c->prelude_off = (uint32_t)user_len + 1;
-    gr_ast_program pre;
-    ast_program_init(&pre);
-    if (parse_span(c, &pre, c->prelude_off, (uint32_t)c->src_len, NULL) != 0)
-        gr_fail(c, GR_EXIT_LIMIT, "the prelude does not parse (a bug)");
-    for (gr_gdecl *d = pre.decls, *next; d; d = next) {
-        next = d->next;
-        d->next = NULL;
-        if (!strcmp(d->name, "__star")) d->name = "*";
-        int wanted = d->name[0] == '*' ? uses_star : mentions(all, user_len, d->name);
-        for (gr_gdecl *u = out->decls; u && wanted; u = u->next) wanted = strcmp(u->name, d->name) != 0;
-        if (wanted) ast_add_decl(out, d);
-    }
+    take_prelude(c, out, all, user_len, uses_star, NULL, NULL);
 }
 
 int gr_parse(gr_ctx *c, gr_ast_program *out) {
@@ -87,5 +96,14 @@ int gr_parse(gr_ctx *c, gr_ast_program *out) {
     int uses_star = 0;
     if (parse_span(c, out, 0, (uint32_t)c->src_len, &uses_star) != 0) return 1;
     if (!c->no_prelude) add_prelude(c, out, uses_star);
+    return 0;
+}
+
+int gr_parse_more(gr_ctx *c, uint32_t from, gr_ast_program *out, int (*known)(void *user, const char *name),
+                  void *user) {
+    ast_program_init(out);
+    int uses_star = 0;
+    if (parse_span(c, out, from, (uint32_t)c->src_len, &uses_star) != 0) return 1;
+    if (c->prelude_off) take_prelude(c, out, c->src + from, c->src_len - from, uses_star, known, user);
     return 0;
 }

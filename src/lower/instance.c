@@ -97,7 +97,8 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
     g->params = GR_NEWN(s->c, int64_t, d->nparams ? d->nparams : 1);
     memcpy(g->params, params, (size_t)d->nparams * sizeof *params);
     g->name = name;
-    gr_names_put(s->c, &s->instances, name, g);
+    gr_names_set(s->c, &s->instances, name, g);
+    s->generation++;
     g->play = d->misere ? CONV_MISERE : CONV_NORMAL;
     switch (d->kind) {
     case GD_SUBTRACT: {

@@ -220,33 +220,55 @@ static void prepare_turning(sema *s, gr_gdecl *d, decl_info *di) {
     r->nslots = nslots;
 }
 
-static void prepare_decls(sema *s) {
-    for (gr_gdecl *d = s->prog->decls; d; d = d->next) {
-        gr_gdecl *e = gr_names_put(s->c, &s->decls, d->name, d);
-        if (e != d) {
-            int line, col;
-            gr_line_col(s->c, e->name_loc.off, &line, &col);
-            gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", d->name, line);
+/* Prepares d once for all its instances; a name declared before is an error unless
+ * `replace` (a later entry of a session redefines it). */
+static void prepare_decl(sema *s, gr_gdecl *d, int replace) {
+    gr_gdecl *e = gr_names_put(s->c, &s->decls, d->name, d);
+    if (e != d && !replace) {
+        int line, col;
+        gr_line_col(s->c, e->name_loc.off, &line, &col);
+        gr_fail_at(s->c, d->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", d->name, line);
+    }
+    decl_info *di = GR_NEW(s->c, decl_info);
+    d->sema = di;
+    declare_params(s, d, di);
+    switch (d->kind) {
+    case GD_SUBTRACT: prepare_subtract(s, d, di); break;
+    case GD_OCTAL:
+        if (!d->code_param) { gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break; }
+        di->code_param = -1;
+        for (int i = 0; i < d->nparams; i++)
+            if (!strcmp(d->params[i], d->code_param)) di->code_param = i;
+        if (di->code_param < 0)
+            gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, "'%s' is not a parameter of '%s': write octal \"0.77\" or octal c with %s[c]",
+                       d->code_param, d->name, d->name);
+        break;
+    case GD_BLOCK: prepare_block(s, d, di); break;
+    case GD_GRAPH: prepare_graph(s, d, di); break;
+    case GD_HACKENBUSH: prepare_figure(s, d, di); break;
+    case GD_TURNING: prepare_turning(s, d, di); break;
+    }
+    if (e != d) gr_names_set(s->c, &s->decls, d->name, d);
+    s->generation++;
+}
+
+/* Every rule set without parameters is lowered, used or not, so --explain covers it. */
+static void instantiate_plain(sema *s, gr_gdecl *first) {
+    for (gr_gdecl *d = first; d; d = d->next)
+        if (d->nparams == 0) {
+            gr_gameref ref = { .name = d->name, .loc = d->name_loc };
+            gr_sema_instantiate(s, &ref);
         }
-        decl_info *di = GR_NEW(s->c, decl_info);
-        d->sema = di;
-        declare_params(s, d, di);
-        switch (d->kind) {
-        case GD_SUBTRACT: prepare_subtract(s, d, di); break;
-        case GD_OCTAL:
-            if (!d->code_param) { gr_parse_tbcode(s->c, d->code, d->code_loc, &di->tb); break; }
-            di->code_param = -1;
-            for (int i = 0; i < d->nparams; i++)
-                if (!strcmp(d->params[i], d->code_param)) di->code_param = i;
-            if (di->code_param < 0)
-                gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, "'%s' is not a parameter of '%s': write octal \"0.77\" or octal c with %s[c]",
-                           d->code_param, d->name, d->name);
-            break;
-        case GD_BLOCK: prepare_block(s, d, di); break;
-        case GD_GRAPH: prepare_graph(s, d, di); break;
-        case GD_HACKENBUSH: prepare_figure(s, d, di); break;
-        case GD_TURNING: prepare_turning(s, d, di); break;
-        }
+}
+
+static void resolve_queries(sema *s, gr_ast_program *prog, gr_module *out) {
+    int n = 0;
+    for (gr_query *q = prog->queries; q; q = q->next) n++;
+    out->queries = GR_NEWN(s->c, gr_rquery, n ? n : 1);
+    out->nqueries = 0;
+    for (gr_query *q = prog->queries; q; q = q->next) {
+        gr_rquery *r = &out->queries[out->nqueries++];
+        gr_sema_query(s, q, r);
     }
 }
 
@@ -254,18 +276,86 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
     out->decls = prog->decls;
-    prepare_decls(&s);
-    /* Every rule set without parameters is lowered, used or not, so --explain covers it. */
-    for (gr_gdecl *d = prog->decls; d; d = d->next)
-        if (d->nparams == 0) {
-            gr_gameref ref = { .name = d->name, .loc = d->name_loc };
-            gr_sema_instantiate(&s, &ref);
-        }
-    int n = 0;
-    for (gr_query *q = prog->queries; q; q = q->next) n++;
-    out->queries = GR_NEWN(c, gr_rquery, n ? n : 1);
-    for (gr_query *q = prog->queries; q; q = q->next) {
-        gr_rquery *r = &out->queries[out->nqueries++];
-        gr_sema_query(&s, q, r);
+    for (gr_gdecl *d = prog->decls; d; d = d->next) prepare_decl(&s, d, 0);
+    instantiate_plain(&s, prog->decls);
+    resolve_queries(&s, prog, out);
+}
+
+/* ---- a program that grows: entries compiled against it ---- */
+struct gr_sema_state {
+    sema s;
+    gr_ast_program all;            /* every live declaration, chained in the order made */
+    gr_module mod;                 /* its games and declarations (the queries are each entry's) */
+};
+
+gr_sema_state *gr_sema_open(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
+    gr_sema_state *st = GR_NEW(c, gr_sema_state);
+    st->all.decls = prog->decls;
+    st->s = (sema){ .c = c, .prog = &st->all, .mod = &st->mod, .games_tail = &st->mod.games };
+    st->mod.decls = prog->decls;
+    for (gr_gdecl *d = prog->decls; d; d = d->next) prepare_decl(&st->s, d, 0);
+    instantiate_plain(&st->s, prog->decls);
+    *out = st->mod;
+    resolve_queries(&st->s, prog, out);
+    return st;
+}
+
+uint64_t gr_sema_generation(const gr_sema_state *st) {
+    return st->s.generation + (uint64_t)st->s.codes.n;   /* codes interned live in the arena too */
+}
+
+int gr_sema_knows(void *state, const char *name) {
+    gr_sema_state *st = state;
+    return gr_names_get(&st->s.decls, name) != NULL;
+}
+
+/* A redefinition: the old declaration's instances leave the names and the games. */
+static void forget_instance(void *old, const char *name, void **val) {
+    (void)name;
+    const gr_game *g = *val;
+    if (g && g->decl == old) *val = NULL;
+}
+
+static void forget_decl(gr_sema_state *st, const gr_gdecl *old) {
+    gr_names_each(&st->s.instances, forget_instance, (void *)(uintptr_t)old);
+    gr_game **link = &st->mod.games;
+    while (*link) {
+        if ((*link)->decl == old) *link = (*link)->next;
+        else link = &(*link)->next;
     }
+    st->s.games_tail = &st->mod.games;
+    while (*st->s.games_tail) st->s.games_tail = &(*st->s.games_tail)->next;
+    gr_gdecl **dl = &st->all.decls;
+    while (*dl) {
+        if (*dl == old) *dl = old->next;
+        else dl = &(*dl)->next;
+    }
+}
+
+void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module *out) {
+    st->s.c = c;
+    gr_gdecl *first = prog->decls;
+    for (gr_gdecl *d = first; d; d = d->next) {
+        for (gr_gdecl *e = d->next; e; e = e->next)
+            if (!strcmp(e->name, d->name)) {
+                int line, col;
+                gr_line_col(c, d->name_loc.off, &line, &col);
+                gr_fail_at(c, e->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", e->name, line);
+            }
+    }
+    for (gr_gdecl *d = first, *next; d; d = next) {
+        next = d->next;
+        gr_gdecl *old = gr_names_get(&st->s.decls, d->name);
+        if (old) forget_decl(st, old);
+        prepare_decl(&st->s, d, old != NULL);
+    }
+    if (first) {                   /* the entry's declarations join the chain of live ones */
+        gr_gdecl **tail = &st->all.decls;
+        while (*tail) tail = &(*tail)->next;
+        *tail = first;
+        st->mod.decls = st->all.decls;
+    }
+    instantiate_plain(&st->s, first);
+    *out = st->mod;
+    resolve_queries(&st->s, prog, out);
 }

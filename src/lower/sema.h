@@ -58,4 +58,18 @@ typedef struct gr_module {
 
 /* Fails (longjmp, status 2) on the first error. */
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out);
+
+/* A program that grows (the API's and the session's engine): gr_sema_open is gr_sema that
+ * keeps its names, so that gr_sema_more can compile an entry against them later: the entry's
+ * declarations join (one of a known name replaces it, its instances leave the games), its
+ * queries are resolved into out (out's games: every live instance). The state lives in c's
+ * arena; c may be another context over the same arena at each entry. */
+typedef struct gr_sema_state gr_sema_state;
+gr_sema_state *gr_sema_open(gr_ctx *c, gr_ast_program *prog, gr_module *out);
+void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module *out);
+/* Changes whenever a declaration, an instance or an interned code is made (the arena then
+ * holds what must stay). */
+uint64_t gr_sema_generation(const gr_sema_state *st);
+/* Whether a name is declared (state is a gr_sema_state; a callback of gr_parse_more). */
+int gr_sema_knows(void *state, const char *name);
 #endif

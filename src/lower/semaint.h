@@ -33,6 +33,7 @@ typedef struct sema {
     gr_names_map decls;            /* name -> declaration */
     gr_names_map instances;        /* output name ("bash[3]") -> instance */
     gr_codebook codes;             /* the codes code parameters index (params.h) */
+    uint64_t generation;           /* counts declarations and instances made (gr_sema_generation) */
 } sema;
 
 static inline gr_gdecl *find_decl(sema *s, const char *name) { return gr_names_get(&s->decls, name); }

@@ -1,0 +1,307 @@
+/* engine: a program compiled once that remembers; see engine.h. */
+#include "engine.h"
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "parse.h"
+
+/* A definition an entry added (the session's), replayed after a drop in the order made. */
+typedef struct engine_def { char *name, *text; } engine_def;
+
+struct gr_engine {
+    pthread_mutex_t lock;
+    char *name;                  /* the program's name in diagnostics */
+    char *program; size_t program_len;
+    int prelude;                 /* the classic games may be named without a definition */
+    engine_def *defs; int ndefs, defcap;
+    gr_src_seg *segs; int nsegs, segcap;   /* the entries kept in the source, by name */
+
+    /* The compiled state; live is 0 before the first call and after a drop. */
+    int live;
+    gr_ctx c;                    /* one context for the engine's life: its arena holds the IR,
+                                    its tracked memory what evaluators keep */
+    const char *base; size_t base_len;   /* c.src between calls: program, prelude, kept entries */
+    gr_sema_state *sema;
+    gr_module mod;               /* the program's own queries */
+    uint64_t calls, compiles, drops, computed_before;
+};
+
+static char *dup_text(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (d) { memcpy(d, s, n); d[n] = '\0'; }
+    return d;
+}
+
+/* The fields of a context that outlive a call: the rest start afresh at every call. */
+static void arm(gr_engine *e, gr_engine_setup_fn setup, void *user, jmp_buf *jb) {
+    gr_ctx *c = &e->c;
+    gr_ctx keep = *c;
+    gr_ctx_init(c, e->name, keep.src, keep.src_len);
+    c->arena = keep.arena;
+    c->blocks = keep.blocks;
+    c->mem_used = keep.mem_used;
+    c->mem_peak = keep.mem_peak;
+    c->prelude_off = keep.prelude_off;
+    c->values_computed = keep.values_computed;
+    c->segs = e->segs;
+    c->nsegs = e->nsegs;
+    c->no_prelude = !e->prelude;
+    if (setup) setup(c, user);
+    c->diag = NULL;              /* the client prints the failure's text (gr_engine_fail.msg) */
+    c->on_fail = jb;
+}
+
+static void fail_from(const gr_ctx *c, uint32_t entry_from, gr_engine_fail *f) {
+    if (!f) return;
+    memset(f, 0, sizeof *f);
+    f->status = c->fail_status ? c->fail_status : GR_EXIT_INPUT;
+    snprintf(f->msg, sizeof f->msg, "%s", c->fail_msg);
+    snprintf(f->text, sizeof f->text, "%s", c->fail_text[0] ? c->fail_text : "bad input");
+    f->memory = c->fail_memory;
+    f->located = c->fail_located;
+    if (!f->located) return;
+    if (entry_from && c->fail_off >= entry_from) {
+        f->in_entry = 1;
+        f->entry_off = c->fail_off - entry_from;
+    } else {
+        gr_line_col(c, c->fail_off, &f->line, &f->col);
+    }
+}
+
+static void drop(gr_engine *e) {
+    if (!e->live) return;
+    e->computed_before += e->c.values_computed;
+    e->c.values_computed = 0;
+    gr_ctx_free(&e->c);
+    e->live = 0;
+    e->drops++;
+}
+
+/* The parser reports its first error without jumping (gr_diag_at keeps its text): raise it. */
+_Noreturn static void parse_failed(gr_ctx *c) {
+    char msg[sizeof c->fail_msg];
+    snprintf(msg, sizeof msg, "%s", c->fail_msg);
+    gr_fail_again(c, GR_EXIT_INPUT, msg);
+}
+
+static int known_name(void *user, const char *name) { return gr_sema_knows(user, name); }
+
+/* Compiles the program and replays the definitions entries made. 0, or -1 with *fail. */
+static int compile(gr_engine *e, gr_engine_setup_fn setup, void *user, gr_engine_fail *fail) {
+    jmp_buf jb;
+    memset(&e->c, 0, sizeof e->c);
+    gr_ctx_init(&e->c, e->name, e->program, e->program_len);
+    for (int i = 0; i < e->nsegs; i++) free((void *)(uintptr_t)e->segs[i].name);
+    e->nsegs = 0;
+    e->live = 1;
+    e->compiles++;
+    arm(e, setup, user, &jb);
+    if (setjmp(jb) != 0) {
+        fail_from(&e->c, 0, fail);
+        drop(e);
+        e->drops--;             /* not a drop of values: there were none */
+        return -1;
+    }
+    gr_ctx *c = &e->c;
+    gr_ast_program prog;
+    if (gr_parse(c, &prog) != 0) parse_failed(c);
+    e->sema = gr_sema_open(c, &prog, &e->mod);
+    e->base = c->src;
+    e->base_len = c->src_len;
+    for (int i = 0; i < e->ndefs; i++) {       /* the session's definitions, as entries */
+        size_t n = strlen(e->defs[i].text);
+        char *t = gr_new(c, e->base_len + 1 + n + 1);
+        memcpy(t, e->base, e->base_len);
+        t[e->base_len] = '\n';
+        memcpy(t + e->base_len + 1, e->defs[i].text, n + 1);
+        c->src = t;
+        c->src_len = e->base_len + 1 + n;
+        gr_ast_program more;
+        if (gr_parse_more(c, (uint32_t)e->base_len + 1, &more, known_name, e->sema) != 0)
+            gr_fail(c, GR_EXIT_INPUT, "a definition kept from before does not parse again (a bug)");
+        gr_module m;
+        gr_sema_more(e->sema, c, &more, &m);
+        e->base = c->src;
+        e->base_len = c->src_len;
+    }
+    c->on_fail = NULL;
+    return 0;
+}
+
+gr_engine *gr_engine_open(const char *name, const char *text, size_t len, int prelude,
+                          gr_engine_setup_fn setup, void *user, gr_engine_fail *fail) {
+    if (fail) memset(fail, 0, sizeof *fail);
+    gr_engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    pthread_mutex_init(&e->lock, NULL);
+    e->name = dup_text(name, strlen(name));
+    e->program = dup_text(text, len);
+    e->program_len = len;
+    e->prelude = prelude;
+    if (!e->name || !e->program || compile(e, setup, user, fail) != 0) {
+        gr_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void gr_engine_free(gr_engine *e) {
+    if (!e) return;
+    drop(e);
+    for (int i = 0; i < e->ndefs; i++) { free(e->defs[i].name); free(e->defs[i].text); }
+    free(e->defs);
+    for (int i = 0; i < e->nsegs; i++) free((void *)(uintptr_t)e->segs[i].name);
+    free(e->segs);
+    free(e->name);
+    free(e->program);
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+}
+
+void gr_engine_reset(gr_engine *e) {
+    pthread_mutex_lock(&e->lock);
+    drop(e);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void gr_engine_stats_of(gr_engine *e, gr_engine_stats *out) {
+    pthread_mutex_lock(&e->lock);
+    memset(out, 0, sizeof *out);
+    out->values_computed = e->computed_before + (e->live ? e->c.values_computed : 0);
+    out->calls = e->calls;
+    out->compiles = e->compiles;
+    out->drops = e->drops;
+    if (e->live) out->memory = e->c.mem_used + e->c.arena.total;
+    pthread_mutex_unlock(&e->lock);
+}
+
+/* Keeps the definitions an entry made, for a compilation after a drop (replacing any of the
+ * same name), and the entry's text under its name for the diagnostics of what it defined. */
+static void keep_entry(gr_engine *e, const gr_ast_program *prog, const char *entry_name, uint32_t entry_from) {
+    const gr_ctx *c = &e->c;
+    for (const gr_gdecl *d = prog->decls; d; d = d->next) {
+        if (d->loc.off < entry_from) continue;        /* the prelude's, named by the entry */
+        char *text = dup_text(c->src + d->loc.off, d->loc.len);
+        if (!text) continue;
+        int at = -1;
+        for (int i = 0; i < e->ndefs; i++) if (!strcmp(e->defs[i].name, d->name)) at = i;
+        if (at >= 0) { free(e->defs[at].text); e->defs[at].text = text; continue; }
+        if (e->ndefs == e->defcap) {
+            int cap = e->defcap ? 2 * e->defcap : 8;
+            engine_def *nd = realloc(e->defs, (size_t)cap * sizeof *nd);
+            if (!nd) { free(text); continue; }
+            e->defs = nd;
+            e->defcap = cap;
+        }
+        char *name = dup_text(d->name, strlen(d->name));
+        if (!name) { free(text); continue; }
+        e->defs[e->ndefs++] = (engine_def){ name, text };
+    }
+    if (e->nsegs == e->segcap) {
+        int cap = e->segcap ? 2 * e->segcap : 8;
+        gr_src_seg *ns = realloc(e->segs, (size_t)cap * sizeof *ns);
+        if (!ns) return;
+        e->segs = ns;
+        e->segcap = cap;
+    }
+    char *nm = dup_text(entry_name, strlen(entry_name));
+    if (nm) e->segs[e->nsegs++] = (gr_src_seg){ entry_from, nm };
+}
+
+/* The part of a call that may fail: apart, so that no local of the caller lives across the
+ * setjmp. */
+static int run_guarded(gr_engine *e, const char *entry_name, const char *entry, size_t len,
+                       gr_engine_setup_fn setup, void *user, gr_engine_body_fn body, void *arg,
+                       gr_engine_fail *fail, int *held) {
+    jmp_buf jb;
+    gr_ctx *c = &e->c;
+    gr_arena_mark mark = gr_arena_mark_of(&c->arena);
+    uint64_t gen = gr_sema_generation(e->sema);
+    uint32_t from = entry ? (uint32_t)e->base_len + 1 : 0;
+    char *volatile text = NULL;
+    volatile int running = 0;
+    *held = c->mem_used > 0;
+    arm(e, setup, user, &jb);
+    if (setjmp(jb) != 0) {
+        fail_from(c, from, fail);
+        free(text);
+        if (running || gr_sema_generation(e->sema) != gen) {
+            drop(e);                 /* a value may be half made: start afresh next time */
+        } else {
+            c->src = e->base;        /* its own syntax or names: nothing kept changed */
+            c->src_len = e->base_len;
+            gr_arena_rewind(&c->arena, &mark);
+            c->on_fail = NULL;
+        }
+        return -1;
+    }
+    gr_module m = e->mod;
+    if (entry) {
+        if ((uint64_t)e->base_len + len + 2 > UINT32_MAX) gr_fail(c, GR_EXIT_LIMIT, "the program and its entries pass 4 GiB");
+        text = malloc(e->base_len + 1 + len + 1);
+        if (!text) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
+        memcpy(text, e->base, e->base_len);
+        text[e->base_len] = '\n';
+        memcpy(text + from, entry, len);
+        text[from + len] = '\0';
+        c->src = text;
+        c->src_len = from + len;
+        gr_src_seg here[64];
+        int n = e->nsegs < 63 ? e->nsegs : 63;
+        memcpy(here, e->segs + e->nsegs - n, (size_t)n * sizeof *here);
+        here[n] = (gr_src_seg){ from, entry_name };
+        c->segs = here;
+        c->nsegs = n + 1;
+        gr_ast_program prog;
+        if (gr_parse_more(c, from, &prog, known_name, e->sema) != 0) parse_failed(c);
+        gr_sema_more(e->sema, c, &prog, &m);
+        if (gr_sema_generation(e->sema) != gen) {   /* it defined or made something: keep its text */
+            char *kept = gr_new(c, c->src_len + 1);
+            memcpy(kept, text, c->src_len + 1);
+            e->base = kept;
+            e->base_len = c->src_len;
+            c->src = kept;
+            keep_entry(e, &prog, entry_name, from);
+            c->segs = e->segs;
+            c->nsegs = e->nsegs;
+            free(text);
+            text = NULL;
+        }
+    }
+    running = 1;
+    int rc = body(c, &m, arg);
+    running = 0;
+    if (text) {
+        c->src = e->base;
+        c->src_len = e->base_len;
+        c->segs = e->segs;
+        c->nsegs = e->nsegs;
+        free(text);
+        gr_arena_rewind(&c->arena, &mark);
+    }
+    c->on_fail = NULL;
+    return rc;
+}
+
+int gr_engine_run(gr_engine *e, const char *entry_name, const char *entry, size_t len,
+                  gr_engine_setup_fn setup, void *user, gr_engine_body_fn body, void *arg,
+                  int retry, gr_engine_fail *fail) {
+    if (fail) memset(fail, 0, sizeof *fail);
+    pthread_mutex_lock(&e->lock);
+    int rc = -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (!e->live && compile(e, setup, user, fail) != 0) break;
+        e->calls++;
+        int held = 0;
+        gr_engine_fail f;
+        rc = run_guarded(e, entry_name, entry ? entry : NULL, entry ? len : 0, setup, user, body, arg, &f, &held);
+        if (rc >= 0 || !(retry && f.memory && held && attempt == 0)) {
+            if (rc < 0 && fail) *fail = f;
+            break;
+        }
+        drop(e);                     /* make room: the values of earlier calls were in the way */
+    }
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
