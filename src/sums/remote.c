@@ -52,6 +52,14 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
     /* A large Hackenbush figure costs its edges per position: its graph is not worth it. */
     for (int i = 0; i < n; i++)
         if (comps[i].game->shape == SHAPE_FIGURE && comps[i].game->figure->ne > 64) return 0;
+    /* A first move with more than max / 16 choices (a heap of 200000 that splits) grows a
+     * graph that meets the bound only after a costly search: declined at once, so that an
+     * answer that took milliseconds never takes many more for its remoteness. */
+    uint64_t first = 0;
+    for (int i = 0; i < n && first <= max / 16; i++)
+        if (comps[i].game->shape != SHAPE_FIGURE && comps[i].game->shape != SHAPE_COINS)
+            first += gr_eval_count_options(c, comps[i].game, comps[i].c);
+    if (first > max / 16) return 0;
     c->max_positions = max;
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;

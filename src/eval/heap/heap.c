@@ -420,6 +420,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     gr_progress pr;
     gr_progress_begin_at(&pr, c, g->name, (uint64_t)(c->heap_goal > n ? c->heap_goal : n) + 1, (uint64_t)t->n);
     int rc = 0;
+    int64_t had = t->n;
     /* In stages that double, looking for a proved period after each: once one is proved the
      * rest of the values come from it and nothing more is computed or stored. */
     while (t->n <= n && rc == 0 && !hs->period) {
@@ -455,14 +456,17 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
         if (chunked) gr_poll_clock(c);                  /* --max-time, a reader gone */
     }
     gr_progress_end(&pr);
+    c->values_computed += (uint64_t)(t->n - had);   /* the engine's count (api/engine.h) */
     return rc;
 }
 
 int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel != KER_RULES || g->not_recurrence || !GR_CACHED(g, sg) || c->threads <= 1) return -1;
     gr_progress quiet = { 0 };
-    int64_t bad;
-    return gr_genpar_fill(c, g, GR_CACHED(g, sg), n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
+    int64_t bad, had = GR_CACHED(g, sg)->n;
+    int rc = gr_genpar_fill(c, g, GR_CACHED(g, sg), n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
+    c->values_computed += (uint64_t)(GR_CACHED(g, sg)->n - had);
+    return rc;
 }
 
 int64_t gr_heap_value(const gr_game *g, int64_t n) {
