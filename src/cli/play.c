@@ -1,7 +1,8 @@
 /* play: "grundy play FILE.game POSITION": the solver plays against the user in the terminal.
- * The file is compiled with one more query, "solve POSITION;", which resolves the position
- * (and any parameterised rule set it names); the whole position graph from there is built and
- * solved once. Each turn shows the position; the user's turn lists the moves, numbered, and
+ * The file is compiled once (api/engine.h); each turn compiles one more query against it,
+ * "solve POSITION;", which resolves the position (and any parameterised rule set it names),
+ * and reads the values earlier turns computed; a game with no SG values has its whole
+ * position graph from there built and solved once. Each turn shows the position; the user's turn lists the moves, numbered, and
  * reads one line: a number, or a position typed in full (spaces and the order of a sum's parts
  * do not matter). The computer answers with a winning move when one exists, the quickest;
  * else the move that delays the end longest; from a draw, a move that keeps the draw. It
@@ -10,6 +11,7 @@
  * input ended first, 2 bad input, 3 a limit. */
 #include "play.h"
 #include "compile.h"
+#include "engine.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,11 +305,21 @@ typedef struct play_state {
     char *pos;                       /* the position reached, as a solve query writes it */
 } play_state;
 
-static int play_turn(gr_ctx *c, gr_module *m, const void *user) {
-    play_state *st = (play_state *)(uintptr_t)user;
+static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals);
+
+static int play_turn(gr_ctx *c, gr_module *m, void *user) {
+    play_state *st = user;
+    gr_rquery *q = &m->queries[m->nqueries - 1];
+    int64_t *vals = gr_alloc(c, (size_t)(q->ncomps ? q->ncomps : 1) * sizeof *vals);
+    int rc = play_turn_with(c, m, st, vals);
+    gr_free(c, vals);   /* the engine's memory outlives the turn */
+    return rc;
+}
+
+static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals) {
     gr_rquery *q = &m->queries[m->nqueries - 1];
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
-    int64_t total, *vals = gr_alloc(c, (size_t)(q->ncomps ? q->ncomps : 1) * sizeof *vals);
+    int64_t total;
     if (conv != CONV_NORMAL || !gr_sum_sg_fast(c, q->comps, q->ncomps, &total, vals)) {
         st->graph = 1;                 /* draws, or another convention: the position graph */
         st->over = 1;
@@ -381,6 +393,18 @@ static int play_turn(gr_ctx *c, gr_module *m, const void *user) {
     return 0;
 }
 
+/* The limits of the whole game (one deadline for all its turns), on each turn's context. */
+typedef struct play_limits { const play_opts *o; double deadline; } play_limits;
+static void play_setup(gr_ctx *c, void *user) {
+    const play_limits *l = user;
+    c->max_positions = l->o->max_positions;
+    c->mem_limit = l->o->max_memory;
+    c->threads = l->o->threads;
+    c->max_time = l->o->max_time;
+    c->deadline = l->deadline;
+    c->progress = isatty(STDERR_FILENO);
+}
+
 int gr_play_main(int argc, char **argv) {
     play_opts o = parse_play_args(argc, argv);
     FILE *in = fopen(o.file, "rb");
@@ -392,28 +416,33 @@ int gr_play_main(int argc, char **argv) {
     }
     fclose(in);
     play_state st = { .o = &o, .pos = strdup(o.position) };
-    int status = 0;
     double deadline = o.max_time > 0 ? gr_now() + o.max_time : 0;
+    play_limits lim = { &o, deadline };
+    gr_engine_fail f;
+    gr_engine *e = gr_engine_open(o.file, file, len, 1, play_setup, &lim, &f);
+    if (!e) {
+        fputs(f.msg, stderr);
+        free(st.pos);
+        free(file);
+        return f.status;
+    }
+    int status = 0;
     while (!st.over && st.pos) {
-        /* The position becomes the file's last query; a mistake in it is reported on that line. */
-        size_t cap = len + strlen(st.pos) + 64;
-        char *src = malloc(cap);
-        if (!src) { status = GR_EXIT_LIMIT; break; }
-        int n = snprintf(src, cap, "%s\nsolve %s %s;\n", file, st.started || !o.convention ? "" : o.convention, st.pos);
-        gr_ctx c;
-        gr_ctx_init(&c, o.file, src, (size_t)n);
-        c.max_positions = o.max_positions;
-        c.mem_limit = o.max_memory;
-        c.threads = o.threads;
-        c.max_time = o.max_time;
-        c.deadline = deadline;
-        c.progress = isatty(STDERR_FILENO);
-        status = gr_cli_compile(&c, play_turn, &st);
+        size_t cap = strlen(st.pos) + 64;
+        char *entry = malloc(cap);
+        if (!entry) { status = GR_EXIT_LIMIT; break; }
+        int n = snprintf(entry, cap, "solve %s %s;", st.started || !o.convention ? "" : o.convention, st.pos);
+        status = gr_engine_run(e, "position", entry, (size_t)n, play_setup, &lim, play_turn, &st, 0, &f);
+        free(entry);
         fflush(stdout);
-        gr_ctx_free(&c);
-        free(src);
+        if (status < 0) {
+            if (isatty(STDERR_FILENO)) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
+            fputs(f.msg, stderr);
+            status = f.status;
+        }
         if (status != 0 || st.graph) break;
     }
+    gr_engine_free(e);
     free(st.pos);
     free(file);
     return status;

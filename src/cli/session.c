@@ -1,9 +1,11 @@
 /* session: the interactive session; see session.h. An entry is the lines typed until they
  * form whole statements: one line, or more while brackets are open or the text stops where
  * more is needed ("game s =", "solve kayles(3) +"); an empty line ends an entry that cannot
- * be finished (its error is shown). A last statement may omit its ';'. Each entry is compiled
- * as a program of its own text followed by the definitions accepted so far (those it
- * redefines left out), so its errors carry its own line numbers; its queries run at once. */
+ * be finished (its error is shown). A last statement may omit its ';'. The session holds one
+ * engine (api/engine.h): each entry is compiled alone against the definitions accepted so far
+ * (a definition of a known name replaces it and drops what was computed for the old one), its
+ * errors carry its own line numbers, its queries run at once, and what they compute stays for
+ * the entries after it (:stats shows it, :reset drops it). */
 #include "session.h"
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +15,7 @@
 #include "parse.h"
 #include "play.h"
 #include "compile.h"
+#include "engine.h"
 #include "query.h"
 #include "suggest.h"
 #ifdef GRUNDY_HAVE_LIBEDIT
@@ -22,7 +25,8 @@
 typedef struct def { char *name, *text; } def;
 
 typedef struct session {
-    def *defs; int ndefs, cap;
+    gr_engine *engine;             /* the definitions so far and what their queries computed */
+    def *defs; int ndefs, cap;     /* their texts, for :defs */
     int tty, explain;
     gr_session_setup_fn setup;
     const void *user;
@@ -47,6 +51,8 @@ static const char HELP[] =
     "  :load FILE        run a .game file: its definitions stay, its queries are answered\n"
     "  :defs             the definitions made so far\n"
     "  :explain on|off   also say which evaluator answers each rule set, and why\n"
+    "  :stats            values computed so far, and the memory they hold\n"
+    "  :reset            drop every value computed (the definitions stay)\n"
     "  :quit             leave (so does Ctrl-D); Ctrl-C stops a running query\n";
 
 /* ---- reading lines ---- */
@@ -139,11 +145,18 @@ static void parsed_free(parsed *p) {
 
 typedef struct run_state { const session *s; int compiled; } run_state;
 
-static int run_entry(gr_ctx *c, gr_module *m, const void *user) {
-    run_state *rs = (run_state *)(uintptr_t)user;
+static int run_entry(gr_ctx *c, gr_module *m, void *user) {
+    run_state *rs = user;
     rs->compiled = 1;
     if (rs->s->explain) gr_explain(c, m, stdout);
     return gr_run_queries_ex(c, m, GR_FMT_TEXT, stdout, NULL, NULL);
+}
+
+/* The command line's settings on each call's context, and Ctrl-C. */
+static void setup_entry(gr_ctx *c, void *user) {
+    const session *s = user;
+    s->setup(c, s->user);
+    c->interrupted = stop_if_interrupted;
 }
 
 /* Compiles and runs one entry. Returns 1 if it is not finished yet (more lines may complete
@@ -179,35 +192,28 @@ static int run_text(session *s, const char *name, const char *entry, int final) 
         gr_ctx_free(&c);
         return GR_EXIT_INPUT;
     }
-    /* The program: the entry, then every accepted definition it does not redefine. */
-    size_t cap = tlen + 2;
-    for (int i = 0; i < s->ndefs; i++) cap += strlen(s->defs[i].text) + 1;
-    char *src = malloc(cap);
-    if (!src) { parsed_free(&p); return GR_EXIT_LIMIT; }
-    size_t n = 0;
-    memcpy(src, entry, len);
-    n = len;
-    if (add_semi) src[n++] = ';';
-    src[n++] = '\n';
-    for (int i = 0; i < s->ndefs; i++) {
-        int redefined = 0;
-        for (int k = 0; k < p.n; k++) redefined |= !strcmp(p.names[k], s->defs[i].name);
-        if (redefined) continue;
-        size_t dl = strlen(s->defs[i].text);
-        memcpy(src + n, s->defs[i].text, dl);
-        n += dl;
-        src[n++] = '\n';
+    /* The entry alone, against what the engine knows. */
+    if (!s->engine) {
+        gr_engine_fail f;
+        s->engine = gr_engine_open("<session>", "", 0, 1, setup_entry, s, &f);
+        if (!s->engine) { fputs(f.msg[0] ? f.msg : "grundy: error: out of memory\n", stderr); parsed_free(&p); return GR_EXIT_LIMIT; }
     }
+    char *src = malloc(tlen + 2);
+    if (!src) { parsed_free(&p); return GR_EXIT_LIMIT; }
+    memcpy(src, entry, len);
+    size_t n = len;
+    if (add_semi) src[n++] = ';';
     src[n] = '\0';
-    gr_ctx c;
-    gr_ctx_init(&c, name, src, n);
-    s->setup(&c, s->user);
-    c.interrupted = stop_if_interrupted;
     got_interrupt = 0;
     run_state rs = { s, 0 };
-    int status = gr_cli_compile(&c, run_entry, &rs);
+    gr_engine_fail f;
+    int status = gr_engine_run(s->engine, name, src, n, setup_entry, s, run_entry, &rs, 0, &f);
     fflush(stdout);
-    gr_ctx_free(&c);
+    if (status < 0) {
+        if (s->tty) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
+        fputs(f.msg, stderr);
+        status = f.status;
+    }
     if (rs.compiled)                   /* keep its definitions, replacing those of their names */
         for (int k = 0; k < p.n; k++) {
             char *text = strndup(src + p.offs[k], p.lens[k]);
@@ -255,14 +261,23 @@ static int command(session *s, char *line) {
         if (!strcmp(arg, "on")) s->explain = 1;
         else if (!strcmp(arg, "off")) s->explain = 0;
         else fprintf(stderr, "grundy: error: :explain on or :explain off\n");
+    } else if (!strcmp(cmd, "stats")) {
+        gr_engine_stats st = { 0 };
+        if (s->engine) gr_engine_stats_of(s->engine, &st);
+        printf("values computed: %llu; entries run: %llu; memory held: %.1f MiB; values dropped: %llu time%s\n",
+               (unsigned long long)st.values_computed, (unsigned long long)st.calls, (double)st.memory / (1 << 20),
+               (unsigned long long)st.drops, st.drops == 1 ? "" : "s");
+    } else if (!strcmp(cmd, "reset")) {
+        if (s->engine) gr_engine_reset(s->engine);
+        printf("every value computed was dropped; the definitions stay\n");
     } else if (!strcmp(cmd, "defs")) {
         if (!s->ndefs) printf("no definitions yet (the prelude's games need none)\n");
         for (int i = 0; i < s->ndefs; i++) printf("%s\n", s->defs[i].text);
     } else {
-        static const char *const CMDS[] = { "help", "load", "defs", "explain", "quit" };
+        static const char *const CMDS[] = { "help", "load", "defs", "explain", "stats", "reset", "quit" };
         gr_suggest sg;
         gr_suggest_init(&sg, cmd);
-        for (int i = 0; i < 5; i++) gr_suggest_offer(&sg, CMDS[i]);
+        for (size_t i = 0; i < sizeof CMDS / sizeof *CMDS; i++) gr_suggest_offer(&sg, CMDS[i]);
         const char *best = gr_suggest_best(&sg);
         fprintf(stderr, "grundy: error: unknown command ':%s'%s%s%s; :help lists them\n", cmd,
                 best ? " (did you mean ':" : "", best ? best : "", best ? "'?)" : "");
@@ -331,6 +346,7 @@ int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, co
         elen = 0;
     }
     free(entry);
+    gr_engine_free(s.engine);
     for (int i = 0; i < s.ndefs; i++) { free(s.defs[i].name); free(s.defs[i].text); }
     free(s.defs);
     return status == GR_EXIT_INPUT ? status : 0;
