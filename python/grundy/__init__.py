@@ -7,8 +7,9 @@
     >>> p.solve("kayles(4) + kayles(7)", convention="misere").outcome
     'N'
 
-Programs are written in the .game language (``man 5 grundy-game``). Every call runs in the C
-library with the GIL released; Ctrl-C stops it with KeyboardInterrupt and leaves the program
+Programs are written in the .game language (``man 5 grundy-game``). A program is compiled once
+and keeps what its calls computed: a solve after a table reads the table (``Program.stats``,
+``Program.reset``). Every call runs in the C library with the GIL released; Ctrl-C stops it with KeyboardInterrupt and leaves the program
 usable; threads may share a program. Tables are numpy arrays: SG values and remoteness as
 int64 (-1 where none), outcomes as one-character strings 'P', 'N', 'D' (dtype '<U1').
 """
@@ -258,6 +259,19 @@ class Program:
     def explain(self) -> str:
         """Which evaluator and kernel every rule set gets, and why (grundy --explain)."""
         return self._p.run("text", True)[0]
+
+    def reset(self) -> None:
+        """Drops every value the program keeps between calls (its tables, proved periods,
+        boxes, position graphs, quotients); the next call computes what it needs again."""
+        self._p.reset()
+
+    def stats(self) -> dict:
+        """What the program's engine did so far: ``values_computed`` (heap values, box cells,
+        ... over its life), ``calls``, ``compiles`` (1, plus one after each drop), ``drops``
+        (times what it kept was dropped: resets, a limit met while running, eviction) and
+        ``memory`` (bytes held now). A solve after a table of the same game computes nothing:
+        ``values_computed`` stays the same."""
+        return self._p.stats()
 
 
 def compile(source: Union[str, "os.PathLike[str]"], filename: Optional[str] = None) -> Program:

@@ -1,6 +1,6 @@
 """Type hints of the C extension under the grundy package (python/src/_grundy.c). Use the
 package's Program (grundy.compile) rather than this low-level face."""
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 library_version: str
 
@@ -14,6 +14,8 @@ class Cells:
 
 class Program:
     def __init__(self, source: str, filename: str = ...) -> None: ...
+    def reset(self) -> None: ...
+    def stats(self) -> Dict[str, int]: ...
     def table(self, game: str, lo: Sequence[int], hi: Sequence[int], convention: int, kind: int, *,
               threads: int = ..., max_memory: int = ..., max_positions: int = ...,
               max_time: float = ...) -> Tuple[Cells, int, int, int, int]: ...

@@ -487,7 +487,39 @@ static PyObject *program_run(Program *self, PyObject *args, PyObject *kw) {
     return s ? Py_BuildValue("(NO)", s, rc == GR_EREFUTED ? Py_True : Py_False) : NULL;
 }
 
+/* Every program of the pool drops what it keeps. */
+static PyObject *program_reset(Program *self, PyObject *unused) {
+    (void)unused;
+    pthread_mutex_lock(&self->lock);
+    for (int i = 0; i < self->npool; i++) gr_program_reset(self->pool[i]);
+    pthread_mutex_unlock(&self->lock);
+    Py_RETURN_NONE;
+}
+
+/* The engines' counters, added over the pool (the programs not in use now). */
+static PyObject *program_stats(Program *self, PyObject *unused) {
+    (void)unused;
+    gr_stats sum = { 0 };
+    pthread_mutex_lock(&self->lock);
+    for (int i = 0; i < self->npool; i++) {
+        gr_stats st;
+        if (gr_program_stats(self->pool[i], &st) != GR_OK) continue;
+        sum.values_computed += st.values_computed;
+        sum.calls += st.calls;
+        sum.compiles += st.compiles;
+        sum.drops += st.drops;
+        sum.memory += st.memory;
+    }
+    pthread_mutex_unlock(&self->lock);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:n}", "values_computed", (unsigned long long)sum.values_computed,
+                         "calls", (unsigned long long)sum.calls, "compiles", (unsigned long long)sum.compiles,
+                         "drops", (unsigned long long)sum.drops, "memory", (Py_ssize_t)sum.memory);
+}
+
 static PyMethodDef program_methods[] = {
+    { "reset", (PyCFunction)program_reset, METH_NOARGS, "reset() -> None: drop every value kept" },
+    { "stats", (PyCFunction)program_stats, METH_NOARGS,
+      "stats() -> {values_computed, calls, compiles, drops, memory}" },
     { "table", (PyCFunction)(void (*)(void))program_table, METH_VARARGS | METH_KEYWORDS,
       "table(game, lo, hi, convention, kind, **limits) -> (cells, kind, convention, ndims, cols)" },
     { "solve", (PyCFunction)(void (*)(void))program_solve, METH_VARARGS | METH_KEYWORDS,

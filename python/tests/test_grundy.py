@@ -337,3 +337,21 @@ def test_two_threads_share_a_program():
         t.join()
     assert not errors, errors
     assert set(results) == set(want)
+
+
+# ---- one engine that remembers ----
+
+def test_solve_after_table_computes_nothing():
+    p = grundy.compile('game g = octal "0.6";')
+    t = p.table("g", range(50000))
+    st = p.stats()
+    assert st["values_computed"] == 50000 and st["compiles"] == 1
+    for i in range(20):
+        s = p.solve("g(%d) + g(5)" % (49999 - i))
+        assert s.sg == t[49999 - i] ^ t[5]
+    after = p.stats()
+    assert after["values_computed"] == 50000          # read from the table kept
+    assert after["calls"] == st["calls"] + 20 and after["drops"] == 0
+    p.reset()
+    assert p.solve("g(40000) + g(5)").sg == t[40000] ^ t[5]
+    assert p.stats()["values_computed"] > 50000       # computed again after the reset
