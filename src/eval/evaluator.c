@@ -17,7 +17,7 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
 }
 
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
-    if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_heapconv_fits(g)) return &gr_heapconv_evaluator;
+    if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_convkernel_fits(g)) return &gr_convkernel_evaluator;
     return gr_evaluator_of(g);
 }
 

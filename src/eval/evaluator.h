@@ -139,10 +139,10 @@ extern const gr_evaluator_ops gr_table_evaluator;   /* box/tableeval.c */
 extern const gr_evaluator_ops gr_graph_evaluator;   /* graph/grapheval.c */
 extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Green Hackenbush */
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
-extern const gr_evaluator_ops gr_heapconv_evaluator; /* heap/heapconv.c: heaps under anyleaf, every */
+extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 /* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
- * 'anyleaf' and 'every' (heapconv.h); otherwise gr_evaluator_of. */
+ * 'anyleaf' and 'every' (convkernel.h); otherwise gr_evaluator_of. */
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
 
 /* What queries and sums call. */
@@ -184,9 +184,9 @@ void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos);
 int64_t gr_box_cells(const gr_box *box, int64_t *rows, int64_t *cols);
 
 /* The heap kernels of the other conventions, which the theories of sums/ (and the quotient
- * query) call component by component: 'anyleaf' and 'every' (heap/heapconv.h: the values of a
+ * query) call component by component: 'anyleaf' and 'every' (heap/convkernel.h: the values of a
  * heap and its options by value) and misere play (heap/quotient.h: the misere quotient). Last,
  * as they use the declarations above. */
-#include "eval/heap/heapconv.h"
+#include "eval/heap/convkernel.h"
 #include "eval/heap/quotient.h"
 #endif

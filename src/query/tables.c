@@ -59,7 +59,7 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     else gr_box_cells(&box, &rows, &cols);
     size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
     int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
-    /* a heap kernel fills the column itself, with no component per cell (eval/heap/heapconv.h) */
+    /* a heap kernel fills the column itself, with no component per cell (eval/heap/convkernel.h) */
     int steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
     if (!genus && !q->vertex_list && !c->no_theory &&
         gr_eval_fill(c, q->game, t->conv, &box, steps ? GR_KIND_STEPS : GR_KIND_LEAFLESS, vals)) {
