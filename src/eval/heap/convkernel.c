@@ -383,3 +383,14 @@ const gr_evaluator_ops gr_convkernel_evaluator = {
     .options = hc_options,
     .terminal = gr_rules_terminal_of,
 };
+
+/* ---- the capability (cap_convkernel.h) ---- */
+static const gr_convkernel_cap convkernel_cap = {
+    .describe = gr_convkernel_describe,
+    .value = gr_convkernel_value,
+    .options = gr_convkernel_options,
+};
+
+const gr_convkernel_cap *gr_cap_convkernel(const gr_game *g) {
+    return gr_convkernel_fits(g) ? &convkernel_cap : NULL;
+}
