@@ -6,7 +6,7 @@
 #include "eval/rules.h"
 #include "eval/heap/sgtable.h"
 #include "eval/heap/sparse.h"
-#include "eval/heap/proved.h"
+#include "proved.h"
 #include "eval/heap/octpar.h"
 #include "eval/heap/genpar.h"
 #include "eval/heap/subthreads.h"
@@ -408,6 +408,23 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
     }
 }
 
+/* The least period the window theorem proves from the table so far (period/proved.h, the one
+ * finder the check queries use too), scanned in place at the table's width; 0 if none. */
+static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, int64_t *pre) {
+    gr_window w = gr_window_of(g);
+    gr_detect d;
+    gr_detect_init(&d, c);
+    switch (t->width) {
+    case 1: gr_detect_scan_u8(&d, t->data, t->n); break;
+    case 2: gr_detect_scan_u16(&d, t->data, t->n); break;
+    case 4: gr_detect_scan_u32(&d, t->data, t->n); break;
+    default: gr_detect_scan_i64(&d, t->data, t->n); break;
+    }
+    int64_t p = gr_proved_least(&w, &d, pre);
+    gr_detect_free(&d);
+    return p;
+}
+
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
@@ -448,7 +465,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
             else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
         }
         if (proving && rc == 0 && t->n >= hs->next_proof) {
-            hs->period = gr_proved_find(g, t, &hs->pre);
+            hs->period = prove_period(c, g, t, &hs->pre);
             hs->next_proof = t->n * 2;
         }
         if (c->ckpt && rc == 0) gr_ckpt_point(c, g);   /* saves now and then; stops on a signal */
