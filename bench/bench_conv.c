@@ -1,4 +1,4 @@
-/* bench_conv: the heap kernels for 'anyleaf' and 'every' (eval/heap/heapconv.h), beside a dense
+/* bench_conv: the heap kernels for 'anyleaf' and 'every' (eval/heap/convkernel.h), beside a dense
  * array baseline run in the same program on the same machine (never an assertion about time).
  *
  * For each rule set (a subtraction set and an octal code that never split), heaps 0..N are
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include "eval/heap/heapconv.h"
+#include "eval/heap/convkernel.h"
 #include "eval/graph/posgraph.h"
 #include "benchlib.h"
 
@@ -71,7 +71,7 @@ int main(int argc, char **argv) {
             int64_t sum = 0;
             for (int64_t i = 0; i <= n; i++) {
                 gr_hcval v;
-                gr_heapconv_value(&u.c, g, i, &v);
+                gr_convkernel_value(&u.c, g, i, &v);
                 sum += v.leaf + v.step + v.outcome;
             }
             double tk = now() - t0;
@@ -90,9 +90,9 @@ int main(int argc, char **argv) {
             if (step == 3) {
                 gr_hcval v;
                 t0 = now();
-                gr_heapconv_value(&u.c, g, INT64_C(1000000000000000), &v);
+                gr_convkernel_value(&u.c, g, INT64_C(1000000000000000), &v);
                 char why[1024];
-                gr_heapconv_describe(g, why, sizeof why);
+                gr_convkernel_describe(g, why, sizeof why);
                 printf("  heap 10^15 by the kernel: L %lld, step %lld, %c, in %.6f s (%s)\n", (long long)v.leaf,
                        (long long)v.step, "PN"[v.outcome], now() - t0, why);
             }

@@ -20,6 +20,8 @@
 #include "detect.h"
 #include "eval/heap/heap.h"
 #include "eval/evaluator.h"
+#include "eval/cache.h"
+#include "eval/heap/sgtable.h"
 
 static gr_game *fresh(unit *u, const char *code, int threads, int prove) {
     char src[128];
@@ -49,7 +51,12 @@ static int64_t detect_stages(gr_ctx *c, const gr_sgtable *t, int64_t n) {
     gr_detect_init(&d, c);
     int64_t sum = 0;
     for (int64_t m = 256; m <= n; m = m * 2 > n && m < n ? n : m * 2) {
-        gr_detect_scan(&d, t, m);
+        switch (t->width) {   /* in place, as the heap's proof while filling scans it */
+        case 1: gr_detect_scan_u8(&d, t->data, m); break;
+        case 2: gr_detect_scan_u16(&d, t->data, m); break;
+        case 4: gr_detect_scan_u32(&d, t->data, m); break;
+        default: gr_detect_scan_i64(&d, t->data, m); break;
+        }
         for (int64_t p = 1; p < m; p++) sum += gr_detect_start(&d, p) ^ gr_detect_saltus(&d, p);
         if (m == n) break;
     }
@@ -84,7 +91,7 @@ int main(int argc, char **argv) {
                 int64_t n = (int64_t)1 << k;
                 tt += fill(&u, g, n - 1);
                 double t0 = now();
-                volatile int64_t sum = detect_stages(&u.c, gr_eval_values(g), n);
+                volatile int64_t sum = detect_stages(&u.c, GR_CACHED(g, sg), n);
                 (void)sum;
                 double td = now() - t0;
                 printf("%-6s %4d %10.3f %10.3f %8.3fx\n", codes[ci], k, tt, td, td / (tt > 0 ? tt : 1e-9));
@@ -125,7 +132,7 @@ int main(int argc, char **argv) {
                 if (t2 < best[1]) cpu2 = cpu_now() - c0;
                 if (t1 < best[0]) best[0] = t1;
                 if (t2 < best[1]) best[1] = t2;
-                const gr_sgtable *ta = gr_eval_values(a), *tb = gr_eval_values(b);
+                const gr_sgtable *ta = GR_CACHED(a, sg), *tb = GR_CACHED(b, sg);
                 same &= ta->n == tb->n && ta->width == tb->width &&
                         !memcmp(ta->data, tb->data, (size_t)ta->n * (size_t)ta->width);
                 gr_ctx_free(&u1.c);

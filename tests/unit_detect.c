@@ -1,6 +1,6 @@
 /* unit_detect: tests of the linear-time period detector (src/period/detect.c). For every
  * candidate period p its saltus and least preperiod are compared with a naive rescan (every
- * preperiod tried from 0 upwards) and with the incremental tracker of period.h, on random
+ * preperiod tried from 0 upwards) and with the incremental tracker (tracker.h), on random
  * sequences with planted periods, preperiods and saltus at every table width (1, 2, 4, 8
  * bytes), on random aperiodic ones, and on the values of random octal codes computed here by
  * a tiny brute force; the research columns are compared with a direct count. */
@@ -8,7 +8,20 @@
 #include <string.h>
 #include "detect.h"
 #include "period.h"
+#include "eval/heap/sgtable.h"
 #include "testlib.h"
+#include "tracker.h"
+
+/* The detector over a heap table's array in place, at its width (as the heap kernels' proof
+ * while filling scans it). */
+static void scan_table(gr_detect *d, const gr_sgtable *t, int64_t n) {
+    switch (t->width) {
+    case 1: gr_detect_scan_u8(d, t->data, n); break;
+    case 2: gr_detect_scan_u16(d, t->data, n); break;
+    case 4: gr_detect_scan_u32(d, t->data, n); break;
+    default: gr_detect_scan_i64(d, t->data, n); break;
+    }
+}
 
 /* The table of v[0..n) at the given width (values must fit it). */
 static gr_sgtable *table_of(gr_ctx *c, const int64_t *v, int64_t n, int width) {
@@ -74,7 +87,7 @@ static void test_planted(void) {
         for (int64_t m = 1; m <= n; m++) {
             gr_period_push(&tr, v[m - 1]);
             if (iter < 300 || m % 29 == 0 || m == n) {
-                gr_detect_scan(&d, t, m);
+                scan_table(&d, t, m);
                 if (compare(&d, &tr, v, m)) { fprintf(stderr, "  iter %d, length %lld\n", iter, (long long)m); break; }
             }
         }
@@ -100,7 +113,7 @@ static void scan_whole(scanned *w, const int64_t *v, int64_t n) {
     gr_ctx_init(&w->c, "unit_detect", "", 0);
     w->t = table_of(&w->c, v, n, 1);
     gr_detect_init(&w->d, &w->c);
-    gr_detect_scan(&w->d, w->t, n);
+    scan_table(&w->d, w->t, n);
     compare(&w->d, NULL, v, n);
 }
 
@@ -186,23 +199,25 @@ static void test_columns(void) {
     static const int64_t v[] = { 0, 1, 2, 5, 3, 5, 4, 1, 6, 2 };
     gr_ctx c;
     gr_ctx_init(&c, "unit_detect", "", 0);
-    gr_sgtable *t = table_of(&c, v, 10, 1);
+    gr_values t;
+    gr_values_init(&t, &c);
+    for (int i = 0; i < 10; i++) gr_values_push(&t, v[i]);
     gr_value_columns col = { 0 };
-    gr_detect_columns(t, 10, &col);
+    gr_detect_columns(&t, 10, &col);
     CHECK_EQ(col.upto, 9);
     CHECK_EQ(col.largest, 6);
     CHECK_EQ(col.largest_at, 8);
-    gr_detect_columns(t, 8, &col);
+    gr_detect_columns(&t, 8, &col);
     CHECK_EQ(col.largest, 5);
     CHECK_EQ(col.largest_at, 3);
     /* mask 0x4, common class 0: rare heaps (n >= 1) with bit 2 set: 3, 5, 6, 8 */
     col = (gr_value_columns){ .has_rare = 1, .rare_mask = 4, .rare_common = 0 };
-    gr_detect_columns(t, 10, &col);
+    gr_detect_columns(&t, 10, &col);
     CHECK_EQ(col.rare_count, 4);
     CHECK_EQ(col.last_rare, 8);
     /* with heap parity (odd heaps flip): every heap but 4 and 9 is rare */
     col = (gr_value_columns){ .has_rare = 1, .rare_mask = 1, .rare_heap_parity = 1, .rare_common = 1 };
-    gr_detect_columns(t, 10, &col);
+    gr_detect_columns(&t, 10, &col);
     int64_t count = 0, last = -1;
     for (int64_t x = 1; x < 10; x++)
         if ((__builtin_parityll((uint64_t)v[x] & 1) ^ (int)(x & 1)) != 1) count++, last = x;
@@ -210,7 +225,40 @@ static void test_columns(void) {
     CHECK_EQ(col.last_rare, last);
     CHECK_EQ(count, 7);
     CHECK_EQ(last, 8);
-    free_table(&c, t);
+    gr_values_free(&t);
+    CHECK_EQ(c.mem_used, 0);
+    gr_ctx_free(&c);
+}
+
+/* Plain values as queries copy them: 16 bits while they fit, then 64 for good, the same
+ * periods read off either way. */
+static void test_values(void) {
+    gr_ctx c;
+    gr_ctx_init(&c, "unit_detect", "", 0);
+    gr_values a, b;
+    gr_values_init(&a, &c);
+    gr_values_init(&b, &c);
+    int64_t v[3000];
+    for (int i = 0; i < 3000; i++) v[i] = (i * 7) % 13 + (i >= 2000 ? 70000 : 0);
+    for (int i = 0; i < 3000; i++) gr_values_push(&a, v[i]);
+    CHECK(a.v64 != NULL);
+    for (int i = 0; i < 3000; i++) CHECK_EQ(gr_values_get(&a, i), v[i]);
+    uint16_t *r16 = gr_values_room16(&b, 1500);   /* a caller's copy in one piece */
+    for (int i = 0; i < 1500; i++) r16[i] = (uint16_t)v[i];
+    b.n = 1500;
+    gr_detect d;
+    gr_detect_init(&d, &c);
+    gr_detect_scan(&d, &b, 1500);
+    CHECK_EQ(gr_detect_saltus(&d, 13), 0);
+    CHECK_EQ(gr_detect_start(&d, 13), 0);
+    gr_detect_scan(&d, &a, 1500);
+    CHECK_EQ(gr_detect_start(&d, 13), 0);
+    gr_detect_scan(&d, &a, 3000);
+    CHECK_EQ(gr_detect_start(&d, 13), 2000);
+    gr_detect_free(&d);
+    gr_values_free(&a);
+    gr_values_free(&b);
+    CHECK_EQ(c.mem_used, 0);
     gr_ctx_free(&c);
 }
 
@@ -219,5 +267,6 @@ int main(void) {
     test_aperiodic();
     test_codes();
     test_columns();
+    test_values();
     return t_finish("unit_detect");
 }

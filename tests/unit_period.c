@@ -1,4 +1,4 @@
-/* unit_period: tests of the periodicity tracker (src/period/period.c). The incremental tracker is
+/* unit_period: tests of the periodicity tracker (tests/tracker.h, once src/period/period.c) and of the pure functions of src/period/period.h. The incremental tracker is
  * compared with a naive rescan (every candidate, every preperiod tried from 0 upwards) on many
  * random eventually periodic sequences, with and without saltus; the pure helpers on hand-made
  * cases; and known games, whose values are computed here by tiny independent brute forces:
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "period.h"
+#include "tracker.h"
 #include "window.h"
 #include "testlib.h"
 
@@ -354,7 +355,7 @@ static void test_lasker(void) {
     free(seen);
 }
 
-/* The window theorems (lower/window.h), which the table's proved periods and the check queries
+/* The window theorems (period/window.h), which the table's proved periods and the check queries
  * share: gr_window_emax(p, n) is the largest e whose proof fits in n values, by brute force over
  * e, for random windows; and absurd windows saturate instead of wrapping around. */
 static void test_windows(void) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "gamefix.h"
 #include "eval/evaluator.h"
+#include "eval/cap_heaptable.h"
 #include "eval/heap/heap.h"
 #include "eval/heap/heapmoves.h"
 #include "eval/heap/sgtable.h"
@@ -199,7 +200,7 @@ static void huge(void) {
     CHECK(gr_heap_period(kay, &p, &e));
     CHECK_EQ(p, 12);
     CHECK_EQ(e, 71);
-    CHECK(gr_eval_filled(kay) < 4096);          /* the filling stopped at the proof */
+    CHECK(gr_cap_heap_table(kay)->filled(kay) < 4096);   /* the filling stopped at the proof */
     CHECK_EQ(gr_heap_sg(&f.c, daw, INT64_C(999999999999999)), gr_heap_sg(&f.c, daw, 99 + (INT64_C(999999999999999) - 99) % 34));
     CHECK(gr_heap_period(daw, &p, &e));
     CHECK_EQ(p, 34);

@@ -8,7 +8,7 @@
  * same heap with the same status and the same message, or be found not a recurrence at the same
  * heap, for every thread count. Long 'check' ranges (tested in blocks across threads) give the
  * same first counterexample, count and text, or the same failure, for every thread count. So
- * do infinite subtraction sets (subpar.c), a generator that fails included. */
+ * do infinite subtraction sets (subthreads.c), a generator that fails included. */
 #include <stdlib.h>
 #include "check.h"
 #include "gamefix.h"
@@ -289,7 +289,7 @@ int main(void) {
     /* a failure late in one block, heaps after it failing too */
     same_failure("game g {\n    heap n;\n    move -> {a, n - a} for a in 1..n / 2;\n    move -> n - 1 where 1 / (2000 - n) * 0 + pow(n, 6) > 0;\n}\n",
                  3000, GR_EXIT_LIMIT, "at position (1449)");
-    /* infinite subtraction sets (subpar.c): generated sets with many elements per heap, past the
+    /* infinite subtraction sets (subthreads.c): generated sets with many elements per heap, past the
      * heap where the look-ups are split, and a generator that fails inside a block's reach */
     static const char *const sets[] = { "{2*i + 1 : i >= 0}", "{i * i : i >= 1}", "{3*i + 2 : i >= 0}",
                                         "{i * (i + 1) / 2 : i >= 1}", "{7*i + 1 : i in 0..500}" };

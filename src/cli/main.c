@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
-#include "eval/heap/checkpoint.h"
+#include "eval/cap_checkpoint.h"
 #include "ctx.h"
 #include "parse.h"
 #include "parallel.h"

@@ -14,7 +14,7 @@ struct gr_eval_cache {
     void *inf;                     /* an infinite subtraction set's look-ups (heap/heap.c) */
     void *tuple;                   /* the table recurrence's memo (box/tuple.c) */
     void *dense[4];                /* dense boxes by convention (box/tuple.c gr_tuple_dense) */
-    struct gr_heapconv *heapconv;  /* 'anyleaf' and 'every' heap kernels (heap/heapconv.c) */
+    struct gr_convkernel *convkernel; /* 'anyleaf' and 'every' heap kernels (heap/convkernel.c) */
     struct gr_quotient *quotient;  /* misere quotient of the heaps, grown on demand (heap/quotient.c) */
 };
 

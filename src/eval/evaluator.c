@@ -1,6 +1,11 @@
-/* evaluator: the registry of evaluators and the calls queries and sums make; see evaluator.h. */
+/* evaluator: the registry of evaluators, the getters of their capabilities and the calls
+ * queries and sums make; see evaluator.h. */
 #include "eval/evaluator.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
+#include "eval/cap_moves.h"
 #include "eval/rules.h"
+#include "eval/heap/convkernel.h"
 #include "eval/figure/hackenbush.h"
 #include <string.h>
 
@@ -17,7 +22,7 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
 }
 
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
-    if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_heapconv_fits(g)) return &gr_heapconv_evaluator;
+    if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_cap_convkernel(g)) return &gr_convkernel_evaluator;
     return gr_evaluator_of(g);
 }
 
@@ -68,52 +73,42 @@ void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn,
 }
 
 
+/* ---- capabilities (eval/cap_*.h) ---- */
+static const gr_evaluator_caps *caps_of(const gr_game *g) {
+    return gr_evaluator_of(g)->caps;
+}
+
+const gr_ready_cap *gr_cap_ready(const gr_game *g) {
+    const gr_evaluator_caps *caps = caps_of(g);
+    return caps ? caps->ready : NULL;
+}
+
+const gr_heap_table_cap *gr_cap_heap_table(const gr_game *g) {
+    const gr_evaluator_caps *caps = caps_of(g);
+    return caps ? caps->heap_table : NULL;
+}
+
+const gr_moves_cap *gr_cap_moves(const gr_game *g) {
+    const gr_evaluator_caps *caps = caps_of(g);
+    return caps ? caps->moves : NULL;
+}
+
 int gr_eval_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    if (!(ops->answers(g, CONV_NORMAL, NULL, 0) & kinds)) return 0;
-    return ops->ensure ? ops->ensure(c, g, lo, hi, kinds) : 1;
+    if (!(gr_evaluator_of(g)->answers(g, CONV_NORMAL, NULL, 0) & kinds)) return 0;
+    const gr_ready_cap *r = gr_cap_ready(g);
+    return r ? r->ensure(c, g, lo, hi, kinds) : 1;
 }
 
 int gr_eval_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->ready ? ops->ready(g, pos, kind, v) : 0;
-}
-
-int64_t gr_eval_filled(const gr_game *g) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->filled ? ops->filled(g) : 0;
-}
-
-void gr_eval_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    if (ops->prefetch) ops->prefetch(c, g, hi);
-}
-
-int gr_eval_period(const gr_game *g, int64_t *period, int64_t *pre) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->period ? ops->period(g, period, pre) : 0;
-}
-
-int gr_eval_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->rare_classes ? ops->rare_classes(g, mask, heap_parity, common) : 0;
-}
-
-const struct gr_sgtable *gr_eval_values(const gr_game *g) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->values ? ops->values(g) : NULL;
-}
-
-int gr_eval_streams(const gr_game *g, gr_conv conv) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
-    return ops->streams ? ops->streams(g, conv) : 0;
+    const gr_ready_cap *r = gr_cap_ready(g);
+    return r ? r->ready(g, pos, kind, v) : 0;
 }
 
 int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
                      const gr_moves_sink *sink, int64_t *count) {
-    const gr_evaluator_ops *ops = gr_evaluator_of(g);
+    const gr_moves_cap *m = gr_cap_moves(g);
     *count = 0;
-    return ops->moves_to ? ops->moves_to(c, g, pos, want, limit, sink, count) : -1;
+    return m ? m->moves_to(c, g, pos, want, limit, sink, count) : -1;
 }
 
 int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap) {

@@ -1,6 +1,7 @@
 /* evaluator: the one interface every evaluator fills, and the only way queries and sums reach
  * values. An evaluator is a table of operations (gr_evaluator_ops) over the positions of one
- * game (a gr_game of the IR: a heap, a tuple of coordinates, a vertex):
+ * game (a gr_game of the IR: a heap, a tuple of coordinates, a vertex), the operations every
+ * evaluator can answer:
  *   answers   what it can answer for a game under a convention (value kinds, GR_KIND_*), and
  *             why, in a sentence (grundy --explain prints it)
  *   value     the value of one position: SG value, outcome, remoteness (the kinds asked)
@@ -8,38 +9,48 @@
  *             evaluator likes best (a heap table from 0, a line kernel from (0, 0))
  *   options   every option of a position, each a sum of positions of the same game
  *   terminal  the 'terminal' rule a position matches, if any
- * and, optionally, what callers would otherwise reach into kernels for:
- *   ensure    make the values of a range ready at once (a heap table, one dense box, P bits)
- *   ready     a value already computed, read without computing (threads may ask at once)
- *   filled, prefetch   how far a table is, and computing ahead of a reader at its rate
- *   period    a period proved from the values so far
- *   streams   whether a 1-D table streams block by block with no array of cells
- *   moves_to  the options of a wanted SG value without enumerating every option
  *   describe  what the values computed so far decided (--explain), never computing
  * An evaluator may decline (value and fill return 0) when it finds out that it cannot answer
  * (a heap rule set that is not a recurrence after all, a tuple rule set with a cycle): the
  * caller then asks the ground truth, the position graph over sums (sums/), which answers
  * every game under every convention from options and terminals alone.
  *
+ * One interface per capability: what only some evaluators have is a capability, a table of
+ * its own in a header beside this one (eval/cap_*.h), reached through a getter that returns
+ * NULL when the game lacks it, so that no caller asks which evaluator or kernel a game has:
+ *   cap_ready.h      gr_cap_ready: make a range of values ready at once and read them without
+ *                    computing (heap recurrence, table recurrence)
+ *   cap_heaptable.h  gr_cap_heap_table: a heap table filled from 0 (how far, prefetch, the
+ *                    period proved while filling, streaming, its values as plain integers, the
+ *                    rare-value classes, a check's default work budget) (heap recurrence)
+ *   cap_moves.h      gr_cap_moves: the options of a wanted SG value without enumerating every
+ *                    option (heap recurrence, Green Hackenbush)
+ *   cap_convkernel.h gr_cap_convkernel: the heap kernels of 'anyleaf' and 'every' (heap rule
+ *                    sets that never split)
+ *   cap_quotient.h   gr_cap_quotient: the misere quotient of a heap rule set
+ *   cap_graph.h      the position graph, the ground truth: every game has it, so its header
+ *                    declares its calls directly (no getter); sums/ builds on it
+ *   cap_checkpoint.h --checkpoint for the run (the heap tables are what it saves)
+ * An evaluator lists its capabilities in its gr_evaluator_caps; this header includes none of
+ * them and no evaluator's header, and a capability header includes this one at most.
+ *
  * Adding an evaluator (a dense box, a theory for misere or 'every' sums, Green Hackenbush,
  * coin turning, ...):
  *   1. add its id to gr_evaluator in lower/game.h and let lower/lower.c choose it (with the
  *      reason in g->explain);
  *   2. write eval/ROOM/NAME.c (+ NAME.h for its own entry points; the rooms are heap/, box/,
- *      graph/, figure/, see src/README.md) with a const gr_evaluator_ops;
+ *      graph/, figure/, see src/README.md) with a const gr_evaluator_ops and, for what only it
+ *      can do, the capability tables it fills (or a new cap_*.h with its getter);
  *      answer only what is proved, decline the rest; value kinds beyond SG, outcome and
  *      remoteness get a new GR_KIND_* bit and a field in gr_value;
  *   3. declare it below and put it in the registry in evaluator.c;
  *   4. test it against the position graph on many random small games (tests/unit_*.c).
- * No query or sum code changes: they call gr_eval_* only.
- *
- * The ground truth is part of this interface: the position graph (eval/graph/posgraph.h:
- * interning of positions, expansion, retrograde analysis, SG and generalised values), on which
- * sums/ builds the graphs of sums under every convention. */
+ * No query or sum code changes: they call gr_eval_* and the capabilities only. */
 #ifndef GRUNDY_EVALUATOR_H
 #define GRUNDY_EVALUATOR_H
 #include <stddef.h>
-#include "eval/graph/posgraph.h"   /* the ground truth (see above) */
+#include <stdint.h>
+#include "game.h"
 #include "sema.h"
 
 /* Value kinds, as bits. */
@@ -72,7 +83,6 @@ typedef struct gr_box {
 /* One option: nparts positions of the game (g->arity coordinates each, flattened). */
 typedef void (*gr_option_fn)(void *user, const int64_t *parts, int nparts);
 
-struct gr_moves_sink;
 typedef struct gr_evaluator_ops {
     const char *name;        /* "heap recurrence", "table recurrence", "position graph" */
     /* GR_KIND_* bits it answers for g played under conv (0: none); a sentence in why. */
@@ -89,49 +99,20 @@ typedef struct gr_evaluator_ops {
     void (*options)(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
     /* The gr_term_kind of the first 'terminal' rule pos matches, or -1. NULL: none. */
     int (*terminal)(gr_ctx *c, const gr_game *g, const int64_t *pos);
-    /* Makes the values of every position in lo..hi ready for `kinds` under normal play (a heap
-     * table filled to hi, one dense box over the range, a line kernel's values or its P bits),
-     * so that value answers them by a look-up: 1, or 0 declined (not a recurrence after all).
-     * NULL: nothing is worth preparing. */
-    int (*ensure)(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds);
-    /* The value of pos of kind GR_KIND_SG or GR_KIND_OUTCOME if it is ready now (1), computing
-     * and changing nothing, so that threads may ask at once; 0 if it is not. NULL: never. */
-    int (*ready)(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v);
-    /* How many positions are ready (a heap table's length): a rate to read ahead at. */
-    int64_t (*filled)(const gr_game *g);
-    /* Computes ahead towards hi what cannot fail, silently: kernels that are always
-     * recurrences, a general rule block tentatively (stopping before a heap that would fail). */
-    void (*prefetch)(gr_ctx *c, gr_game *g, const int64_t *hi);
-    /* A period proved from the values so far (nim: 1 from 0): 1 and *period, *pre; 0 none. */
-    int (*period)(const gr_game *g, int64_t *period, int64_t *pre);
-    /* 1 if a 1-D table of g under conv streams (ensure block by block, then ready), holding no
-     * array of cells. NULL: never. */
-    int (*streams)(const gr_game *g, gr_conv conv);
-    /* The options of pos of SG value want, found without enumerating every option (nim, a
-     * huge heap through its proved period, the cuts of a Hackenbush figure): reports the first
-     * `limit` to the sink, sets *count to how many there are (saturating), returns 1 if the
-     * sink saw every one the caller needs, 0 if not; -1 declined (enumerate the options). */
-    int (*moves_to)(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
-                    const struct gr_moves_sink *sink, int64_t *count);
     /* For --explain: what the values computed so far decided ("" when nothing), never
-     * computing; returns how many positions it would like computed first to say it (0: none). */
+     * computing; returns how many positions it would like computed first to say it (0: none).
+     * NULL: nothing to say. */
     int64_t (*describe)(const gr_game *g, char *buf, size_t cap);
-    /* The rare-value kernel's latest classes, for the research tables' columns (the mask of
-     * rare values, the parity of heaps holding them, the common class): 1, or 0 when no such
-     * kernel ran. */
-    int (*rare_classes)(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
-    /* The SG values computed so far, read-only, for scans over millions of heaps (period
-     * detection reads them in place); NULL when the evaluator keeps no such table. */
-    const struct gr_sgtable *(*values)(const gr_game *g);
+    /* The capabilities only some evaluators have (NULL: none of them). */
+    const struct gr_evaluator_caps *caps;
 } gr_evaluator_ops;
 
-/* Where moves_to reports: an option (positions of the game), or a figure's cut of an edge
- * (named by its class of parallel edges: cutting any of them is one position). */
-typedef struct gr_moves_sink {
-    gr_option_fn option;
-    void (*cut)(void *user, int edge);
-    void *user;
-} gr_moves_sink;
+/* The capability tables of an evaluator (each NULL when it lacks it; eval/cap_*.h). */
+typedef struct gr_evaluator_caps {
+    const struct gr_ready_cap *ready;
+    const struct gr_heap_table_cap *heap_table;
+    const struct gr_moves_cap *moves;
+} gr_evaluator_caps;
 
 /* The evaluators (one file each in eval/) and the registry. */
 extern const gr_evaluator_ops gr_heap_evaluator;    /* heap/heapeval.c */
@@ -139,10 +120,10 @@ extern const gr_evaluator_ops gr_table_evaluator;   /* box/tableeval.c */
 extern const gr_evaluator_ops gr_graph_evaluator;   /* graph/grapheval.c */
 extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Green Hackenbush */
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
-extern const gr_evaluator_ops gr_heapconv_evaluator; /* heap/heapconv.c: heaps under anyleaf, every */
+extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 /* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
- * 'anyleaf' and 'every' (heapconv.h); otherwise gr_evaluator_of. */
+ * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
 
 /* What queries and sums call. */
@@ -156,19 +137,7 @@ int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigne
 /* Options of pos; a terminal position has none. */
 void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user);
 int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos);
-/* The operations above for callers (see gr_evaluator_ops): what an evaluator without the
- * operation answers is said there. */
-int gr_eval_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds);
-int gr_eval_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v);
-int64_t gr_eval_filled(const gr_game *g);
-void gr_eval_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi);
-int gr_eval_period(const gr_game *g, int64_t *period, int64_t *pre);
-int gr_eval_streams(const gr_game *g, gr_conv conv);
-int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
-                     const gr_moves_sink *sink, int64_t *count);
 int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap);
-int gr_eval_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
-const struct gr_sgtable *gr_eval_values(const gr_game *g);
 /* The text of pos from `at` in buf (cut at cap; the end returned, past cap if it did not fit):
  * "name(coordinates)", a vertex "name.v", a coin row by its heads, a figure with edge >= 0 that
  * cut marked ("h - (c - d)"). */
@@ -183,10 +152,4 @@ int gr_rules_terminal_of(gr_ctx *c, const gr_game *g, const int64_t *pos);
 void gr_box_cell(const gr_box *box, int64_t i, int64_t *pos);
 int64_t gr_box_cells(const gr_box *box, int64_t *rows, int64_t *cols);
 
-/* The heap kernels of the other conventions, which the theories of sums/ (and the quotient
- * query) call component by component: 'anyleaf' and 'every' (heap/heapconv.h: the values of a
- * heap and its options by value) and misere play (heap/quotient.h: the misere quotient). Last,
- * as they use the declarations above. */
-#include "eval/heap/heapconv.h"
-#include "eval/heap/quotient.h"
 #endif

@@ -1,5 +1,56 @@
 /* detect: all periods of a table's values by one Z-function pass; see detect.h. */
 #include "detect.h"
+#include <string.h>
+
+void gr_values_init(gr_values *v, gr_ctx *c) {
+    *v = (gr_values){ .c = c };
+}
+
+void gr_values_free(gr_values *v) {
+    gr_ctx *c = v->c;
+    gr_free(c, v->v16);
+    gr_free(c, v->v64);
+    *v = (gr_values){ .c = c };
+}
+
+/* Capacity for n values at `size` bytes each, doubling. */
+static void *grow_to(gr_values *v, void *data, int64_t n, size_t size) {
+    if (n <= v->cap && data) return data;
+    int64_t cap = v->cap > 0 ? v->cap : 1024;
+    while (cap < n) cap *= 2;
+    void *to = gr_alloc(v->c, gr_size_mul(v->c, (size_t)cap, size));
+    if (data) memcpy(to, data, (size_t)v->n * size);
+    gr_free(v->c, data);
+    v->cap = cap;
+    return to;
+}
+
+uint16_t *gr_values_room16(gr_values *v, int64_t n) {
+    if (v->v64) return NULL;
+    v->v16 = grow_to(v, v->v16, n, sizeof *v->v16);
+    return v->v16;
+}
+
+int64_t *gr_values_room64(gr_values *v, int64_t n) {
+    if (!v->v64) {   /* widen what is there, for good */
+        int64_t cap = v->cap > n ? v->cap : n;
+        int64_t *w = gr_alloc(v->c, gr_size_mul(v->c, (size_t)(cap > 0 ? cap : 1), sizeof *w));
+        for (int64_t i = 0; i < v->n; i++) w[i] = v->v16[i];
+        gr_free(v->c, v->v16);
+        v->v16 = NULL;
+        v->v64 = w;
+        v->cap = cap > 0 ? cap : 1;
+    }
+    v->v64 = grow_to(v, v->v64, n, sizeof *v->v64);
+    return v->v64;
+}
+
+void gr_values_push(gr_values *v, int64_t x) {
+    uint16_t *s = x >= 0 && x <= UINT16_MAX ? gr_values_room16(v, v->n + 1) : NULL;
+    if (s) s[v->n] = (uint16_t)x;
+    else gr_values_room64(v, v->n + 1)[v->n] = x;
+    v->n++;
+}
 
 void gr_detect_init(gr_detect *d, gr_ctx *c) {
     *d = (gr_detect){ .c = c };
@@ -42,11 +93,22 @@ ZFUNC(z_i64_64, int64_t, int64_t)
 #undef ZFUNC
 #undef DIFF
 
-void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n) {
+/* The value i of the array scanned last. */
+static int64_t value_at(const gr_detect *d, int64_t i) {
+    switch (d->width) {
+    case 1: return ((const uint8_t *)d->v)[i];
+    case 2: return ((const uint16_t *)d->v)[i];
+    case 4: return ((const uint32_t *)d->v)[i];
+    default: return ((const int64_t *)d->v)[i];
+    }
+}
+
+static void scan(gr_detect *d, const void *v, int width, int64_t n) {
     gr_ctx *c = d->c;
     d->n = n;
-    d->tab = tab;
-    d->last = n > 0 ? gr_sgt_get(tab, n - 1) : 0;
+    d->v = v;
+    d->width = width;
+    d->last = n > 0 ? value_at(d, n - 1) : 0;
     if (n < 3) return;                       /* no z entry is read: every p >= n - 1 */
     int wide = n > INT32_MAX || d->z64;     /* once 64-bit, for good */
     if (n > d->cap || (wide && !d->z64)) {
@@ -59,16 +121,15 @@ void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n) {
         d->cap = n;
     }
     int64_t top = n - 1;
-    const void *v = tab->data;
     if (!wide) {
-        switch (tab->width) {
+        switch (width) {
         case 1: z_u8_32(v, top, d->z32); break;
         case 2: z_u16_32(v, top, d->z32); break;
         case 4: z_u32_32(v, top, d->z32); break;
         default: z_i64_32(v, top, d->z32); break;
         }
     } else {
-        switch (tab->width) {
+        switch (width) {
         case 1: z_u8_64(v, top, d->z64); break;
         case 2: z_u16_64(v, top, d->z64); break;
         case 4: z_u32_64(v, top, d->z64); break;
@@ -77,8 +138,18 @@ void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n) {
     }
 }
 
+void gr_detect_scan_u8(gr_detect *d, const uint8_t *v, int64_t n) { scan(d, v, 1, n); }
+void gr_detect_scan_u16(gr_detect *d, const uint16_t *v, int64_t n) { scan(d, v, 2, n); }
+void gr_detect_scan_u32(gr_detect *d, const uint32_t *v, int64_t n) { scan(d, v, 4, n); }
+void gr_detect_scan_i64(gr_detect *d, const int64_t *v, int64_t n) { scan(d, v, 8, n); }
+
+void gr_detect_scan(gr_detect *d, const gr_values *vals, int64_t n) {
+    if (vals->v64) scan(d, vals->v64, 8, n);
+    else scan(d, vals->v16, 2, n);
+}
+
 int64_t gr_detect_saltus(const gr_detect *d, int64_t p) {
-    return (int64_t)((uint64_t)d->last - (uint64_t)gr_sgt_get(d->tab, d->n - 1 - p));
+    return (int64_t)((uint64_t)d->last - (uint64_t)value_at(d, d->n - 1 - p));
 }
 
 int64_t gr_detect_start(const gr_detect *d, int64_t p) {
@@ -88,15 +159,15 @@ int64_t gr_detect_start(const gr_detect *d, int64_t p) {
     return top - p - z;
 }
 
-void gr_detect_columns(const gr_sgtable *tab, int64_t n, gr_value_columns *col) {
-    if (n > tab->n) n = tab->n;
+void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col) {
+    if (n > vals->n) n = vals->n;
     col->upto = n - 1;
     col->largest = -1;
     col->largest_at = -1;
     col->rare_count = 0;
     col->last_rare = -1;
     for (int64_t x = 0; x < n; x++) {
-        int64_t v = gr_sgt_get(tab, x);
+        int64_t v = gr_values_get(vals, x);
         if (v > col->largest) { col->largest = v; col->largest_at = x; }
         if (col->has_rare && x >= 1 &&
             (__builtin_parityll((uint64_t)v & col->rare_mask) ^ (col->rare_heap_parity & (int)(x & 1))) != col->rare_common) {

@@ -9,18 +9,42 @@
  *
  * A check that doubles its range and scans again after each stage thus costs at most twice a
  * scan of the final range, about 10 ns per heap: negligible next to computing the values. The
- * memory is one 32-bit entry per heap (64-bit past 2^31 heaps), besides the table itself. */
+ * memory is one 32-bit entry per heap (64-bit past 2^31 heaps), besides the values themselves.
+ *
+ * The values are plain integer arrays: the heap kernels scan their own arrays in place at the
+ * width they keep (uint8_t .. int64_t, gr_detect_scan_u8 ..), so the proof while filling
+ * (proved.h) costs no copy; queries read a heap table through its capability into a gr_values
+ * (16 bits a value while they fit, else 64) and scan that. */
 #ifndef GRUNDY_DETECT_H
 #define GRUNDY_DETECT_H
 #include <stdint.h>
 #include "ctx.h"
-#include "eval/heap/sgtable.h"
+
+/* Values v[0..n) as plain integers, 16 bits each while every value fits, 64 bits for good
+ * after the first that does not (SG values are small nearly always). */
+typedef struct gr_values {
+    gr_ctx *c;
+    int64_t n, cap;
+    uint16_t *v16;             /* in use while v64 is NULL */
+    int64_t *v64;
+} gr_values;
+
+void gr_values_init(gr_values *v, gr_ctx *c);
+void gr_values_free(gr_values *v);
+/* Room for values up to n (v->n of them are there): where values v->n..n-1 are to be written,
+ * at 16 bits (NULL once the values are 64-bit) or at 64 bits (widening what is there). The
+ * writer then sets v->n = n. */
+uint16_t *gr_values_room16(gr_values *v, int64_t n);
+int64_t *gr_values_room64(gr_values *v, int64_t n);
+void gr_values_push(gr_values *v, int64_t x);
+static inline int64_t gr_values_get(const gr_values *v, int64_t i) { return v->v64 ? v->v64[i] : v->v16[i]; }
 
 typedef struct gr_detect {
     gr_ctx *c;
     int64_t n;                 /* the values scanned last */
     int64_t last;              /* v[n - 1] */
-    const gr_sgtable *tab;     /* the table scanned last (read for the saltus) */
+    const void *v;             /* the values scanned last (read for the saltus) ... */
+    int width;                 /* ... bytes per value: 1, 2, 4 unsigned, 8 signed */
     int32_t *z32;              /* z[p] for 1 <= p < n - 1, 32-bit while n < 2^31 */
     int64_t *z64;
     int64_t cap;
@@ -28,15 +52,20 @@ typedef struct gr_detect {
 
 void gr_detect_init(gr_detect *d, gr_ctx *c);
 void gr_detect_free(gr_detect *d);
-/* Scans the first n values of tab (n <= tab->n). The table must stay unchanged in those
- * values while the results below are read. */
-void gr_detect_scan(gr_detect *d, const gr_sgtable *tab, int64_t n);
+/* Scans the first n values of an array. The values must stay unchanged while the results below
+ * are read. */
+void gr_detect_scan_u8(gr_detect *d, const uint8_t *v, int64_t n);
+void gr_detect_scan_u16(gr_detect *d, const uint16_t *v, int64_t n);
+void gr_detect_scan_u32(gr_detect *d, const uint32_t *v, int64_t n);
+void gr_detect_scan_i64(gr_detect *d, const int64_t *v, int64_t n);
+/* The first n values of vals (n <= vals->n). */
+void gr_detect_scan(gr_detect *d, const gr_values *vals, int64_t n);
 
 /* For 1 <= p < n: the saltus of the last pair and the least preperiod of (p, saltus). */
 int64_t gr_detect_saltus(const gr_detect *d, int64_t p);
 int64_t gr_detect_start(const gr_detect *d, int64_t p);
 
-/* The research tables' columns over heaps 0..n-1 of a table: the largest value and the least
+/* The research tables' columns over heaps 0..n-1 of the values: the largest value and the least
  * heap holding it; with a rare-value classification (has_rare: a mask, heap-parity bit and
  * common class as sparse.h chooses them) also how many heaps n >= 1 are rare and the last
  * of them (-1: none). */
@@ -48,5 +77,5 @@ typedef struct gr_value_columns {
     int rare_heap_parity, rare_common;
     int64_t rare_count, last_rare;
 } gr_value_columns;
-void gr_detect_columns(const gr_sgtable *tab, int64_t n, gr_value_columns *col);
+void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col);
 #endif

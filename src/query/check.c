@@ -23,10 +23,10 @@
 #include "formula.h"
 #include <string.h>
 #include "eval/evaluator.h"
-#include "lower.h"
-#include "window.h"
-#include "detect.h"
-#include "period.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
+#include "certify.h"
+#include "proved.h"
 #include "progress.h"
 
 enum { FIRST_STAGE = 256 };
@@ -37,65 +37,7 @@ static int64_t sat_mul(int64_t a, int64_t b) { return a && b > INT64_MAX / a ? I
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* ---- certificates ------------------------------------------------------------------------
- * The window theorems themselves are lower/window.h's (the table's proved periods use the same);
- * here they get their names and the reasons none applies. */
-typedef enum { CERT_NONE = GR_WINDOW_NONE, CERT_NIM = GR_WINDOW_NIM, CERT_SUBTRACT = GR_WINDOW_SUBTRACT,
-               CERT_TB = GR_WINDOW_TB } cert_kind;
-
-typedef struct cert {
-    cert_kind kind;
-    gr_window w;
-    char code[128];       /* CERT_TB: the code as written back */
-    char why_not[256];    /* CERT_NONE: why no theorem applies */
-} cert;
-
-static int tb_constrained(const gr_tbcode *tb) {
-    for (int i = 0; i < tb->ndigits; i++)
-        if (tb->d[i].constraint) return 1;
-    return 0;
-}
-
-static void cert_for(const gr_game *g, cert *ct) {
-    memset(ct, 0, sizeof *ct);
-    ct->w = gr_window_of(g);
-    ct->kind = (cert_kind)ct->w.kind;
-    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_tbcode_format(&g->tb, ct->code, sizeof ct->code);
-    if (ct->kind != CERT_NONE) return;
-    switch (g->kernel) {
-    case KER_OCTAL: case KER_TB:
-        if (tb_constrained(&g->tb))
-            gr_check_textf(ct->why_not, sizeof ct->why_not, "take-and-break %s constrains the sizes of the parts (! ? =), "
-                     "which the Guy-Smith argument cannot shift by p", ct->code);
-        else
-            gr_check_textf(ct->why_not, sizeof ct->why_not, "take-and-break %s has repeating digits, so moves remove "
-                     "unboundedly many tokens and no window is finite", ct->code);
-        return;
-    case KER_SUBTRACT_INF:
-        gr_check_textf(ct->why_not, sizeof ct->why_not, "the subtraction set is infinite, so sg(n) does not depend on a "
-                 "bounded number of earlier values");
-        return;
-    default:
-        gr_check_textf(ct->why_not, sizeof ct->why_not, "no periodicity theorem covers general rules");
-        return;
-    }
-}
-
-static int64_t cert_window(const cert *ct, int64_t e, int64_t p) { return gr_window_end(&ct->w, e, p); }
-static int64_t cert_need(const cert *ct, int64_t e, int64_t p) { return gr_window_need(&ct->w, e, p); }
-static int64_t cert_emax(const cert *ct, int64_t p, int64_t n) { return gr_window_emax(&ct->w, p, n); }
-
-/* "Guy-Smith (take-and-break 0.77: last nonzero digit at place t = 2)" and the like. */
-static void cert_name(const cert *ct, char *buf, size_t cap) {
-    if (ct->kind == CERT_SUBTRACT)
-        gr_check_textf(buf, cap, "finite subtraction set, max(S) = %lld: sg(n) depends only on the %lld values before it",
-                 (long long)ct->w.m, (long long)ct->w.m);
-    else if (ct->w.k <= 2)
-        gr_check_textf(buf, cap, "Guy-Smith (take-and-break %s: last nonzero digit at place t = %lld)", ct->code, (long long)ct->w.t);
-    else
-        gr_check_textf(buf, cap, "Guy-Smith generalised to moves leaving up to k = %lld heaps (take-and-break %s, t = %lld; "
-                 "window k max(e,1) + (k-1) p + t)", (long long)ct->w.k, ct->code, (long long)ct->w.t);
-}
+/* ---- certificates: period/certify.h (the theorems, their names, why none applies) ---------- */
 
 /* ---- values -------------------------------------------------------------------------------- */
 
@@ -106,7 +48,7 @@ static void need_heap_values(gr_ctx *c, const gr_rquery *q) {
     if (g->play != CONV_NORMAL)
         gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity is about normal-play Sprague-Grundy values; '%s' is played %s",
                    g->name, gr_convention_name(g->play));
-    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP)
+    if (g->shape != SHAPE_HEAP || !gr_cap_heap_table(g))
         gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence; '%s' is evaluated otherwise (%s)",
                    g->name, g->explain);
 }
@@ -143,21 +85,12 @@ typedef struct plan {
     int stopped;           /* the budget (not the target) ended the computation */
 } plan;
 
-static uint64_t default_budget(const gr_game *g) {
-    switch (g->kernel) {
-    case KER_RULES: return UINT64_C(1) << 25;
-    case KER_TB: return UINT64_C(1) << 27;
-    case KER_SUBTRACT_INF: return UINT64_C(1) << 29;
-    default: return 0;     /* nim, finite subtraction, octal: fast kernels, the heap bound suffices */
-    }
-}
-
 static void plan_init(plan *pl, gr_ctx *c, gr_game *g) {
     memset(pl, 0, sizeof *pl);
     pl->c = c;
     pl->g = g;
     pl->target = c->check_to > 0 ? sat_add(c->check_to, 1) : DEFAULT_TO + 1;
-    pl->left = default_budget(g);
+    pl->left = gr_cap_heap_table(g)->check_budget(g);   /* need_heap_values: there is one */
     pl->bounded = c->check_to <= 0 && pl->left > 0;
 }
 
@@ -272,84 +205,64 @@ static void nim_claim(int64_t p, int64_t e, int64_t s, gr_check_result *out) {
 
 /* ---- check G periodic ----------------------------------------------------------------------- */
 
-/* The least period proved by the certificate over the scanned values, with its preperiod;
- * 0 if none. Every candidate 1 <= p < n is read off the detector in O(1). */
-static int64_t least_certified(const gr_detect *d, const cert *ct, int64_t *e) {
-    int64_t n = d->n;
-    for (int64_t p = 1; p < n; p++) {
-        int64_t emax = cert_emax(ct, p, n);
-        if (emax < 0 || gr_detect_saltus(d, p) != 0) continue;
-        int64_t s = gr_detect_start(d, p);
-        if (s <= emax) { *e = s; return p; }
-    }
-    return 0;
-}
-
-static int64_t least_plausible(const gr_detect *d, int64_t *e, int64_t *s) {
-    for (int64_t p = 1; p <= d->n / 2; p++) {
-        if (!gr_period_plausible(d->n, p, gr_detect_start(d, p))) continue;
-        *e = gr_detect_start(d, p);
-        *s = gr_detect_saltus(d, p);
-        return p;
-    }
-    return 0;
-}
-
-static void proved_text(gr_check_result *out, const cert *ct, int64_t p, int64_t e, const char *extra) {
+static void proved_text(gr_check_result *out, const gr_cert *ct, int64_t p, int64_t e, const char *extra) {
     char name[256];
-    cert_name(ct, name, sizeof name);
+    gr_cert_name(ct, name, sizeof name);
     gr_check_textf(out->theorem, sizeof out->theorem, "%s: sg(n + %lld) = sg(n) for %lld <= n < %lld, so for all n >= %lld%s",
-             name, (long long)p, (long long)e, (long long)cert_window(ct, e, p), (long long)e, extra);
+             name, (long long)p, (long long)e, (long long)gr_cert_window(ct, e, p), (long long)e, extra);
 }
 
-/* Why a period found at the limit is not proved. */
-static void unproved_reason(const cert *ct, int64_t p, int64_t e, int64_t s, char *buf, size_t cap) {
-    if (ct->kind == CERT_NONE) { gr_check_textf(buf, cap, "%s", ct->why_not); return; }
-    if (s != 0) { gr_check_textf(buf, cap, "no theorem here proves arithmetic periodicity (saltus %lld)", (long long)s); return; }
-    char name[256];
-    cert_name(ct, name, sizeof name);
-    if (cert_need(ct, e, p) == INT64_MAX) { gr_check_textf(buf, cap, "%s needs a window beyond 64-bit heaps", name); return; }
-    gr_check_textf(buf, cap, "%s needs agreement for %lld <= n < %lld, i.e. heaps up to %lld (raise --to)", name,
-             (long long)e, (long long)cert_window(ct, e, p), (long long)(cert_need(ct, e, p) - 1));
+/* The heaps vals lacks among the first n, copied in from the heap table as plain integers. */
+static void take_values(const gr_heap_table_cap *table, const gr_game *g, gr_values *vals, int64_t n) {
+    int64_t lo = vals->n;
+    if (n <= lo) return;
+    uint16_t *v16 = gr_values_room16(vals, n);
+    if (!v16 || !table->read16(g, lo, n - lo, v16 + lo)) table->read(g, lo, n - lo, gr_values_room64(vals, n) + lo);
+    vals->n = n;
 }
 
 /* The research tables' columns over the heaps the answer rests on. */
-static void periodic_columns(const gr_game *g, gr_check_result *out) {
-    const struct gr_sgtable *values = gr_eval_values(g);
-    if (!values || out->checked_to < 0) return;
+static void periodic_columns(const gr_heap_table_cap *table, const gr_game *g, const gr_values *vals,
+                             gr_check_result *out) {
+    if (out->checked_to < 0) return;
     gr_value_columns *col = &out->columns;
     memset(col, 0, sizeof *col);
-    col->has_rare = gr_eval_rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
-    gr_detect_columns(values, sat_add(out->checked_to, 1), col);
+    col->has_rare = table->rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
+    gr_detect_columns(vals, sat_add(out->checked_to, 1), col);
     out->has_columns = col->upto >= 0;
 }
 
 static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     gr_game *g = q->game;
     need_heap_values(c, q);
-    cert ct;
-    cert_for(g, &ct);
-    if (ct.kind == CERT_NIM) { nim_periodic(out); return; }
+    const gr_heap_table_cap *table = gr_cap_heap_table(g);
+    gr_cert ct;
+    gr_cert_for(g, &ct);
+    if (ct.kind == GR_CERT_NIM) { nim_periodic(out); return; }
     plan pl;
     plan_init(&pl, c, g);
     gr_detect d;
     gr_detect_init(&d, c);
+    gr_values vals;               /* the values scanned, copied from the table */
+    gr_values_init(&vals, c);
     int64_t have = 0, goal = c->heap_goal;
     c->heap_goal = plan_limit(&pl);            /* the bar runs to the last heap, stage after stage */
     for (int64_t next; (next = plan_next(&pl, have)) > have;) {
         ensure_values(c, q, next - 1);
         have = next;
         /* once the table's own proof ends it (heap.h), its values are those the proof read */
-        const struct gr_sgtable *values = gr_eval_values(g);
-        gr_detect_scan(&d, values, min64(next, values->n));
-        int64_t e, p = ct.kind != CERT_NONE ? least_certified(&d, &ct, &e) : 0;
+        int64_t n = min64(next, table->filled(g));
+        take_values(table, g, &vals, n);
+        gr_detect_scan(&d, &vals, n);
+        int64_t e, p = ct.kind != GR_CERT_NONE ? gr_proved_least(&ct.w, &d, &e) : 0;
         if (p) {
             out->status = GR_CHECK_PROVED;
             set_period(out, p, e, 0);
-            out->checked_to = cert_need(&ct, e, p) - 1;
+            out->checked_to = gr_cert_need(&ct, e, p) - 1;
             proved_text(out, &ct, p, e, "");
-            periodic_columns(g, out);
+            periodic_columns(table, g, &vals, out);
             gr_detect_free(&d);
+            gr_values_free(&vals);
             c->heap_goal = goal;
             return;
         }
@@ -357,12 +270,12 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     out->status = GR_CHECK_HOLDS;
     out->checked_to = d.n - 1;
     if (c->check_to > 0) c->ckpt_keep = 1;     /* with --checkpoint, a larger --to goes on from here */
-    int64_t e = 0, s = 0, p = least_plausible(&d, &e, &s);
+    int64_t e = 0, s = 0, p = gr_cert_least_plausible(&d, &e, &s);
     if (p) {
         char rel[96], why[384];
         set_period(out, p, e, s);
         relation(rel, sizeof rel, p, s);
-        unproved_reason(&ct, p, e, s, why, sizeof why);
+        gr_cert_unproved(&ct, p, e, s, why, sizeof why);
         gr_check_textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed%s%s)",
                  why, rel, (long long)e, (long long)(d.n - 1 - p), (long long)(d.n - 1), *plan_note(&pl) ? ", " : "",
                  plan_note(&pl));
@@ -371,8 +284,9 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
                  "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
                  (long long)(d.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
     }
-    periodic_columns(g, out);
+    periodic_columns(table, g, &vals, out);
     gr_detect_free(&d);
+    gr_values_free(&vals);
     c->heap_goal = goal;
 }
 
@@ -440,14 +354,14 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     gr_game *g = q->game;
     need_heap_values(c, q);
     int64_t p = q->period, e = q->has_preperiod ? q->preperiod : 0, s = q->has_saltus ? q->saltus : 0;
-    cert ct;
-    cert_for(g, &ct);
-    if (ct.kind == CERT_NIM) { nim_claim(p, e, s, out); return; }
+    gr_cert ct;
+    gr_cert_for(g, &ct);
+    if (ct.kind == GR_CERT_NIM) { nim_claim(p, e, s, out); return; }
     plan pl;
     plan_init(&pl, c, g);
     int64_t limit = plan_limit(&pl);
-    int provable = ct.kind != CERT_NONE && s == 0;
-    int64_t need = provable ? cert_need(&ct, e, p) : INT64_MAX;
+    int provable = ct.kind != GR_CERT_NONE && s == 0;
+    int64_t need = provable ? gr_cert_need(&ct, e, p) : INT64_MAX;
     pl.target = min64(pl.target, need);
     /* No pair within the limit: compute nothing (unless the window is empty: S = {}) */
     if (sat_add(e, p) >= pl.target && !(provable && need <= pl.target)) pl.target = 0;
@@ -481,7 +395,7 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     out->status = GR_CHECK_HOLDS;
     out->checked_to = max64(have - 1, 0);
     char why[384];
-    unproved_reason(&ct, p, e, s, why, sizeof why);
+    gr_cert_unproved(&ct, p, e, s, why, sizeof why);
     if (next > e)
         gr_check_textf(out->theorem, sizeof out->theorem, "not proved: %s; %s holds for %lld <= n <= %lld (heaps up to %lld computed%s%s)",
               why, rel, (long long)e, (long long)(next - 1), (long long)(have - 1), *plan_note(&pl) ? ", " : "",

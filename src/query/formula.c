@@ -4,6 +4,8 @@
 #include <string.h>
 #include "checktext.h"
 #include "eval/evaluator.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
 #include "ir.h"
 #include "progress.h"
 #include "sums.h"
@@ -39,7 +41,8 @@ static int binding_box(const gr_rquery *q, int arity, int64_t *lo, int64_t *hi) 
 static void prefill(formula_state *st, const gr_rquery *q) {
     gr_game *g = st->g;
     int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
-    if (g->play != CONV_NORMAL || g->shape != SHAPE_TUPLE || g->evaluator != EVAL_TABLE) return;
+    const gr_ready_cap *ready = gr_cap_ready(g);
+    if (g->play != CONV_NORMAL || g->shape != SHAPE_TUPLE || !ready || !ready->ensure_ahead) return;
     if (!binding_box(q, g->arity, lo, hi)) return;
     gr_eval_ensure(st->c, g, lo, hi, gr_code_hooks(q->formula) & (1u << GR_HOOK_SG) ? GR_KIND_SG : GR_KIND_OUTCOME);
 }
@@ -51,7 +54,7 @@ static const char *hook_name(int hook) { return hook == GR_HOOK_P ? "P" : hook =
 static int recurrence_hook(formula_state *st, int hook, const int64_t *pos, gr_loc loc, int64_t *out) {
     gr_game *g = st->g;
     gr_value v;
-    if (g->play != CONV_NORMAL || (g->evaluator != EVAL_HEAP && g->evaluator != EVAL_TABLE)) return 0;
+    if (g->play != CONV_NORMAL || !gr_cap_ready(g)) return 0;
     int64_t o;
     if (hook != GR_HOOK_SG && gr_eval_ready(g, pos, GR_KIND_OUTCOME, &o)) {
         *out = hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
@@ -234,7 +237,7 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
  * So the answer and every message are the same for every thread count. Before a block the
  * table is extended by as much as it grew over the last block (the claim reads ahead of its
  * variable at a steady rate): by the kernels that cannot fail at run time, and for general rules
- * (whose filling can) tentatively, stopping before any heap that would fail (gr_eval_prefetch). */
+ * (whose filling can) tentatively, stopping before any heap that would fail (the heap table's prefetch). */
 enum { PAR_MIN = 8192, PAR_FIRST = 1024, PAR_BLOCK = 32768, R_NEED = 2 };
 
 typedef struct par_member { gr_ctx *wc; const gr_game *g; } par_member;
@@ -282,7 +285,7 @@ static void par_release(par_run *R) {
 static int par_eligible(gr_ctx *c, const gr_rquery *q, const formula_state *st, int64_t lo, int64_t hi) {
     const gr_game *g = st->g;
     return c->threads > 1 && lo <= hi && (uint64_t)hi - (uint64_t)lo >= PAR_MIN - 1 && q->nbinds <= 16 &&
-           g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && g->evaluator == EVAL_HEAP && !g->not_recurrence &&
+           g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && gr_cap_heap_table(g) && !g->not_recurrence &&
            !(g->rules && g->rules->where);
 }
 
@@ -306,14 +309,15 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
         gr_guard_rethrow(c, &guard);
     }
     int refuted = 0;
-    int64_t grew = 0, had = gr_eval_filled(g), size = PAR_FIRST, last = 0;
+    const gr_heap_table_cap *table = gr_cap_heap_table(g);    /* par_eligible: there is one */
+    int64_t grew = 0, had = table->filled(g), size = PAR_FIRST, last = 0;
     for (int64_t x = lo;;) {
         int64_t B = (uint64_t)hi - (uint64_t)x >= (uint64_t)size - 1 ? size : hi - x + 1;
-        int64_t p, pre;
-        if (grew > 0 && gr_eval_filled(g) && !gr_eval_period(g, &p, &pre)) {
+        int64_t p, pre, s;
+        if (grew > 0 && table->filled(g) && !table->period(g, &p, &pre, &s)) {
             /* ahead at the rate of the last block: grew over last items */
-            int64_t want = gr_eval_filled(g) - 1 + (int64_t)((double)grew * (double)B / (double)last);
-            gr_eval_prefetch(c, g, &want);
+            int64_t want = table->filled(g) - 1 + (int64_t)((double)grew * (double)B / (double)last);
+            table->prefetch(c, g, want);
         }
         for (int m = 0; m < members; m++) {
             memcpy(R->frames + (size_t)m * (size_t)stride, frame, (size_t)nslots * sizeof *frame);
@@ -338,7 +342,7 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
         x += B;
         last = B;
         if (size < PAR_BLOCK) size *= 2;    /* small blocks first: the rate is learnt early */
-        int64_t now = gr_eval_filled(g);
+        int64_t now = table->filled(g);
         grew = now - had;
         had = now;
     }

@@ -2,6 +2,8 @@
 #include "members.h"
 #include <string.h>
 #include "eval/evaluator.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
 
 /* Two 64-bit fingerprints of a value stream (independent mixers), so that two sequences are
  * taken as equal only when both agree: a false match has odds near 2^-128. */
@@ -93,7 +95,7 @@ static void count_option(void *user, const int64_t *heaps, int nheaps) {
 /* The options of heap 64 of g (0 when listing them fails: the member's own run says why). */
 static uint64_t member_cost(gr_ctx *c, gr_game *g) {
     uint64_t k = 0;
-    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP) return 0;
+    if (g->shape != SHAPE_HEAP || !gr_cap_heap_table(g)) return 0;
     jmp_buf jb, *outer = c->on_fail;
     c->on_fail = &jb;
     if (setjmp(jb)) { c->on_fail = outer; gr_eval_at(c, NULL, 0); return 0; }

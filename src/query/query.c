@@ -8,6 +8,7 @@
 #include "remote.h"
 #include "show.h"
 #include "tables.h"
+#include "eval/cap_ready.h"
 #include <string.h>
 
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };

@@ -1,8 +1,8 @@
 /* quotient_show: the 'quotient G(0..n)' query: the misere quotient of heaps 0..n (eval/
- * heap/quotient.h) as text, CSV or JSON: order, P-portion, presentation, pretending function,
+ * cap_quotient.h) as text, CSV or JSON: order, P-portion, presentation, pretending function,
  * tameness, the heap of the last growth, and whether a theorem carries it to every heap. */
 #include "show.h"
-#include "eval/evaluator.h"
+#include "eval/cap_quotient.h"
 #include <string.h>
 
 static void json_str(FILE *out, const char *s) {
@@ -19,7 +19,8 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
     gr_game *g = r->game;
     int64_t to = r->hi[0];
     char why[512];
-    gr_quotient *q = gr_quotient_of(c, g, to, why, sizeof why);
+    const gr_quotient_cap *Q = gr_cap_quotient(g, why, sizeof why);
+    gr_quotient *q = Q ? Q->of(c, g, to, why, sizeof why) : NULL;
     if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
     if (q->failed)
         gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
@@ -27,10 +28,10 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
     /* computed further before (the evaluators' cache): the quotient of 0..to itself, so the
      * answer does not depend on what was asked first */
     gr_quotient *own = NULL;
-    if (q->nheaps > (to + 1) * q->ngames) q = own = gr_quotient_restrict(c, q, to);
-    if (!q->proved) gr_quotient_prove(c, q);
+    if (q->nheaps > (to + 1) * q->ngames) q = own = Q->restrict_to(c, q, to);
+    if (!q->proved) Q->prove(c, q);
     gr_presentation pr;
-    gr_quotient_present(c, q, &pr);
+    Q->present(c, q, &pr);
     char tame[32];
     if (pr.tame_k > 0) snprintf(tame, sizeof tame, "T%d", pr.tame_k);
     else snprintf(tame, sizeof tame, pr.tame_k < 0 ? "trivial" : "wild");
@@ -47,7 +48,7 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
         fprintf(out, "],\"relations\":[");
         for (int i = 0; i < pr.nrel; i++) { if (i) fputc(',', out); json_str(out, pr.relations[i]); }
         fprintf(out, "],\"pretending\":[");
-        for (int64_t h = 0; h <= to; h++) { if (h) fputc(',', out); json_str(out, pr.words[gr_quotient_elem(c, q, h)]); }
+        for (int64_t h = 0; h <= to; h++) { if (h) fputc(',', out); json_str(out, pr.words[Q->elem(c, q, h)]); }
         fprintf(out, "],\"tame\":");
         if (pr.tame_k > 0) json_str(out, tame); else fprintf(out, "false");
         fprintf(out, ",\"last_growth\":%lld}\n", (long long)q->last_growth);
@@ -57,7 +58,7 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
         fprintf(out, "\nrelations,\"");
         for (int i = 0; i < pr.nrel; i++) fprintf(out, "%s%s", i ? "; " : "", pr.relations[i]);
         fprintf(out, "\"\nheap,element\n");
-        for (int64_t h = 0; h <= to; h++) fprintf(out, "%lld,%s\n", (long long)h, pr.words[gr_quotient_elem(c, q, h)]);
+        for (int64_t h = 0; h <= to; h++) fprintf(out, "%lld,%s\n", (long long)h, pr.words[Q->elem(c, q, h)]);
     } else {
         fprintf(out, "%s(0..%lld): misere quotient of order %d, |P| = %d, ", g->name, (long long)to, q->order, q->p_order);
         if (pr.tame_k > 0) fprintf(out, "tame (T%d, misere Nim of the heaps 0..%lld)\n", pr.tame_k, (1LL << pr.tame_k) - 1);
@@ -73,11 +74,11 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
         fprintf(out, "}\n  generators from heaps");
         for (int i = 0; i < pr.ngens; i++) fprintf(out, " %lld (%s)", (long long)pr.gen_heap[i], pr.words[pr.gen_elem[i]]);
         fprintf(out, "\n  last growth at heap %lld\n  pretending function:", (long long)q->last_growth);
-        for (int64_t h = 0; h <= to; h++) fprintf(out, "%s%s", h % 16 ? " " : "\n   ", pr.words[gr_quotient_elem(c, q, h)]);
+        for (int64_t h = 0; h <= to; h++) fprintf(out, "%s%s", h % 16 ? " " : "\n   ", pr.words[Q->elem(c, q, h)]);
         fprintf(out, "\n  %s\n", q->proved ? q->theorem : q->theorem[0] ? q->theorem : "no period proved");
         if (!q->proved) fprintf(out, "  the quotient of heaps 0..%lld only; larger heaps may make it grow\n", (long long)to);
         fputc('\n', out);
     }
-    gr_presentation_free(c, &pr);
-    gr_quotient_free(c, own);
+    Q->presentation_free(c, &pr);
+    Q->free(c, own);
 }

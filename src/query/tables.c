@@ -2,6 +2,8 @@
 #include "tables.h"
 #include "show.h"
 #include "solve.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
 #include <string.h>
 
 struct gr_table_stream {
@@ -59,7 +61,7 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     else gr_box_cells(&box, &rows, &cols);
     size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
     int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
-    /* a heap kernel fills the column itself, with no component per cell (eval/heap/heapconv.h) */
+    /* a heap kernel fills the column itself, with no component per cell (eval/cap_convkernel.h) */
     int steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
     if (!genus && !q->vertex_list && !c->no_theory &&
         gr_eval_fill(c, q->game, t->conv, &box, steps ? GR_KIND_STEPS : GR_KIND_LEAFLESS, vals)) {
@@ -99,7 +101,8 @@ void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data
     t->kind = q->q->outcome;
     if (theory_table(c, m, q, t)) return;
     if (t->kind == TK_REMOTENESS) t->outcome = 0;
-    if (gr_eval_streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
+    const gr_heap_table_cap *table = gr_cap_heap_table(g);
+    if (table && table->streams(g, t->conv) && !q->vertex_list && t->kind != TK_REMOTENESS && !c->no_theory) {
         /* nim, subtraction and take-and-break kernels: always a recurrence, streamed */
         t->rows = q->hi[0] - q->lo[0] + 1;
         t->cols = 1;

@@ -62,7 +62,7 @@ void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_t
                 l->want = x ^ vals[i];
                 if (p.kernel[i]) {
                     gr_hcval want = { l->want, -1, -1 };
-                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], &want, INT64_MAX, kernel_move, l);
+                    gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], &want, INT64_MAX, kernel_move, l);
                 } else gr_compgraph_moves(g, &comps[i], leaf_move, l);
             }
             gr_free(c, l);

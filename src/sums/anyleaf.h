@@ -4,7 +4,7 @@
  * without moves become the new leaves, lost by the player to move, and the reduced games are
  * played under normal play, so their values add by xor. A sum with a component already at a
  * leaf is won by the player to move. The values come from a heap kernel for a heap rule set
- * that never splits (eval/heap/heapconv.h), else from the components' shared graph. */
+ * that never splits (eval/cap_convkernel.h), else from the components' shared graph. */
 #ifndef GRUNDY_ANYLEAF_H
 #define GRUNDY_ANYLEAF_H
 #include "compgraph.h"

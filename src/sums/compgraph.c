@@ -232,14 +232,15 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
     int nrest = 0;
     for (int i = 0; i < n; i++) {
         gr_game *g = comps[i].game;
-        p->kernel[i] = !c->no_theory && (gr_eval_answers(g, conv, NULL, 0) & kind) &&
-                       gr_heapconv_value(c, g, comps[i].c[0], &p->kv[i]);
+        const gr_convkernel_cap *K = gr_cap_convkernel(g);
+        p->kernel[i] = !c->no_theory && (gr_eval_answers(g, conv, NULL, 0) & kind) && K &&
+                       K->value(c, g, comps[i].c[0], &p->kv[i]);
         if (!p->kernel[i]) rest[nrest++] = comps[i];
     }
     /* A heap with more options than the graph may hold: say so now, not after hours. */
     uint64_t limit = c->max_positions ? c->max_positions : c->mem_limit / 64;
     for (int i = 0; i < nrest; i++) {
-        uint64_t floor = gr_heapconv_options_floor(rest[i].game, rest[i].c[0]);
+        uint64_t floor = gr_convkernel_options_floor(rest[i].game, rest[i].c[0]);
         if (floor >= limit)
             gr_fail(c, GR_EXIT_LIMIT, "%s(%lld) has at least %llu options, each a position of its component's graph under %s: "
                     "more than the limit of %llu positions (raise it with --max-positions or --max-memory)",
@@ -276,7 +277,7 @@ void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p
         if (seen) continue;
         char why[512];
         size_t len = strlen(t->why);
-        gr_heapconv_describe(comps[i].game, why, sizeof why);
+        gr_cap_convkernel(comps[i].game)->describe(comps[i].game, why, sizeof why);
         snprintf(t->why + len, sizeof t->why - len, "; %s: %s", comps[i].game->name, why);
     }
 }

@@ -9,6 +9,7 @@
 #ifndef GRUNDY_COMPGRAPH_H
 #define GRUNDY_COMPGRAPH_H
 #include "sums.h"
+#include "eval/cap_convkernel.h"
 
 enum { GR_GENUS_K = 12 };   /* the genus is computed to lambda_0 .. lambda_{K-1} */
 
@@ -69,7 +70,7 @@ int gr_theory_dup(const gr_comp *comps, int at);
  * even in a sum of one). */
 void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
 
-/* A sum split for a theory: the components a heap kernel answers (eval/heap/heapconv.h: heap rule
+/* A sum split for a theory: the components a heap kernel answers (eval/cap_convkernel.h: heap rule
  * sets that never split, under 'anyleaf' or 'every'), and one graph of the others. */
 typedef struct gr_theory_parts {
     int *kernel;              /* per component: 1 if by its heap kernel */

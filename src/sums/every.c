@@ -92,9 +92,9 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
             uint64_t k;
             if (p.kernel[i]) {
                 /* a huge heap may have more options than are worth listing: count them first */
-                k = (uint64_t)gr_heapconv_options(c, comps[i].game, comps[i].c[0], NULL, 0, NULL, NULL);
+                k = (uint64_t)gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], NULL, 0, NULL, NULL);
                 if (k && k <= EVERY_MAX_LISTED && combos * k <= EVERY_MAX_LISTED)
-                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, kernel_kid, &kl[i]);
+                    gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, kernel_kid, &kl[i]);
             } else {
                 gr_compgraph_moves(g, &comps[i], graph_kid, &kl[i]);
                 k = kl[i].n;
@@ -151,7 +151,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                     kl[i].n = 0;
                     if (step[i] == 0) continue;
                     gr_hcval want = { -1, step[i] - 1, outc[i] == GR_LOSS ? -1 : GR_LOSS };
-                    gr_heapconv_options(c, comps[i].game, comps[i].c[0], &want, 1, kernel_kid, &kl[i]);
+                    gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], &want, 1, kernel_kid, &kl[i]);
                     pick[i] = 0;
                     continue;
                 }

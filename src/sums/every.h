@@ -3,7 +3,7 @@
  * decides the game, so each player keeps the components he wins alive and ends the others.
  * With s_i the step number of component i, the sum is won by the player to move iff
  * max s_i is odd, and the game lasts exactly max s_i moves. Cost: a heap kernel for a heap
- * rule set that never splits (eval/heap/heapconv.h), else one graph per component (shared), never
+ * rule set that never splits (eval/cap_convkernel.h), else one graph per component (shared), never
  * the product of the components. */
 #ifndef GRUNDY_EVERY_H
 #define GRUNDY_EVERY_H

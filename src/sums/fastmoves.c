@@ -5,6 +5,7 @@
 #include "figure.h"
 #include "movekeys.h"
 #include "render.h"
+#include "eval/cap_moves.h"
 #include <string.h>
 
 enum { HUGE_LISTED = 100 };   /* winning moves listed of a huge heap (found through its period) */

@@ -10,7 +10,7 @@
 enum { QUOTIENT_BUDGET = 30000000 };
 
 typedef struct mq {
-    gr_ctx *c; gr_quotient *q; int32_t *rest;
+    gr_ctx *c; const gr_quotient_cap *Q; gr_quotient *q; int32_t *rest;
     const int *gi;                   /* each component's rule set in the union */
     int every; int last;             /* options: keep every move, with its outcome in last */
     gr_option_outcome_fn ofn; void *ouser;
@@ -20,14 +20,16 @@ static int winning(void *user, int at, const int64_t *parts, int nparts) {
     mq *m = user;
     int32_t x = m->rest[at];
     for (int i = 0; i < nparts; i++)
-        x = m->q->mul[(size_t)x * (size_t)m->q->order + (size_t)gr_quotient_elem_of(m->c, m->q, m->gi[at], parts[i])];
+        x = m->q->mul[(size_t)x * (size_t)m->q->order + (size_t)m->Q->elem_of(m->c, m->q, m->gi[at], parts[i])];
     m->last = m->q->inP[x] ? GR_LOSS : GR_WIN;
     return m->every || m->q->inP[x];
 }
 
 /* The quotient of the components' rule sets (one, or their union), heaps up to the largest,
- * grown while the proofs stay cheap; gi[i] is component i's rule set in it. NULL with why. */
-static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi, char *why, size_t cap) {
+ * grown while the proofs stay cheap; gi[i] is component i's rule set in it, *Qp the capability
+ * that answers it. NULL with why. */
+static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi, const gr_quotient_cap **Qp,
+                                 char *why, size_t cap) {
     gr_game *games[8];
     int ng = 0;
     int64_t top = 0;
@@ -42,12 +44,16 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         gi[i] = k;
         if (comps[i].c[0] > top) top = comps[i].c[0];
     }
+    const gr_quotient_cap *Q = NULL;
+    for (int k = 0; k < ng; k++)
+        if (!(Q = gr_cap_quotient(games[k], why, cap))) return NULL;
+    *Qp = Q;
     if (ng > 1) {
-        gr_quotient *q = gr_quotient_union(c, games, ng, 0, why, cap);
+        gr_quotient *q = Q->union_of(c, games, ng, 0, why, cap);
         if (!q) return NULL;
         int64_t want = (top + 1) * ng;
         q->budget = q->checked_states + QUOTIENT_BUDGET;
-        while (!q->failed && !q->over_budget && q->nheaps < want) gr_quotient_union(c, games, ng, q->nheaps / ng, why, cap);
+        while (!q->failed && !q->over_budget && q->nheaps < want) Q->union_of(c, games, ng, q->nheaps / ng, why, cap);
         int over = q->over_budget;
         q->budget = 0; q->over_budget = 0;
         if (over) {
@@ -61,12 +67,12 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         return q;
     }
     gr_game *g = games[0];
-    gr_quotient *q = gr_quotient_of(c, g, 0, why, cap);
+    gr_quotient *q = Q->of(c, g, 0, why, cap);
     if (!q) return NULL;
     q->budget = q->checked_states + QUOTIENT_BUDGET;
     while (!q->proved && !q->failed && !q->over_budget && q->nheaps <= top) {
-        gr_quotient_of(c, g, q->nheaps, NULL, 0);
-        if (q->nheaps % 64 == 0) gr_quotient_prove(c, q);
+        Q->of(c, g, q->nheaps, NULL, 0);
+        if (q->nheaps % 64 == 0) Q->prove(c, q);
     }
     int over = q->over_budget;
     q->budget = 0; q->over_budget = 0;
@@ -86,12 +92,13 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
 int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_child_fn fn, void *user,
                        char *why, size_t cap) {
     int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
-    gr_quotient *q = quotient_for(c, comps, n, gi, why, cap);
+    const gr_quotient_cap *Q;
+    gr_quotient *q = quotient_for(c, comps, n, gi, &Q, why, cap);
     if (!q) { gr_free(c, gi); return 0; }
     int32_t *e = gr_alloc(c, (size_t)n * sizeof *e), *rest = gr_alloc(c, (size_t)n * sizeof *rest);
     size_t M = (size_t)q->order;
     int32_t total = 0;
-    for (int i = 0; i < n; i++) { e[i] = gr_quotient_elem_of(c, q, gi[i], comps[i].c[0]); total = q->mul[(size_t)total * M + (size_t)e[i]]; }
+    for (int i = 0; i < n; i++) { e[i] = Q->elem_of(c, q, gi[i], comps[i].c[0]); total = q->mul[(size_t)total * M + (size_t)e[i]]; }
     for (int i = 0; i < n; i++) {
         int32_t x = 0;
         for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)e[j]];
@@ -110,12 +117,12 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
                  q->order, q->p_order, (long long)q->nheaps - 1, q->proved ? ", period proved" : "", q->inP[total] ? "" : "not ");
     /* the remoteness, by a search the quotient steers (bounded: it may give up, and says so) */
     size_t used = strlen(t->why);
-    if (gr_misere_remoteness(c, q, comps, n, gi, &t->remoteness, t->remoteness_skipped, sizeof t->remoteness_skipped))
+    if (gr_misere_remoteness(c, Q, q, comps, n, gi, &t->remoteness, t->remoteness_skipped, sizeof t->remoteness_skipped))
         snprintf(t->why + used, sizeof t->why - used, "; remoteness %lld by a search over the positions of optimal play", (long long)t->remoteness);
     else
         snprintf(t->why + used, sizeof t->why - used, "; remoteness not computed (%s)", t->remoteness_skipped);
     if (t->outcome == GR_WIN && fn) {
-        mq m = { c, q, rest, gi, 0, 0, NULL, NULL };
+        mq m = { c, Q, q, rest, gi, 0, 0, NULL, NULL };
         gr_sum_moves_where(c, comps, n, winning, &m, fn, user);
     }
     gr_free(c, e); gr_free(c, rest); gr_free(c, gi);
@@ -131,16 +138,17 @@ static void with_outcome(void *user, const char *text, uint32_t id) {
 int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user) {
     char why[256];
     int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
-    gr_quotient *q = quotient_for(c, comps, n, gi, why, sizeof why);
+    const gr_quotient_cap *Q;
+    gr_quotient *q = quotient_for(c, comps, n, gi, &Q, why, sizeof why);
     if (!q) { gr_free(c, gi); return 0; }
     int32_t *rest = gr_alloc(c, (size_t)n * sizeof *rest);
     size_t M = (size_t)q->order;
     for (int i = 0; i < n; i++) {
         int32_t x = 0;
-        for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)gr_quotient_elem_of(c, q, gi[j], comps[j].c[0])];
+        for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)Q->elem_of(c, q, gi[j], comps[j].c[0])];
         rest[i] = x;
     }
-    mq m = { c, q, rest, gi, 1, 0, fn, user };
+    mq m = { c, Q, q, rest, gi, 1, 0, fn, user };
     gr_sum_moves_where(c, comps, n, winning, &m, with_outcome, &m);
     gr_free(c, rest); gr_free(c, gi);
     return 1;
@@ -152,13 +160,14 @@ int gr_misere_quotient_table(gr_ctx *c, gr_game *g, const gr_box *box, int64_t *
     int gi;
     gr_comp top = { .game = g };
     top.c[0] = box->hi[0];
-    gr_quotient *q = quotient_for(c, &top, 1, &gi, why, sizeof why);
+    const gr_quotient_cap *Q;
+    gr_quotient *q = quotient_for(c, &top, 1, &gi, &Q, why, sizeof why);
     if (!q) return 0;
     int64_t n = gr_box_cells(box, NULL, NULL);
     for (int64_t i = 0; i < n; i++) {
         int64_t h[GR_MAX_ARITY];
         gr_box_cell(box, i, h);
-        out[i] = q->inP[gr_quotient_elem(c, q, h[0])] ? GR_LOSS : GR_WIN;
+        out[i] = q->inP[Q->elem(c, q, h[0])] ? GR_LOSS : GR_WIN;
     }
     return 1;
 }

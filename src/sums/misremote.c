@@ -17,7 +17,7 @@ typedef struct frame { uint32_t pos; int isP; int32_t d, acc; size_t lo, hi, at;
 typedef struct kid { int64_t w; uint32_t id; } kid;
 
 typedef struct search {
-    gr_quotient *q; size_t M;
+    const gr_quotient_cap *Q; gr_quotient *q; size_t M;
     uint64_t max_pos, steps;
     /* atoms (a rule set of q, a heap), numbered as they come */
     gr_byteset atoms;
@@ -74,7 +74,7 @@ static uint32_t atom_id(gr_ctx *c, search *s, int32_t gi, int64_t heap) {
         }
         s->a_gi[a] = gi;
         s->a_heap[a] = heap;
-        s->a_elem[a] = gr_quotient_elem_of(c, s->q, gi, heap);
+        s->a_elem[a] = s->Q->elem_of(c, s->q, gi, heap);
         s->a_dead[a] = -1;
         s->a_lo[a] = -1;
     }
@@ -269,7 +269,7 @@ static int run(gr_ctx *c, void *user) {
     return 1;
 }
 
-int gr_misere_remoteness(gr_ctx *c, gr_quotient *q, const gr_comp *comps, int n, const int *gi,
+int gr_misere_remoteness(gr_ctx *c, const gr_quotient_cap *Q, gr_quotient *q, const gr_comp *comps, int n, const int *gi,
                          int64_t *out, char *why, size_t cap) {
     uint64_t max = GR_MISREMOTE_POSITIONS;
     if (c->max_positions && c->max_positions < max) max = c->max_positions;
@@ -280,6 +280,7 @@ int gr_misere_remoteness(gr_ctx *c, gr_quotient *q, const gr_comp *comps, int n,
             return 0;
         }
     search *s = gr_alloc(c, sizeof *s);
+    s->Q = Q;
     s->q = q;
     s->M = (size_t)q->order;
     s->max_pos = max;

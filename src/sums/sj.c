@@ -1,6 +1,7 @@
 /* sj: misere sums by the SJ theorem; see sj.h. */
 #include "sj.h"
 #include "eval/evaluator.h"
+#include "eval/cap_heaptable.h"
 #include <string.h>
 
 int gr_sj_condition(const gr_compgraph *g, uint32_t *bad) {
@@ -114,7 +115,10 @@ static void heap_option(void *user, const int64_t *parts, int nparts) {
  * heaps only, and there only the heaps of value 0 need it. */
 static int heap_condition(gr_ctx *c, gr_game *g, int64_t hmax, uint64_t *budget, int64_t *bad, int *splits) {
     if (g->shape != SHAPE_HEAP || g->arity != 1 || g->grow_move) return -1;
-    if (g->kernel == KER_NIM) return 1;          /* value 0 only at heap 0, which has no move */
+    const gr_heap_table_cap *table = gr_cap_heap_table(g);
+    int64_t per, pre, saltus;
+    if (table && table->period(g, &per, &pre, &saltus) && per == 1 && pre == 0 && saltus == 1)
+        return 1;                                /* sg(n) = n: value 0 only at heap 0, which has no move */
     if ((uint64_t)hmax >= *budget) return -1;    /* each heap with a move has an option */
     if (hmax > (1 << 20)) return -1;             /* past it the fast path lists moves in part */
     gr_loc loc = g->decl->name_loc;

@@ -15,6 +15,7 @@
 #ifndef GRUNDY_SUMS_H
 #define GRUNDY_SUMS_H
 #include "eval/evaluator.h"
+#include "eval/cap_graph.h"
 #include "render.h"
 #include "sema.h"
 

@@ -5,6 +5,7 @@
  * takes over). A box of a line-move game from (0, 0) is filled by the line kernel, anything
  * else cell by cell through the memoised recurrence. */
 #include "eval/evaluator.h"
+#include "eval/cap_ready.h"
 #include "eval/box/dense.h"
 #include "eval/box/lines.h"
 #include "eval/rules.h"
@@ -134,6 +135,14 @@ static int table_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t 
     return gr_tuple_prepare(c, g, lo, hi, (kinds & GR_KIND_SG) != 0);
 }
 
+static const gr_ready_cap table_ready_cap = {
+    .ensure = table_ensure,
+    .ready = table_ready,
+    .ensure_ahead = 1,       /* one dense box or line kernel over the whole range */
+};
+
+static const gr_evaluator_caps table_caps = { .ready = &table_ready_cap };
+
 const gr_evaluator_ops gr_table_evaluator = {
     .name = "table recurrence",
     .answers = table_answers,
@@ -141,7 +150,6 @@ const gr_evaluator_ops gr_table_evaluator = {
     .fill = table_fill,
     .options = table_options,
     .terminal = gr_rules_terminal_of,
-    .ensure = table_ensure,
-    .ready = table_ready,
+    .caps = &table_caps,
 };
 

@@ -4,6 +4,7 @@
  * the options of a position, so that every other convention is answered by the position graph
  * over sums from them. A position of either is a mask of GR_HB_WORDS (GR_COIN_WORDS) words. */
 #include "eval/evaluator.h"
+#include "eval/cap_moves.h"
 #include "eval/figure/hackenbush.h"
 #include "eval/figure/turning.h"
 #include <string.h>
@@ -46,12 +47,15 @@ static int figure_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t wa
     return gr_hb_moves(c, g->figure, pos, want, sink->cut, sink->user);
 }
 
+static const gr_moves_cap figure_moves_cap = { .moves_to = figure_moves_to };
+static const gr_evaluator_caps figure_caps = { .moves = &figure_moves_cap };
+
 const gr_evaluator_ops gr_figure_evaluator = {
     .name = "Green Hackenbush (colon and fusion principles)",
     .answers = normal_only,
     .value = figure_value,
     .options = figure_options,
-    .moves_to = figure_moves_to,
+    .caps = &figure_caps,
 };
 
 /* ---- coin turning ---- */

@@ -2,13 +2,20 @@
  * to the position graph (explicit graphs, heap rules with 'terminal' or 'where', fixed-outcome
  * terminals) get their values from the position graph over sums (sums/), which holds sums of
  * parts as canonical multisets; this table gives what that graph needs from the game itself:
- * its options (by the form of its positions) and its terminals. It declines every value. */
+ * its options (by the form of its positions) and its terminals. It declines every value (its
+ * value says so: the graph over sums answers them, a later stage than eval/). */
 #include "eval/evaluator.h"
 #include "eval/rules.h"
 
 static unsigned graph_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     (void)conv;
     if (why && cap) snprintf(why, cap, "%s", g->explain);
+    return 0;
+}
+
+static int graph_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
+                       gr_loc loc, gr_value *out) {
+    (void)c; (void)g; (void)conv; (void)pos; (void)kinds; (void)loc; (void)out;
     return 0;
 }
 
@@ -30,6 +37,7 @@ static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
 const gr_evaluator_ops gr_graph_evaluator = {
     .name = "position graph",
     .answers = graph_answers,
+    .value = graph_value,
     .options = graph_options,
     .terminal = gr_rules_terminal_of,
 };

@@ -6,10 +6,10 @@
 #include "eval/rules.h"
 #include "eval/heap/sgtable.h"
 #include "eval/heap/sparse.h"
-#include "eval/heap/proved.h"
+#include "proved.h"
 #include "eval/heap/octpar.h"
 #include "eval/heap/genpar.h"
-#include "eval/heap/subpar.h"
+#include "eval/heap/subthreads.h"
 #include "worker.h"
 #include "eval/heap/octscan.h"
 #include "eval/heap/checkpoint.h"
@@ -182,7 +182,7 @@ static void extend_ahead(gr_ctx *c, gr_game *g, int64_t upto) {
     gr_guard_leave(c, &guard);
 }
 
-static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr, gr_subpar *par) {
+static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr, gr_subthreads *par) {
     gr_sgtable *t = GR_CACHED(g, sg);
     inf_state *st = GR_CACHED(g, inf);
     if (!st) { st = gr_eval_cache_of(c, g)->inf = gr_alloc(c, sizeof *st); }
@@ -195,7 +195,7 @@ static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progres
         if (par && n > block_end && n >= GR_SUBPAR_FROM) {
             gr_sub_extend(c, g, n);            /* as the serial kernel does at heap n */
             extend_ahead(c, g, n + (n < 4096 * 4 ? n / 4 : 4096));
-            block0 = gr_subpar_scan(c, par, g, t, to, &block_end) ? n : -1;
+            block0 = gr_subthreads_scan(c, par, g, t, to, &block_end) ? n : -1;
             if (block0 < 0) block_end = n + 1023;   /* one thread for a while */
         }
         gr_sub_extend(c, g, n);
@@ -221,14 +221,14 @@ static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progres
         uint64_t v = (uint64_t)st->tail_mex;
         if (block0 >= 0) {
             /* the members' marks, and the elements s <= n - block0 that land in the block */
-            size_t pw = gr_subpar_words(par);
+            size_t pw = gr_subthreads_words(par);
             if (words < pw) words = pw;
             if (words > seen_words) {
                 seen = gr_realloc(c, seen, words * sizeof *seen);
                 seen_words = words;
             }
             memset(seen, 0, words * sizeof *seen);
-            memcpy(seen, gr_subpar_marks(par, n), pw * sizeof *seen);
+            memcpy(seen, gr_subthreads_marks(par, n), pw * sizeof *seen);
             for (size_t j = 0; j < g->nsub && g->sub[j] <= n - block0; j++) {
                 uint64_t x = (uint64_t)gr_sgt_get(t, n - g->sub[j]);
                 seen[x >> 6] |= UINT64_C(1) << (x & 63);
@@ -268,21 +268,21 @@ static void fill_subtract_inf_with(gr_ctx *c, gr_game *g, int64_t to, gr_progres
 }
 
 /* With --threads, blocks of large heaps: the members mark the moves to heaps below the block
- * (subpar.h), and the kernel adds the few elements that land inside it. The team is freed
+ * (subthreads.h), and the kernel adds the few elements that land inside it. The team is freed
  * before any failure goes on outward (pool.h). */
 static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr) {
     int64_t run = to - GR_CACHED(g, sg)->n + 1;    /* a team only for a run of heaps that can fill blocks */
-    gr_subpar *par = c->threads > 1 && to >= GR_SUBPAR_FROM && run >= 4 * c->threads && run >= 256 ? gr_subpar_new(c) : NULL;
+    gr_subthreads *par = c->threads > 1 && to >= GR_SUBPAR_FROM && run >= 4 * c->threads && run >= 256 ? gr_subthreads_new(c) : NULL;
     if (!par) { fill_subtract_inf_with(c, g, to, pr, NULL); return; }
     gr_guard guard;
     gr_guard_enter(c, &guard);
     if (setjmp(guard.jb)) {
-        gr_subpar_free(c, par);
+        gr_subthreads_free(c, par);
         gr_guard_rethrow(c, &guard);
     }
     fill_subtract_inf_with(c, g, to, pr, par);
     gr_guard_leave(c, &guard);
-    gr_subpar_free(c, par);
+    gr_subthreads_free(c, par);
 }
 
 /* ---- octal kernel --------------------------------------------------------------------- */
@@ -408,6 +408,23 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
     }
 }
 
+/* The least period the window theorem proves from the table so far (period/proved.h, the one
+ * finder the check queries use too), scanned in place at the table's width; 0 if none. */
+static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, int64_t *pre) {
+    gr_window w = gr_window_of(g);
+    gr_detect d;
+    gr_detect_init(&d, c);
+    switch (t->width) {
+    case 1: gr_detect_scan_u8(&d, t->data, t->n); break;
+    case 2: gr_detect_scan_u16(&d, t->data, t->n); break;
+    case 4: gr_detect_scan_u32(&d, t->data, t->n); break;
+    default: gr_detect_scan_i64(&d, t->data, t->n); break;
+    }
+    int64_t p = gr_proved_least(&w, &d, pre);
+    gr_detect_free(&d);
+    return p;
+}
+
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->not_recurrence) return -1;
@@ -449,7 +466,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
             else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
         }
         if (proving && rc == 0 && t->n >= hs->next_proof) {
-            hs->period = gr_proved_find(g, t, &hs->pre);
+            hs->period = prove_period(c, g, t, &hs->pre);
             hs->next_proof = t->n * 2;
         }
         if (c->ckpt && rc == 0) gr_ckpt_point(c, g);   /* saves now and then; stops on a signal */

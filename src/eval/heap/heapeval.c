@@ -2,11 +2,15 @@
  * and outcomes under normal play while the rule set is a recurrence, and declines otherwise
  * (the position graph takes over). */
 #include "eval/evaluator.h"
+#include "eval/cap_ready.h"
+#include "eval/cap_heaptable.h"
+#include "eval/cap_moves.h"
 #include "eval/cache.h"
 #include "eval/heap/heap.h"
 #include "eval/heap/heapmoves.h"
 #include "eval/heap/sparse.h"
 #include "eval/rules.h"
+#include <string.h>
 
 /* A heap above this is huge: its winning moves are found through the proved period (by
  * arithmetic over residue classes) rather than by enumerating its options. */
@@ -55,9 +59,9 @@ static int heap_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64
 
 static int64_t heap_filled(const gr_game *g) { return GR_CACHED(g, sg) ? GR_CACHED(g, sg)->n : 0; }
 
-static void heap_prefetch(gr_ctx *c, gr_game *g, const int64_t *hi) {
-    if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, hi[0]);
-    else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, hi[0]);
+static void heap_prefetch(gr_ctx *c, gr_game *g, int64_t hi) {
+    if (g->kernel == KER_SUBTRACT || g->kernel == KER_OCTAL || g->kernel == KER_TB) gr_heap_ensure(c, g, hi);
+    else if (g->kernel == KER_RULES) gr_heap_prefill(c, g, hi);
 }
 
 static int heap_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
@@ -74,13 +78,73 @@ static int heap_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want
     return 1;
 }
 
-static const struct gr_sgtable *heap_values(const gr_game *g) { return GR_CACHED(g, sg); }
+static void heap_read(const gr_game *g, int64_t lo, int64_t n, int64_t *out) {
+    const gr_sgtable *t = GR_CACHED(g, sg);
+    for (int64_t i = 0; i < n; i++) out[i] = gr_sgt_get(t, lo + i);
+}
+
+static int heap_read16(const gr_game *g, int64_t lo, int64_t n, uint16_t *out) {
+    const gr_sgtable *t = GR_CACHED(g, sg);
+    switch (t->width) {   /* the common widths copied without a test per value */
+    case 1: for (int64_t i = 0; i < n; i++) out[i] = ((const uint8_t *)t->data)[lo + i]; return 1;
+    case 2: memcpy(out, (const uint16_t *)t->data + lo, (size_t)n * sizeof *out); return 1;
+    default:
+        for (int64_t i = 0; i < n; i++) {
+            int64_t v = gr_sgt_get(t, lo + i);
+            if (v > UINT16_MAX) return 0;
+            out[i] = (uint16_t)v;
+        }
+        return 1;
+    }
+}
+
+/* Kernels whose work per heap grows with the heap: the options a periodicity check may
+ * enumerate by default (nim, finite subtraction and octal kernels are fast: none). */
+static uint64_t heap_check_budget(const gr_game *g) {
+    switch (g->kernel) {
+    case KER_RULES: return UINT64_C(1) << 25;
+    case KER_TB: return UINT64_C(1) << 27;
+    case KER_SUBTRACT_INF: return UINT64_C(1) << 29;
+    default: return 0;
+    }
+}
+
+static int heap_period(const gr_game *g, int64_t *period, int64_t *pre, int64_t *saltus) {
+    if (!gr_heap_period(g, period, pre)) return 0;
+    *saltus = g->kernel == KER_NIM;
+    return 1;
+}
 
 static int64_t heap_describe(const gr_game *g, char *buf, size_t cap) {
     if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return 0;
     gr_heap_describe(g, buf, cap);
     return DESCRIBE_HEAPS;
 }
+
+static const gr_ready_cap heap_ready_cap = {
+    .ensure = heap_ensure,
+    .ready = heap_ready,
+    .ensure_ahead = 0,       /* the table grows from 0 as it is read */
+};
+
+static const gr_heap_table_cap heap_table_cap = {
+    .filled = heap_filled,
+    .prefetch = heap_prefetch,
+    .period = heap_period,
+    .streams = gr_heap_streams,
+    .read = heap_read,
+    .read16 = heap_read16,
+    .rare_classes = gr_heap_rare_classes,
+    .check_budget = heap_check_budget,
+};
+
+static const gr_moves_cap heap_moves_cap = { .moves_to = heap_moves_to };
+
+static const gr_evaluator_caps heap_caps = {
+    .ready = &heap_ready_cap,
+    .heap_table = &heap_table_cap,
+    .moves = &heap_moves_cap,
+};
 
 const gr_evaluator_ops gr_heap_evaluator = {
     .name = "heap recurrence",
@@ -89,14 +153,6 @@ const gr_evaluator_ops gr_heap_evaluator = {
     .fill = heap_fill,
     .options = heap_options,
     .terminal = gr_rules_terminal_of,
-    .ensure = heap_ensure,
-    .ready = heap_ready,
-    .filled = heap_filled,
-    .prefetch = heap_prefetch,
-    .period = gr_heap_period,
-    .streams = gr_heap_streams,
-    .moves_to = heap_moves_to,
     .describe = heap_describe,
-    .rare_classes = gr_heap_rare_classes,
-    .values = heap_values,
+    .caps = &heap_caps,
 };

@@ -262,17 +262,24 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     }
 }
 
-gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
+/* Does g have a quotient (a heap rule set whose moves lead to smaller heaps, no terminal that
+ * fixes an outcome)? 0 and why if not. */
+static int has_quotient(const gr_game *g, char *why, size_t cap) {
     if (g->shape != SHAPE_HEAP || g->not_recurrence || g->grow_move) {
         if (why) snprintf(why, cap, "'%s' is not a heap rule set whose moves lead to smaller heaps", g->name);
-        return NULL;
+        return 0;
     }
     const gr_rules *r = g->rules;
     for (int k = 0; r && k < r->nterms; k++)
         if (r->terms[k].kind != TERM_LEAF) {
             if (why) snprintf(why, cap, "'%s' has terminals that fix an outcome", g->name);
-            return NULL;
+            return 0;
         }
+    return 1;
+}
+
+gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
+    if (!has_quotient(g, why, cap)) return NULL;
     gr_quotient *q = GR_CACHED(g, quotient);
     if (!q) {
         q = gr_eval_cache_of(c, g)->quotient = gr_alloc(c, sizeof *q);
@@ -443,3 +450,20 @@ void gr_quotient_prove(gr_ctx *c, gr_quotient *q) {
     snprintf(q->theorem, sizeof q->theorem, "no period of the pretending function proved over heaps 0..%lld", (long long)(N - 1));
 }
 
+
+/* ---- the capability (cap_quotient.h) ---- */
+static const gr_quotient_cap quotient_cap = {
+    .of = gr_quotient_of,
+    .restrict_to = gr_quotient_restrict,
+    .elem = gr_quotient_elem,
+    .union_of = gr_quotient_union,
+    .elem_of = gr_quotient_elem_of,
+    .prove = gr_quotient_prove,
+    .free = gr_quotient_free,
+    .present = gr_quotient_present,
+    .presentation_free = gr_presentation_free,
+};
+
+const gr_quotient_cap *gr_cap_quotient(const gr_game *g, char *why, size_t cap) {
+    return has_quotient(g, why, cap) ? &quotient_cap : NULL;
+}

@@ -1,58 +1,9 @@
-/* quotient: the misere quotient of the heaps 0..n of one heap rule set (Plambeck 2005; Plambeck
- * and Siegel 2008): the commutative monoid Q of the sums of those heaps under misere
- * indistinguishability (x ~ y iff x + z and y + z have the same misere outcome for every z),
- * its P-portion, and the pretending function heap -> element. Computed once per rule set and
- * kept on the game (the evaluators' cache, eval/cache.h), grown on demand like an SG table.
- *
- * How it is computed: heap by heap, by Plambeck and Siegel's algorithm (2008, Appendix; the
- * method of Siegel's MisereSolver), each step proved:
- *   same        heap n whose option images are an earlier heap's is that heap's element;
- *   conserve    else heap n may be an element x of Q_{n-1} (same outcome, no z with x z and
- *               some option t z both in P), proved by the check (qcheck.h);
- *   grow        else a candidate is made from Q_{n-1} + C(2, 2), heap n the new cyclic
- *               generator (qmonoid.h: each element marked through its least sum, elements no
- *               sum tells apart merged); the check proves it or returns the least sum it
- *               misclassifies (whose true outcome is the opposite of its image's), and the
- *               candidate is recalibrated there: the fewest heaps of that sum get free cyclic
- *               generators of their own beside the submonoid the other heaps generate (a heap
- *               of Q_{n-1} can split: Kayles' 5 + 5 and 0 are one element of Q_8, yet 9 + 5 + 5
- *               is N and 9 is P), until the check passes. Past the limits (quotient.c) the
- *               quotient stops at heap n (q->failed, q->why_failed).
- * A checked candidate is the quotient: its map is onto, every sum is classified right, and
- * its elements are pairwise told apart by some sum.
- * Where the pretending function turns periodic, a theorem extends it to every heap (see
- * gr_quotient_prove). */
+/* quotient: the misere quotient of a heap rule set (cap_quotient.h says what it is and how it
+ * is computed): the calls of the room's own files and the tests. */
 #ifndef GRUNDY_QUOTIENT_H
 #define GRUNDY_QUOTIENT_H
 #include <stdint.h>
-#include "eval/evaluator.h"
-
-typedef struct gr_quotient {
-    gr_game *game;           /* games[0] */
-    /* A union of rule sets: its atoms interleave heap sizes, atom a is heap a / ngames of
-     * games[a % ngames] (one game: atom = heap); every option of an atom is an earlier atom. */
-    gr_game *games[8]; int ngames;
-    struct gr_quotient *unions;   /* unions with this game first (kept on the game's own quotient) */
-    int64_t nheaps;          /* atoms 0..nheaps-1 are in */
-    int32_t order;           /* |Q| */
-    int32_t p_order;         /* |P| */
-    uint8_t *inP;            /* [order] */
-    int32_t *mul;            /* [order * order]; element 0 is the identity */
-    int32_t *pret;           /* [nheaps]: the element of each heap */
-    int64_t last_growth;     /* the heap where |Q| last grew (0: never past heap 0) */
-    /* the options of each heap, as heap words: opt_off[h] .. opt_off[h + 1] index into words,
-     * each word its length then its heaps */
-    int64_t *opt_off; int32_t *words; int64_t nwords, wcap;
-    /* a proved period: pret[n + per] = pret[n] for every n >= pre, Q never grows again */
-    int proved; int64_t pre, per, proof_to;
-    char theorem[256];       /* the theorem that proved it and the heaps it needed */
-    int64_t failed;          /* >0: heap `failed` could not be added (the quotient stops there) */
-    char why_failed[200];    /* why heap `failed` could not be added */
-    int64_t checked_states;  /* states the checks visited and elements the candidates marked
-                              * (the cost of the proofs) */
-    int64_t budget;          /* >0: a heap whose search would pass this cost is left out ... */
-    int over_budget;         /* ... and this says so (the caller clears both) */
-} gr_quotient;
+#include "eval/cap_quotient.h"
 
 /* The quotient of g's heaps 0..upto (grown from what the cache holds); fails with status 3
  * at the limits (--max-memory, --max-time), naming the heap and the order reached. NULL (and
@@ -73,14 +24,6 @@ void gr_quotient_prove(gr_ctx *c, gr_quotient *q);
 void gr_quotient_free(gr_ctx *c, gr_quotient *q);
 
 /* ---- presentation (for output) ---- */
-typedef struct gr_presentation {
-    int ngens;
-    int64_t *gen_heap;       /* the heap that introduced each generator */
-    int32_t *gen_elem;
-    char **words;            /* [order]: each element's normal form ("1", "a", "ab^2") */
-    char **relations; int nrel;   /* "a^2 = 1" */
-    int tame_k;              /* T_k it is isomorphic to, 0: wild */
-} gr_presentation;
 void gr_quotient_present(gr_ctx *c, const gr_quotient *q, gr_presentation *out);
 void gr_presentation_free(gr_ctx *c, gr_presentation *p);
 #endif

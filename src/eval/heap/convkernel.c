@@ -1,6 +1,6 @@
-/* heapconv: leaf-deleted values and step numbers of heap rule sets that never split; see
- * heapconv.h. Also the evaluator that answers them (evaluator.h) under 'anyleaf' and 'every'. */
-#include "eval/heap/heapconv.h"
+/* convkernel: leaf-deleted values and step numbers of heap rule sets that never split; see
+ * convkernel.h. Also the evaluator that answers them (evaluator.h) under 'anyleaf' and 'every'. */
+#include "eval/heap/convkernel.h"
 #include "eval/cache.h"
 #include "eval/evaluator.h"
 #include "progress.h"
@@ -10,8 +10,8 @@
 enum { HC_NONE, HC_NIM, HC_WINDOW, HC_DENSE };
 enum { HC_BYTES = 2 * sizeof(int64_t) + 1 };   /* held per heap: leaf, step, outcome */
 
-typedef struct gr_heapconv gr_heapconv;
-struct gr_heapconv {
+typedef struct gr_convkernel gr_convkernel;
+struct gr_convkernel {
     int kind, declined;
     /* window kernel: heap i has the options i - k (k in amt, k < i) and 0 (i in zero) */
     int64_t *amt; size_t namt;
@@ -46,7 +46,7 @@ static int kind_of(const gr_game *g) {
     }
 }
 
-int gr_heapconv_fits(const gr_game *g) { return kind_of(g) != HC_NONE; }
+int gr_convkernel_fits(const gr_game *g) { return kind_of(g) != HC_NONE; }
 
 static void push(gr_ctx *c, int64_t **v, size_t *n, size_t *cap, int64_t x) {
     if (*n == *cap) {
@@ -56,9 +56,9 @@ static void push(gr_ctx *c, int64_t **v, size_t *n, size_t *cap, int64_t x) {
     (*v)[(*n)++] = x;
 }
 
-static gr_heapconv *state(gr_ctx *c, gr_game *g) {
-    if (GR_CACHED(g, heapconv)) return GR_CACHED(g, heapconv);
-    gr_heapconv *st = gr_eval_cache_of(c, g)->heapconv = gr_alloc(c, sizeof *st);
+static gr_convkernel *state(gr_ctx *c, gr_game *g) {
+    if (GR_CACHED(g, convkernel)) return GR_CACHED(g, convkernel);
+    gr_convkernel *st = gr_eval_cache_of(c, g)->convkernel = gr_alloc(c, sizeof *st);
     st->kind = kind_of(g);
     size_t acap = 0, zcap = 0;
     if (st->kind == HC_WINDOW && g->kernel == KER_SUBTRACT) {
@@ -80,8 +80,8 @@ static gr_heapconv *state(gr_ctx *c, gr_game *g) {
     return st;
 }
 
-void gr_heapconv_describe(const gr_game *g, char *buf, size_t cap) {
-    const gr_heapconv *st = GR_CACHED(g, heapconv);
+void gr_convkernel_describe(const gr_game *g, char *buf, size_t cap) {
+    const gr_convkernel *st = GR_CACHED(g, convkernel);
     switch (kind_of(g)) {
     case HC_NIM:
         snprintf(buf, cap, "heap kernel for anyleaf and every (nim): no move splits a heap and every smaller heap is an option, "
@@ -110,7 +110,7 @@ void gr_heapconv_describe(const gr_game *g, char *buf, size_t cap) {
 }
 
 /* ---- the recurrence ---- */
-typedef struct dense_opts { gr_heapconv *st; gr_ctx *c; int64_t n; int bad; } dense_opts;
+typedef struct dense_opts { gr_convkernel *st; gr_ctx *c; int64_t n; int bad; } dense_opts;
 
 static void dense_option(void *user, const int64_t *parts, int nparts) {
     dense_opts *d = user;
@@ -128,7 +128,7 @@ static int by_heap_then_at(const void *a, const void *b) {
 /* The options of heap n into st->opt, each once, in the order of the rules (the position
  * graph's order, so winning moves are listed as it lists them); 0 if a move leaves something
  * other than one smaller heap (the kernel then declines). */
-static int list_options(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
+static int list_options(gr_ctx *c, gr_game *g, gr_convkernel *st, int64_t n) {
     st->nopt = 0;
     if (st->kind == HC_WINDOW) {
         for (size_t j = 0; j < st->namt; j++)
@@ -159,7 +159,7 @@ static int list_options(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
 }
 
 /* Heap i from its options, all below i and computed. */
-static void settle(gr_ctx *c, gr_heapconv *st, int64_t i) {
+static void settle(gr_ctx *c, gr_convkernel *st, int64_t i) {
     size_t k = st->nopt;
     if (!k) { st->leaf[i] = -1; st->step[i] = 0; st->out[i] = GR_LOSS; return; }
     if (k + 2 > st->seencap) {
@@ -185,7 +185,7 @@ static void settle(gr_ctx *c, gr_heapconv *st, int64_t i) {
     st->out[i] = (uint8_t)(win ? GR_WIN : GR_LOSS);
 }
 
-static void reserve(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t upto) {
+static void reserve(gr_ctx *c, gr_game *g, gr_convkernel *st, int64_t upto) {
     if (upto < st->cap) return;
     uint64_t want = (uint64_t)upto + 1;
     if (want > c->mem_limit / HC_BYTES)
@@ -202,7 +202,7 @@ static void reserve(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t upto) {
 }
 
 /* Does heap i repeat at i + p? (leaf values; or outcomes and step differences) */
-static int same(const gr_heapconv *st, int steps, int64_t i, int64_t p) {
+static int same(const gr_convkernel *st, int steps, int64_t i, int64_t p) {
     if (!steps) return st->leaf[i] == st->leaf[i + p];
     int64_t di = st->step[i] - (i ? st->step[i - 1] : 0), dp = st->step[i + p] - st->step[i + p - 1];
     return st->out[i] == st->out[i + p] && di == dp;
@@ -213,7 +213,7 @@ static int same(const gr_heapconv *st, int steps, int64_t i, int64_t p) {
  * depend on i (for step numbers, one that commutes with adding a constant). If the window
  * [e, e + wa), with e + wa > w, repeats at [e + p, e + p + wa) (step numbers up to a constant
  * d), every later heap repeats by induction. Returns p (and *e) or 0; bounded work. */
-static int64_t prove(const gr_heapconv *st, int steps, int64_t *e_out) {
+static int64_t prove(const gr_convkernel *st, int steps, int64_t *e_out) {
     int64_t n = st->n, budget = 8 * n + 4096;
     for (int64_t p = 1; 2 * p <= n && budget > 0; p++) {
         int64_t e = n - p;
@@ -229,7 +229,7 @@ static int64_t prove(const gr_heapconv *st, int steps, int64_t *e_out) {
 }
 
 /* Makes heap n answerable: computed, or in a proved period. 0 if the kernel declines. */
-static int ensure(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
+static int ensure(gr_ctx *c, gr_game *g, gr_convkernel *st, int64_t n) {
     if (st->kind == HC_NIM) return 1;
     if (st->declined) return 0;
     while (st->n <= n && !(st->lp && st->sp)) {
@@ -255,8 +255,8 @@ static int ensure(gr_ctx *c, gr_game *g, gr_heapconv *st, int64_t n) {
     return 1;
 }
 
-int gr_heapconv_value(gr_ctx *c, gr_game *g, int64_t n, gr_hcval *out) {
-    gr_heapconv *st = state(c, g);
+int gr_convkernel_value(gr_ctx *c, gr_game *g, int64_t n, gr_hcval *out) {
+    gr_convkernel *st = state(c, g);
     if (st->kind == HC_NONE || n < 0 || !ensure(c, g, st, n)) return 0;
     if (st->kind == HC_NIM) {
         *out = n ? (gr_hcval){ n - 1, 1, GR_WIN } : (gr_hcval){ -1, 0, GR_LOSS };
@@ -278,9 +278,9 @@ static int matches(const gr_hcval *v, const gr_hcval *want) {
                      (want->outcome < 0 || v->outcome == want->outcome));
 }
 
-int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
-                            gr_heapconv_fn fn, void *user) {
-    gr_heapconv *st = state(c, g);
+int64_t gr_convkernel_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
+                            gr_convkernel_fn fn, void *user) {
+    gr_convkernel *st = state(c, g);
     int64_t count = 0;
     if (st->kind == HC_NIM) {
         /* heaps 1..n-1 are alike (N, step 1) but for L(m) = m - 1; heap 0 is the one leaf */
@@ -309,7 +309,7 @@ int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *wa
     if (k) memcpy(opts, st->opt, k * sizeof *opts);
     for (size_t j = 0; j < k; j++) {
         gr_hcval mv;
-        if (!gr_heapconv_value(c, g, opts[j], &mv) || !matches(&mv, want)) continue;
+        if (!gr_convkernel_value(c, g, opts[j], &mv) || !matches(&mv, want)) continue;
         if (fn && count < limit) fn(user, opts[j], &mv);
         count++;
     }
@@ -317,7 +317,7 @@ int64_t gr_heapconv_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *wa
     return count;
 }
 
-uint64_t gr_heapconv_options_floor(const gr_game *g, int64_t n) {
+uint64_t gr_convkernel_options_floor(const gr_game *g, int64_t n) {
     if (g->shape != SHAPE_HEAP || n <= 0) return 0;
     if (g->kernel == KER_NIM) return (uint64_t)n;
     if (g->kernel != KER_OCTAL && g->kernel != KER_TB) return 0;
@@ -336,8 +336,8 @@ uint64_t gr_heapconv_options_floor(const gr_game *g, int64_t n) {
 
 /* ---- the evaluator ---- */
 static unsigned hc_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
-    if (why && cap) gr_heapconv_describe(g, why, cap);
-    if (!gr_heapconv_fits(g)) return 0;
+    if (why && cap) gr_convkernel_describe(g, why, cap);
+    if (!gr_convkernel_fits(g)) return 0;
     if (conv == CONV_ANYLEAF) return GR_KIND_OUTCOME | GR_KIND_LEAFLESS;
     if (conv == CONV_EVERY) return GR_KIND_OUTCOME | GR_KIND_STEPS;
     return 0;
@@ -347,7 +347,7 @@ static int hc_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, uns
                     gr_loc loc, gr_value *out) {
     (void)kinds; (void)loc;
     gr_hcval v;
-    if (!gr_heapconv_value(c, g, pos[0], &v)) return 0;
+    if (!gr_convkernel_value(c, g, pos[0], &v)) return 0;
     if (conv == CONV_ANYLEAF) {
         /* alone, a heap at a leaf is won by the player to move; else the reduced game's outcome */
         out->outcome = v.leaf != 0 ? GR_WIN : GR_LOSS;
@@ -375,7 +375,7 @@ static void hc_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn f
     gr_heap_evaluator.options(c, g, pos, fn, user);
 }
 
-const gr_evaluator_ops gr_heapconv_evaluator = {
+const gr_evaluator_ops gr_convkernel_evaluator = {
     .name = "heap kernel for anyleaf and every",
     .answers = hc_answers,
     .value = hc_value,
@@ -383,3 +383,14 @@ const gr_evaluator_ops gr_heapconv_evaluator = {
     .options = hc_options,
     .terminal = gr_rules_terminal_of,
 };
+
+/* ---- the capability (cap_convkernel.h) ---- */
+static const gr_convkernel_cap convkernel_cap = {
+    .describe = gr_convkernel_describe,
+    .value = gr_convkernel_value,
+    .options = gr_convkernel_options,
+};
+
+const gr_convkernel_cap *gr_cap_convkernel(const gr_game *g) {
+    return gr_convkernel_fits(g) ? &convkernel_cap : NULL;
+}

@@ -1,4 +1,4 @@
-/* unit_heapconv: the heap kernels for 'anyleaf' and 'every' (eval/heap/heapconv.h) against the
+/* unit_convkernel: the heap kernels for 'anyleaf' and 'every' (eval/heap/convkernel.h) against the
  * position graph, on random rule sets whose moves never split (subtraction sets, octal codes
  * of digits 0..3, rule blocks): the values after leaf deletion, the step numbers and the
  * outcomes of heaps 0..40 equal the component graph's; values far past the proved periods
@@ -8,7 +8,7 @@
 #include "anyleaf.h"
 #include "every.h"
 #include "gamefix.h"
-#include "eval/heap/heapconv.h"
+#include "eval/heap/convkernel.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +56,7 @@ static void values_body(gf *f, void *arg) {
     for (int n = 0; n <= H && j->agree; n++) {
         gr_hcval v;
         uint32_t id = gr_compgraph_id(cg, &comps[n]);
-        if (!gr_heapconv_value(&f->c, j->g, n, &v)) { j->agree = 0; break; }
+        if (!gr_convkernel_value(&f->c, j->g, n, &v)) { j->agree = 0; break; }
         j->agree = v.leaf == cg->leafless[id] && v.step == cg->step[id] && v.outcome == (int)gr_pg_outcome(cg->pg, id);
         if (!j->agree)
             fprintf(stderr, "%s(%d): kernel L %lld s %lld %c, graph L %lld s %lld %c\n", j->g->name, n, (long long)v.leaf,
@@ -103,12 +103,12 @@ static void far_body(gf *f, void *arg) {
     /* the largest first: the kernel proves its periods and answers the rest from them */
     for (int64_t n = N; n >= 0 && j->agree; n -= 1 + (n % 7 == 0 ? 0 : 3)) {
         gr_hcval v;
-        j->agree = gr_heapconv_value(&f->c, j->g, n, &v) && v.leaf == L[n] && v.step == S[n] && v.outcome == O[n];
+        j->agree = gr_convkernel_value(&f->c, j->g, n, &v) && v.leaf == L[n] && v.step == S[n] && v.outcome == O[n];
         if (!j->agree) fprintf(stderr, "%s(%lld): kernel L %lld s %lld, recurrence L %lld s %lld\n", j->g->name, (long long)n,
                                (long long)v.leaf, (long long)v.step, (long long)L[n], (long long)S[n]);
     }
     char why[1024];
-    gr_heapconv_describe(j->g, why, sizeof why);
+    gr_convkernel_describe(j->g, why, sizeof why);
     j->proved = strstr(why, "values after leaf deletion: period") && strstr(why, "step numbers: period");
     free(L); free(S); free(O);
 }
@@ -144,9 +144,9 @@ int main(void) {
         gf f;
         if (!gf_open(&f, src)) { CHECK(0); continue; }
         gr_game *gs[5] = { gf_game(&f, "s"), gf_game(&f, "o"), gf_game(&f, "r"), gf_game(&f, "k"), gf_game(&f, "nim") };
-        CHECK(!gr_heapconv_fits(gs[3]));   /* 0.77 splits: the graph's */
+        CHECK(!gr_convkernel_fits(gs[3]));   /* 0.77 splits: the graph's */
         for (int i = 0; i < 3; i++) {
-            if (!CHECK(gr_heapconv_fits(gs[i]))) { fprintf(stderr, "no kernel for:\n%s", src); continue; }
+            if (!CHECK(gr_convkernel_fits(gs[i]))) { fprintf(stderr, "no kernel for:\n%s", src); continue; }
             vjob vj = { .g = gs[i] };
             if (!gf_run(&f, values_body, &vj)) { gf_report_failure(&f, "values"); continue; }
             vcases++;
@@ -206,5 +206,5 @@ int main(void) {
     CHECK(skernel >= scases / 2);   /* the rest: a component at a leaf, or the splitting code */
     CHECK(smixed >= scases / 20);
     CHECK_EQ(spartial, (programs + 19) / 20);
-    return t_finish("unit_heapconv");
+    return t_finish("unit_convkernel");
 }

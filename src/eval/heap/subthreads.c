@@ -1,5 +1,5 @@
-/* subpar: an infinite subtraction set's look-ups across threads; see subpar.h. */
-#include "eval/heap/subpar.h"
+/* subthreads: an infinite subtraction set's look-ups across threads; see subthreads.h. */
+#include "eval/heap/subthreads.h"
 #include "pool.h"
 #include <stdatomic.h>
 #include <string.h>
@@ -8,7 +8,7 @@ enum { MAX_BLOCK = 1024 };
 #define MAX_P (UINT64_C(1) << 16)         /* larger values: the serial kernel */
 #define BLOCK_WORK (INT64_C(1) << 22)     /* look-ups per block: a few ms */
 
-struct gr_subpar {
+struct gr_subthreads {
     gr_pool *pool;
     uint64_t *marks;
     size_t cap;                /* words allocated */
@@ -22,24 +22,24 @@ struct gr_subpar {
     atomic_llong next;
 };
 
-gr_subpar *gr_subpar_new(gr_ctx *c) {
+gr_subthreads *gr_subthreads_new(gr_ctx *c) {
     if (c->threads <= 1) return NULL;
     gr_pool *pool = gr_pool_new(c->threads);
     if (!pool) return NULL;
-    gr_subpar *s = gr_alloc(c, sizeof *s);
+    gr_subthreads *s = gr_alloc(c, sizeof *s);
     s->pool = pool;
     return s;
 }
 
-void gr_subpar_free(gr_ctx *c, gr_subpar *s) {
+void gr_subthreads_free(gr_ctx *c, gr_subthreads *s) {
     if (!s) return;
     gr_pool_free(s->pool);
     gr_free(c, s->marks);
     gr_free(c, s);
 }
 
-size_t gr_subpar_words(const gr_subpar *s) { return s->words; }
-const uint64_t *gr_subpar_marks(const gr_subpar *s, int64_t n) { return s->marks + (size_t)(n - s->n0) * s->words; }
+size_t gr_subthreads_words(const gr_subthreads *s) { return s->words; }
+const uint64_t *gr_subthreads_marks(const gr_subthreads *s, int64_t n) { return s->marks + (size_t)(n - s->n0) * s->words; }
 
 /* The first index of a sorted set whose element exceeds x. */
 static size_t first_above(const int64_t *a, size_t n, int64_t x) {
@@ -54,7 +54,7 @@ static size_t first_above(const int64_t *a, size_t n, int64_t x) {
 /* Members take heaps one at a time from a shared counter and mark t[n - s] for the elements s
  * with n0 + ... : n - s < n0, that is n - n0 < s <= n. */
 #define SCAN(NAME, T)                                                                             \
-    static void NAME(gr_subpar *S) {                                                              \
+    static void NAME(gr_subthreads *S) {                                                              \
         const T *restrict t = S->t;                                                               \
         for (int64_t j; (j = atomic_fetch_add(&S->next, 1)) < S->B;) {                           \
             int64_t n = S->n0 + j;                                                                \
@@ -73,7 +73,7 @@ SCAN(scan_u32, uint32_t)
 
 static void scan_job(void *arg, int member, int members) {
     (void)member; (void)members;
-    gr_subpar *S = arg;
+    gr_subthreads *S = arg;
     switch (S->width) {
     case 1: scan_u8(S); break;
     case 2: scan_u16(S); break;
@@ -81,7 +81,7 @@ static void scan_job(void *arg, int member, int members) {
     }
 }
 
-int gr_subpar_scan(gr_ctx *c, gr_subpar *s, const gr_game *g, const gr_sgtable *tab, int64_t to, int64_t *end) {
+int gr_subthreads_scan(gr_ctx *c, gr_subthreads *s, const gr_game *g, const gr_sgtable *tab, int64_t to, int64_t *end) {
     int64_t n0 = tab->n;
     if (n0 < GR_SUBPAR_FROM || n0 > to || tab->width > 4 || !g->nsub) return 0;
     uint64_t P = 64;

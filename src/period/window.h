@@ -1,6 +1,6 @@
 /* window: the window theorems of periodicity (docs/periodicity.md), written once for the table
- * that stops filling at a proved period (eval/heap/proved.c) and for the check queries that
- * report them (query/check.c). Each turns agreement sg(n + p) = sg(n) on a finite window
+ * that stops filling at a proved period and for the check queries that report them (both
+ * through proved.h; certify.h names them). Each turns agreement sg(n + p) = sg(n) on a finite window
  * e <= n < W into all n >= e:
  *   finite subtraction set S   W = e + max(S)
  *   take-and-break, no '!?=' and no repeating digits, moves leaving at most k heaps and
