@@ -16,7 +16,7 @@
  * when the heaps double, or when R grows. While no mask makes R small (under 1/8 of the heaps),
  * the plain kernel runs; it is re-examined at the next doubling.
  *
- * With --threads, past heap 4096, a pipeline (sparse.c): the team does each heap's look-ups
+ * With --threads, past heap 4096, a pipeline (sparsepar.c): the team does each heap's look-ups
  * and search that read only values already final, up to 128 heaps ahead; one thread finishes
  * the heaps in order. The values are those of one thread, whatever the timing. */
 #ifndef GRUNDY_SPARSE_H
