@@ -41,15 +41,6 @@ gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup) {
     return s;
 }
 
-void gr_sparse_free(gr_ctx *c, gr_sparse *s) {
-    if (!s) return;
-    gr_free(c, s->take); gr_free(c, s->takeall); gr_free(c, s->equal);
-    gr_free(c, s->split); gr_free(c, s->uneq);
-    gr_free(c, s->ra); gr_free(c, s->rv);
-    gr_free(c, s->mark); gr_free(c, s->need); gr_free(c, s->rclass); gr_free(c, s->bmarks);
-    gr_free(c, s);
-}
-
 int64_t gr_sparse_plain_until(const gr_sparse *s) { return s->plain_until; }
 
 /* The marks and need arrays for a choice (P + 1 bytes), and its table of rare-class values. */

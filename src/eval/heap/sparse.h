@@ -31,7 +31,7 @@ typedef struct gr_sparse gr_sparse;
 int gr_sparse_applies(const gr_game *g);
 /* warmup: heaps computed by the plain kernel before the first choice (0: the default, 1024). */
 gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup);
-void gr_sparse_free(gr_ctx *c, gr_sparse *s);
+/* (Tracked memory, kept in the game's cache for later calls: freed with the context.) */
 
 /* Computes heaps tab->n.. while the rare-value kernel is worth it, up to `to`. Returns 1 if it
  * stopped because the next value does not fit the table's width (the caller widens and calls
