@@ -1,5 +1,5 @@
 /* misquot: misere sums of heaps of one rule set answered by its misere quotient
- * (eval/quotient.h): the sum is a P-position iff the product of its heaps' elements lies in
+ * (eval/heap/quotient.h): the sum is a P-position iff the product of its heaps' elements lies in
  * P, and a move is winning iff the product after it does. */
 #ifndef GRUNDY_MISQUOT_H
 #define GRUNDY_MISQUOT_H
