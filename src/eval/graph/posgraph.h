@@ -19,12 +19,7 @@
 #include <stdint.h>
 #include "ctx.h"
 #include "game.h"      /* gr_outcome */
-
-typedef enum {
-    GR_EXPAND_MOVES, /* the children were emitted; no children means a loss (normal play) */
-    GR_EXPAND_WIN,   /* fixed outcome: the player to move wins (emit nothing) */
-    GR_EXPAND_LOSS   /* fixed outcome: the player to move loses (emit nothing) */
-} gr_expand_kind;
+#include "eval/graph/pgexpand.h"   /* gr_expand_kind: MOVES, WIN, LOSS */
 
 typedef struct gr_pg gr_pg;
 typedef struct gr_pg_sink gr_pg_sink;
