@@ -1,5 +1,8 @@
-/* parser.y: the grammar of the .game language. A pure, reentrant LALR(1) parser: every action
- * is one call of an ast_*() constructor; meaning is checked later, in sema. */
+/* parser.y: the grammar of the .game language. A pure, reentrant LALR(1) parser: the actions
+ * build the syntax tree with the ast_*() constructors. A few also check what the grammar
+ * leaves open, as syntax errors at the token: words it reads as any identifier (hex(k),
+ * subsets(lo..hi), a table's kind) and a period clause given twice. Meaning is checked later,
+ * in sema. */
 %define api.pure full
 %define parse.error custom
 %locations

@@ -9,7 +9,10 @@
 #   - a run stopped by --max-time saves its work first (exit 3, a message), and resumes
 #   - --threads 1, 2, 3 and 8 print the same bytes on several games
 # The size is chosen so an uninterrupted run takes about a second on this build (sanitizers
-# included), so the signal arrives mid-run. Prints "N passed, M failed".
+# included). The signal is sent once the run has its handler (read from /proc), so it arrives
+# with the work ahead; a run that finishes anyway is tried again, and fails the test if it
+# is never interrupted. --max-time is a quarter of a fresh run's time, and a run it does not
+# stop fails the test too. Prints "N passed, M failed".
 set -u
 export LC_ALL=C
 grundy=$1
@@ -40,17 +43,33 @@ for _ in 1 2 3 4 5 6 7; do
 done
 
 # ---- interrupted and resumed ----
+# Does process $1 catch signal $2 (its handler is installed: bit $2 - 1 of SigCgt)? Without
+# /proc, after 0.2 s it is taken to.
+catches() {
+    local mask
+    mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null) || mask=
+    if [ -z "$mask" ]; then [ -d /proc/self ] && return 1; sleep 0.2; return 0; fi
+    [ $(( 0x$mask >> ($2 - 1) & 1 )) -eq 1 ]
+}
 for sig in INT TERM; do
     want=$([ $sig = INT ] && echo 130 || echo 143)
-    rm -f ck ck.tmp
-    "$grundy" run.game --no-progress --checkpoint ck >part.txt 2>err &
-    pid=$!
-    sleep 0.4
-    kill -s $sig $pid
-    wait $pid
-    rc=$?
+    num=$([ $sig = INT ] && echo 2 || echo 15)
+    # A non-interactive shell starts a background job with SIGINT ignored: a signal before the
+    # run installs its handler would be lost (or, SIGTERM, kill it unsaved). Sent as soon as the
+    # handler is there, it finds the run's work ahead, and a safe point stops it.
+    for attempt in 1 2 3; do
+        rm -f ck ck.tmp
+        "$grundy" run.game --no-progress --checkpoint ck >part.txt 2>err &
+        pid=$!
+        for _ in $(seq 1000); do catches $pid $num && break; kill -0 $pid 2>/dev/null || break; sleep 0.005; done
+        kill -s $sig $pid 2>/dev/null
+        wait $pid
+        rc=$?
+        [ $rc -ne 0 ] && break
+        echo "note: attempt $attempt: the run of size $n finished before SIG$sig reached it; again"
+    done
     if [ $rc -eq 0 ]; then
-        echo "note: the run of size $n finished before SIG$sig; nothing to resume"
+        bad "SIG$sig: the run was never interrupted (3 attempts): nothing was tested"
     elif [ $rc -ne "$want" ]; then
         bad "SIG$sig: status $rc, expected $want"
     elif [ "$(head -c "$(stat -c %s part.txt)" whole.txt)" != "$(cat part.txt)" ] || ! grep -q "saved in ck" err || [ ! -s ck ]; then
@@ -102,7 +121,9 @@ rm -f pk
 "$grundy" p.game --no-progress --to 300000 --checkpoint pk --format json >p1.json 2>err
 if [ -s pk ] && grep -q '"checked_to":300000' p1.json; then ok; else bad "the stopped search did not keep pk"; fi
 "$grundy" p.game --no-progress --to 450000 --checkpoint pk --format json >p2.json 2>err
+t0=$(ms)
 "$grundy" p.game --no-progress --to 450000 --format json >f2.json 2>err
+fresh=$(( $(ms) - t0 ))   # ms: --max-time below is a quarter of it
 if [ -s pk ] && cmp -s p2.json f2.json && grep -q '"status":"holds","period":null' p2.json; then ok
 else bad "--to 450000 from the kept values printed other bytes than a fresh run"; fi
 "$grundy" p.game --no-progress --to 700000 --checkpoint pk --format json >p3.json 2>err
@@ -114,10 +135,13 @@ else bad "the proved search from the kept values differs, or left its checkpoint
 # (a time limit hit inside a kernel would lose it: the run stops at the next safe point instead)
 if [ -s f2.json ]; then
     rm -f mk
-    "$grundy" p.game --no-progress --to 450000 --checkpoint mk --format json --max-time 0.3 >m1.json 2>err
+    q=$((fresh / 4))   # a quarter of a fresh run, in ms: the rest is left to do
+    [ $q -lt 1 ] && q=1
+    limit=$(printf '%d.%03d' $((q / 1000)) $((q % 1000)))
+    "$grundy" p.game --no-progress --to 450000 --checkpoint mk --format json --max-time "$limit" >m1.json 2>err
     rc=$?
-    if [ $rc -eq 0 ]; then echo "note: --to 450000 finished within 0.3 s; nothing to resume"
-    elif [ $rc -eq 3 ] && [ ! -s m1.json ] && [ -s mk ] && grep -q "time limit of 0.3 s reached.*the work so far is saved in mk" err; then
+    if [ $rc -eq 0 ]; then bad "--to 450000 finished within --max-time $limit s, a quarter of its time: nothing was tested"
+    elif [ $rc -eq 3 ] && [ ! -s m1.json ] && [ -s mk ] && grep -q "time limit of [0-9.]* s reached.*the work so far is saved in mk" err; then
         ok
         "$grundy" p.game --no-progress --to 450000 --checkpoint mk --format json >m2.json 2>err
         if cmp -s m2.json f2.json; then ok; else bad "resumed after --max-time: other bytes than a fresh run"; fi

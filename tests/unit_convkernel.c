@@ -43,7 +43,7 @@ static void random_program(t_rng *r, char *src, size_t cap) {
 }
 
 /* ---- values of single heaps against the component graph ---- */
-typedef struct vjob { gr_game *g; int agree, kernel; } vjob;
+typedef struct vjob { gr_game *g; int agree, kernel; } vjob;   /* kernel: it answered every heap */
 
 static void values_body(gf *f, void *arg) {
     vjob *j = arg;
@@ -53,17 +53,19 @@ static void values_body(gf *f, void *arg) {
     j->agree = cg->acyclic;
     gr_compgraph_leafless(cg);
     gr_compgraph_steps(cg);
+    int answered = 0;
     for (int n = 0; n <= H && j->agree; n++) {
         gr_hcval v;
         uint32_t id = gr_compgraph_id(cg, &comps[n]);
         if (!gr_convkernel_value(&f->c, j->g, n, &v)) { j->agree = 0; break; }
+        answered++;
         j->agree = v.leaf == cg->leafless[id] && v.step == cg->step[id] && v.outcome == (int)gr_pg_outcome(cg->pg, id);
         if (!j->agree)
             fprintf(stderr, "%s(%d): kernel L %lld s %lld %c, graph L %lld s %lld %c\n", j->g->name, n, (long long)v.leaf,
                     (long long)v.step, "PN"[v.outcome], (long long)cg->leafless[id], (long long)cg->step[id],
                     "PND"[gr_pg_outcome(cg->pg, id)]);
     }
-    j->kernel = 1;
+    j->kernel = answered == H + 1;
     gr_compgraph_free(cg);
 }
 

@@ -1,4 +1,4 @@
-/* unit_quotient: the misere quotient (eval/quotient.h, sums/misquot.h) against its twins.
+/* unit_quotient: the misere quotient (eval/heap/quotient.h, sums/misquot.h) against its twins.
  *   1. random subtraction sets and octal codes, random sums of one to six small heaps (some of
  *      both rule sets, through the quotient of their union): where
  *      the quotient decides, the outcome, the winning moves and the remoteness (by the search

@@ -50,7 +50,7 @@ typedef struct gr_ctx {
     double deadline;          /* gr_now() at which the limit is reached (0: none) */
     int no_theory;            /* --no-theory: every query by the position graph */
     const char *checkpoint;   /* --checkpoint FILE: save and resume long runs (NULL: none) */
-    struct gr_ckpt *ckpt;     /* its state while a run uses it (eval/checkpoint.c) */
+    struct gr_ckpt *ckpt;     /* its state while a run uses it (eval/heap/checkpoint.c) */
     int ckpt_keep;            /* a search stopped at --to: keep the checkpoint so a larger --to goes on */
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */

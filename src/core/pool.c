@@ -49,7 +49,7 @@ static void *worker(void *user) {
 gr_pool *gr_pool_new(int threads) {
     if (threads <= 1) return NULL;
     if (threads > MAX_MEMBERS) threads = MAX_MEMBERS;
-    gr_pool *p = calloc(1, sizeof *p);
+    gr_pool *p = calloc(1, sizeof *p);   /* plain calloc: a pool belongs to no context (src/README.md) */
     if (!p) return NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);

@@ -98,6 +98,8 @@ struct gr_team {
 
 gr_team *gr_team_new(gr_ctx *owner) {
     if (owner->threads <= 1) return NULL;
+    /* plain calloc, as the pool's: a few hundred bytes a member, not a table, freed by
+     * gr_team_free on every way out (NULL here: the caller goes on without a team) */
     gr_team *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->owner = owner;

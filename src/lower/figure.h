@@ -1,5 +1,5 @@
 /* figure: the positions of Green Hackenbush figures and coin-turning rows as the IR holds
- * them (the algorithms are eval/hackenbush.h and eval/turning.h).
+ * them (the algorithms are eval/figure/hackenbush.h and eval/figure/turning.h).
  *
  * A figure is a multigraph on named vertices (loops and parallel edges allowed) with one root,
  * 'ground'; a position is the figure with some edges cut, a mask of absent edges in GR_HB_WORDS

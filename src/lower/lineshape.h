@@ -1,4 +1,4 @@
-/* lineshape: the lowering test for the per-line bitset kernel (eval/lines.h): positions are
+/* lineshape: the lowering test for the per-line bitset kernel (eval/box/lines.h): positions are
  * pairs (a, b) and every move is (a - k*da, b - k*db) for k in 1..LIMIT, (da, db) one of
  * (1, 0), (0, 1), (1, 1), LIMIT exactly what keeps the target non-negative. Lowering decides
  * with it; the kernel reads the directions back. */

@@ -1,6 +1,5 @@
 /* formula: formula checks over positions; see formula.h. */
 #include "formula.h"
-#include <stdlib.h>
 #include <string.h>
 #include "checktext.h"
 #include "eval/evaluator.h"
@@ -273,13 +272,15 @@ static int par_item(void *user, gr_ctx *wc, int member, int64_t i) {
     return gr_eval(wc, J->q->formula, frame, &hooks) != 0;
 }
 
+/* What a parallel range holds: tracked memory of the caller's context (the members only read
+ * and write it), released on every way out. */
 typedef struct par_run { gr_team *team; int64_t *frames; par_member *pm; int *res; } par_run;
-static void par_release(par_run *R) {
+static void par_release(gr_ctx *c, par_run *R) {
     gr_team_free(R->team);
-    free(R->frames);
-    free(R->pm);
-    free(R->res);
-    free(R);
+    gr_free(c, R->frames);
+    gr_free(c, R->pm);
+    gr_free(c, R->res);
+    gr_free(c, R);
 }
 
 static int par_eligible(gr_ctx *c, const gr_rquery *q, const formula_state *st, int64_t lo, int64_t hi) {
@@ -294,20 +295,23 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
                      gr_progress *pr, int64_t *count, gr_check_result *out) {
     formula_state *st = hooks->user;
     gr_game *g = st->g;
-    par_run *const R = calloc(1, sizeof *R);
-    if (!R || !(R->team = gr_team_new(c))) { free(R); return -1; }
-    int members = gr_team_size(R->team), nslots = q->nslots > 0 ? q->nslots : 1, slot = q->binds[k].slot, n = q->nbinds;
-    int stride = (nslots + 7) / 8 * 8 + 8;
-    R->frames = malloc((size_t)members * (size_t)stride * sizeof *R->frames);
-    R->pm = calloc((size_t)members, sizeof *R->pm);
-    R->res = malloc(PAR_BLOCK * sizeof *R->res);
-    if (!R->frames || !R->pm || !R->res) { par_release(R); return -1; }
+    par_run *const R = gr_alloc(c, sizeof *R);
     gr_guard guard;
     gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
     if (setjmp(guard.jb)) {
-        par_release(R);
+        par_release(c, R);
         gr_guard_rethrow(c, &guard);
     }
+    if (!(R->team = gr_team_new(c))) {
+        gr_guard_leave(c, &guard);
+        par_release(c, R);
+        return -1;
+    }
+    int members = gr_team_size(R->team), nslots = q->nslots > 0 ? q->nslots : 1, slot = q->binds[k].slot, n = q->nbinds;
+    int stride = (nslots + 7) / 8 * 8 + 8;
+    R->frames = gr_alloc(c, gr_size_mul(c, (size_t)members * (size_t)stride, sizeof *R->frames));
+    R->pm = gr_alloc(c, gr_size_mul(c, (size_t)members, sizeof *R->pm));
+    R->res = gr_alloc(c, PAR_BLOCK * sizeof *R->res);
     int refuted = 0;
     const gr_heap_table_cap *table = gr_cap_heap_table(g);    /* par_eligible: there is one */
     int64_t grew = 0, had = table->filled(g), size = PAR_FIRST, last = 0;
@@ -347,7 +351,7 @@ static int par_range(gr_ctx *c, gr_rquery *q, int k, int64_t *frame, int64_t lo,
         had = now;
     }
     gr_guard_leave(c, &guard);
-    par_release(R);
+    par_release(c, R);
     return refuted;
 }
 

@@ -282,7 +282,6 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
     gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);
     int outcome = sol.outcome;
     int64_t sg = sol.sg, remoteness = sol.remoteness;
-    gr_theory th = { .moves_partial = sol.moves_partial };
     /* JSON names the remoteness; off the graph path it needs a graph of its own, if small. */
     if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != GR_DRAW && !sol.remoteness_skipped[0])
         gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
@@ -312,10 +311,10 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         if (remoteness >= 0) fprintf(out, ", remoteness %lld", (long long)remoteness);
         else if (sol.remoteness_skipped[0]) fprintf(out, ", remoteness not computed (%s)", sol.remoteness_skipped);
         fputc('\n', out);
-        if (moves.n == 0) fprintf(out, th.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
+        if (moves.n == 0) fprintf(out, sol.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
         else {
-            if (th.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
-            else if (th.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            if (sol.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
+            else if (sol.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
             else if (sol.moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol.moves_unlisted + (long long)moves.n, moves.n);
             else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);

@@ -3,10 +3,9 @@
 #include "misremote.h"
 #include <string.h>
 
-/* Heaps beyond those computed are added one by one while the proofs stay cheap; past this
- * many checked tuples the quotient declines and the position graph answers. */
-/* The work a sum may spend growing a quotient (states checked and elements marked, about a
- * second); past it the sum goes to the next theory and the quotient stays as far as it got. */
+/* The quotient grows a heap at a time to cover a sum's heaps, within this much work (states
+ * checked and elements marked, about a second); past it the sum goes to the next theory and
+ * the quotient stays as far as it got. */
 enum { QUOTIENT_BUDGET = 30000000 };
 
 typedef struct mq {

@@ -294,27 +294,6 @@ int64_t gr_dense_remoteness(const gr_dense *b, const int64_t *pos) {
     return (b->st[i] & S_DONE) ? (int64_t)wget(&b->rem, i) - 1 : -1;
 }
 
-typedef struct optcb { gr_dense_option_fn fn; void *user; uint32_t *seen; size_t n, cap; } optcb;
-
-static void option_child(gr_dense *b, void *user, const int64_t *t, uint64_t ti) {
-    optcb *o = user;
-    for (size_t i = 0; i < o->n; i++)
-        if (o->seen[i] == ti) return;
-    if (o->n == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 64;
-        o->seen = gr_realloc(b->c, o->seen, gr_size_mul(b->c, o->cap, sizeof *o->seen));
-    }
-    o->seen[o->n++] = (uint32_t)ti;
-    o->fn(o->user, t);
-}
-
-void gr_dense_options(gr_dense *b, const int64_t *pos, gr_dense_option_fn fn, void *user) {
-    if (gr_rules_terminal(b->c, b->g, pos) >= 0) return;
-    optcb o = { fn, user, NULL, 0, 0 };
-    gr_dense_each_child(b, pos, option_child, &o);
-    gr_free(b->c, o.seen);
-}
-
 uint64_t gr_dense_size(const gr_dense *b) { return b->n; }
 uint64_t gr_dense_evaluated(const gr_dense *b) { return b->nvalued; }
 int gr_dense_shared_moves(const gr_dense *b) { return b->nshared; }

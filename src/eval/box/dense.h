@@ -62,9 +62,6 @@ int gr_dense_cyclic(const gr_dense *b);                       /* has a cycle (so
 gr_outcome gr_dense_outcome(const gr_dense *b, const int64_t *pos);
 int64_t gr_dense_sg(const gr_dense *b, const int64_t *pos);
 int64_t gr_dense_remoteness(const gr_dense *b, const int64_t *pos);
-/* The options of pos, each once, in the order the moves are written. */
-typedef void (*gr_dense_option_fn)(void *user, const int64_t *child);
-void gr_dense_options(gr_dense *b, const int64_t *pos, gr_dense_option_fn fn, void *user);
 
 uint64_t gr_dense_size(const gr_dense *b);       /* positions in the box */
 uint64_t gr_dense_evaluated(const gr_dense *b);  /* positions valued so far */

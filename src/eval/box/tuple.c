@@ -377,8 +377,3 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
     }
     return t->m.vals[memo_slot(&t->m, pos)];
 }
-
-uint64_t gr_tuple_count(const gr_game *g) {
-    const tuple_state *t = GR_CACHED(g, tuple);
-    return !t ? 0 : t->box ? gr_dense_evaluated(t->box) : t->m.count;
-}

@@ -28,6 +28,4 @@ struct gr_dense *gr_tuple_box(const gr_game *g);
  * in the game for later calls; NULL if the dense box does not support g under conv. Normal,
  * misere, loopy play alike: outcomes, remoteness, and SG values where they exist. */
 struct gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, gr_loc loc);
-/* How many positions the memo holds (for benchmarks and --explain). */
-uint64_t gr_tuple_count(const gr_game *g);
 #endif

@@ -18,7 +18,8 @@
  * levels, after the team's join. */
 #include "eval/graph/pgteam.h"
 #include <string.h>
-#include "eval/graph/posgraph.h"
+#include "eval/cap_graph.h"   /* gr_expand_kind */
+#include "game.h"      /* gr_outcome */
 
 #define NONE UINT32_MAX   /* posgraph.c's: rem of a draw, an undefined SG value */
 

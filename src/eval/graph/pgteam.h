@@ -19,7 +19,7 @@
 typedef struct gr_pgpass {
     gr_level_job lv;              /* the job: positions, or a frontier of lv.queue */
     /* the graph: the children of v are fwd[off[v]..off[v + 1]), its parents
-     * rev[roff[v]..roff[v + 1]); kind[v] its gr_expand_kind */
+     * rev[roff[v]..roff[v + 1]); kind[v] its gr_expand_kind (eval/cap_graph.h) */
     const uint64_t *off, *roff;
     const uint32_t *fwd, *rev;
     const uint8_t *kind;

@@ -73,7 +73,8 @@ static void option(void *user, const int64_t *heaps, int nheaps) {
     if (need > m->cap) {
         size_t cap = m->cap ? m->cap : 1024;
         while (cap < need) cap *= 2;
-        /* past its share of the limit the member leaves the heap to the serial kernel, whose
+        /* plain realloc (see member_buf): the caller's tracked memory is not for other threads.
+         * Past its share of the limit the member leaves the heap to the serial kernel, whose
          * tracked memory stops the run with the limit's message if it is really reached */
         int64_t *v = cap <= s->J->room / sizeof *v ? realloc(m->v, cap * sizeof *v) : NULL;
         if (!v) { s->nomem = 1; return; }
@@ -134,14 +135,14 @@ typedef struct run {
 static void release(gr_ctx *c, run *R) {
     gr_pool_free(R->pool);    /* joins the team: its members are idle between blocks */
     for (int i = 0; R->mb && i < R->members; i++) {
-        free(R->mb[i].v);
+        free(R->mb[i].v);     /* a member's own (see option) */
         gr_worker_free(&R->mb[i].w);
     }
-    free(R->mb);
+    gr_free(c, R->mb);
     gr_free(c, R->sets);
     gr_free(c, R->rec);
     gr_free(c, R->vals);
-    free(R);
+    gr_free(c, R);
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -189,7 +190,7 @@ static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progres
         if (!R->pool) {
             if (!(R->pool = gr_pool_new(c->threads))) break;
             R->members = gr_pool_size(R->pool);
-            if (!(R->mb = calloc((size_t)R->members, sizeof *R->mb))) break;
+            R->mb = gr_alloc(c, gr_size_mul(c, (size_t)R->members, sizeof *R->mb));
             for (int i = 0; i < R->members; i++) gr_worker_init(&R->mb[i].w, c);
         }
         int64_t B = BLOCK_WORK / *opts;
@@ -241,8 +242,7 @@ int gr_genpar_fill(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progre
     if (c->threads <= 1 || tab->n < GR_GENPAR_FROM || tab->n > to || *opts < GR_GENPAR_OPTIONS) return -1;
     if (g->kernel != KER_TB && g->kernel != KER_RULES) return -1;
     if (to - tab->n + 1 < 2 * (c->threads < 64 ? c->threads : 64)) return -1;   /* too few heaps to share */
-    run *const R = calloc(1, sizeof *R);
-    if (!R) return -1;
+    run *const R = gr_alloc(c, sizeof *R);
     gr_guard guard;
     gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
     if (setjmp(guard.jb)) {

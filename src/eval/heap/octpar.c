@@ -2,8 +2,8 @@
 #include "eval/heap/octpar.h"
 #include "eval/heap/octscan.h"
 #include "pool.h"
+#include "worker.h"
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { PROGRESS_STEP = 1 << 12, MAX_BLOCK = 1024 };
@@ -55,11 +55,33 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
         }                                                                                         \
     }
 
+/* What one call holds, released on every way out: the team, and the block's marks and the
+ * caller's mark buffer, tracked memory of the caller's context (counted against --max-memory)
+ * grown only while the limit has room for it: else the heaps go to the serial kernel. */
+typedef struct held { gr_pool *pool; uint8_t *marks, *buf; size_t marks_cap, cap; } held;
+
+static void release(gr_ctx *c, held *H) {
+    gr_pool_free(H->pool);
+    gr_free(c, H->marks);
+    gr_free(c, H->buf);
+    gr_free(c, H);
+}
+
+/* p grown to `want` bytes (*cap updated) if the limit has room for it; else NULL, p kept. */
+static void *grow(gr_ctx *c, void *p, size_t *cap, size_t want) {
+    if (*cap >= want) return p;
+    size_t room = c->mem_used < c->mem_limit ? c->mem_limit - c->mem_used : 0;
+    if (want - *cap > room) return NULL;
+    p = gr_realloc(c, p, want);
+    *cap = want;
+    return p;
+}
+
 /* The caller finishes the block in heap order: take moves, '=' splits, splits reaching into
  * the block, then the mex over everything. Returns 1 if heap tab->n's value does not fit T,
- * -1 if out of memory, 0 when the block is done. */
+ * -1 if the limit has no room for its marks, 0 when the block is done. */
 #define FINISH(NAME, T, TMAX)                                                                     \
-    static int NAME(const block *J, gr_sgtable *tab, uint8_t **buf, size_t *cap, gr_progress *pr) { \
+    static int NAME(gr_ctx *c, const block *J, gr_sgtable *tab, held *H, gr_progress *pr) {      \
         T *restrict t = tab->data;                                                                \
         const gr_tbcode *code = J->code;                                                          \
         int k0 = code->d[0].mask ? 0 : 1;                                                         \
@@ -68,13 +90,12 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
             uint64_t P = 1;                                                                       \
             while (P <= (uint64_t)tab->max) P <<= 1;                                              \
             if (P < 64) P = 64;                                                                   \
-            if (*cap < P + 1) {                                                                   \
-                uint8_t *nb = realloc(*buf, (size_t)P + 1);                                       \
+            if (H->cap < P + 1) {                                                                 \
+                uint8_t *nb = grow(c, H->buf, &H->cap, (size_t)P + 1);                            \
                 if (!nb) return -1;                                                               \
-                *buf = nb;                                                                        \
-                *cap = (size_t)P + 1;                                                             \
+                H->buf = nb;                                                                      \
             }                                                                                     \
-            uint8_t *restrict s = *buf;                                                           \
+            uint8_t *restrict s = H->buf;                                                         \
             const uint8_t *own = J->marks + (size_t)j * J->stride;                                \
             if (J->P0 <= 64) {                                                                    \
                 uint64_t all;                                                                     \
@@ -119,9 +140,13 @@ int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_
     if (c->threads <= 1 || tab->n < GR_OCTPAR_FROM || tab->n > to || tab->width > 4) return -1;
     if (g->kernel != KER_OCTAL || g->tb.max_heaps > 2 || g->tb.period) return -1;
     gr_pool_fn scan = tab->width == 1 ? scan_u8 : tab->width == 2 ? scan_u16 : scan_u32;
-    uint8_t *marks = NULL, *buf = NULL;
-    size_t marks_cap = 0, cap = 0;
-    gr_pool *pool = NULL;
+    held *const H = gr_alloc(c, sizeof *H);
+    gr_guard guard;
+    gr_guard_enter(c, &guard);     /* before setjmp: nothing the handler reads changes after it */
+    if (setjmp(guard.jb)) {        /* the system out of memory: the team joins, then the failure */
+        release(c, H);
+        gr_guard_rethrow(c, &guard);
+    }
     int rc = -1;
     int64_t start = tab->n;
     while (tab->n <= to) {
@@ -129,29 +154,27 @@ int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_
         while (P0 <= (uint64_t)tab->max) P0 <<= 1;
         if (P0 > MAX_P) break;
         int64_t n0 = tab->n, B = BLOCK_WORK / n0;
-        if (!pool && !(pool = gr_pool_new(c->threads))) break;
-        int members = gr_pool_size(pool);
+        if (!H->pool && !(H->pool = gr_pool_new(c->threads))) break;
+        int members = gr_pool_size(H->pool);
         if (B < 2 * members) B = 2 * members;
         if (B > MAX_BLOCK) B = MAX_BLOCK;
         if (B > n0 / 4) B = n0 / 4;
         if (B > to - n0 + 1) B = to - n0 + 1;
         block J = { &g->tb, tab->data, n0, B, P0, P0 <= 64 ? 8 : (size_t)P0, NULL, 0 };
-        if (marks_cap < (size_t)B * J.stride) {
-            uint8_t *nm = realloc(marks, (size_t)B * J.stride);
+        if (H->marks_cap < (size_t)B * J.stride) {
+            uint8_t *nm = grow(c, H->marks, &H->marks_cap, (size_t)B * J.stride);
             if (!nm) break;
-            marks = nm;
-            marks_cap = (size_t)B * J.stride;
+            H->marks = nm;
         }
-        J.marks = marks;
-        gr_pool_run(pool, scan, &J);
-        int r = tab->width == 1 ? finish_u8(&J, tab, &buf, &cap, pr)
-              : tab->width == 2 ? finish_u16(&J, tab, &buf, &cap, pr)
-              : finish_u32(&J, tab, &buf, &cap, pr);
+        J.marks = H->marks;
+        gr_pool_run(H->pool, scan, &J);
+        int r = tab->width == 1 ? finish_u8(c, &J, tab, H, pr)
+              : tab->width == 2 ? finish_u16(c, &J, tab, H, pr)
+              : finish_u32(c, &J, tab, H, pr);
         if (r) { rc = r; break; }
     }
-    gr_pool_free(pool);
-    free(marks);
-    free(buf);
+    gr_guard_leave(c, &guard);
+    release(c, H);
     if (rc == 1) return 1;
     return tab->n > start ? 0 : -1;
 }

@@ -17,7 +17,9 @@ enum { GR_OCTPAR_FROM = 4096 };
  * c->threads members. Returns 1 when it stopped because the value of heap tab->n does not fit
  * the table's width (the caller widens and calls again); 0 when it computed some heaps (up to
  * `to`, or until the values outgrew what it handles); -1 when it computed nothing (too few
- * threads, heaps below GR_OCTPAR_FROM, values too large, or no memory): the serial kernel runs.
- * Never fails with a longjmp: the threads exist only inside this call. */
+ * threads, heaps below GR_OCTPAR_FROM, values too large, or no room under --max-memory for
+ * its marks): the serial kernel runs. Its memory is tracked; it fails (a longjmp) only when
+ * the limit has no room for its few bytes of state or the system has no memory, the threads
+ * joined first (they exist only inside this call). */
 int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_progress *pr);
 #endif

@@ -16,7 +16,7 @@
  * when the heaps double, or when R grows. While no mask makes R small (under 1/8 of the heaps),
  * the plain kernel runs; it is re-examined at the next doubling.
  *
- * With --threads, past heap 4096, a pipeline (sparse.c): the team does each heap's look-ups
+ * With --threads, past heap 4096, a pipeline (sparsepar.c): the team does each heap's look-ups
  * and search that read only values already final, up to 128 heaps ahead; one thread finishes
  * the heaps in order. The values are those of one thread, whatever the timing. */
 #ifndef GRUNDY_SPARSE_H
@@ -31,7 +31,7 @@ typedef struct gr_sparse gr_sparse;
 int gr_sparse_applies(const gr_game *g);
 /* warmup: heaps computed by the plain kernel before the first choice (0: the default, 1024). */
 gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup);
-void gr_sparse_free(gr_ctx *c, gr_sparse *s);
+/* (Tracked memory, kept in the game's cache for later calls: freed with the context.) */
 
 /* Computes heaps tab->n.. while the rare-value kernel is worth it, up to `to`. Returns 1 if it
  * stopped because the next value does not fit the table's width (the caller widens and calls

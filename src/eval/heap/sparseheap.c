@@ -1,0 +1,120 @@
+/* sparseheap: one heap's value in the rare-value kernel (sparse.h): its options of the common
+ * class by look-ups of the rare heaps, the least common-class value they miss, and the search
+ * for the rare-class values below it (sparsescan.c); from nothing, or from a pipeline slot's
+ * work (sparsepar.c). And the commit of a value: the rare heaps' list grows. */
+#include "eval/heap/sparseint.h"
+
+void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
+    if (s->nr == s->rcap) {
+        s->rcap = s->rcap ? s->rcap * 2 : 256;
+        s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)s->rcap, sizeof *s->ra));
+        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)s->rcap, sizeof *s->rv));
+    }
+    s->ra[s->nr] = n;
+    s->rv[s->nr++] = (uint32_t)v;
+}
+
+
+/* A slot's marks, packed as bits by the member (sparsepar.c), back as bytes 0 or 1. */
+static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
+            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
+            memcpy(mark + 8 * i, &w, 8);
+        }
+        return;
+    }
+#endif
+    for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
+}
+
+/* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
+ * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
+ * and left clear). The value is capped at P (of the rare class, never an option). */
+#define FINISH_HEAP(NAME, T, NEED, UPPER)                                                             \
+    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
+                         const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,    \
+                         int64_t *stopped, int64_t *wasted) {                                         \
+        const uint64_t P = s->P;                                                                      \
+        int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
+        if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
+        else memset(mark, 0, (size_t)P);                                                              \
+        for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
+        for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;                    \
+        for (int i = 0; i < s->nequal; i++) {                                                         \
+            int64_t r = n - s->equal[i];                                                              \
+            if (r >= 2 && !(r & 1)) mark[0] = 1;                                                      \
+        }                                                                                             \
+        /* every split with a rare part: all options of the common class */                         \
+        for (int j = 0; j < s->nsplit; j++) {                                                         \
+            int64_t m = n - s->split[j];                                                              \
+            if (m < 2) continue;                                                                      \
+            const int64_t *ra = s->ra;                                                                \
+            const uint32_t *rv = s->rv;                                                               \
+            int64_t nr = s->nr;                                                                       \
+            /* with a slot the members did the rare heaps i in [lo, nrL): skip them */                \
+            int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                       \
+            int64_t hi = sl ? nrL : nr;                                                               \
+            int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                               \
+            int64_t e1 = lo < top ? lo : top;                                                         \
+            if (s->uneq[j]) {                                                                         \
+                for (int64_t i = 0; i < e1; i++)                                                      \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+                for (int64_t i = hi; i < top; i++)                                                    \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+            } else {                                                                                  \
+                for (int64_t i = 0; i < e1; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                      \
+                for (int64_t i = hi; i < top; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                    \
+            }                                                                                         \
+        }                                                                                             \
+        int nb = s->hp & (int)(n & 1);                                                                \
+        uint64_t v = 0;                                                                               \
+        const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
+        v = least_common(mark, rc, P);                                                                \
+        /* rare-class values below v not seen yet: only common-common splits give them */            \
+        int64_t count = 0;                                                                            \
+        int resumed = 0;                                                                              \
+        uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                          \
+        count = needed(mark, rc, need, vlim);                                                         \
+        if (count) {                                                                                  \
+            /* with a slot the members searched the pairs below L for those below v' */              \
+            count = NEED(t, s, n, L, need, count, vlim);                                              \
+            if (count && sl) {                                                                        \
+                /* the least value still needed, and whether one is past the members' v' */         \
+                uint64_t w = 0;                                                                       \
+                while (!need[w]) w++;                                                                 \
+                uint64_t top = vlim;                                                                  \
+                while (top > sl->sp.v && !need[top - 1]) top--;                                       \
+                spec_at at = sl->sp.at;                                                               \
+                if (top > sl->sp.v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */       \
+                resumed = w < sl->sp.v;                                                               \
+                if (w >= sl->sp.v || at.j < s->nsplit)                                                \
+                    count = UPPER(t, s, n, L, need, NULL, count, &at, INT64_MAX, vlim);               \
+            }                                                                                         \
+            if (count) {                                                                              \
+                uint64_t w = 0;                                                                       \
+                while (!need[w]) w++;                                                                 \
+                for (uint64_t x = w; x < vlim; x++) need[x] = 0;                                      \
+                v = w;                                                                                \
+            }                                                                                         \
+        }                                                                                             \
+        if (sl && sl->sp.at.j < s->nsplit) {                                                          \
+            ++*stopped;                /* the members' search stopped at its budget */                \
+            *wasted += !resumed;       /* and the heap did not go on with it */                       \
+        }                                                                                             \
+        return v > P ? P : v;                                                                         \
+    }
+FINISH_HEAP(gr_sparse_finish_u8, uint8_t, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
+FINISH_HEAP(gr_sparse_finish_u16, uint16_t, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
+FINISH_HEAP(gr_sparse_finish_u32, uint32_t, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
+
+/* Heap n gets value v (below P, or P: the rare class); returns 1 when the rare-value choice
+ * is to be made again (v >= P). The caller checked that v fits T. */
+int gr_sparse_commit(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint64_t v) {
+    if ((int64_t)v > tab->max) tab->max = (int64_t)v;
+    tab->n = n + 1;
+    if (cls(s, v, n) != s->cc) gr_sparse_push_rare(c, s, n, v);
+    return v >= s->P;
+}

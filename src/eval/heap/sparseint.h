@@ -1,0 +1,126 @@
+/* sparseint.h: the inside of the rare-value kernel (sparse.h), shared by its files: sparse.c
+ * (the kernel's state, the choice of classes, the runs, checkpoints and --explain),
+ * sparseheap.c (one heap's value from its options), sparsescan.c (the pair scans that look for
+ * the rare-class values) and sparsepar.c (the pipeline across threads). Private to eval/heap/. */
+#ifndef GRUNDY_SPARSEINT_H
+#define GRUNDY_SPARSEINT_H
+#include "eval/heap/sparse.h"
+#include <string.h>
+
+enum { PROGRESS_MASK = (1 << 12) - 1 };
+enum { SPEC_MIN = 64, SPEC_START = 1 << 13, SPEC_MAX = 1 << 20 };   /* the team's search budget */
+enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
+enum { PAR_FROM = 4096, CHUNK = 1 << 16 };   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
+#define ONES_u8 UINT64_C(0x0101010101010101)
+
+struct gr_sparse {
+    /* the moves of the code, by place */
+    int64_t *take; int ntake;          /* digit bit 1: leave one heap of n - k */
+    int64_t *takeall; int ntakeall;    /* digit bit 0: take a whole heap of k */
+    int64_t *equal; int nequal;        /* '=' splits: two equal heaps */
+    int64_t *split; uint8_t *uneq; int nsplit;  /* splits into two heaps; '!'/'?': unequal */
+    int kappa;                         /* the parity of every split place, or -1 if mixed */
+    int64_t warmup;                    /* heaps before the first choice */
+    /* the choice */
+    int mode;
+    uint64_t mask, P;                  /* P: a power of two above every value at the choice */
+    int hp, cc;                        /* heap-parity bit; the common class */
+    int64_t chosen_n, chosen_rare, plain_until, best_rare;
+    /* the rare heaps, in increasing order, with their values */
+    int64_t *ra; uint32_t *rv; int64_t nr, rcap;
+    /* scratch */
+    uint8_t *mark, *need; size_t scap;
+    uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
+    uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
+    int64_t spec_budget;               /* --threads: pairs per heap the team searches */
+    int64_t piped;                     /* heaps finished from a slot of the pipeline */
+    int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
+};
+
+static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
+    return __builtin_parityll(v & s->mask) ^ (s->hp & (int)(n & 1));
+}
+
+/* Where a search of the pairs stopped (split j, pair a), and a search's result: the values
+ * below v were searched for; at.j = nsplit when the search is complete. */
+typedef struct spec_at { int64_t j, a; } spec_at;
+typedef struct spec {
+    uint64_t v;          /* the values below it were searched for */
+    spec_at at;          /* where the search stopped (at.j = nsplit: complete) */
+} spec;
+
+/* A pipeline member's work for one heap (sparsepar.c): it read heaps below L and the nrL rare
+ * heaps below L; its marks are packed apart (sparsepar.c), a cache line per slot. */
+typedef struct slot {
+    int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
+    spec sp;             /* its search */
+    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec)];   /* a cache line each */
+} slot;
+
+/* The first index i < nr with ra[i] > x (ra increasing). */
+static inline int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
+    int64_t lo = 0, hi = nr;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (ra[mid] > x) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The least common-class value not in mark (rc: the rare-class table of the heap's parity),
+ * or P when every one below P is; and the rare-class values below vlim not in mark, set in
+ * need (clear there before) and counted. Bytes are 0 or 1, so eight go at a time. */
+static inline uint64_t least_common(const uint8_t *mark, const uint8_t *rc, uint64_t P) {
+    uint64_t x = 0;
+    for (; x + 8 <= P; x += 8) {
+        uint64_t a, b;
+        memcpy(&a, mark + x, 8);
+        memcpy(&b, rc + x, 8);
+        if (~(a | b) & ONES_u8) break;
+    }
+    while (x < P && (mark[x] | rc[x])) x++;
+    return x;
+}
+static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *need, uint64_t vlim) {
+    int64_t count = 0;
+    for (uint64_t x = 0; x < vlim; x++) {
+        uint8_t h = rc[x] & (uint8_t)~mark[x];
+        need[x] = h;
+        count += h;
+    }
+    return count;
+}
+
+/* sparseheap.c: a rare heap joins the list (c NULL: the room is reserved); heap n gets value
+ * v, returning 1 when the choice is due again; heap n's value from its options, all of them
+ * (sl NULL) or a pipeline slot's plus the rest (see FINISH_HEAP there). */
+void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v);
+int gr_sparse_commit(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint64_t v);
+#define GR_SPARSE_FINISH_DECL(NAME, T)                                                            \
+    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                    \
+                  const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,        \
+                  int64_t *stopped, int64_t *wasted);
+GR_SPARSE_FINISH_DECL(gr_sparse_finish_u8, uint8_t)
+GR_SPARSE_FINISH_DECL(gr_sparse_finish_u16, uint16_t)
+GR_SPARSE_FINISH_DECL(gr_sparse_finish_u32, uint32_t)
+
+/* sparsescan.c: the search for rare-class values over the pairs with a part at n0 or above
+ * (need_scan), and over those with both parts below n0, resumable, within a budget (need_upper). */
+#define GR_SPARSE_SCAN_DECL(NAME, T)                                                              \
+    int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                   \
+                 uint8_t *restrict need, int64_t count, uint64_t lim);
+#define GR_SPARSE_UPPER_DECL(NAME, T)                                                             \
+    int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                   \
+                 uint8_t *restrict need, uint8_t *restrict mark, int64_t count,                     \
+                 spec_at *at, int64_t budget, uint64_t lim);
+GR_SPARSE_SCAN_DECL(gr_sparse_need_scan_u8, uint8_t)
+GR_SPARSE_SCAN_DECL(gr_sparse_need_scan_u16, uint16_t)
+GR_SPARSE_SCAN_DECL(gr_sparse_need_scan_u32, uint32_t)
+GR_SPARSE_UPPER_DECL(gr_sparse_need_upper_u8, uint8_t)
+GR_SPARSE_UPPER_DECL(gr_sparse_need_upper_u16, uint16_t)
+GR_SPARSE_UPPER_DECL(gr_sparse_need_upper_u32, uint32_t)
+
+/* sparsepar.c: heaps tab->n .. end (at most CHUNK) by the pipeline across threads. Returns 0,
+ * 1 (the next value does not fit the table: widen) or 2 (choose again). */
+int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr);
+#endif

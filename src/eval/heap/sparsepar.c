@@ -1,0 +1,307 @@
+/* sparsepar: the rare-value kernel's pipeline across threads (--threads, past heap PAR_FROM;
+ * sparse.h): members work ahead of the finished heaps into slots, one member at a time
+ * finishes the heaps in order, lock-free; the values are those of one thread. */
+#include "eval/heap/sparseint.h"
+#include "pool.h"
+#include <sched.h>
+#include <time.h>
+#include <stdatomic.h>
+
+/* With --threads, a pipeline. The heaps are finished in order by one member at a time (any
+ * member: whichever holds `finishing`); every member takes the next heap ahead of the finished
+ * ones and does, into a slot of its own, everything that reads only heaps below L (the heaps
+ * finished when it was taken): the split look-ups with a rare part whose other part is below
+ * L, and then, speculatively, the search for the rare-class values below v' (the least
+ * common-class value those marks miss) over the pairs with both parts below L. Finishing adds
+ * what reads heaps from L on: the look-ups of rare heaps at L or above or whose other part is
+ * (the few smallest rare heaps), the pairs with a part at L or above, and the search for
+ * values past v'. Heaps run at most AHEAD past the finished ones, so L trails by about that
+ * much and finishing stays a small share. A heap whose member is late (a loaded machine may
+ * not be running it) is done whole by the finishing member after STEAL_SPINS waits. The values
+ * never depend on timing: a slot only says which options are known already. No allocation
+ * happens while the team lives; it ends every CHUNK heaps (limits, Ctrl-C and a new search
+ * budget are seen then). */
+enum { AHEAD = 128, STEAL_SPINS = 1024 };
+#define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
+
+/* where[] entries a cache line apart: members writing neighbouring heaps' entries at once */
+typedef struct where_at { atomic_llong w; char pad[64 - sizeof(atomic_llong)]; } where_at;
+
+typedef struct pipe {
+    const gr_sparse *s;
+    const void *t;
+    const int64_t *ra; const uint32_t *rv;
+    size_t P;
+    int64_t end, ahead;  /* the last heap of the chunk; how far the members may run ahead */
+    /* `ahead` slots per member, used in turn, so that a member late with a heap the finisher
+     * did meanwhile writes only its own; where[n % ahead] says whose slot holds heap n */
+    slot *slots;
+    uint8_t *bits;       /* the marks of each slot as bits, bstride bytes per slot */
+    size_t bstride;
+    where_at *where;     /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
+    uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
+    int64_t budget;      /* pairs per heap for the speculative search */
+    /* each written by its own writer, on cache lines of their own (64 bytes apart) */
+    char pad0[64];
+    atomic_llong claim;  /* the next heap no member took yet */
+    char pad1[64];
+    atomic_llong done;   /* the finisher's heaps below it are final (release) */
+    atomic_llong pubnr;  /* rare heaps published, stored before done */
+    char pad2[64];
+    atomic_int stop;
+    atomic_int finishing;   /* held by the member finishing heaps (any member may) */
+    char pad3[64];
+    /* the finisher's own (read and written under `finishing`) */
+    gr_sparse *fs;
+    gr_sgtable *tab;
+    gr_progress *pr;
+    int status;          /* 0: chunk done, 1: widen, 2: choose again */
+    int64_t stopped, wasted;
+} pipe;
+
+/* Waiting for another member: a few pauses (its heap takes microseconds), then the processor
+ * for others (a loaded machine may not be running it), then short sleeps (members far ahead
+ * of the finisher have a hundred heaps of its work queued: no need to burn a core meanwhile). */
+static inline void pause_once(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+static inline void spin_wait(unsigned *spins) {
+    ++*spins;
+    if (*spins < 64) {
+        pause_once();
+    } else if (*spins < 96) {
+        sched_yield();
+    } else {
+        nanosleep(&(struct timespec){ 0, 20 * 1000 }, NULL);
+    }
+}
+
+/* A slot's marks as bits (one cache line for P = 256 rather than four: the slot goes from one
+ * core to another); the marks are bytes 0 or 1. sparseheap.c unpacks them. */
+static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w;
+            memcpy(&w, mark + 8 * i, 8);
+            bits[i] = (uint8_t)((w * UINT64_C(0x0102040810204080)) >> 56);   /* byte k's bit 0 to bit k */
+        }
+        return;
+    }
+#endif
+    memset(bits, 0, (P + 7) / 8);
+    for (size_t x = 0; x < P; x++) bits[x >> 3] |= (uint8_t)(mark[x] << (x & 7));
+}
+
+/* A member's work for heap n into its slot e (of its `ahead`). */
+#define PRECOMPUTE(NAME, T, UPPER)                                                                    \
+    static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need,       \
+                     int member, int64_t e) {                                                         \
+        const gr_sparse *s = J->s;                                                                    \
+        const T *restrict t = J->t;                                                                   \
+        const int64_t *ra = J->ra;                                                                    \
+        const uint32_t *rv = J->rv;                                                                   \
+        size_t own = (size_t)member * (size_t)J->ahead + (size_t)e;                                   \
+        slot *sl = &J->slots[own];                                                                    \
+        uint8_t *restrict mark = need + J->P;          /* the member's own, packed into the slot */   \
+        sl->L = L;                                                                                    \
+        sl->nrL = nrL;                                                                                \
+        memset(mark, 0, J->P);                                                                        \
+        for (int j = 0; j < s->nsplit; j++) {                                                         \
+            int64_t m = n - s->split[j];                                                              \
+            if (m < 2) continue;                                                                      \
+            int64_t i = first_above(ra, nrL, m - L);                                                  \
+            if (s->uneq[j]) {                                                                         \
+                for (; i < nrL && ra[i] < m; i++)                                                     \
+                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
+            } else {                                                                                  \
+                for (; i < nrL && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                     \
+            }                                                                                         \
+        }                                                                                             \
+        int nb = s->hp & (int)(n & 1);                                                                \
+        uint64_t v = 0, P = J->P;                                                                     \
+        const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
+        v = least_common(mark, rc, P);                                                                \
+        uint64_t vlim = v < P ? v : P;                                                                \
+        int64_t count = 0;                                                                            \
+        count = needed(mark, rc, need, vlim);                                                         \
+        sl->sp.v = vlim;                                                                              \
+        sl->sp.at = (spec_at){ 0, 0 };                                                                \
+        if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
+            memset(need, 0, vlim);                                                                    \
+        if (!count) sl->sp.at.j = s->nsplit;                                                          \
+        pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
+        atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
+                              memory_order_release);                                                  \
+    }
+PRECOMPUTE(precompute_u8, uint8_t, gr_sparse_need_upper_u8)
+PRECOMPUTE(precompute_u16, uint16_t, gr_sparse_need_upper_u16)
+PRECOMPUTE(precompute_u32, uint32_t, gr_sparse_need_upper_u32)
+/* After B heaps, of whose searches `stopped` ran out of budget and `wasted` of those were not
+ * gone on with (the heap got the values otherwise): a quarter wasted shrinks the budget, a
+ * sixteenth gone on with grows it. Only the work moves. */
+static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t B) {
+    if (B <= 0) return;
+    if (4 * wasted > B) s->spec_budget = s->spec_budget / 4 > SPEC_MIN ? s->spec_budget / 4 : SPEC_MIN;
+    else if (16 * (stopped - wasted) > B && s->spec_budget < SPEC_MAX) s->spec_budget *= 2;
+}
+
+/* The pipeline's job, the same for every member: finish heaps in order while the next one can
+ * be (its slot is complete, or no member took it: it is then done whole; or its member is late:
+ * after a while it is done whole too), holding `finishing`, so whichever member the machine
+ * runs moves the finished heaps on; else take the next heap ahead and do its slot; else wait.
+ * Only the caller (member 0) shows progress. */
+#define PIPE_JOB(NAME, T, TMAX, PRE, FIN)                                                             \
+    static void NAME(void *arg, int member, int members) {                                           \
+        pipe *J = arg;                                                                                \
+        gr_sparse *s = J->fs;                                                                         \
+        uint8_t *need = J->needs + (size_t)member * 2 * J->P;                                         \
+        uint8_t *mark = need + J->P;                                                                  \
+        unsigned spins = 0, late = 0;                                                                 \
+        long long stalled = -1;          /* a member's last look at the finished heaps */              \
+        int64_t e = 0;                   /* the member's next slot */                                 \
+        while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
+            long long h = atomic_load_explicit(&J->done, memory_order_acquire);                       \
+            long long q = atomic_load(&J->claim);                                                     \
+            if (s->solo && q <= h) {         /* tests: a run of heaps ahead, as members would */      \
+                int64_t k = 1 + (h * 7919) % J->ahead;                                                \
+                if (k > J->end - h + 1) k = J->end - h + 1;                                           \
+                if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                    \
+                for (int64_t i = 0; i < k; i++) {                                                     \
+                    PRE(J, h + i, h, s->nr, need, member, e);                                         \
+                    e = e + 1 == J->ahead ? 0 : e + 1;                                                \
+                }                                                                                     \
+                continue;                                                                             \
+            }                                                                                         \
+            long long w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);       \
+            /* with a team a heap nobody took is taken below as a slot, not done whole here */      \
+            int whole = members == 1 && !s->solo;                                                     \
+            int can = (w >= 0 && w >> 16 == h) || (q <= h && whole) || late >= STEAL_SPINS;           \
+            /* the caller finishes; another member only when the heaps stopped moving since its    \
+             * last look (the caller is not running): the finishing state stays on one core */     \
+            if (member && h != stalled) { stalled = h; can = late >= STEAL_SPINS; }                   \
+            if (can && !atomic_exchange_explicit(&J->finishing, 1, memory_order_acquire)) {           \
+                gr_sgtable *tab = J->tab;                                                             \
+                T *t = tab->data;                                                                     \
+                for (h = atomic_load_explicit(&J->done, memory_order_relaxed);;) {                    \
+                    if (h > J->end) { atomic_store(&J->stop, 1); break; }                             \
+                    if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
+                    uint64_t v;                                                                       \
+                    w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);         \
+                    q = atomic_load(&J->claim);                                                       \
+                    if (w >= 0 && w >> 16 == h) {                                                     \
+                        size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
+                        v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
+                                &J->stopped, &J->wasted);                                             \
+                        s->piped++;                                                                   \
+                    } else if (q <= h) {             /* nobody took it: all of it here */             \
+                        /* with a team, as a slot outside `finishing` (which a member the machine \
+                         * stops while it holds it holds from all); tests: the next run ahead */    \
+                        if (!whole) break;                                                            \
+                        if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;            \
+                        v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
+                    } else if (late >= STEAL_SPINS) { /* its member is late (not running?) */         \
+                        v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
+                        late = 0;                                                                     \
+                    } else {                         /* a member is on it: help meanwhile */          \
+                        break;                                                                        \
+                    }                                                                                 \
+                    if (v > (uint64_t)(TMAX)) { J->status = 1; atomic_store(&J->stop, 1); break; }    \
+                    t[h] = (T)v;                                                                      \
+                    int again = gr_sparse_commit(NULL, s, tab, h, v);                                      \
+                    atomic_store_explicit(&J->pubnr, s->nr, memory_order_release);                    \
+                    atomic_store_explicit(&J->done, h + 1, memory_order_release);                     \
+                    if (member == 0 && (h & PROGRESS_MASK) == 0) gr_progress_update(J->pr, (uint64_t)h); \
+                    h++;                                                                              \
+                    spins = 0;                                                                        \
+                    if (again) { J->status = 2; atomic_store(&J->stop, 1); break; }                   \
+                }                                                                                     \
+                atomic_store_explicit(&J->finishing, 0, memory_order_release);                        \
+                continue;                                                                             \
+            }                                                                                         \
+            if (q < h + J->ahead && q <= J->end) {                                                    \
+                if (atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                             \
+                    long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);            \
+                    PRE(J, q, h, first_above(J->ra, nr, h - 1), need, member, e);                     \
+                    e = e + 1 == J->ahead ? 0 : e + 1;                                                \
+                    spins = late = 0;                                                                 \
+                }                                                                                     \
+                continue;                                                                             \
+            }                                                                                         \
+            /* all heaps up to `ahead` past the finished ones are taken: the next heap's member is \
+             * late (then it is done here before long), or another member is finishing */          \
+            if (q > h && !(w >= 0 && w >> 16 == h) && !atomic_load(&J->finishing)) {                  \
+                late++;                      /* no sleeping: it is done here after STEAL_SPINS */     \
+                pause_once();                                                                         \
+            } else {                                                                                  \
+                spin_wait(&spins);                                                                    \
+            }                                                                                         \
+        }                                                                                             \
+    }
+PIPE_JOB(pipe_job_u8, uint8_t, UINT8_MAX, precompute_u8, gr_sparse_finish_u8)
+PIPE_JOB(pipe_job_u16, uint16_t, UINT16_MAX, precompute_u16, gr_sparse_finish_u16)
+PIPE_JOB(pipe_job_u32, uint32_t, UINT32_MAX, precompute_u32, gr_sparse_finish_u32)
+
+/* Heaps tab->n .. end (at most CHUNK) by the pipeline. Returns its status (0, 1: widen, 2:
+ * choose again). Everything that may fail is allocated before the team starts. */
+static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pool_fn job, gr_progress *pr) {
+    size_t P = (size_t)s->P;
+    int64_t ahead = AHEAD;
+    size_t members = (size_t)(c->threads < 256 ? c->threads : 256);
+    size_t bstride = ((P + 7) / 8 + 63) & ~(size_t)63;
+    if ((size_t)ahead * bstride * members > PAR_MAX_SLOTS_BYTES) ahead = (int64_t)(PAR_MAX_SLOTS_BYTES / (bstride * members));
+    if (ahead < 4) ahead = 4;
+    /* the rare heaps may grow to where the choice is made again (and one past) */
+    int64_t want = 2 * s->chosen_rare + 1026;
+    if (s->rcap < want) {
+        s->rcap = want;
+        s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)want, sizeof *s->ra));
+        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)want, sizeof *s->rv));
+    }
+    size_t marks = gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), bstride);
+    size_t needs = gr_size_mul(c, members, gr_size_mul(c, 2, P));
+    size_t at = (marks + needs + 63) & ~(size_t)63;
+    size_t wat = at + gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), sizeof(slot));
+    size_t bytes = wat + gr_size_mul(c, (size_t)ahead, sizeof(where_at));
+    if (bytes > s->bcap) {
+        s->bmarks = gr_realloc(c, s->bmarks, bytes);
+        s->bcap = bytes;
+    }
+    memset(s->bmarks + marks, 0, needs);              /* the need arrays start clear */
+    pipe *J = gr_alloc(c, sizeof *J);
+    J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
+    J->end = end; J->ahead = ahead;
+    J->slots = (slot *)(void *)(s->bmarks + at);
+    J->where = (where_at *)(void *)(s->bmarks + wat);
+    J->bits = s->bmarks;
+    J->bstride = bstride;
+    J->needs = s->bmarks + marks;
+    J->budget = s->spec_budget;
+    for (int64_t i = 0; i < ahead; i++) atomic_init(&J->where[i].w, -1);
+    atomic_init(&J->claim, tab->n);
+    atomic_init(&J->done, tab->n);
+    atomic_init(&J->pubnr, s->nr);
+    atomic_init(&J->stop, 0);
+    atomic_init(&J->finishing, 0);
+    J->fs = s; J->tab = tab; J->pr = pr;
+    J->status = 0;
+    J->stopped = J->wasted = 0;
+    int64_t from = tab->n;
+    gr_pool *pool = gr_pool_new(c->threads);
+    gr_pool_run(pool, job, J);
+    gr_pool_free(pool);
+    adapt_budget(s, J->stopped, J->wasted, tab->n - from);
+    int status = J->status;
+    gr_free(c, J);
+    return status;
+}
+
+int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr) {
+    switch (tab->width) {
+    case 1: return pipe_chunk(c, s, tab, end, pipe_job_u8, pr);
+    case 2: return pipe_chunk(c, s, tab, end, pipe_job_u16, pr);
+    default: return pipe_chunk(c, s, tab, end, pipe_job_u32, pr);
+    }
+}
