@@ -717,14 +717,14 @@ static void nonrec_body(gf *f, void *arg) {
     CHECK_EQ(gr_heap_sg(&f->c, g, 4), 0);            /* 0,1,0,1,0: subtract {1} up to 4 */
     CHECK_EQ(gr_heap_sg(&f->c, g, 3), 1);
     CHECK_EQ(gr_heap_ensure(&f->c, g, 10), -1);       /* heap 5 moves to 5 */
-    CHECK(g->not_recurrence);
+    CHECK(g->state->not_recurrence);
     /* a sum target without variables whose one part is n: lowering once read the binding
      * before the first (mv->binds[-1]) and crashed; the part -2 makes it no move at all */
     gr_game *neg = gf_game(f, "neg");
     for (int64_t n = 0; n <= 10; n++) CHECK_EQ(gr_heap_sg(&f->c, neg, n), 0);
     gr_game *s = gf_game(f, "same");
     CHECK_EQ(gr_heap_ensure(&f->c, s, 3), -1);
-    CHECK(s->not_recurrence);
+    CHECK(s->state->not_recurrence);
     /* the fast path declines, and the graph answers: heap 5 moves to itself and to 4 (a P
      * position), so it is N without an SG value; heap 6 moves only to 5: P; heap 7: N */
     int64_t x = -1;

@@ -55,7 +55,7 @@ static int64_t *values(const char *src, int64_t upto, int threads, char *msg, si
         r.v = NULL;
     } else if (r.rc < 0) {
         *status = -1;      /* not a recurrence: the explanation says where */
-        snprintf(msg, cap, "%s", gf_game(&f, "g")->explain);
+        snprintf(msg, cap, "%s%s", gf_game(&f, "g")->explain, gf_game(&f, "g")->state->found);
         free(r.v);
         r.v = NULL;
     }

@@ -1,8 +1,10 @@
 /* cache: what the evaluators keep of a game between calls (heap tables and their kernels'
  * state, an infinite subtraction set's look-ups, tuple memos, dense boxes, the 'anyleaf' and
  * 'every' heap kernels). The IR holds only
- * an opaque pointer to it (gr_game.cache), so no stage after eval/ can read kernel state; the
- * evaluators reach it through these. */
+ * an opaque pointer to it in the game's run-time state (gr_game.state->cache: the IR itself is
+ * not changed after lowering), so no stage after eval/ can read kernel state; the evaluators
+ * reach it through these. It is tracked memory of the context that made it: an engine's
+ * (api/engine.h) lives for many calls. */
 #ifndef GRUNDY_EVAL_CACHE_H
 #define GRUNDY_EVAL_CACHE_H
 #include "game.h"
@@ -20,9 +22,9 @@ struct gr_eval_cache {
 
 /* g's cache, made on first need (tracked memory of c, freed with the context). */
 static inline struct gr_eval_cache *gr_eval_cache_of(gr_ctx *c, gr_game *g) {
-    if (!g->cache) g->cache = gr_alloc(c, sizeof *g->cache);   /* zeroed */
-    return g->cache;
+    if (!g->state->cache) g->state->cache = gr_alloc(c, sizeof *g->state->cache);   /* zeroed */
+    return g->state->cache;
 }
 /* Reading without making: NULL where nothing is kept yet. */
-#define GR_CACHED(g, field) ((g)->cache ? (g)->cache->field : NULL)
+#define GR_CACHED(g, field) ((g)->state->cache ? (g)->state->cache->field : NULL)
 #endif

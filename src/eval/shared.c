@@ -5,8 +5,8 @@
 #include "eval/rules.h"
 
 unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap) {
-    if (why && cap) snprintf(why, cap, "%s", g->explain);
-    if (conv != CONV_NORMAL || g->not_recurrence) return 0;
+    if (why && cap) snprintf(why, cap, "%s%s", g->explain, g->state->found);
+    if (conv != CONV_NORMAL || g->state->not_recurrence) return 0;
     return GR_KIND_SG | GR_KIND_OUTCOME;
 }
 

@@ -68,6 +68,16 @@ typedef struct gr_rules {
 
 /* ---- the instance ---- */
 typedef struct gr_game gr_game;
+
+/* What the evaluators find out and keep about an instance while it runs: the only part of a
+ * game that changes after lowering. */
+typedef struct gr_game_state {
+    struct gr_eval_cache *cache;   /* what the evaluators keep between calls (eval/cache.h), opaque here */
+    int not_recurrence;            /* a move was found that does not lead to smaller heaps */
+    const struct gr_rmove *grow_move; /* heap rules: a move that leads to larger heaps (grow.h) */
+    int64_t grow_max;              /* the largest heap of it reached in a position graph */
+    char found[256];               /* what running found out, said after explain ("; but heap 7 ...") */
+} gr_game_state;
 struct gr_game {
     const char *name;              /* as written in output: "kayles", "bash[3]" */
     gr_gdecl *decl;
@@ -83,6 +93,8 @@ struct gr_game {
     int64_t *sub; size_t nsub, subcap;  /* sorted; for an infinite set, the prefix made so far */
     int64_t sub_open_from;         /* KER_SUBTRACT_INF open range: every k >= this (0: none) */
     const gr_set *sub_gen;         /* a set builder, generated on demand */
+    /* A set builder's prefix (sub, gen_next, gen_done) is the one thing of the IR made later, on
+     * demand: the same fixed set whatever asks, so it is a memo, not an answer of a query. */
     gr_code *gen_elem; int gen_slot; int64_t gen_next, gen_hi; int gen_has_hi, gen_done;
     gr_tbcode tb;                  /* KER_OCTAL, KER_TB */
     gr_rules *rules;               /* KER_RULES, KER_TUPLE */
@@ -93,11 +105,9 @@ struct gr_game {
     struct gr_figure *figure;      /* SHAPE_FIGURE */
     struct gr_turning *turning;    /* SHAPE_COINS */
 
-    /* solver state */
-    struct gr_eval_cache *cache;   /* what the evaluators keep between calls (eval/cache.h), opaque here */
-    int not_recurrence;            /* a move was found that does not lead to smaller heaps */
-    const gr_rmove *grow_move;     /* heap rules: a move that leads to larger heaps (grow.h) */
-    int64_t grow_max;              /* the largest heap of it reached in a position graph */
+    /* What running the game finds out (made with the instance; the rest of the IR stays as
+     * lowering left it, so an engine runs one IR for many calls). */
+    struct gr_game_state *state;
     gr_game *next;
 };
 #endif

@@ -45,15 +45,15 @@ const gr_rmove *gr_rules_growing_move(const gr_game *g) {
 }
 
 void gr_grow_found(gr_game *g, int64_t from, int64_t to) {
-    if (to <= from || g->grow_move || !g->rules) return;
+    if (to <= from || g->state->grow_move || !g->rules) return;
     /* which move: the first whose part can exceed the heap (else the first move) */
     const gr_rmove *mv = gr_rules_growing_move(g);
-    g->grow_move = mv ? mv : &g->rules->moves[0];
-    if (to > g->grow_max) g->grow_max = to;
+    g->state->grow_move = mv ? mv : &g->rules->moves[0];
+    if (to > g->state->grow_max) g->state->grow_max = to;
 }
 
 void gr_grow_move_text(const gr_ctx *c, const gr_game *g, char *buf, size_t cap) {
-    const gr_rmove *mv = g->grow_move;
+    const gr_rmove *mv = g->state->grow_move;
     int line, col;
     gr_line_col(c, mv->loc.off, &line, &col);
     uint32_t len = mv->loc.len > 80 ? 80 : mv->loc.len;
@@ -63,8 +63,8 @@ void gr_grow_move_text(const gr_ctx *c, const gr_game *g, char *buf, size_t cap)
 }
 
 void gr_grow_reached(gr_ctx *c, gr_game *g, int64_t heap) {
-    if (heap <= g->grow_max) return;
-    g->grow_max = heap;
+    if (heap <= g->state->grow_max) return;
+    g->state->grow_max = heap;
     char mv[160];
     gr_grow_move_text(c, g, mv, sizeof mv);
     snprintf(c->limit_note, sizeof c->limit_note, "the heaps of '%s' grow: %s leads to larger heaps, and the largest heap reached is %lld",

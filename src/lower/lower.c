@@ -368,7 +368,7 @@ void gr_lower(gr_ctx *c, gr_game *g) {
                 snprintf(g->explain, sizeof g->explain, "position graph: heap rules with %s",
                          g->rules->nterms ? "'terminal' conditions" : "a 'where' restriction");
             }
-            if ((g->grow_move = gr_rules_growing_move(g)) != NULL) {
+            if ((g->state->grow_move = gr_rules_growing_move(g)) != NULL) {
                 char mv[160];
                 gr_grow_move_text(c, g, mv, sizeof mv);
                 g->evaluator = EVAL_GRAPH;

@@ -49,16 +49,16 @@ static void need_heap_values(gr_ctx *c, const gr_rquery *q) {
         gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity is about normal-play Sprague-Grundy values; '%s' is played %s",
                    g->name, gr_convention_name(g->play));
     if (g->shape != SHAPE_HEAP || !gr_cap_heap_table(g))
-        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence; '%s' is evaluated otherwise (%s)",
-                   g->name, g->explain);
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence; '%s' is evaluated otherwise (%s%s)",
+                   g->name, g->explain, g->state->found);
 }
 
 /* Makes sg(0..upto) available or fails at the query. */
 static void ensure_values(gr_ctx *c, const gr_rquery *q, int64_t upto) {
     int64_t zero = 0;
     if (!gr_eval_ensure(c, q->game, &zero, &upto, GR_KIND_SG))
-        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence, and '%s' is not one (%s)",
-                   q->game->name, q->game->explain);
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity needs the values of a heap recurrence, and '%s' is not one (%s%s)",
+                   q->game->name, q->game->explain, q->game->state->found);
 }
 
 /* sg(n) once ensure_values(n) succeeded. */

@@ -286,7 +286,7 @@ static void par_release(gr_ctx *c, par_run *R) {
 static int par_eligible(gr_ctx *c, const gr_rquery *q, const formula_state *st, int64_t lo, int64_t hi) {
     const gr_game *g = st->g;
     return c->threads > 1 && lo <= hi && (uint64_t)hi - (uint64_t)lo >= PAR_MIN - 1 && q->nbinds <= 16 &&
-           g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && gr_cap_heap_table(g) && !g->not_recurrence &&
+           g->play == CONV_NORMAL && g->shape == SHAPE_HEAP && gr_cap_heap_table(g) && !g->state->not_recurrence &&
            !(g->rules && g->rules->where);
 }
 

@@ -53,7 +53,7 @@ void gr_member_compute(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out) {
     if (have > to) have = to;
     int64_t zero = 0;
     if (!gr_eval_ensure(c, g, &zero, &have, GR_KIND_SG))
-        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "a census needs the values of a heap recurrence, and '%s' is not one (%s)", g->name, g->explain);
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "a census needs the values of a heap recurrence, and '%s' is not one (%s%s)", g->name, g->explain, g->state->found);
     fingerprint all = { 0, 0 }, tail = { 0, 0 };
     out->largest = -1;
     for (int64_t n = 0; n <= to; n++) {

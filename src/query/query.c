@@ -414,7 +414,7 @@ int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_quer
 }
 
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out) {
-    char why[sizeof m->games->explain];
+    char why[sizeof m->games->explain + sizeof m->games->state->found];
     for (gr_game *g = m->games; g; g = g->next) {
         char more[512];
         gr_eval_answers(g, g->play, why, sizeof why);

@@ -24,7 +24,7 @@ static int64_t stream_cell(const gr_table_data *t, int64_t i) {
         int r = gr_eval_ensure(s->c, s->g, &lo, &upto, GR_KIND_SG);
         s->c->heap_goal = 0;
         if (!r)
-            gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", s->g->name, s->g->explain);
+            gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s%s)", s->g->name, s->g->explain, s->g->state->found);
         s->ready = upto + 1;
     }
     int64_t v = -1;

@@ -114,7 +114,7 @@ static void heap_option(void *user, const int64_t *parts, int nparts) {
  * to g(h) xor 1 (always so for odd g(h), by the mex); a game that never splits has single
  * heaps only, and there only the heaps of value 0 need it. */
 static int heap_condition(gr_ctx *c, gr_game *g, int64_t hmax, uint64_t *budget, int64_t *bad, int *splits) {
-    if (g->shape != SHAPE_HEAP || g->arity != 1 || g->grow_move) return -1;
+    if (g->shape != SHAPE_HEAP || g->arity != 1 || g->state->grow_move) return -1;
     const gr_heap_table_cap *table = gr_cap_heap_table(g);
     int64_t per, pre, saltus;
     if (table && table->period(g, &per, &pre, &saltus) && per == 1 && pre == 0 && saltus == 1)

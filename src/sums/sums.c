@@ -458,7 +458,7 @@ static gr_expand_kind expand(void *user, const uint8_t *pos, size_t len, gr_pg_s
     decode(s, pos, len, &s->cur);
     for (int i = 0; i < s->cur.na; i++) {
         gr_game *g = s->games[s->cur.a[i].game];
-        if (!g->grow_move) continue;
+        if (!g->state->grow_move) continue;
         gr_grow_reached(s->c, g, s->cur.a[i].c[0]);
         if (!s->c->max_positions && gr_pg_count(s->pg) > GR_GROW_MAX_POSITIONS)
             gr_fail(s->c, GR_EXIT_LIMIT, "position graph stopped at %u positions, the default for heaps that grow "

@@ -76,7 +76,7 @@ static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, un
          * and value it again (a cubic table of E&D). Only for positions bounded by a 'where':
          * without one, a move may leave every box, which the cell-by-cell growth reports at
          * the move (tuple.c: check_bounded) and the range's growth would not. */
-        if (!g->not_recurrence && g->rules && g->rules->where) gr_tuple_reserve(c, g, box->lo, box->hi);
+        if (!g->state->not_recurrence && g->rules && g->rules->where) gr_tuple_reserve(c, g, box->lo, box->hi);
         for (int64_t i = 0; i < n; i++) {
             gr_value v;
             gr_box_cell(box, i, pos);
@@ -85,7 +85,7 @@ static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, un
         }
         return 1;
     }
-    if (conv == CONV_NORMAL && kind == GR_KIND_OUTCOME && !g->not_recurrence) {
+    if (conv == CONV_NORMAL && kind == GR_KIND_OUTCOME && !g->state->not_recurrence) {
         gr_tuple_reserve(c, g, box->lo, box->hi);
         int ok = 1;
         for (int64_t i = 0; i < n && ok; i++) {

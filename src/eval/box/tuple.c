@@ -137,9 +137,8 @@ static tuple_state *tuple_state_of(gr_ctx *c, gr_game *g) {
 }
 
 static void mark_cycle(gr_game *g) {
-    g->not_recurrence = 1;
-    size_t len = strlen(g->explain);
-    snprintf(g->explain + len, sizeof g->explain - len, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
+    g->state->not_recurrence = 1;
+    snprintf(g->state->found, sizeof g->state->found, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
 }
 
 /* The box covering lo..hi and the old box, evaluated over lo..hi (grown until closed). */
@@ -242,7 +241,7 @@ void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *h
         lines_sg(c, g, tuple_state_of(c, g), hi);
         return;
     }
-    if (g->not_recurrence || !gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return;
+    if (g->state->not_recurrence || !gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return;
     tuple_state *t = tuple_state_of(c, g);
     if (t->box && gr_dense_contains(t->box, lo) && gr_dense_contains(t->box, hi)) return;
     if (t->box) gr_dense_free(t->box);
@@ -270,7 +269,7 @@ int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi
     }
     if (!gr_rules_valid(c, g, lo) || !gr_rules_valid(c, g, hi)) return 1;
     gr_tuple_reserve(c, g, lo, hi);
-    return !g->not_recurrence;
+    return !g->state->not_recurrence;
 }
 
 int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos) {
@@ -321,7 +320,7 @@ gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo,
 }
 
 int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
-    if (g->not_recurrence) return -1;
+    if (g->state->not_recurrence) return -1;
     require_valid(c, g, pos, loc);
     tuple_state *t = tuple_state_of(c, g);
     char why[128];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static unsigned normal_only(const gr_game *g, gr_conv conv, char *why, size_t cap) {
-    if (why && cap) snprintf(why, cap, "%s", g->explain);
+    if (why && cap) snprintf(why, cap, "%s%s", g->explain, g->state->found);
     return conv == CONV_NORMAL ? GR_KIND_SG | GR_KIND_OUTCOME : 0;
 }
 

@@ -9,7 +9,7 @@
 
 static unsigned graph_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
     (void)conv;
-    if (why && cap) snprintf(why, cap, "%s", g->explain);
+    if (why && cap) snprintf(why, cap, "%s%s", g->explain, g->state->found);
     return 0;
 }
 

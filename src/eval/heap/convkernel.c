@@ -27,7 +27,7 @@ struct gr_convkernel {
 };
 
 static int kind_of(const gr_game *g) {
-    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP || g->not_recurrence || g->arity != 1) return HC_NONE;
+    if (g->shape != SHAPE_HEAP || g->evaluator != EVAL_HEAP || g->state->not_recurrence || g->arity != 1) return HC_NONE;
     for (int k = 0; g->rules && k < g->rules->nterms; k++)
         if (g->rules->terms[k].kind != TERM_LEAF) return HC_NONE;   /* an outcome fixed by a terminal */
     switch (g->kernel) {

@@ -62,10 +62,9 @@ static int64_t generic_value(gr_ctx *c, gr_game *g, int64_t n, generic_state *s,
 }
 
 static void not_recurrence(gr_game *g, int64_t n, int64_t heap) {
-    g->not_recurrence = 1;
+    g->state->not_recurrence = 1;
     gr_grow_found(g, n, heap);
-    size_t len = strlen(g->explain);
-    snprintf(g->explain + len, sizeof g->explain - len,
+    snprintf(g->state->found, sizeof g->state->found,
              "; but heap %lld has a move to a heap of %lld, not smaller, so values come from the position graph",
              (long long)n, (long long)heap);
 }
@@ -427,7 +426,7 @@ static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, in
 
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
-    if (g->not_recurrence) return -1;
+    if (g->state->not_recurrence) return -1;
     if (c->ckpt) gr_ckpt_claim(c, g);    /* the first time: the values saved by an earlier run */
     if (!GR_CACHED(g, sg)) gr_eval_cache_of(c, g)->sg = gr_sgt_new(c, g->kernel == KER_SUBTRACT ? width_for(g->nsub) : 1);
     gr_sgtable *t = GR_CACHED(g, sg);
@@ -478,7 +477,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
 }
 
 int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
-    if (g->kernel != KER_RULES || g->not_recurrence || !GR_CACHED(g, sg) || c->threads <= 1) return -1;
+    if (g->kernel != KER_RULES || g->state->not_recurrence || !GR_CACHED(g, sg) || c->threads <= 1) return -1;
     gr_progress quiet = { 0 };
     int64_t bad, had = GR_CACHED(g, sg)->n;
     int rc = gr_genpar_fill(c, g, GR_CACHED(g, sg), n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
@@ -497,7 +496,7 @@ int64_t gr_heap_value(const gr_game *g, int64_t n) {
 int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return n;
     if (gr_heap_ensure(c, g, n) < 0)
-        gr_fail(c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s)", g->name, g->explain);
+        gr_fail(c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s%s)", g->name, g->explain, g->state->found);
     return gr_heap_value(g, n);
 }
 

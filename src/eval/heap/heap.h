@@ -17,7 +17,7 @@
 #include "eval/heap/heapopts.h"
 
 /* Makes sg(0..n) available; returns 0, or -1 if the game turned out not to be a recurrence
- * (g->not_recurrence is then set and a message is in g->explain). */
+ * (g->state->not_recurrence is then set and a message is in g->explain). */
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n);
 /* Computes values of a general rule block ahead of what was asked, towards heap n, with the
  * threaded kernel only (genpar.h), stopping silently before a heap that would fail or is not a

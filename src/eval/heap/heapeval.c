@@ -50,7 +50,7 @@ static int heap_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *
 
 static int heap_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
     int64_t p, pre, n = pos[0];
-    if (g->kernel != KER_NIM && (g->not_recurrence || !GR_CACHED(g, sg) || (n >= GR_CACHED(g, sg)->n && !gr_heap_period(g, &p, &pre))))
+    if (g->kernel != KER_NIM && (g->state->not_recurrence || !GR_CACHED(g, sg) || (n >= GR_CACHED(g, sg)->n && !gr_heap_period(g, &p, &pre))))
         return 0;
     *v = gr_heap_value(g, n);
     if (kind == GR_KIND_OUTCOME) *v = *v ? GR_WIN : GR_LOSS;
@@ -116,7 +116,7 @@ static int heap_period(const gr_game *g, int64_t *period, int64_t *pre, int64_t 
 }
 
 static int64_t heap_describe(const gr_game *g, char *buf, size_t cap) {
-    if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->not_recurrence) return 0;
+    if (g->kernel != KER_OCTAL || !gr_sparse_applies(g) || g->state->not_recurrence) return 0;
     gr_heap_describe(g, buf, cap);
     return DESCRIBE_HEAPS;
 }

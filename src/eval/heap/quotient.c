@@ -265,7 +265,7 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
 /* Does g have a quotient (a heap rule set whose moves lead to smaller heaps, no terminal that
  * fixes an outcome)? 0 and why if not. */
 static int has_quotient(const gr_game *g, char *why, size_t cap) {
-    if (g->shape != SHAPE_HEAP || g->not_recurrence || g->grow_move) {
+    if (g->shape != SHAPE_HEAP || g->state->not_recurrence || g->state->grow_move) {
         if (why) snprintf(why, cap, "'%s' is not a heap rule set whose moves lead to smaller heaps", g->name);
         return 0;
     }
