@@ -30,9 +30,15 @@
 
 typedef struct gr_quotient {
     gr_game *game;           /* games[0] */
-    /* A union of rule sets: its atoms interleave heap sizes, atom a is heap a / ngames of
-     * games[a % ngames] (one game: atom = heap); every option of an atom is an earlier atom. */
+    /* A union of rule sets: each rule set's heaps only up to the largest a sum asked for (the
+     * quotient of kayles(0..50) and nim(0..7), not nim(0..50)); its atoms are added one rule
+     * set after another, atom_gi[a] and atom_heap[a] say which heap atom a is, atom[gi][h] the atom
+     * of heap h of games[gi] for h < count[gi] (one game: atom = heap, no tables); every option
+     * of an atom is an earlier atom. */
     gr_game *games[8]; int ngames;
+    int64_t count[8];
+    int64_t *atom[8];
+    int8_t *atom_gi; int64_t *atom_heap;
     struct gr_quotient *unions;   /* unions with this game first (kept on the game's own quotient) */
     int64_t nheaps;          /* atoms 0..nheaps-1 are in */
     int32_t order;           /* |Q| */
@@ -75,9 +81,9 @@ typedef struct gr_quotient_cap {
     gr_quotient *(*restrict_to)(gr_ctx *c, const gr_quotient *q, int64_t upto);
     /* The element of a heap: from the table, through a proved period, or by growing. */
     int32_t (*elem)(gr_ctx *c, gr_quotient *q, int64_t heap);
-    /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps up to
-     * upto of each (no periodicity theorem for unions); NULL with why as of. */
-    gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap);
+    /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps 0..tops[i]
+     * of games[i] at least (no periodicity theorem for unions); NULL with why as of. */
+    gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, char *why, size_t cap);
     /* The element of heap `heap` of games[gi] in a union (grown on demand). */
     int32_t (*elem_of)(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
     /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */

@@ -31,7 +31,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
                                  char *why, size_t cap) {
     gr_game *games[8];
     int ng = 0;
-    int64_t top = 0;
+    int64_t top = 0, tops[8] = { 0 };   /* the largest heap of each rule set in the sum */
     for (int i = 0; i < n; i++) {
         int k = 0;
         while (k < ng && games[k] != comps[i].game) k++;
@@ -42,17 +42,20 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         }
         gi[i] = k;
         if (comps[i].c[0] > top) top = comps[i].c[0];
+        if (comps[i].c[0] > tops[k]) tops[k] = comps[i].c[0];
     }
     const gr_quotient_cap *Q = NULL;
     for (int k = 0; k < ng; k++)
         if (!(Q = gr_cap_quotient(games[k], why, cap))) return NULL;
     *Qp = Q;
     if (ng > 1) {
-        gr_quotient *q = Q->union_of(c, games, ng, 0, why, cap);
+        /* Each rule set only to its own largest heap here: kayles(40) + kayles(50) + *7 needs
+         * Kayles to 50 and Nim to 7, whose quotient is small (Nim to 50 beside it is not). */
+        int64_t none[8] = { 0 };
+        gr_quotient *q = Q->union_of(c, games, ng, none, why, cap);
         if (!q) return NULL;
-        int64_t want = (top + 1) * ng;
         q->budget = q->checked_states + QUOTIENT_BUDGET;
-        while (!q->failed && !q->over_budget && q->nheaps < want) Q->union_of(c, games, ng, q->nheaps / ng, why, cap);
+        Q->union_of(c, games, ng, tops, why, cap);
         int over = q->over_budget;
         q->budget = 0; q->over_budget = 0;
         if (over) {
@@ -108,10 +111,16 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
     t->outcome = q->inP[total] ? GR_LOSS : GR_WIN;
     t->value = -1;
     t->remoteness = -1;
-    if (q->ngames > 1)
-        snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d of the union of %d rule sets (|P| = %d, heaps 0..%lld of each): the product of the heaps' elements is %sin P",
-                 q->order, q->ngames, q->p_order, (long long)(q->nheaps / q->ngames - 1), q->inP[total] ? "" : "not ");
-    else
+    if (q->ngames > 1) {
+        char heaps[200];
+        size_t at = 0;
+        heaps[0] = '\0';
+        for (int k = 0; k < q->ngames && at < sizeof heaps; k++)
+            at += (size_t)snprintf(heaps + at, sizeof heaps - at, "%s%s 0..%lld", k ? ", " : "", q->games[k]->name,
+                                   (long long)q->count[k] - 1);
+        snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d of the union of %d rule sets (|P| = %d, heaps %s): the product of the heaps' elements is %sin P",
+                 q->order, q->ngames, q->p_order, heaps, q->inP[total] ? "" : "not ");
+    } else
         snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d (|P| = %d, heaps 0..%lld%s): the product of the heaps' elements is %sin P",
                  q->order, q->p_order, (long long)q->nheaps - 1, q->proved ? ", period proved" : "", q->inP[total] ? "" : "not ");
     /* the remoteness, by a search the quotient steers (bounded: it may give up, and says so) */

@@ -26,7 +26,7 @@ static void on_option(void *user, const int64_t *parts, int nparts) {
     for (int i = 0; i < nparts; i++) {
         int64_t h = parts[i];
         if (h < 0 || h >= oc->heap) { oc->bad = 1; return; }
-        int64_t a = h * q->ngames + oc->gi;                  /* its atom */
+        int64_t a = q->ngames == 1 ? h : q->atom[oc->gi][h];   /* its atom (h < count[gi]) */
         if (q->opt_off[a] == q->opt_off[a + 1]) continue;   /* a heap without a move is 0 */
         w[1 + len++] = (int32_t)a;
     }
@@ -74,7 +74,7 @@ static int32_t phi_of(const gr_qmon *k, const int32_t *img, const int32_t *exps,
 }
 
 static void store(gr_ctx *c, gr_quotient *q, gr_qmon *k, const int32_t *img, int64_t n) {
-    if (k->n > q->order) q->last_growth = n;
+    if (k->n > q->order) q->last_growth = q->ngames == 1 ? n : q->atom_heap[n];
     gr_free(c, q->mul); gr_free(c, q->inP);
     q->order = k->n; q->mul = k->mul; q->inP = k->P;
     q->p_order = 0;
@@ -236,11 +236,19 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     gr_free(c, imgD); gr_free(c, img); gr_free(c, img2); gr_free(c, w);
 }
 
-static void add_heap(gr_ctx *c, gr_quotient *q) {
+/* Adds the next heap of games[gi] as atom nheaps (one game: gi is 0 and the atom the heap). */
+static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     int64_t n = q->nheaps;
-    int gi = (int)(n % q->ngames);
-    int64_t heap = n / q->ngames;
+    int64_t heap = q->ngames == 1 ? n : q->count[gi];
     gr_game *g = q->games[gi];
+    if (q->ngames > 1) {   /* which heap atom n is, both ways */
+        q->atom[gi] = gr_realloc(c, q->atom[gi], (size_t)(heap + 1) * sizeof *q->atom[gi]);
+        q->atom[gi][heap] = n;
+        q->atom_gi = gr_realloc(c, q->atom_gi, (size_t)(n + 1) * sizeof *q->atom_gi);
+        q->atom_heap = gr_realloc(c, q->atom_heap, (size_t)(n + 1) * sizeof *q->atom_heap);
+        q->atom_gi[n] = (int8_t)gi;
+        q->atom_heap[n] = heap;
+    }
     gr_eval_at(c, &heap, 1);
     q->pret = gr_realloc(c, q->pret, (size_t)(n + 1) * sizeof *q->pret);
     q->opt_off = gr_realloc(c, q->opt_off, (size_t)(n + 2) * sizeof *q->opt_off);
@@ -250,6 +258,7 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     if (oc.bad) gr_fail(c, GR_EXIT_INPUT, "misere quotient of '%s': heap %lld has a move to a heap that is not smaller", g->name, (long long)heap);
     q->opt_off[n + 1] = q->nwords;
     q->nheaps = n + 1;
+    q->count[gi] = heap + 1;
     q->pret[n] = 0;
     if (q->nwords == start) return;   /* no move: the zero game */
     int32_t *tn, un = option_images(c, q, q->mul, q->order, q->pret, n, &tn);
@@ -258,6 +267,7 @@ static void add_heap(gr_ctx *c, gr_quotient *q) {
     if (!done && !q->over_budget) grow(c, q, n);
     if (q->over_budget) {   /* heap n stays out: the caller's budget ran out first */
         q->nheaps = n;
+        q->count[gi] = heap;
         q->nwords = start;
     }
 }
@@ -295,7 +305,7 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
                  g->name, (long long)q->nheaps, q->order);
-        add_heap(c, q);
+        add_heap(c, q, 0);
     }
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
@@ -314,6 +324,8 @@ void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     while (q->unions) { gr_quotient *u = q->unions; q->unions = u->unions; gr_quotient_free(c, u); }
     gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
     gr_free(c, q->opt_off); gr_free(c, q->words);
+    for (int i = 0; i < q->ngames && q->ngames > 1; i++) gr_free(c, q->atom[i]);
+    gr_free(c, q->atom_gi); gr_free(c, q->atom_heap);
     gr_free(c, q);
 }
 
@@ -370,10 +382,10 @@ gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto)
     return r;
 }
 
-gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t upto, char *why, size_t cap) {
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, char *why, size_t cap) {
     if (n < 1 || n > 8) { if (why) snprintf(why, cap, "a union of at most 8 rule sets"); return NULL; }
     for (int i = 0; i < n; i++) if (!gr_quotient_of(c, games[i], 0, why, cap)) return NULL;
-    if (n == 1) return gr_quotient_of(c, games[0], upto, why, cap);
+    if (n == 1) return gr_quotient_of(c, games[0], tops[0], why, cap);
     gr_quotient *home = GR_CACHED(games[0], quotient), *q = NULL;
     for (gr_quotient *u = home->unions; u && !q; u = u->unions)
         if (u->ngames == n && !memcmp(u->games, games, (size_t)n * sizeof *games)) q = u;
@@ -389,10 +401,17 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t 
         q->unions = home->unions;
         home->unions = q;
     }
-    int64_t want = (upto + 1) * n - 1;
-    while (q->nheaps <= want && !q->failed && !q->over_budget) {
+    /* One rule set after another (in the order of games: a sum's first component's first),
+     * each only as far as asked: the atoms' order is fixed by the tops asked so far, never by
+     * chance. A rule set's own quotient comes first, so a few small Nim heaps after Kayles add
+     * a few generators to Kayles' quotient rather than grow beside every Kayles heap. */
+    while (!q->failed && !q->over_budget) {
+        int gi = -1;
+        for (int i = 0; i < n && gi < 0; i++)
+            if (q->count[i] <= tops[i]) gi = i;
+        if (gi < 0) break;
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of a union of %d rule sets had reached order %d", n, q->order);
-        add_heap(c, q);
+        add_heap(c, q, gi);
     }
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
@@ -401,9 +420,14 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t 
 
 int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap) {
     if (q->ngames == 1) return gr_quotient_elem(c, q, heap);
-    int64_t a = heap * q->ngames + gi;
-    if (a >= q->nheaps) gr_quotient_union(c, q->games, q->ngames, heap, NULL, 0);
-    return q->pret[a];
+    if (heap >= q->count[gi]) {   /* this rule set further, the others as they are */
+        int64_t tops[8];
+        for (int i = 0; i < q->ngames; i++) tops[i] = q->count[i] - 1;
+        tops[gi] = heap;
+        gr_quotient_union(c, q->games, q->ngames, tops, NULL, 0);
+        if (heap >= q->count[gi]) gr_fail(c, GR_EXIT_LIMIT, "the misere quotient of a union stopped before heap %lld of '%s'", (long long)heap, q->games[gi]->name);
+    }
+    return q->pret[q->atom[gi][heap]];
 }
 
 /* ---- a period of the pretending function, proved ---- */
