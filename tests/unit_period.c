@@ -1,4 +1,5 @@
-/* unit_period: tests of the periodicity tracker (tests/tracker.h, once src/period/period.c) and of the pure functions of src/period/period.h. The incremental tracker is
+/* unit_period: tests of the periodicity tracker (tests/tracker.h, once src/period/period.c)
+ * and of the pure functions of src/period/period.h. The incremental tracker is
  * compared with a naive rescan (every candidate, every preperiod tried from 0 upwards) on many
  * random eventually periodic sequences, with and without saltus; the pure helpers on hand-made
  * cases; and known games, whose values are computed here by tiny independent brute forces:
