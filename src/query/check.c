@@ -1,9 +1,13 @@
-/* check: the 'check' queries; see check.h and docs/periodicity.md.
+/* check: the 'check' queries; see check.h and docs/periodicity.md. The query lives here (its
+ * stages, its results and their text); the mathematics is period/'s (window.h, proved.h,
+ * detect.h, certify.h), and the values come from the heap table's capability as plain
+ * integers (eval/cap_heaptable.h).
  *
  *   check G periodic            values are computed in stages (256, 512, ... heaps, up to the
  *                               limit); after each stage the detector of detect.h reads every
- *                               candidate period off the table in linear time, the least whose
- *                               run covers a theorem's window is proved, otherwise the next
+ *                               candidate period off the values in linear time, the least whose
+ *                               run covers a theorem's window is proved (proved.h, the finder
+ *                               the table's own filling stops at too), otherwise the next
  *                               stage is computed. At the limit the least plausible candidate
  *                               is reported as holding.
  *   check G period p ...        the first n >= e with sg(n + p) != sg(n) + s refutes; agreement
@@ -36,8 +40,6 @@ static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_
 static int64_t sat_mul(int64_t a, int64_t b) { return a && b > INT64_MAX / a ? INT64_MAX : a * b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* ---- certificates: period/certify.h (the theorems, their names, why none applies) ---------- */
 
 /* ---- values -------------------------------------------------------------------------------- */
 
