@@ -1,4 +1,5 @@
-/* unit_period: tests of the periodicity tracker (tests/tracker.h, once src/period/period.c) and of the pure functions of src/period/period.h. The incremental tracker is
+/* unit_period: tests of the periodicity tracker (tests/tracker.h, once src/period/period.c)
+ * and of the pure functions of src/period/period.h. The incremental tracker is
  * compared with a naive rescan (every candidate, every preperiod tried from 0 upwards) on many
  * random eventually periodic sequences, with and without saltus; the pure helpers on hand-made
  * cases; and known games, whose values are computed here by tiny independent brute forces:
@@ -377,7 +378,32 @@ static void test_windows(void) {
     CHECK_EQ(gr_window_end(&tb, 0, 10), 3 * 1 + 2 * 10 + 3);           /* e' = max(e, 1) */
 }
 
+/* The walks over values read one at a time (check's least note): the walk back agrees with
+ * gr_period_preperiod over the values up to e + p, and the least divisor is found. */
+static int64_t read_array(const void *user, int64_t n) { return ((const int64_t *)user)[n]; }
+
+static void test_value_fn(void) {
+    t_rng r = { 11 };
+    for (int iter = 0; iter < 500; iter++) {
+        int64_t v[200], p0 = t_range(&r, 1, 12), e0 = t_range(&r, 0, 40), block[12];
+        for (int i = 0; i < p0; i++) block[i] = t_range(&r, 0, 2);
+        for (int i = 0; i < 200; i++) v[i] = i < e0 ? t_range(&r, 0, 2) : block[(i - e0) % p0];
+        int64_t p = p0 * t_range(&r, 1, 3), e = t_range(&r, e0, 60);
+        if (e + 2 * p > 200) continue;
+        CHECK_EQ(gr_period_back(read_array, v, p, e), gr_period_preperiod(v, e + p, p, 0));
+        int64_t el = gr_period_back(read_array, v, p, e), d = gr_period_least_divisor(read_array, v, p, el), want = p;
+        for (int64_t k = 1; k < p && want == p; k++) {
+            int ok = p % k == 0;
+            for (int64_t n = el; ok && n < el + p; n++) ok = v[n + k] == v[n];
+            if (ok) want = k;
+        }
+        CHECK_EQ(d, want);
+        CHECK(p % d == 0);
+    }
+}
+
 int main(void) {
+    test_value_fn();
     test_windows();
     test_pure();
     test_small();

@@ -18,4 +18,14 @@ int64_t gr_period_first_mismatch(const int64_t *v, int64_t n, int64_t p, int64_t
  * periods of pairs (n - p - e >= 2p). Spurious short runs at the end of an aperiodic sequence
  * are then not reported. */
 int gr_period_plausible(int64_t n, int64_t p, int64_t e);
+
+/* ---- over values read one at a time (a heap table through its capability) ---- */
+typedef int64_t (*gr_value_fn)(const void *user, int64_t n);
+/* The least preperiod of period p (saltus 0) reached from e by walking back while
+ * v(n - 1 + p) = v(n - 1). */
+int64_t gr_period_back(gr_value_fn v, const void *user, int64_t p, int64_t e);
+/* The least divisor d of p with v(n + d) = v(n) for e <= n < e + p: when p is a period from
+ * e, the least period from e (a period of the part from e repeats within one block of p). p if
+ * none is smaller. Reads values up to e + 2p - 1. */
+int64_t gr_period_least_divisor(gr_value_fn v, const void *user, int64_t p, int64_t e);
 #endif

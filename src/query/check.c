@@ -1,9 +1,13 @@
-/* check: the 'check' queries; see check.h and docs/periodicity.md.
+/* check: the 'check' queries; see check.h and docs/periodicity.md. The query lives here (its
+ * stages, its results and their text); the mathematics is period/'s (window.h, proved.h,
+ * detect.h, certify.h), and the values come from the heap table's capability as plain
+ * integers (eval/cap_heaptable.h).
  *
  *   check G periodic            values are computed in stages (256, 512, ... heaps, up to the
  *                               limit); after each stage the detector of detect.h reads every
- *                               candidate period off the table in linear time, the least whose
- *                               run covers a theorem's window is proved, otherwise the next
+ *                               candidate period off the values in linear time, the least whose
+ *                               run covers a theorem's window is proved (proved.h, the finder
+ *                               the table's own filling stops at too), otherwise the next
  *                               stage is computed. At the limit the least plausible candidate
  *                               is reported as holding.
  *   check G period p ...        the first n >= e with sg(n + p) != sg(n) + s refutes; agreement
@@ -26,6 +30,7 @@
 #include "eval/cap_ready.h"
 #include "eval/cap_heaptable.h"
 #include "certify.h"
+#include "period.h"
 #include "proved.h"
 #include "progress.h"
 
@@ -36,8 +41,6 @@ static int64_t sat_add(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_
 static int64_t sat_mul(int64_t a, int64_t b) { return a && b > INT64_MAX / a ? INT64_MAX : a * b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* ---- certificates: period/certify.h (the theorems, their names, why none applies) ---------- */
 
 /* ---- values -------------------------------------------------------------------------------- */
 
@@ -329,23 +332,18 @@ void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *o
 /* The claim is true and proved; if it is not the least, names the least values: the least
  * preperiod of p from the computed values, and the least period among the divisors of p, which
  * share it (a period of the part from e repeats within one block of p). */
+static int64_t game_value(const void *g, int64_t n) { return value_at(g, n); }
+
 static void least_note(gr_ctx *c, const gr_rquery *q, int64_t p, int64_t e, int64_t limit, char *buf, size_t cap) {
     const gr_game *g = q->game;
     buf[0] = '\0';
-    int64_t el = e;
-    while (el > 0 && value_at(g, el - 1 + p) == value_at(g, el - 1)) el--;
+    int64_t el = gr_period_back(game_value, g, p, e);
     if (sat_add(el, sat_mul(2, p)) - 1 > limit) {
         if (el != e) gr_check_textf(buf, cap, "; the least preperiod of period %lld is %lld", (long long)p, (long long)el);
         return;
     }
     ensure_values(c, q, el + 2 * p - 1);
-    int64_t pl = p;
-    for (int64_t d = 1; d < p && pl == p; d++) {
-        if (p % d) continue;
-        int ok = 1;
-        for (int64_t n = el; n < el + p && ok; n++) ok = value_at(g, n + d) == value_at(g, n);
-        if (ok) pl = d;
-    }
+    int64_t pl = gr_period_least_divisor(game_value, g, p, el);
     if (pl != p || el != e)
         gr_check_textf(buf, cap, "; the least period is %lld and the least preperiod %lld", (long long)pl, (long long)el);
 }

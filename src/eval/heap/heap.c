@@ -408,8 +408,12 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
 }
 
 /* The least period the window theorem proves from the table so far (period/proved.h, the one
- * finder the check queries use too), scanned in place at the table's width; 0 if none. */
+ * finder the check queries use too), scanned in place at the table's width; 0 if none. The
+ * detector's array (4 bytes a heap, 8 past 2^31) lives only during the scan; when it would
+ * pass --max-memory the proof waits for a later stage rather than failing the run. */
 static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, int64_t *pre) {
+    size_t z = (size_t)t->n * (t->n > INT32_MAX ? 8 : 4);
+    if (c->mem_limit && (c->mem_used > c->mem_limit || z > c->mem_limit - c->mem_used)) return 0;
     gr_window w = gr_window_of(g);
     gr_detect d;
     gr_detect_init(&d, c);
