@@ -2,8 +2,8 @@
  * through the evaluator, whichever asks first (issue 27, item 6). Each query runs as the command
  * runs it (the query runner, the table query's values), and:
  *   - the table's and the check's P-positions equal the position graph's (--no-theory) on the
- *     2-D Wythoff variant w2, on plain Wythoff (the line kernel) and on random 2-D rule sets
- *     (cycles included, which fall back to the graph): the check asserts the graph's P-positions
+ *     2-D Wythoff variant w2 (also played misere), on plain Wythoff (the line kernel) and on
+ *     random 2-D rule sets (cycles and misere play included, which the box solves too): the check asserts the graph's P-positions
  *     as a formula, over the square and over a triangle (whose variables span no box), and is
  *     refuted once one P-position is left out;
  *   - the box evaluators' count of positions valued (gr_tuple_computed) does not move on a second
@@ -18,6 +18,9 @@
 
 static const char *W2 =
     "game w2 { position (a, b); move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b;\n"
+    "  move -> (a - k, b - l) for k in 1..a, l in 1..b where abs(k - l) < 2; }\n";
+static const char *W2M =
+    "game w2m { position (a, b); play misere; move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b;\n"
     "  move -> (a - k, b - l) for k in 1..a, l in 1..b where abs(k - l) < 2; }\n";
 static const char *W3 =
     "game w3 { position (a, b); move -> (a - k, b) for k in 1..a; move -> (a, b - k) for k in 1..b;\n"
@@ -203,6 +206,13 @@ static void counts(void) {
     CHECK(a[0] > 0);
     CHECK_EQ(a[0] + a[1], cells);
     CHECK_EQ(a[2], 0);
+    /* misere play: the misere box, whichever asks first */
+    added(W2M, "w2m", B, 0, (const int[]){ 0, 1, 2, 4 }, 4, a);
+    CHECK_EQ(a[0], cells);
+    CHECK_EQ(a[1] + a[2] + a[3], 0);
+    added(W2M, "w2m", B, 0, (const int[]){ 2, 0, 4 }, 3, a);
+    CHECK_EQ(a[0], cells);
+    CHECK_EQ(a[1] + a[2], 0);
     /* the line kernel (Wythoff): the table's values answer the checks and a solve */
     added(W3, "w3", B, 0, (const int[]){ 0, 1, 2, 4 }, 4, a);
     CHECK_EQ(a[0], cells);
@@ -244,6 +254,7 @@ static void random_rule_sets(void) {
             default: n += (size_t)snprintf(src + n, sizeof src - n, "  move -> (i, x - i) for i in 1..x-1;\n"); break;
             }
         }
+        if (t_range(&r, 0, 3) == 0) n += (size_t)snprintf(src + n, sizeof src - n, "  play misere;\n");
         snprintf(src + n, sizeof src - n, "}\n");
         int np = both_paths(src, "r", B, (int)t_range(&r, 0, 1));
         withp += np > 0;
@@ -255,6 +266,7 @@ int main(void) {
     /* w2 and Wythoff on a smaller box than the benchmark's, against the graph */
     CHECK(both_paths(W2, "w2", 14, 0) > 0);
     CHECK(both_paths(W2, "w2", 11, 1) > 0);
+    CHECK(both_paths(W2M, "w2m", 12, 0) > 0);
     CHECK(both_paths(W3, "w3", 14, 0) > 0);
     counts();
     random_rule_sets();
