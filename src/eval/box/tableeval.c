@@ -3,7 +3,8 @@
  * falls to the dense box (dense.h) where it supports the rule set: outcomes and remoteness
  * under normal and misere play, cycles included; otherwise it is declined (the position graph
  * takes over). A box of a line-move game from (0, 0) is filled by the line kernel, anything
- * else cell by cell through the memoised recurrence. */
+ * else from the game's one dense box over the range (tuple.h: the box a check, a solve or a
+ * plot of the same positions reads too), or cell by cell through the memoised recurrence. */
 #include "eval/evaluator.h"
 #include "eval/box/dense.h"
 #include "eval/box/lines.h"
