@@ -52,10 +52,12 @@ static int recurrence_hook(formula_state *st, int hook, const int64_t *pos, gr_l
     gr_game *g = st->g;
     gr_value v;
     int64_t o;
-    if (hook != GR_HOOK_SG && g->evaluator == EVAL_TABLE && (gr_eval_answers(g, g->play, NULL, 0) & GR_KIND_OUTCOME)) {
+    if (hook != GR_HOOK_SG && g->evaluator == EVAL_TABLE && !st->c->no_theory &&
+        (gr_eval_answers(g, g->play, NULL, 0) & GR_KIND_OUTCOME)) {
         /* A tuple rule set: P and N from the outcomes of the box a table or a solve of the
          * same positions reads too, under the game's own play, cycles included (the box
-         * solves them as the position graph would, position by position here). */
+         * solves them as the position graph would, position by position here; under
+         * --no-theory, as before, misere play and cycles go to the graph). */
         if (g->play == CONV_NORMAL && gr_eval_ready(g, pos, GR_KIND_OUTCOME, &o)) {
             *out = hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
             return 1;
