@@ -9,7 +9,8 @@
  *   - the box evaluators' count of positions valued (gr_tuple_computed) does not move on a second
  *     query over positions already valued: check after table, table after check, solve of a cell
  *     after a table, a triangle after a square; and a solve then a table value no more positions
- *     than the table alone. */
+ *     than the table alone;
+ *   - a table stopped in the middle of its box's walk, asked again, values each position once. */
 #include <stdlib.h>
 #include <string.h>
 #include "gamefix.h"
@@ -223,6 +224,55 @@ static void counts(void) {
     CHECK_EQ(a[1] + a[2], 0);
 }
 
+/* ---- a walk stopped by a failure ------------------------------------------------------------ */
+
+/* The box outlives a query: a table stopped in the middle of its walk (an interrupt, a time
+ * limit), then asked again, must value each position once, find no cycle in the marks the
+ * stopped walk left, and answer as the graph does. */
+static int polls_left;
+static void stop_soon(gr_ctx *c) {
+    if (polls_left > 0 && --polls_left == 0) gr_fail(c, GR_EXIT_LIMIT, "interrupted (test)");
+}
+
+typedef struct one { gr_game *g; int64_t pos[2]; int64_t sg; } one;
+static void one_body(gf *f, void *arg) {
+    one *o = arg;
+    o->sg = gr_eval_sg(&f->c, o->g, o->pos, o->g->decl->name_loc);
+}
+
+static void interrupted_walk(void) {
+    enum { B = 40 };
+    const int64_t n = (B + 1) * (B + 1);
+    uint8_t *want = malloc((size_t)n), *got = malloc((size_t)n);
+    gf f, ref;
+    char *src = program(W2, "w2", B, 0, "P(a, b) <=> P(b, a)", "P(a, b) <=> P(b, a)");
+    if (graph_p(W2, "w2", B, want) && gf_open(&ref, src)) {
+        one r1 = { gf_game(&ref, "w2"), { B, B - 1 }, -1 };
+        if (!gf_run(&ref, one_body, &r1)) gf_report_failure(&ref, "reference");
+        gf_close(&ref);
+        if (gf_open(&f, src)) {
+            gr_game *g = gf_game(&f, "w2");
+            /* a solve of (B, B - 1) is a deep walk: stopped, then asked again */
+            f.c.interrupted = stop_soon;
+            polls_left = 3;
+            one o = { g, { B, B - 1 }, -1 };
+            CHECK(!gf_run(&f, one_body, &o));
+            uint64_t part = gr_tuple_computed(g);
+            CHECK(part < (uint64_t)n);
+            f.c.interrupted = NULL;
+            if (gf_run(&f, one_body, &o)) CHECK_EQ(o.sg, r1.sg);
+            else gf_report_failure(&f, "solve again");
+            if (table_p(&f, 0, got, n)) CHECK(memcmp(got, want, (size_t)n) == 0);
+            CHECK(!g->not_recurrence);
+            CHECK_EQ(gr_tuple_computed(g), n);
+            gf_close(&f);
+        }
+    }
+    free(src);
+    free(want);
+    free(got);
+}
+
 /* ---- random 2-D rule sets ---------------------------------------------------------------------- */
 
 static void random_rule_sets(void) {
@@ -269,6 +319,7 @@ int main(void) {
     CHECK(both_paths(W2M, "w2m", 12, 0) > 0);
     CHECK(both_paths(W3, "w3", 14, 0) > 0);
     counts();
+    interrupted_walk();
     random_rule_sets();
     return t_finish("unit_samecost");
 }

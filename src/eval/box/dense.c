@@ -254,6 +254,7 @@ static int walk_from(gr_dense *b, uint64_t root) {
     walk w = { 0 };
     int64_t p[GR_MAX_ARITY];
     while (b->nstack) {
+        gr_poll(b->c);   /* --max-time, an interrupt: a walk may value a whole box */
         uint32_t v = b->stack[b->nstack - 1];
         uint8_t s = b->st[v];
         if (s & S_DONE) { b->nstack--; continue; }
@@ -284,6 +285,10 @@ static int walk_from(gr_dense *b, uint64_t root) {
 
 int gr_dense_eval(gr_dense *b, const int64_t *pos) {
     if (b->escaped) return 0;
+    /* The box outlives a query (the game's cache): a walk a failure stopped (a time limit, an
+     * interrupt) left its path marked, which the next walk would take for a cycle. */
+    for (size_t k = 0; k < b->nstack; k++) b->st[b->stack[k]] &= (uint8_t)~S_OPEN;
+    b->nstack = 0;
     uint64_t i = index_of(b, pos);
     if (b->st[i] & S_DONE) return 1;
     if (b->cyclic) return 1;   /* retrograde valued everything; pos is outside 'where' */
