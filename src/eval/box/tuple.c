@@ -220,6 +220,7 @@ static gr_dense *box_reach(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *l
     gr_dense **slot = (gr_dense **)&k->dense[conv];
     int a = g->arity;
     int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY], far[GR_MAX_ARITY];
+    /* the position check_bounded measures escapes from: lo..hi's corner farthest from 0 */
     for (int j = 0; j < a; j++) far[j] = lo[j] < 0 && lo[j] > INT64_MIN && -lo[j] > hi[j] ? lo[j] : hi[j];
     if (!*slot || !gr_dense_contains(*slot, lo) || !gr_dense_contains(*slot, hi)) {
         grow_target(c, a, *slot, lo, hi, blo, bhi);
