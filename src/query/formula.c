@@ -53,8 +53,22 @@ static const char *hook_name(int hook) { return hook == GR_HOOK_P ? "P" : hook =
 static int recurrence_hook(formula_state *st, int hook, const int64_t *pos, gr_loc loc, int64_t *out) {
     gr_game *g = st->g;
     gr_value v;
-    if (g->play != CONV_NORMAL || !gr_cap_ready(g)) return 0;
     int64_t o;
+    if (hook != GR_HOOK_SG && gr_cap_ready(g) && !st->c->no_theory &&
+        (gr_eval_answers(g, g->play, NULL, 0) & GR_KIND_OUTCOME)) {
+        /* A recurrence that answers outcomes under the game's own play (a tuple rule set: P
+         * and N from the outcomes of the box a table or a solve of the same positions reads too, under the game's own play, cycles included (the box
+         * solves them as the position graph would, position by position here; under
+         * --no-theory, as before, misere play and cycles go to the graph)). */
+        if (g->play == CONV_NORMAL && gr_eval_ready(g, pos, GR_KIND_OUTCOME, &o)) {
+            *out = hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
+            return 1;
+        }
+        if (!gr_eval_value(st->c, g, g->play, pos, GR_KIND_OUTCOME, loc, &v)) return 0;
+        *out = hook == GR_HOOK_P ? v.outcome == GR_LOSS : v.outcome == GR_WIN;
+        return 1;
+    }
+    if (g->play != CONV_NORMAL || !gr_cap_ready(g)) return 0;
     if (hook != GR_HOOK_SG && gr_eval_ready(g, pos, GR_KIND_OUTCOME, &o)) {
         *out = hook == GR_HOOK_P ? o == GR_LOSS : o == GR_WIN;
         return 1;

@@ -97,6 +97,75 @@ void gr_dense_free(gr_dense *b) {
     gr_free(c, b);
 }
 
+/* ---- growing a box, its values kept -------------------------------------------------------- */
+
+/* A position valued by the walk depends only on its options, all of which were inside the box
+ * and valued before it (a move out of the box stops the walk before its source is valued), so
+ * its values hold in any larger box. A box solved whole by retrograde analysis (a cycle) is not
+ * copied: its values depend on the box being closed, and a larger box is solved whole again. */
+gr_dense *gr_dense_regrow(gr_dense **slot, const int64_t *lo, const int64_t *hi) {
+    gr_dense *old = *slot;
+    gr_ctx *c = old->c;
+    uint64_t *tally = old->tally;
+    if (old->cyclic || !gr_dense_fits(c, old->a, lo, hi, 0)) {
+        /* nothing to keep, or no room for both: the old box goes first, as when a box is
+         * made afresh (and the limits say the same) */
+        *slot = NULL;
+        gr_game *g = old->g;
+        gr_conv conv = old->conv;
+        gr_dense_free(old);
+        gr_dense *b = gr_dense_new(c, g, conv, lo, hi);
+        b->tally = tally;
+        return *slot = b;
+    }
+    gr_dense *b = gr_dense_new(c, old->g, old->conv, lo, hi);
+    b->tally = tally;
+    {
+        if (old->sg.w > 1) widen(c, &b->sg, old->sg.w == 2 ? UINT16_MAX : UINT32_MAX);
+        if (old->rem.w > 1) widen(c, &b->rem, old->rem.w == 2 ? UINT16_MAX : UINT32_MAX);
+        int a = b->a, last = a - 1;
+        int64_t p[GR_MAX_ARITY];
+        memcpy(p, old->lo, (size_t)a * sizeof *p);
+        uint64_t E = (uint64_t)old->ext[last];
+        /* one run along the last coordinate at a time: contiguous in both boxes */
+        for (uint64_t v0 = 0; v0 < old->n; v0 += E) {
+            p[last] = old->lo[last];
+            if (gr_dense_contains(b, p) && old->hi[last] <= b->hi[last]) {
+                uint64_t u0 = index_of(b, p);
+                for (uint64_t y = 0; y < E; y++) {
+                    uint8_t s = old->st[v0 + y] & (uint8_t)(S_DONE | S_OUT | S_VKNOWN | S_VALID);
+                    if (!(s & S_DONE)) s &= (uint8_t)(S_VKNOWN | S_VALID);
+                    b->st[u0 + y] = s;
+                    if (!(s & S_DONE)) continue;
+                    wset(c, &b->sg, u0 + y, wget(&old->sg, v0 + y));
+                    wset(c, &b->rem, u0 + y, wget(&old->rem, v0 + y));
+                    b->nvalued++;
+                }
+            }
+            for (int k = last - 1; k >= 0; k--) {    /* the next run */
+                if (++p[k] <= old->hi[k]) break;
+                p[k] = old->lo[k];
+            }
+        }
+    }
+    *slot = NULL;
+    gr_dense_free(old);
+    return *slot = b;
+}
+
+/* Whether a box over lo..hi would pass gr_dense_new's limits, with `spare` bytes also needed. */
+int gr_dense_fits(const gr_ctx *c, int arity, const int64_t *lo, const int64_t *hi, size_t spare) {
+    uint64_t n = 1;
+    for (int k = 0; k < arity; k++) {
+        uint64_t e = (uint64_t)hi[k] - (uint64_t)lo[k] + 1;
+        if (hi[k] < lo[k] || e == 0 || __builtin_mul_overflow(n, e, &n)) return 0;
+    }
+    size_t left = c->mem_limit > c->mem_used ? c->mem_limit - c->mem_used : 0;
+    return n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n * 8 <= left && n * 8 + spare <= left;
+}
+
+void gr_dense_set_tally(gr_dense *b, uint64_t *tally) { b->tally = tally; }
+
 /* ---- the depth-first walk (acyclic) ----------------------------------------------------------- */
 
 static void push(gr_dense *b, uint32_t v) {
@@ -138,6 +207,7 @@ static void finalize(gr_dense *b, uint64_t v, const int64_t *p) {
         wset(c, &b->sg, v, term == TERM_LOSES && b->conv == CONV_NORMAL ? 1 : 0);
         wset(c, &b->rem, v, 1);
         b->nvalued++;
+        if (b->tally) ++*b->tally;
         return;
     }
     gr_optacc *acc = &b->acc;
@@ -173,6 +243,7 @@ static void finalize(gr_dense *b, uint64_t v, const int64_t *p) {
     wset(c, &b->sg, v, sg);
     wset(c, &b->rem, v, rem + 1);
     b->nvalued++;
+    if (b->tally) ++*b->tally;
 }
 
 
@@ -183,6 +254,7 @@ static int walk_from(gr_dense *b, uint64_t root) {
     walk w = { 0 };
     int64_t p[GR_MAX_ARITY];
     while (b->nstack) {
+        gr_poll(b->c);   /* --max-time, an interrupt: a walk may value a whole box */
         uint32_t v = b->stack[b->nstack - 1];
         uint8_t s = b->st[v];
         if (s & S_DONE) { b->nstack--; continue; }
@@ -213,6 +285,10 @@ static int walk_from(gr_dense *b, uint64_t root) {
 
 int gr_dense_eval(gr_dense *b, const int64_t *pos) {
     if (b->escaped) return 0;
+    /* The box outlives a query (the game's cache): a walk a failure stopped (a time limit, an
+     * interrupt) left its path marked, which the next walk would take for a cycle. */
+    for (size_t k = 0; k < b->nstack; k++) b->st[b->stack[k]] &= (uint8_t)~S_OPEN;
+    b->nstack = 0;
     uint64_t i = index_of(b, pos);
     if (b->st[i] & S_DONE) return 1;
     if (b->cyclic) return 1;   /* retrograde valued everything; pos is outside 'where' */
@@ -229,35 +305,49 @@ int gr_dense_eval(gr_dense *b, const int64_t *pos) {
 
 /* ---- answers ---------------------------------------------------------------------------------- */
 
+int gr_dense_fill(gr_dense *b, const int64_t *lo, const int64_t *hi) {
+    if (b->escaped) return 0;
+    if (b->cyclic) return 1;   /* retrograde valued the whole box */
+    int a = b->a;
+    int64_t p[GR_MAX_ARITY];
+    if (b->translate && !b->nshared) {
+        /* A token game over the whole box: retrograde analysis by rows values every position
+         * (cycles or not) with no walk, whose stack would grow with the longest path; not
+         * when the walk valued lo..hi already. */
+        memcpy(p, lo, (size_t)a * sizeof *p);
+        for (;;) {
+            if (gr_dense_valid(b, p) && !(b->st[index_of(b, p)] & S_DONE)) {
+                gr_dense_retrograde(b);
+                return !b->escaped;
+            }
+            int j = a - 1;
+            for (; j >= 0; j--) {
+                if (++p[j] <= hi[j]) break;
+                p[j] = lo[j];
+            }
+            if (j < 0) return 1;
+        }
+    }
+    memcpy(p, lo, (size_t)a * sizeof *p);
+    for (;;) {
+        if (gr_dense_valid(b, p) && !gr_dense_eval(b, p)) return 0;
+        if (b->cyclic) return 1;
+        int j = a - 1;
+        for (; j >= 0; j--) {
+            if (++p[j] <= hi[j]) break;
+            p[j] = lo[j];
+        }
+        if (j < 0) return 1;
+    }
+}
+
 gr_dense *gr_dense_range(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi) {
     int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY];
     memcpy(blo, lo, (size_t)g->arity * sizeof *lo);
     memcpy(bhi, hi, (size_t)g->arity * sizeof *hi);
     for (;;) {
         gr_dense *b = gr_dense_new(c, g, conv, blo, bhi);
-        if (b->translate && !b->nshared) {
-            /* A token game over the whole box: retrograde analysis by rows values every position
-             * (cycles or not) with no walk, whose stack would grow with the longest path. */
-            gr_dense_retrograde(b);
-            if (!b->escaped) return b;
-            gr_dense_grown(b, blo, bhi);
-            gr_dense_free(b);
-            continue;
-        }
-        int64_t p[GR_MAX_ARITY];
-        memcpy(p, lo, (size_t)g->arity * sizeof *p);
-        int ok = 1;
-        for (;;) {
-            if (gr_dense_valid(b, p) && !gr_dense_eval(b, p)) { ok = 0; break; }
-            if (b->cyclic) break;
-            int j = g->arity - 1;
-            for (; j >= 0; j--) {
-                if (++p[j] <= hi[j]) break;
-                p[j] = lo[j];
-            }
-            if (j < 0) break;
-        }
-        if (ok) return b;
+        if (gr_dense_fill(b, lo, hi)) return b;
         gr_dense_grown(b, blo, bhi);
         gr_dense_free(b);
     }

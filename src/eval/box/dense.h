@@ -43,8 +43,21 @@ int gr_dense_eval(gr_dense *b, const int64_t *pos);
 void gr_dense_grown(const gr_dense *b, int64_t *lo, int64_t *hi);
 /* The move of the box's first escape (NULL: none) and, in to, the position it led to. */
 const gr_rmove *gr_dense_escape(const gr_dense *b, int64_t *to);
-/* The move of the box's first escape (NULL: none) and, in to, the position it led to. */
-const gr_rmove *gr_dense_escape(const gr_dense *b, int64_t *to);
+
+/* The box *slot replaced by one over lo..hi that keeps the values it holds (those of positions
+ * of the walk; a box solved by retrograde analysis keeps none, nor does one that leaves no room
+ * for both), and returned; the old box freed. *slot is NULL while the new box is made (a
+ * failure leaves no freed box behind). lo..hi normally contains the old box. */
+gr_dense *gr_dense_regrow(gr_dense **slot, const int64_t *lo, const int64_t *hi);
+/* Whether a box over lo..hi passes gr_dense_new's limits with `spare` bytes more in use. */
+int gr_dense_fits(const gr_ctx *c, int arity, const int64_t *lo, const int64_t *hi, size_t spare);
+/* Positions the box values from now on (walk or retrograde, not those a regrow copies) are
+ * added to *tally (the game's count in cache.h; NULL: none). */
+void gr_dense_set_tally(gr_dense *b, uint64_t *tally);
+
+/* Values every position of lo..hi (inside the box) that is inside 'where': 1, or 0 if a move
+ * leaves the box (as gr_dense_eval). */
+int gr_dense_fill(gr_dense *b, const int64_t *lo, const int64_t *hi);
 
 /* A box containing lo..hi in which every position of lo..hi (inside 'where') is evaluated: the
  * box starts at lo..hi and grows (each extent at least doubling) until no move leaves it. */

@@ -72,6 +72,7 @@ struct gr_dense {
     uint8_t *st;
     wide sg, rem;
     uint64_t nvalued;
+    uint64_t *tally;              /* the game's count of positions valued (cache.h), or NULL */
     int cyclic;                   /* solved whole by retrograde analysis */
     int norow;                    /* 'where' is evaluated one position at a time (see valid_at) */
     int loopy;                    /* the box has a cycle */

@@ -300,7 +300,7 @@ static void team_solve(gr_dense *b, void (*body)(gr_dense *, void *), void *arg)
 
 /* Where every move is a translation, parents are found by subtracting the deltas and counters
  * fit a byte; otherwise the edges are stored once (forward CSR while counting, then reverse). */
-void gr_dense_retrograde(gr_dense *b) {
+static void retrograde(gr_dense *b) {
     gr_ctx *c = b->c;
     uint64_t n = b->n;
     b->cyclic = 1;
@@ -514,4 +514,10 @@ out:
     gr_free(c, rev);
     gr_free(c, k.seen);
     gr_free(c, k.list);
+}
+
+/* The analysis, and the positions it valued added to the game's tally (dense.h). */
+void gr_dense_retrograde(gr_dense *b) {
+    retrograde(b);
+    if (b->tally) *b->tally += b->nvalued;
 }

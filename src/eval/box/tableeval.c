@@ -3,7 +3,8 @@
  * falls to the dense box (dense.h) where it supports the rule set: outcomes and remoteness
  * under normal and misere play, cycles included; otherwise it is declined (the position graph
  * takes over). A box of a line-move game from (0, 0) is filled by the line kernel, anything
- * else cell by cell through the memoised recurrence. */
+ * else from the game's one dense box over the range (tuple.h: the box a check, a solve or a
+ * plot of the same positions reads too), or cell by cell through the memoised recurrence. */
 #include "eval/evaluator.h"
 #include "eval/cap_ready.h"
 #include "eval/box/dense.h"
@@ -46,37 +47,21 @@ static int table_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, 
 static int table_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
                       int64_t *out) {
     int64_t n = gr_box_cells(box, NULL, NULL), pos[GR_MAX_ARITY];
-    if (conv == CONV_NORMAL && kind == GR_KIND_OUTCOME && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
-        /* Outcomes alone: a bit a cell over the box from (0, 0). */
-        int64_t rows = box->hi[0] + 1, cols = box->hi[1] + 1;
-        uint64_t *p = gr_alloc(c, gr_size_mul(c, gr_lines_pbits_words(rows, cols), sizeof *p));
-        gr_lines_outcomes(c, g, rows, cols, p);
+    if (conv == CONV_NORMAL && kind != GR_KIND_REMOTENESS && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0 &&
+        box->hi[0] <= INT32_MAX && box->hi[1] <= INT32_MAX) {
+        /* The line kernel from (0, 0), kept for later queries: outcomes alone a bit a cell
+         * (unless its values are there already), else the values. */
+        gr_tuple_prepare(c, g, box->lo, box->hi, kind == GR_KIND_SG);
         for (int64_t i = 0; i < n; i++) {
             gr_box_cell(box, i, pos);
-            out[i] = gr_lines_is_p(p, cols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
+            out[i] = kind == GR_KIND_OUTCOME ? gr_tuple_outcome_ready(g, pos) : gr_tuple_lines_ready(g, pos);
         }
-        gr_free(c, p);
-        return 1;
-    }
-    if (conv == CONV_NORMAL && kind != GR_KIND_REMOTENESS && g->kernel == KER_LINES && box->lo[0] >= 0 && box->lo[1] >= 0) {
-        /* The whole box from (0, 0), in order, then the requested cells. */
-        int64_t rows = box->hi[0] + 1, cols = box->hi[1] + 1;
-        int64_t *all = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)rows, (size_t)cols), sizeof *all));
-        gr_lines_fill(c, g, rows, cols, all);
-        for (int64_t i = 0; i < n; i++) {
-            gr_box_cell(box, i, pos);
-            int64_t v = all[pos[0] * cols + pos[1]];
-            out[i] = kind == GR_KIND_OUTCOME ? (v ? GR_WIN : GR_LOSS) : v;
-        }
-        gr_free(c, all);
         return 1;
     }
     if (conv == CONV_NORMAL && kind == GR_KIND_SG) {
-        /* One box over the whole range first: cell by cell, each new row would grow the box
-         * and value it again (a cubic table of E&D). Only for positions bounded by a 'where':
-         * without one, a move may leave every box, which the cell-by-cell growth reports at
-         * the move (tuple.c: check_bounded) and the range's growth would not. */
-        if (!g->state->not_recurrence && g->rules && g->rules->where) gr_tuple_reserve(c, g, box->lo, box->hi);
+        /* One box over the whole range first (the box a check or a solve over the same
+         * positions reads too): cell by cell, the box would grow from the first cell on. */
+        if (!g->state->not_recurrence) gr_tuple_reserve(c, g, box->lo, box->hi);
         for (int64_t i = 0; i < n; i++) {
             gr_value v;
             gr_box_cell(box, i, pos);

@@ -27,7 +27,6 @@ typedef struct frame {
 } frame;
 
 typedef struct tuple_state {
-    gr_dense *box;                   /* rule sets the dense box supports: values live there */
     int64_t *lines, lrows, lcols;  /* line-move rule sets: sg of 0..lrows-1 x 0..lcols-1 */
     uint64_t *pbits; int64_t prows, pcols;   /* ... or their P-positions, a bit each */
     memo m;
@@ -141,25 +140,6 @@ static void mark_cycle(gr_game *g) {
     snprintf(g->state->found, sizeof g->state->found, "; a move leads back to a position under evaluation (a cycle), so values come from the position graph");
 }
 
-/* The box covering lo..hi and the old box, evaluated over lo..hi (grown until closed). */
-static void box_cover(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *lo, const int64_t *hi) {
-    int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY];
-    memcpy(blo, lo, (size_t)g->arity * sizeof *blo);
-    memcpy(bhi, hi, (size_t)g->arity * sizeof *bhi);
-    if (t->box) {
-        int64_t olo[GR_MAX_ARITY], ohi[GR_MAX_ARITY];
-        gr_dense_grown(t->box, olo, ohi);
-        for (int k = 0; k < g->arity; k++) {
-            if (olo[k] < blo[k]) blo[k] = olo[k];
-            if (ohi[k] > bhi[k]) bhi[k] = ohi[k];
-        }
-        gr_dense_free(t->box);
-        t->box = NULL;
-    }
-    gr_dense *b = gr_dense_new(c, g, CONV_NORMAL, blo, bhi);
-    t->box = b;
-}
-
 /* A rule set with no 'where' on its positions whose moves leave every box is a modelling slip
  * (coordinates, unlike heaps, do not stop at 0), not a resource limit: once the grown box
  * reaches a million past the position asked, or would be refused for its size, the escaping
@@ -196,34 +176,109 @@ static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_
                "or bound the positions: position (...) where %s;", g->name, at, name, to[far] < 0 ? ">= 0" : "bounded", bound);
 }
 
-/* By the dense box: a position below pos (every coordinate from min(0, x) to x) is what a
- * position of a rule set whose moves go down needs; a move leaving the box grows it. */
-static int64_t box_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
-    for (;;) {
-        if (!t->box || !gr_dense_contains(t->box, pos)) {
-            int64_t lo[GR_MAX_ARITY];
-            for (int k = 0; k < g->arity; k++) lo[k] = pos[k] < 0 ? pos[k] : 0;
-            box_cover(c, g, t, lo, pos);
+/* The box a request for lo..hi grows the kept box old (NULL: none) to: the union of both and,
+ * along each coordinate it has to grow, by at least old's extent there. Positions asked one by
+ * one across a table (a check over a triangle, a solve after a table) then grow it a
+ * logarithmic number of times instead of once a row or a column, each growth valuing the box
+ * again; the union alone when the larger box would pass the limits. */
+static void grow_target(gr_ctx *c, int a, const gr_dense *old, const int64_t *lo, const int64_t *hi, int64_t *blo, int64_t *bhi) {
+    memcpy(blo, lo, (size_t)a * sizeof *blo);
+    memcpy(bhi, hi, (size_t)a * sizeof *bhi);
+    if (!old) return;
+    int64_t olo[GR_MAX_ARITY], ohi[GR_MAX_ARITY], xlo[GR_MAX_ARITY], xhi[GR_MAX_ARITY];
+    gr_dense_grown(old, olo, ohi);
+    int wider = 1;
+    for (int k = 0; k < a; k++) {
+        if (olo[k] < blo[k]) blo[k] = olo[k];
+        if (ohi[k] > bhi[k]) bhi[k] = ohi[k];
+        int64_t e = ohi[k] - olo[k] + 1, x;
+        xlo[k] = blo[k];
+        xhi[k] = bhi[k];
+        if (blo[k] < olo[k]) {
+            if (__builtin_sub_overflow(olo[k], e, &x)) wider = 0;
+            else if (x < xlo[k]) xlo[k] = x;
         }
-        if (gr_dense_eval(t->box, pos)) break;
-        int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
-        gr_dense_grown(t->box, lo, hi);
-        check_bounded(c, g, t->box, pos, lo, hi);
-        box_cover(c, g, t, lo, hi);
+        if (bhi[k] > ohi[k]) {
+            if (__builtin_add_overflow(ohi[k], e, &x)) wider = 0;
+            else if (x > xhi[k]) xhi[k] = x;
+        }
     }
-    if (gr_dense_cyclic(t->box)) {
+    if (wider && gr_dense_fits(c, a, xlo, xhi, gr_dense_bytes(old))) {
+        memcpy(blo, xlo, (size_t)a * sizeof *blo);
+        memcpy(bhi, xhi, (size_t)a * sizeof *bhi);
+    }
+}
+
+/* The one box of g under conv, kept in the game's cache for every query that asks (a table, a
+ * check, a solve, a plot), in which every position of lo..hi inside 'where' is valued, or only
+ * `one` (a position of lo..hi) when it is not NULL: the kept box when it holds them, else the
+ * kept box grown with its values kept (gr_dense_regrow), grown again while moves lead out of it.
+ * A rule set without 'where' whose moves leave every box is reported at the move. */
+static gr_dense *box_reach(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, const int64_t *one) {
+    struct gr_eval_cache *k = gr_eval_cache_of(c, g);
+    gr_dense **slot = (gr_dense **)&k->dense[conv];
+    int a = g->arity;
+    int64_t blo[GR_MAX_ARITY], bhi[GR_MAX_ARITY], far[GR_MAX_ARITY];
+    /* the position check_bounded measures escapes from: lo..hi's corner farthest from 0 */
+    for (int j = 0; j < a; j++) far[j] = lo[j] < 0 && lo[j] > INT64_MIN && -lo[j] > hi[j] ? lo[j] : hi[j];
+    if (!*slot || !gr_dense_contains(*slot, lo) || !gr_dense_contains(*slot, hi)) {
+        grow_target(c, a, *slot, lo, hi, blo, bhi);
+        if (*slot) gr_dense_regrow(slot, blo, bhi);
+        else *slot = gr_dense_new(c, g, conv, blo, bhi);
+        gr_dense_set_tally(*slot, &k->computed);
+    }
+    for (;;) {
+        gr_dense *b = *slot;
+        if (one ? gr_dense_eval(b, one) : gr_dense_fill(b, lo, hi)) return b;
+        gr_dense_grown(b, blo, bhi);
+        check_bounded(c, g, b, one ? one : far, blo, bhi);
+        gr_dense_regrow(slot, blo, bhi);
+    }
+}
+
+/* The box below pos (every coordinate from min(0, x) to max(0, x)), which is what a position of
+ * a rule set whose moves go down needs, with pos valued. */
+static gr_dense *box_at(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos) {
+    int64_t lo[GR_MAX_ARITY], hi[GR_MAX_ARITY];
+    for (int k = 0; k < g->arity; k++) {
+        lo[k] = pos[k] < 0 ? pos[k] : 0;
+        hi[k] = pos[k] < 0 ? 0 : pos[k];
+    }
+    return box_reach(c, g, conv, lo, hi, pos);
+}
+
+static int64_t box_sg(gr_ctx *c, gr_game *g, const int64_t *pos) {
+    gr_dense *b = box_at(c, g, CONV_NORMAL, pos);
+    if (gr_dense_cyclic(b)) {
         mark_cycle(g);
         return -1;
     }
-    return gr_dense_sg(t->box, pos);
+    return gr_dense_sg(b, pos);
+}
+
+/* The extents of a line kernel's box grown from rows x cols (0 x 0: none yet) to hold
+ * pos, doubling each extent it must grow (as grow_target does for the dense box) when `bytes`
+ * a cell of the larger box fit the memory left, else just to pos. */
+static void lines_target(const gr_ctx *c, int64_t rows, int64_t cols, const int64_t *pos, double bytes, int64_t *nr, int64_t *nc) {
+    *nr = pos[0] + 1 > rows ? pos[0] + 1 : rows;
+    *nc = pos[1] + 1 > cols ? pos[1] + 1 : cols;
+    if (!rows || !cols) return;
+    int64_t xr = *nr > rows && 2 * rows > *nr ? 2 * rows : *nr;
+    int64_t xc = *nc > cols && 2 * cols > *nc ? 2 * cols : *nc;
+    if (xr > INT32_MAX + 1LL) xr = *nr;
+    if (xc > INT32_MAX + 1LL) xc = *nc;
+    double left = c->mem_limit > c->mem_used ? (double)(c->mem_limit - c->mem_used) : 0;
+    if ((double)xr * (double)xc * bytes + (double)rows * (double)cols * bytes <= left / 2) { *nr = xr; *nc = xc; }
 }
 
 /* Line-move rule sets: the per-line bitset kernel over the box from (0, 0), which is what any
- * position of them needs; a larger position refills a larger box. */
+ * position of them needs; a larger position refills a larger box (the kernel runs row by row
+ * from (0, 0) and cannot resume), grown as lines_target says so that positions asked one by
+ * one are not each a refill. */
 static int64_t lines_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *pos) {
     if (pos[0] >= t->lrows || pos[1] >= t->lcols) {
-        int64_t rows = pos[0] + 1 > t->lrows ? pos[0] + 1 : t->lrows;
-        int64_t cols = pos[1] + 1 > t->lcols ? pos[1] + 1 : t->lcols;
+        int64_t rows, cols;
+        lines_target(c, t->lrows, t->lcols, pos, sizeof *t->lines, &rows, &cols);
         gr_free(c, t->lines);
         t->lines = NULL;
         t->lrows = t->lcols = 0;
@@ -231,6 +286,7 @@ static int64_t lines_sg(gr_ctx *c, gr_game *g, tuple_state *t, const int64_t *po
         gr_lines_fill(c, g, rows, cols, t->lines);
         t->lrows = rows;
         t->lcols = cols;
+        gr_eval_cache_of(c, g)->computed += (uint64_t)rows * (uint64_t)cols;
     }
     return t->lines[pos[0] * t->lcols + pos[1]];
 }
@@ -242,11 +298,7 @@ void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *h
         return;
     }
     if (g->state->not_recurrence || !gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return;
-    tuple_state *t = tuple_state_of(c, g);
-    if (t->box && gr_dense_contains(t->box, lo) && gr_dense_contains(t->box, hi)) return;
-    if (t->box) gr_dense_free(t->box);
-    t->box = gr_dense_range(c, g, CONV_NORMAL, lo, hi);
-    if (gr_dense_cyclic(t->box)) mark_cycle(g);
+    if (gr_dense_cyclic(box_reach(c, g, CONV_NORMAL, lo, hi, NULL))) mark_cycle(g);
 }
 
 int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, int sg) {
@@ -257,14 +309,19 @@ int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi
             lines_sg(c, g, t, hi);
             return 1;
         }
-        if (t->pbits && hi[0] < t->prows && hi[1] < t->pcols) return 1;
+        /* outcomes: the values a table made answer them too */
+        if (hi[0] < t->lrows && hi[1] < t->lcols) return 1;
+        if (hi[0] < t->prows && hi[1] < t->pcols) return 1;
+        int64_t rows, cols;
+        lines_target(c, t->prows, t->pcols, hi, 1.0 / 8, &rows, &cols);
         gr_free(c, t->pbits);
         t->pbits = NULL;
-        int64_t rows = hi[0] + 1, cols = hi[1] + 1;
+        t->prows = t->pcols = 0;
         t->pbits = gr_alloc(c, gr_size_mul(c, gr_lines_pbits_words(rows, cols), sizeof *t->pbits));
         gr_lines_outcomes(c, g, rows, cols, t->pbits);
         t->prows = rows;
         t->pcols = cols;
+        gr_eval_cache_of(c, g)->computed += (uint64_t)rows * (uint64_t)cols;
         return 1;
     }
     if (!gr_rules_valid(c, g, lo) || !gr_rules_valid(c, g, hi)) return 1;
@@ -274,13 +331,24 @@ int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi
 
 int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos) {
     const tuple_state *t = GR_CACHED(g, tuple);
-    if (!t || !t->pbits || pos[0] < 0 || pos[1] < 0 || pos[0] >= t->prows || pos[1] >= t->pcols) return -1;
-    return gr_lines_is_p(t->pbits, t->pcols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
+    if (!t || pos[0] < 0 || pos[1] < 0) return -1;
+    if (pos[0] < t->lrows && pos[1] < t->lcols) return t->lines[pos[0] * t->lcols + pos[1]] ? GR_WIN : GR_LOSS;
+    if (pos[0] < t->prows && pos[1] < t->pcols) return gr_lines_is_p(t->pbits, t->pcols, pos[0], pos[1]) ? GR_LOSS : GR_WIN;
+    return -1;
+}
+
+int64_t gr_tuple_lines_ready(const gr_game *g, const int64_t *pos) {
+    const tuple_state *t = GR_CACHED(g, tuple);
+    if (!t || pos[0] < 0 || pos[1] < 0 || pos[0] >= t->lrows || pos[1] >= t->lcols) return -1;
+    return t->lines[pos[0] * t->lcols + pos[1]];
 }
 
 gr_dense *gr_tuple_box(const gr_game *g) {
-    const tuple_state *t = GR_CACHED(g, tuple);
-    return t ? t->box : NULL;
+    return g->state->cache ? g->state->cache->dense[CONV_NORMAL] : NULL;
+}
+
+uint64_t gr_tuple_computed(const gr_game *g) {
+    return g->state->cache ? g->state->cache->computed : 0;
 }
 
 /* Fails (status 2, at loc) unless pos is a position of g. */
@@ -295,28 +363,9 @@ static void require_valid(gr_ctx *c, const gr_game *g, const int64_t *pos, gr_lo
 gr_dense *gr_tuple_dense(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, const int64_t *hi, gr_loc loc) {
     char why[128];
     if (!gr_dense_supported(g, conv, why, sizeof why)) return NULL;
-    if (lo == hi) require_valid(c, g, lo, loc);
-    gr_dense **slot = (gr_dense **)&gr_eval_cache_of(c, g)->dense[conv];
-    if (*slot && gr_dense_contains(*slot, lo) && gr_dense_contains(*slot, hi)) {
-        int ok = 1;
-        if (lo == hi) ok = gr_dense_eval(*slot, lo);
-        else {
-            int64_t pos[GR_MAX_ARITY];
-            memcpy(pos, lo, (size_t)g->arity * sizeof *pos);
-            /* every cell of lo..hi, odometer order */
-            for (;;) {
-                if (gr_dense_valid(*slot, pos) && !gr_dense_eval(*slot, pos)) { ok = 0; break; }
-                int k = g->arity - 1;
-                while (k >= 0 && pos[k] == hi[k]) { pos[k] = lo[k]; k--; }
-                if (k < 0) break;
-                pos[k]++;
-            }
-        }
-        if (ok) return *slot;
-    }
-    if (*slot) gr_dense_free(*slot);
-    *slot = lo == hi ? gr_dense_at(c, g, conv, lo) : gr_dense_range(c, g, conv, lo, hi);
-    return *slot;
+    if (lo != hi) return box_reach(c, g, conv, lo, hi, NULL);
+    require_valid(c, g, lo, loc);
+    return box_at(c, g, conv, lo);
 }
 
 int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
@@ -325,7 +374,7 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
     tuple_state *t = tuple_state_of(c, g);
     char why[128];
     if (g->kernel == KER_LINES && pos[0] >= 0 && pos[1] >= 0) return lines_sg(c, g, t, pos);
-    if (gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return box_sg(c, g, t, pos);
+    if (gr_dense_supported(g, CONV_NORMAL, why, sizeof why)) return box_sg(c, g, pos);
     int a = g->arity;
     uint64_t s = memo_slot(&t->m, pos);
     if (t->m.state[s] == ST_DONE) return t->m.vals[s];
@@ -371,8 +420,10 @@ int64_t gr_tuple_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
         uint64_t slot = memo_slot(&t->m, t->buf + f->pos_off);
         t->m.vals[slot] = (int64_t)gr_mex_take(&t->mex, f->nopt);
         t->m.state[slot] = ST_DONE;
+        gr_eval_cache_of(c, g)->computed++;
         t->nbuf = f->pos_off;
         t->nframes--;
     }
     return t->m.vals[memo_slot(&t->m, pos)];
 }
+

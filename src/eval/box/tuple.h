@@ -19,10 +19,18 @@ void gr_tuple_reserve(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *h
  * (or with sg 0 only its P-positions, a bit each), else the dense box over the range (as
  * gr_tuple_reserve). Returns 0 if the rule set turned out to have a cycle. */
 int gr_tuple_prepare(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, int sg);
-/* The outcome of pos from the P bits gr_tuple_prepare made, or -1 where there are none. */
+/* The outcome of pos from the line kernel's values or P bits gr_tuple_prepare made, or -1 where
+ * there are none. */
 int gr_tuple_outcome_ready(const gr_game *g, const int64_t *pos);
-/* The dense box holding the values, or NULL. */
+/* The SG value of pos from the line kernel's values, or -1 where there are none. */
+int64_t gr_tuple_lines_ready(const gr_game *g, const int64_t *pos);
+/* The dense box holding the values under normal play, or NULL: one box per game and
+ * convention, kept in its cache (cache.h) for every query that asks, grown with its values
+ * kept when a query asks beyond it. */
 struct gr_dense *gr_tuple_box(const gr_game *g);
+/* How many positions the box evaluators have valued for g so far (dense boxes, the line kernel,
+ * the memo), never counting a value read again: what a query added is the difference. */
+uint64_t gr_tuple_computed(const gr_game *g);
 /* A dense box of g under conv in which every position of lo..hi (or the one position lo, when
  * lo == hi as pointers; it must be a position of g, loc is blamed otherwise) is evaluated, kept
  * in the game for later calls; NULL if the dense box does not support g under conv. Normal,
