@@ -263,7 +263,7 @@ static void interrupted_walk(void) {
             if (gf_run(&f, one_body, &o)) CHECK_EQ(o.sg, r1.sg);
             else gf_report_failure(&f, "solve again");
             if (table_p(&f, 0, got, n)) CHECK(memcmp(got, want, (size_t)n) == 0);
-            CHECK(!g->not_recurrence);
+            CHECK(!g->state->not_recurrence);
             CHECK_EQ(gr_tuple_computed(g), n);
             gf_close(&f);
         }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse.h"
+#include "eval/evaluator.h"
 
 /* A definition an entry added (the session's), replayed after a drop in the order made. */
 typedef struct engine_def { char *name, *text; } engine_def;
@@ -69,9 +70,17 @@ static void fail_from(const gr_ctx *c, uint32_t entry_from, gr_engine_fail *f) {
     }
 }
 
+/* Values computed: on the context (heap values) and on the games (box positions). */
+static uint64_t computed_now(const gr_engine *e) {
+    uint64_t n = e->c.values_computed;
+    for (const gr_game *g = gr_sema_games(e->sema); g; g = g->next) n += gr_eval_computed(g);
+    return n;
+}
+
 static void drop(gr_engine *e) {
     if (!e->live) return;
-    e->computed_before += e->c.values_computed;
+    if (e->sema) e->computed_before += computed_now(e);
+    e->sema = NULL;
     e->c.values_computed = 0;
     gr_ctx_free(&e->c);
     e->live = 0;
@@ -168,7 +177,7 @@ void gr_engine_reset(gr_engine *e) {
 void gr_engine_stats_of(gr_engine *e, gr_engine_stats *out) {
     pthread_mutex_lock(&e->lock);
     memset(out, 0, sizeof *out);
-    out->values_computed = e->computed_before + (e->live ? e->c.values_computed : 0);
+    out->values_computed = e->computed_before + (e->live && e->sema ? computed_now(e) : 0);
     out->calls = e->calls;
     out->compiles = e->compiles;
     out->drops = e->drops;

@@ -2,6 +2,7 @@
  * queries and sums make; see evaluator.h. */
 #include "eval/evaluator.h"
 #include "eval/cap_ready.h"
+#include "eval/cache.h"
 #include "eval/cap_heaptable.h"
 #include "eval/cap_moves.h"
 #include "eval/rules.h"
@@ -134,6 +135,10 @@ size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf,
 static void count_one(void *user, const int64_t *parts, int nparts) {
     (void)parts; (void)nparts;
     ++*(uint64_t *)user;
+}
+
+uint64_t gr_eval_computed(const gr_game *g) {
+    return g->state->cache ? g->state->cache->computed : 0;
 }
 
 uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos) {

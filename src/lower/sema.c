@@ -304,6 +304,8 @@ uint64_t gr_sema_generation(const gr_sema_state *st) {
     return st->s.generation + (uint64_t)st->s.codes.n;   /* codes interned live in the arena too */
 }
 
+gr_game *gr_sema_games(const gr_sema_state *st) { return st->mod.games; }
+
 int gr_sema_knows(void *state, const char *name) {
     gr_sema_state *st = state;
     return gr_names_get(&st->s.decls, name) != NULL;

@@ -70,6 +70,8 @@ void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module 
 /* Changes whenever a declaration, an instance or an interned code is made (the arena then
  * holds what must stay). */
 uint64_t gr_sema_generation(const gr_sema_state *st);
+/* The live instances (a redefined declaration's are gone), in order of first use. */
+gr_game *gr_sema_games(const gr_sema_state *st);
 /* Whether a name is declared (state is a gr_sema_state; a callback of gr_parse_more). */
 int gr_sema_knows(void *state, const char *name);
 #endif
