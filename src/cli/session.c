@@ -207,12 +207,18 @@ static int run_text(session *s, const char *name, const char *entry, int final) 
     got_interrupt = 0;
     run_state rs = { s, 0 };
     gr_engine_fail f;
+    gr_engine_stats before, after;
+    gr_engine_stats_of(s->engine, &before);
     int status = gr_engine_run(s->engine, name, src, n, setup_entry, s, run_entry, &rs, 0, &f);
     fflush(stdout);
     if (status < 0) {
         if (s->tty) fputs("\r\033[K", stderr);   /* a bar may be left on the line */
         fputs(f.msg, stderr);
         status = f.status;
+        gr_engine_stats_of(s->engine, &after);
+        if (after.drops > before.drops && before.memory > 0)   /* say what the stop cost */
+            fprintf(stderr, "grundy: note: the values computed before were dropped (a stopped query may leave one half made)%s\n",
+                    f.memory ? "; the entry may fit if run again" : "");
     }
     if (rs.compiled)                   /* keep its definitions, replacing those of their names */
         for (int k = 0; k < p.n; k++) {
