@@ -230,6 +230,7 @@ static int run_guarded(gr_engine *e, const char *entry_name, const char *entry, 
     uint32_t from = entry ? (uint32_t)e->base_len + 1 : 0;
     char *volatile text = NULL;
     volatile int running = 0;
+    gr_src_seg here[64];          /* the entry's segment after the kept ones (read by the handler too) */
     *held = c->mem_used > 0;
     arm(e, setup, user, &jb);
     if (setjmp(jb) != 0) {
@@ -256,9 +257,8 @@ static int run_guarded(gr_engine *e, const char *entry_name, const char *entry, 
         text[from + len] = '\0';
         c->src = text;
         c->src_len = from + len;
-        gr_src_seg here[64];
         int n = e->nsegs < 63 ? e->nsegs : 63;
-        memcpy(here, e->segs + e->nsegs - n, (size_t)n * sizeof *here);
+        if (n) memcpy(here, e->segs + e->nsegs - n, (size_t)n * sizeof *here);
         here[n] = (gr_src_seg){ from, entry_name };
         c->segs = here;
         c->nsegs = n + 1;
