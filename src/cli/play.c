@@ -402,6 +402,11 @@ static void play_setup(gr_ctx *c, void *user) {
     c->threads = l->o->threads;
     c->max_time = l->o->max_time;
     c->deadline = l->deadline;
+    if (l->o->max_time <= 0) {   /* no --max-time: each turn has play's own */
+        c->max_time = GR_CLI_TURN_TIME;
+        c->deadline = gr_now() + GR_CLI_TURN_TIME;
+        c->max_time_from = "play's default for a turn";
+    }
     c->progress = isatty(STDERR_FILENO);
 }
 

@@ -2,6 +2,7 @@
  * proof of a periodic pretending function; see quotient.h for the method. The monoids it
  * searches in are in qmonoid.c, the check that proves a candidate in qcheck.c, the
  * presentation and tameness in qpresent.c. */
+#include "progress.h"
 #include "eval/heap/quotient.h"
 #include "eval/heap/qmonoid.h"
 #include "eval/heap/qcheck.h"
@@ -285,11 +286,15 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     }
     int64_t want = upto;
     if (q->proved && want >= q->proof_to) want = q->proof_to - 1;
+    gr_progress pr;
+    gr_progress_begin_at(&pr, c, "misere quotient (heaps)", (uint64_t)want + 1, (uint64_t)q->nheaps);
     while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
                  g->name, (long long)q->nheaps, q->order);
         add_heap(c, q);
+        gr_progress_update(&pr, (uint64_t)q->nheaps);
     }
+    gr_progress_end(&pr);
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     return q;
@@ -383,10 +388,15 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, int64_t 
         home->unions = q;
     }
     int64_t want = (upto + 1) * n - 1;
+    /* a heap of a union may take seconds: a bar (a line on a pipe) and the limit's message say where it is */
+    gr_progress pr;
+    gr_progress_begin_at(&pr, c, "misere quotient of a union (heaps)", (uint64_t)want + 1, (uint64_t)q->nheaps);
     while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of a union of %d rule sets had reached order %d", n, q->order);
         add_heap(c, q);
+        gr_progress_update(&pr, (uint64_t)q->nheaps);
     }
+    gr_progress_end(&pr);
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     return q;
