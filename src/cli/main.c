@@ -231,7 +231,7 @@ static void apply_options(gr_ctx *c, const void *user) {
     c->progress = o->progress < 0 ? isatty(2) : o->progress;
     /* a pipe or a file (a batch job's log): a line every few seconds, unless --no-progress */
     c->progress_lines = o->progress != 0 && !isatty(2);
-    c->progress_line_at = gr_now();
+    c->progress_line_at = c->progress_since = gr_now();
     c->threads = o->threads;
     c->max_time = o->max_time;
     if (o->max_time > 0) c->deadline = gr_now() + o->max_time;

@@ -52,6 +52,7 @@ typedef struct gr_ctx {
     int progress_lines;       /* stderr is no terminal: gr_poll prints the step every GR_PROGRESS_LINE_INTERVAL s */
     double progress_line_at;  /*   when the last line was printed (or the run began): the next waits from here */
     uint64_t progress_line_done; /*   the step's count then, for a rate */
+    double progress_since;    /*   when the run began (0: unknown), for the time each line says */
     const char *progress_line_label;
     int threads;              /* --threads N: worker threads for large work (>= 1) */
     double max_time;          /* --max-time SECONDS: wall-clock limit (0: none) */
