@@ -292,7 +292,6 @@ static void progress_line(gr_ctx *c, double t) {
     c->progress_line_label = c->step_label;
 }
 
-
 void gr_poll_clock(gr_ctx *c) {
     double t = gr_now();
     /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
