@@ -282,7 +282,7 @@ static void progress_line(gr_ctx *c, double t) {
         append(step, sizeof step, &pos, " done");
         if (c->step_label == c->progress_line_label && c->step_done >= c->progress_line_done && t > c->progress_line_at)
             snprintf(rate, sizeof rate, ", %.0f/s", (double)(c->step_done - c->progress_line_done) / (t - c->progress_line_at));
-    } else snprintf(step, sizeof step, "working");
+    } else snprintf(step, sizeof step, "running");
     char since[32] = "";
     if (c->progress_since > 0) snprintf(since, sizeof since, ", %.0f s in", t - c->progress_since);
     fprintf(stderr, "grundy: %s%s%s%s\n", where, step, rate, since);
