@@ -201,6 +201,40 @@ expect_status 3 && stdout_empty && stderr_has "in query 1 (table k(0..100000000)
 run max_time_bad slowtable.game --max-time -1
 expect_status 2 && stderr_has "max-time" && ok
 
+# Issue 28: limits hold, and never silent. A table of a proved period reads its cells from the
+# period, yet its writer polls the clock (it ran 7-10 s past --max-time 0.5); the bound on the
+# wall time only catches a hang.
+printf 'game s = subtract {1, 3};\ntable s(0..99999999);\n' >periodic.game
+for fmt in text csv json; do
+    t0=$(date +%s%N)
+    run max_time_periodic_$fmt periodic.game --max-time 0.5 --format $fmt
+    t1=$(date +%s%N)
+    expect_status 3 && stderr_has "time limit of 0.5 s reached in query 1 (table s(0..99999999)); cells read: [0-9]* of 100000000 done" \
+        && [ $(( (t1 - t0) / 1000000 )) -lt 20000 ] && ok
+done
+# A table whose array of cells passes --max-memory is refused before any work.
+printf 'table wythoff(0..99999, 0..99999);\n' >bigbox2.game
+t0=$(date +%s%N)
+run max_memory_table bigbox2.game --max-memory 100M
+t1=$(date +%s%N)
+expect_status 3 && stdout_empty && stderr_has "the table's 10000000000 cells need 76294 MiB (8 bytes each) before any work, more than the memory limit of 100 MiB (raise it with --max-memory" \
+    && [ $(( (t1 - t0) / 1000000 )) -lt 20000 ] && ok
+# A query no theory answers, whose position graph is expected to be large, says so on standard
+# error before the search, terminal or not (the misere sum of slow.game above).
+run fallback_note slow.game --max-time 1 --query 2
+expect_status 3 && stderr_has "^grundy: note: solve misere kayles(5) + .* + tk(2, 2): no theory applies (.*), searching the position graph (more than 10^18 positions expected; --max-positions and --max-time bound it)$" && ok
+run fallback_note_small slow.game --query 1
+expect_status 0 && { [ ! -s err ] || bad "standard error is not empty"; } && ok
+# JSON costs what text costs: its remoteness only within a budget; outcome and moves the same.
+{ for ((b = 1; b <= 40; b++)); do printf 'solve kayles(2000) + kayles(%d);\n' $b; done; } >kay.game
+run json_solve kay.game --format json
+expect_status 0 && ok
+grep -o '"outcome":"[PND]"' out | cut -c12 >json.outcomes
+grep -o '"winning_moves":\[[^]]*\]' out | sed 's/"winning_moves":\[//; s/\]$//' | tr ',' '\n' | tr -d '"' | sed '/^$/d' >json.moves
+run text_solve kay.game
+expect_status 0 && sed -n 's/^  outcome \([PND]\).*/\1/p' out | cmp -s - json.outcomes && sed -n 's/^    -> //p' out | cmp -s - json.moves \
+    && [ "$(wc -l <json.outcomes)" = 40 ] && [ -s json.moves ] && ok || { [ $rc -eq 0 ] && bad "JSON and text differ in outcomes or moves"; }
+
 # Dense boxes of 1.1 million positions (with and without cycles): their retrograde analysis is
 # split across threads (densepar.h) and prints the same bytes for every --threads; a larger box
 # stops at --max-time with the threads as without.

@@ -290,6 +290,22 @@ def test_limits_raise_limit_error():
     assert list(p.table("kayles", range(4), max_time=10, max_memory="1G", threads=1)) == [0, 1, 2, 3]
 
 
+def test_limits_hold_on_periodic_tables_and_large_arrays():
+    # issue 28: a proved period still polls the clock (it took 39 s and returned 8 GB on 0.2)
+    p = grundy.compile("game s = subtract {1, 3};\n")
+    t0 = time.monotonic()
+    with pytest.raises(grundy.LimitError, match=r"time limit of 0.2 s reached; cells read: \d+ of 1000000000 done"):
+        p.table("s", range(10**9), max_time=0.2)
+    assert time.monotonic() - t0 < 20    # only a hang fails: the limit ends it in about 0.2 s
+    # an array larger than the memory limit is refused before it is made
+    with pytest.raises(grundy.LimitError, match=r"the table's 100000000 cells need 763 MiB .* memory limit of 100 MiB .*max_memory"):
+        p.table("s", range(10**8), max_memory="100M")
+    # with no limit, one larger than three quarters of the machine's memory
+    with pytest.raises(grundy.LimitError, match=r"three quarters of this machine's memory"):
+        p.table("s", range(10**12))
+    assert list(p.table("s", range(8), max_time=10, max_memory="100M")) == [0, 1, 0, 1, 0, 1, 0, 1]
+
+
 def test_interrupt_answers_within_a_second_and_leaves_the_program_usable():
     script = textwrap.dedent("""\
         import os, signal, threading, time, grundy

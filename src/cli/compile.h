@@ -4,6 +4,11 @@
 #include <stdio.h>
 #include "sema.h"
 
+/* The time limit of a session's entry and of a computer's turn in play when --max-time is not
+ * given: a query that would run for hours (a misere sum the position graph searches) stops and
+ * says so, and the session goes on. */
+#define GR_CLI_TURN_TIME 60.0
+
 /* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
 char *gr_read_all(FILE *f, size_t *len);
 /* Compiles c's source and calls run with the module; a failure anywhere prints its diagnostic

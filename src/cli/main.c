@@ -41,7 +41,7 @@ static const char USAGE[] =
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
     "  --plot-size WxH          the size of plots in pixels\n"
-    "  --progress, --no-progress  progress bar on a terminal (default: on when stderr is one)\n"
+    "  --progress, --no-progress  progress bar on a terminal, a line every 5 s elsewhere (default: on)\n"
     "  -h, --help, --version\n"
     "exit status: 0 ok, 1 a check was refuted, 2 bad input, 3 a resource limit was reached\n";
 
@@ -229,6 +229,9 @@ static void apply_options(gr_ctx *c, const void *user) {
     c->max_positions = o->max_positions;
     c->check_to = o->to;
     c->progress = o->progress < 0 ? isatty(2) : o->progress;
+    /* a pipe or a file (a batch job's log): a line every few seconds, unless --no-progress */
+    c->progress_lines = o->progress != 0 && !isatty(2);
+    c->progress_line_at = c->progress_since = gr_now();
     c->threads = o->threads;
     c->max_time = o->max_time;
     if (o->max_time > 0) c->deadline = gr_now() + o->max_time;

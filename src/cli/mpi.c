@@ -313,7 +313,7 @@ int gr_mpi_serve(gr_ctx *c, gr_module *mod, gr_format fmt) {
         return -1;
     }
     c->checkpoint = NULL;
-    c->progress = 0;
+    c->progress = c->progress_lines = 0;
     int nreq;
     MPI_Request *req = answer_queries(c, mod, fmt, &nreq);
     result_msg *m = malloc(sizeof *m);

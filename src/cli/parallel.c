@@ -234,6 +234,7 @@ static int spawn(run *r, int k, gr_ctx *c, job J, size_t mem_each) {
         close(r->pipe_fd[0]);
         c->mem_limit = mem_each;
         c->progress = c->progress && k == 0;   /* one bar on the terminal, not several */
+        c->progress_lines = c->progress_lines && k == 0;
         c->interrupted = NULL;
         J.slot = k;
         worker(c, &J);

@@ -161,6 +161,11 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
     gr_rquery *q = &m->queries[m->nqueries - 1];
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
+    double expected = gr_sum_graph_estimate(q->comps, q->ncomps, conv);
+    if (expected >= GR_FALLBACK_NOTE_AT) {   /* the engine keeps diagnostics: say it here, before a long search */
+        if (expected >= 1e18) fprintf(stderr, "grundy play: note: the position graph of this game is searched first (more than 10^18 positions expected; --max-positions and --max-time bound it)\n");
+        else fprintf(stderr, "grundy play: note: the position graph of this game is searched first (up to about %.2g positions expected; --max-positions and --max-time bound it)\n", expected);
+    }
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     uint32_t cur = gr_sumgraph_add(s, q->comps, q->ncomps);
     gr_sumgraph_solve(s);
@@ -402,6 +407,11 @@ static void play_setup(gr_ctx *c, void *user) {
     c->threads = l->o->threads;
     c->max_time = l->o->max_time;
     c->deadline = l->deadline;
+    if (l->o->max_time <= 0) {   /* no --max-time: each turn has play's own */
+        c->max_time = GR_CLI_TURN_TIME;
+        c->deadline = gr_now() + GR_CLI_TURN_TIME;
+        c->max_time_from = "play's default for a turn";
+    }
     c->progress = isatty(STDERR_FILENO);
 }
 

@@ -156,6 +156,11 @@ static int run_entry(gr_ctx *c, gr_module *m, void *user) {
 static void setup_entry(gr_ctx *c, void *user) {
     const session *s = user;
     s->setup(c, s->user);
+    if (c->max_time <= 0) {   /* no --max-time: each entry has the session's own */
+        c->max_time = GR_CLI_TURN_TIME;
+        c->deadline = gr_now() + GR_CLI_TURN_TIME;
+        c->max_time_from = "the session's default for an entry";
+    }
     c->interrupted = stop_if_interrupted;
 }
 

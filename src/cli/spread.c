@@ -78,7 +78,7 @@ static void run(gr_spread *sp, gr_ctx *c, gr_module *m, int qi, gr_member_result
             if (getppid() != parent) _exit(0);
             signal(SIGINT, SIG_IGN);
             c->threads = 1;
-            c->progress = 0;
+            c->progress = c->progress_lines = 0;
             c->interrupted = NULL;
             c->mem_limit = used + share;
             worker(c, q, sh, res, order, ntodo, w);

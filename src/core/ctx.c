@@ -267,6 +267,31 @@ char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
 }
 
 /* ---- the time limit ---- */
+/* A line for a log (standard error is no terminal): what a bar would show, every few seconds
+ * of any loop that polls, whether or not its step updates a bar. */
+static void progress_line(gr_ctx *c, double t) {
+    char where[200] = "", step[160] = "", rate[48] = "";
+    size_t pos = 0;
+    if (c->query_no > 0 && c->query_text)
+        append(where, sizeof where, &pos, "query %d (%.120s%s): ", c->query_no, c->query_text,
+               strlen(c->query_text) > 120 ? "..." : "");
+    if (c->step_label) {
+        pos = 0;
+        append(step, sizeof step, &pos, "%.80s: %llu", c->step_label, (unsigned long long)c->step_done);
+        if (c->step_total) append(step, sizeof step, &pos, " of %llu", (unsigned long long)c->step_total);
+        append(step, sizeof step, &pos, " done");
+        if (c->step_label == c->progress_line_label && c->step_done >= c->progress_line_done && t > c->progress_line_at)
+            snprintf(rate, sizeof rate, ", %.0f/s", (double)(c->step_done - c->progress_line_done) / (t - c->progress_line_at));
+    } else snprintf(step, sizeof step, "running");
+    char since[32] = "";
+    if (c->progress_since > 0) snprintf(since, sizeof since, ", %.0f s in", t - c->progress_since);
+    fprintf(stderr, "grundy: %s%s%s%s\n", where, step, rate, since);
+    fflush(stderr);
+    c->progress_line_at = t;
+    c->progress_line_done = c->step_done;
+    c->progress_line_label = c->step_label;
+}
+
 void gr_poll_clock(gr_ctx *c) {
     double t = gr_now();
     /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */
@@ -276,6 +301,7 @@ void gr_poll_clock(gr_ctx *c) {
     c->poll_last = t;
     c->poll_left = c->poll_every;
     if (c->interrupted) c->interrupted(c);
+    if (c->progress_lines && t - c->progress_line_at >= GR_PROGRESS_LINE_INTERVAL) progress_line(c, t);
     if (c->deadline <= 0 || t < c->deadline) return;
     char where[512] = "";
     size_t pos = 0;
@@ -291,7 +317,8 @@ void gr_poll_clock(gr_ctx *c) {
         append(where, sizeof where, &pos, " done");
     }
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
-    gr_fail(c, GR_EXIT_LIMIT, "time limit of %g s reached%s (raise it with --max-time)", c->max_time, where);
+    gr_fail(c, GR_EXIT_LIMIT, "time limit of %g s reached%s (%s%sraise it with --max-time)", c->max_time, where,
+            c->max_time_from ? c->max_time_from : "", c->max_time_from ? "; " : "");
 }
 
 void gr_eval_at(gr_ctx *c, const int64_t *pos, int n) {

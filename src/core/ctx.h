@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include "arena.h"
 
+/* Seconds between progress lines on a pipe (c->progress_lines); the first waits as long after
+ * the run began, so quick runs and the tests' captured stderr never see one. */
+#define GR_PROGRESS_LINE_INTERVAL 5.0
+
 /* Exit statuses of the command-line contract. */
 enum { GR_EXIT_OK = 0, GR_EXIT_REFUTED = 1, GR_EXIT_INPUT = 2, GR_EXIT_LIMIT = 3 };
 
@@ -45,9 +49,15 @@ typedef struct gr_ctx {
     uint64_t max_positions;   /* position-graph limit (0: derive from mem_limit) */
     int64_t check_to;         /* --to N for check ... periodic (0: default) */
     int progress;             /* show a progress bar on stderr */
+    int progress_lines;       /* stderr is no terminal: gr_poll prints the step every GR_PROGRESS_LINE_INTERVAL s */
+    double progress_line_at;  /*   when the last line was printed (or the run began): the next waits from here */
+    uint64_t progress_line_done; /*   the step's count then, for a rate */
+    double progress_since;    /*   when the run began (0: unknown), for the time each line says */
+    const char *progress_line_label;
     int threads;              /* --threads N: worker threads for large work (>= 1) */
     double max_time;          /* --max-time SECONDS: wall-clock limit (0: none) */
     double deadline;          /* gr_now() at which the limit is reached (0: none) */
+    const char *max_time_from; /* where max_time came from when not --max-time ("the session's default"), for its message */
     int no_theory;            /* --no-theory: every query by the position graph */
     const char *checkpoint;   /* --checkpoint FILE: save and resume long runs (NULL: none) */
     struct gr_ckpt *ckpt;     /* its state while a run uses it (eval/heap/checkpoint.c) */

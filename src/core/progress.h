@@ -1,5 +1,6 @@
 /* progress: a progress bar with rate and ETA on standard error, shown only when standard
- * error is a terminal and c->progress is set; silent otherwise. Updates are cheap to call
+ * error is a terminal and c->progress is set; otherwise the step it records (label, done,
+ * total) is what gr_poll's periodic line prints on a pipe (c->progress_lines, ctx.c). Updates are cheap to call
  * often: the bar is redrawn at most a few times a second. */
 #ifndef GRUNDY_PROGRESS_H
 #define GRUNDY_PROGRESS_H

@@ -15,7 +15,7 @@ void gr_worker_init(gr_worker *w, const gr_ctx *owner) {
     c->fail_msg[0] = c->fail_text[0] = '\0';
     c->errors = 0;
     c->diag = NULL;
-    c->progress = 0;
+    c->progress = c->progress_lines = 0;
     c->threads = 1;
     c->ckpt = NULL;
     c->interrupted = NULL;        /* the owner asks between blocks */

@@ -4,6 +4,7 @@
 #include "show.h"
 #include "sums.h"
 #include "misquot.h"
+#include "solve.h"
 #include <string.h>
 
 typedef struct option { char *text; int64_t sg; int outcome; } option;
@@ -35,6 +36,9 @@ static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list 
     } else if (conv == CONV_MISERE && !c->no_theory && gr_misere_quotient_options(c, q->comps, q->ncomps, by_outcome, l)) {
         /* heaps of one rule set: each option's outcome from the misere quotient */
     } else {
+        gr_sum_fallback_note(c, c->no_theory ? "--no-theory" : conv == CONV_NORMAL ?
+                             "some component has no SG value its evaluator gives" : "no misere quotient lists them",
+                             gr_sum_graph_estimate(q->comps, q->ncomps, conv));
         gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
         gr_sumgraph_add(s, q->comps, q->ncomps);
         gr_sumgraph_solve(s);

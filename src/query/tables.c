@@ -4,7 +4,9 @@
 #include "solve.h"
 #include "eval/cap_ready.h"
 #include "eval/cap_heaptable.h"
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 struct gr_table_stream {
     gr_ctx *c;
@@ -13,6 +15,8 @@ struct gr_table_stream {
 };
 enum { STREAM_BLOCK = 1 << 16 };
 
+
+static void cells_step(gr_ctx *c, const gr_table_data *t);
 
 static int64_t stream_cell(const gr_table_data *t, int64_t i) {
     gr_table_stream *s = t->stream;
@@ -23,6 +27,7 @@ static int64_t stream_cell(const gr_table_data *t, int64_t i) {
         int64_t lo = s->lo;
         int r = gr_eval_ensure(s->c, s->g, &lo, &upto, GR_KIND_SG);
         s->c->heap_goal = 0;
+        cells_step(s->c, t);
         if (!r)
             gr_fail(s->c, GR_EXIT_INPUT, "%s is not a heap recurrence (%s%s)", s->g->name, s->g->explain, s->g->state->found);
         s->ready = upto + 1;
@@ -59,6 +64,7 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     int64_t rows, cols;
     if (q->vertex_list) { rows = q->nvertex_list; cols = 1; }
     else gr_box_cells(&box, &rows, &cols);
+    gr_table_fits(c, q->text, (double)rows * (double)cols, sizeof(int64_t));
     size_t n = gr_size_mul(c, (size_t)rows, (size_t)cols);
     int64_t *vals = gr_alloc(c, gr_size_mul(c, n, sizeof *vals));
     /* a heap kernel fills the column itself, with no component per cell (eval/cap_convkernel.h) */
@@ -92,9 +98,46 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     return 1;
 }
 
-int64_t gr_table_cell(const gr_table_data *t, int64_t i) { return t->stream ? stream_cell(t, i) : t->vals[i]; }
+int64_t gr_table_cell(const gr_table_data *t, int64_t i) {
+    if (t->c) {
+        t->c->step_done = (uint64_t)i;   /* how far the writer got, for a limit's message */
+        gr_poll(t->c);
+    }
+    return t->stream ? stream_cell(t, i) : t->vals[i];
+}
+
+void gr_table_fits(gr_ctx *c, const char *what, double cells, size_t bytes) {
+    /* no limit (the API's default): three quarters of the machine's memory, as the command's default */
+    size_t limit = c->mem_limit;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    int machine = limit == SIZE_MAX && pages > 0 && page > 0;
+    if (machine) limit = (size_t)pages / 4 * 3 * (size_t)page;
+    /* against the limit alone: what is in use may be values an engine evicts to make room */
+    double need = cells * (double)bytes;
+    if (need <= (double)limit) return;
+    int named = c->query_no <= 0 && what;   /* else the message ends naming the query */
+    gr_fail(c, GR_EXIT_LIMIT, "%s%sthe table's %.0f cells need %.0f MiB (%zu bytes each) before any work, more than %s%zu MiB%s "
+            "(%s, or ask for fewer cells)", named ? what : "", named ? ": " : "", cells, need / 1048576.0, bytes,
+            machine ? "" : "the memory limit of ", limit >> 20, machine ? ", three quarters of this machine's memory" : "",
+            machine ? "give a larger --max-memory to try anyway" : "raise it with --max-memory");
+}
+
+static void table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t);
+
+/* The step a limit's message names while the cells are read (a streamed block's fill names its own). */
+static void cells_step(gr_ctx *c, const gr_table_data *t) {
+    c->step_label = "cells read";
+    c->step_done = 0;
+    c->step_total = (uint64_t)t->rows * (uint64_t)t->cols;
+}
 
 void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t) {
+    table_compute(c, m, q, t);
+    t->c = c;
+    cells_step(c, t);
+}
+
+static void table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t) {
     gr_game *g = q->game;
     t->conv = q->q->has_conv ? q->conv : g->play;
     t->outcome = q->outcome || t->conv != CONV_NORMAL;
@@ -113,6 +156,7 @@ void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data
     gr_box box = query_box(q);
     if (q->vertex_list) { t->rows = q->nvertex_list; t->cols = 1; }
     else gr_box_cells(&box, &t->rows, &t->cols);
+    gr_table_fits(c, q->text, (double)t->rows * (double)t->cols, sizeof *t->vals);
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
     gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
                  t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
@@ -123,8 +167,9 @@ int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *r
     gr_table_data t = { 0 };
     gr_table_compute(c, m, q, &t);
     if (t.stream) {   /* a streamed heap table: its cells, read once into an array */
+        gr_table_fits(c, q->text, (double)t.rows, sizeof *t.vals);
         t.vals = gr_alloc(c, gr_size_mul(c, (size_t)t.rows, sizeof *t.vals));
-        for (int64_t i = 0; i < t.rows; i++) t.vals[i] = stream_cell(&t, i);
+        for (int64_t i = 0; i < t.rows; i++) t.vals[i] = gr_table_cell(&t, i);
     }
     *rows = t.rows; *cols = t.cols; *outcome = (int)t.outcome; *conv = t.conv;
     return t.vals;

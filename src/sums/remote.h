@@ -9,9 +9,12 @@
 /* The most positions a graph built only for remoteness may hold. */
 #define GR_REMOTENESS_GRAPH_MAX ((uint64_t)1 << 18)
 /* The work allowed for it, in bytes of children written (duplicates included): a child costs
- * about its length (it is built, sorted, encoded and looked up), so this is about 0.1 s
- * whatever the number of components (a sum of 300 heaps took 76 s without it). */
-#define GR_REMOTENESS_WORK_MAX ((uint64_t)1 << 22)
+ * about its length (it is built, sorted, encoded and looked up), so this is about 10 ms
+ * whatever the number of components (a sum of 300 heaps took 76 s without it). A JSON solve
+ * pays it where text does not: 2^22 made 100 solves of kayles(30..1000) + kayles(b) cost 4 s
+ * in JSON against 0.01 s in text; the goldens' largest, kayles(5) + kayles(7) + kayles(11),
+ * needs between 2^18 and 2^19. */
+#define GR_REMOTENESS_WORK_MAX ((uint64_t)1 << 20)
 
 /* 1 and *out set (-1 for a draw) if the graph of the sum has at most max positions (and at
  * most --max-positions) and GR_REMOTENESS_WORK_MAX of work; 0 and *out untouched if it is

@@ -2,6 +2,7 @@
  * proof of a periodic pretending function; see quotient.h for the method. The monoids it
  * searches in are in qmonoid.c, the check that proves a candidate in qcheck.c, the
  * presentation and tameness in qpresent.c. */
+#include "progress.h"
 #include "eval/heap/quotient.h"
 #include "eval/heap/qmonoid.h"
 #include "eval/heap/qcheck.h"
@@ -302,11 +303,15 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     }
     int64_t want = upto;
     if (q->proved && want >= q->proof_to) want = q->proof_to - 1;
+    gr_progress pr;
+    gr_progress_begin_at(&pr, c, "misere quotient (heaps)", (uint64_t)want + 1, (uint64_t)q->nheaps);
     while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
                  g->name, (long long)q->nheaps, q->order);
         add_heap(c, q, 0);
+        gr_progress_update(&pr, (uint64_t)q->nheaps);
     }
+    gr_progress_end(&pr);
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     return q;
@@ -404,7 +409,13 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const in
     /* One rule set after another (in the order of games: a sum's first component's first),
      * each only as far as asked: the atoms' order is fixed by the tops asked so far, never by
      * chance. A rule set's own quotient comes first, so a few small Nim heaps after Kayles add
-     * a few generators to Kayles' quotient rather than grow beside every Kayles heap. */
+     * a few generators to Kayles' quotient rather than grow beside every Kayles heap. A heap
+     * of a union may take seconds: a bar (a line on a pipe) and the limit's message say where
+     * it is. */
+    uint64_t want = 0;
+    for (int i = 0; i < n; i++) want += (uint64_t)(tops[i] + 1 > q->count[i] ? tops[i] + 1 : q->count[i]);
+    gr_progress pr;
+    gr_progress_begin_at(&pr, c, "misere quotient of a union (heaps)", want, (uint64_t)q->nheaps);
     while (!q->failed && !q->over_budget) {
         int gi = -1;
         for (int i = 0; i < n && gi < 0; i++)
@@ -412,7 +423,9 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const in
         if (gi < 0) break;
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of a union of %d rule sets had reached order %d", n, q->order);
         add_heap(c, q, gi);
+        gr_progress_update(&pr, (uint64_t)q->nheaps);
     }
+    gr_progress_end(&pr);
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     return q;
