@@ -240,6 +240,12 @@ for_opt
 bindings
     : IDENT IN expr DOTDOT expr  { $$ = (gr_bindings){0}; ast_bindings_push(C, &$$, $1, L(@1), $3, $5); }
     | bindings ',' IDENT IN expr DOTDOT expr { $$ = $1; ast_bindings_push(C, &$$, $3, L(@3), $5, $7); }
+    | IDENT IN '{' set_items '}'
+        { $$ = (gr_bindings){0}; $4->loc = L(@3); $4->loc.len = @5.end - @3.off;
+          if (!ast_bindings_set(C, &$$, $1, L(@1), $4)) { yyerror(&@4, scanner, st, "a binding's set is finite: no open range 'lo..' in it"); YYABORT; } }
+    | bindings ',' IDENT IN '{' set_items '}'
+        { $$ = $1; $6->loc = L(@5); $6->loc.len = @7.end - @5.off;
+          if (!ast_bindings_set(C, &$$, $3, L(@3), $6)) { yyerror(&@6, scanner, st, "a binding's set is finite: no open range 'lo..' in it"); YYABORT; } }
     | param_binding              { $$ = (gr_bindings){0}; ast_bindings_add(C, &$$, $1); }
     | bindings ',' param_binding { $$ = $1; ast_bindings_add(C, &$$, $3); }
     ;

@@ -52,6 +52,7 @@ typedef enum { BIND_RANGE, BIND_OCTAL, BIND_HEX, BIND_CODES, BIND_SUBSETS } gr_b
 typedef struct gr_binding {
     const char *name; gr_loc loc; gr_expr *lo, *hi;
     gr_bind_kind kind; const char **codes; gr_loc *code_locs; int ncodes, ccap; gr_loc range_loc;
+    gr_expr *member;         /* 'v in {1, 2, 5}': a range lo..hi (the least, the most) and this test */
 } gr_binding;
 typedef struct gr_bindings { gr_binding *v; int n, cap; } gr_bindings;
 
@@ -169,6 +170,11 @@ void ast_target_sum_push(gr_ctx *c, gr_target *sum, gr_target *part);
 
 void ast_bindings_push(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_expr *lo, gr_expr *hi);
 void ast_bindings_add(gr_ctx *c, gr_bindings *b, gr_binding one);
+/* 'name in {items}': a range from the least item to the most, and a test of membership.
+ * Returns 0 (nothing added) if an item is an open range "lo..". */
+int ast_bindings_set(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_set *set);
+/* cond (NULL: none) and the membership tests of the bindings over sets: a move's guard. */
+gr_expr *ast_bindings_guard(gr_ctx *c, const gr_bindings *b, gr_expr *cond);
 void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc);
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
 

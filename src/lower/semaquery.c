@@ -159,6 +159,9 @@ static gr_rbinding *compile_family_bindings(sema *s, const gr_bindings *bs, gr_s
         const gr_binding *b = &bs->v[i];
         vals[i] = NULL;
         nvals[i] = 0;
+        if (b->member)
+            gr_fail_at(s->c, b->range_loc, GR_EXIT_INPUT, "a family's parameter ranges over lo..hi, octal(k), hex(k), "
+                       "subsets(lo..hi) or a list of codes, not a set of numbers");
         if (b->kind == BIND_RANGE) {
             out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
             out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
@@ -326,7 +329,10 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
         gr_scope sc = { 0 };
         r->nbinds = q->bindings.n;
         r->binds = gr_sema_bindings(s, &q->bindings, &sc);
-        r->formula = gr_expr_compile(s->c, q->formula, &sc, g->arity);
+        /* over a set of values ('for n in {1, 2, 5}'): the claim holds where n is not one */
+        gr_expr *in = ast_bindings_guard(s->c, &q->bindings, NULL), *claim = q->formula;
+        if (in) claim = ast_binary(s->c, q->formula->loc, OP_OR, ast_unary(s->c, in->loc, OP_NOT, in), claim);
+        r->formula = gr_expr_compile(s->c, claim, &sc, g->arity);
         r->nslots = sc.nslots;
         r->scope = sc;
     }
