@@ -343,9 +343,13 @@ show_query
         { $$ = $3; $$->kind = Q_OPTIONS; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = L(@$); }
     ;
 
+/* A part in parentheses is one component of several positions, as 'anyleaf' and 'every'
+ * write the heaps a move split a heap into (under normal and misere play it is just a sum). */
 sum
     : posref                     { $$ = ast_query(C, L(@$), Q_SOLVE); ast_solve_part(C, $$, $1); }
+    | '(' sum ')'                { $$ = ast_query(C, L(@$), Q_SOLVE); ast_solve_group(C, $$, $2); }
     | sum '+' posref             { $$ = $1; ast_solve_part(C, $$, $3); }
+    | sum '+' '(' sum ')'        { $$ = $1; ast_solve_group(C, $$, $4); }
     ;
 
 table_query

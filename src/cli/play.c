@@ -325,7 +325,7 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
         st->over = 1;
         return play_game(c, m, st->o);
     }
-    const char *text = gr_render_sum(c, q->comps, q->ncomps);
+    const char *text = gr_render_position(c, q->comps, q->ncomps, conv);
     if (!st->started) {
         printf("grundy play: %s (normal play: whoever cannot move loses; played by Sprague-Grundy values)\n", text);
         printf("%s first.\n", st->o->computer_first ? "The computer moves" : "You move");

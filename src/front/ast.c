@@ -197,6 +197,14 @@ void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p) {
     q->parts[q->nparts++] = p;
 }
 
+void ast_solve_group(gr_ctx *c, gr_query *q, const gr_query *group) {
+    for (int i = 0; i < group->nparts; i++) {
+        gr_posref p = group->parts[i];
+        p.joined = i > 0;   /* a group inside a group is the same component */
+        ast_solve_part(c, q, p);
+    }
+}
+
 void ast_program_init(gr_ast_program *p) {
     p->decls = NULL; p->decls_tail = &p->decls;
     p->queries = NULL; p->queries_tail = &p->queries;

@@ -116,6 +116,7 @@ typedef struct gr_posref {
     gr_exprs coords;
     const char *vertex; gr_loc vertex_loc;   /* graph token */
     int figure; gr_names cuts;     /* a Hackenbush figure by name, less the edges cut: pairs of names */
+    int joined;                    /* in one component with the part before it: '(a + b)' */
     gr_loc loc;
 } gr_posref;
 
@@ -187,6 +188,8 @@ void ast_graph_edge(gr_ctx *c, gr_gdecl *g, const char *from, gr_loc from_loc, g
 gr_query *ast_query(gr_ctx *c, gr_loc loc, gr_query_kind kind);
 void ast_table_coord(gr_ctx *c, gr_query *q, gr_loc loc, gr_expr *lo, gr_expr *hi);
 void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p);
+/* Appends the parts of group (a sum in parentheses) to q as one component. */
+void ast_solve_group(gr_ctx *c, gr_query *q, const gr_query *group);
 
 void ast_program_init(gr_ast_program *p);
 void ast_add_decl(gr_ast_program *p, gr_gdecl *d);

@@ -368,7 +368,7 @@ static void resolve_show(sema *s, gr_query *q, gr_rquery *r) {
     if (q->kind == Q_DOT && !q->file[0]) gr_fail_at(s->c, q->file_loc, GR_EXIT_INPUT, "'dot' needs a file name");
     r->ncomps = q->nparts;
     r->comps = GR_NEWN(s->c, gr_comp, q->nparts);
-    for (int i = 0; i < q->nparts; i++) resolve_part(s, &q->parts[i], &r->comps[i]);
+    for (int i = 0; i < q->nparts; i++) { resolve_part(s, &q->parts[i], &r->comps[i]); r->comps[i].joined = i > 0 && q->parts[i].joined; }
     check_sum_parts(s, q, r);
 }
 
@@ -393,7 +393,7 @@ void gr_sema_query(sema *s, gr_query *q, gr_rquery *r) {
     case Q_SOLVE:
         r->ncomps = q->nparts;
         r->comps = GR_NEWN(s->c, gr_comp, q->nparts);
-        for (int i = 0; i < q->nparts; i++) resolve_part(s, &q->parts[i], &r->comps[i]);
+        for (int i = 0; i < q->nparts; i++) { resolve_part(s, &q->parts[i], &r->comps[i]); r->comps[i].joined = i > 0 && q->parts[i].joined; }
         check_sum_parts(s, q, r);
         break;
     case Q_CHECK: resolve_check(s, q, r); break;

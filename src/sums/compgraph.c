@@ -184,21 +184,21 @@ int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t) {
     return 1;
 }
 
-void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        if (pos >= cap) break;
-        if (i == at) {
-            int paren = group && strstr(child, " + ");   /* one component, even alone */
-            pos += (size_t)snprintf(buf + pos, cap - pos, paren ? "(%s)" : "%s", child);
-        } else {
-            char one[512];
-            gr_render_comps(&comps[i], 1, one, sizeof one);
-            pos += (size_t)snprintf(buf + pos, cap - pos, "%s", one);
-        }
+void gr_theory_text(gr_ctx *c, const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap) {
+    gr_text t;
+    gr_text_init(&t, c);
+    int first = 1;   /* empty heaps are left out (render.h) */
+    for (int i = 0; i < n; i++) {
+        if (i != at) { gr_sum_text_comp(&t, comps[i].game, comps[i].c, &first); continue; }
+        if (group && strstr(child, " + ")) {   /* one component, even alone */
+            if (!first) gr_text_printf(&t, " + ");
+            first = 0;
+            gr_text_printf(&t, "(%s)", child);
+        } else gr_sum_text_part(&t, child, &first);
     }
+    gr_sum_text_end(&t, first);
+    snprintf(buf, cap, "%s", t.s);
+    gr_text_free(&t);
 }
 
 int gr_theory_dup(const gr_comp *comps, int at) {
@@ -281,12 +281,12 @@ void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p
     }
 }
 
-void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap) {
+void gr_theory_heap_text(gr_ctx *c, const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap) {
     gr_comp child = comps[at];
     child.c[0] = h;
     char one[512];
-    gr_render_comps(&child, 1, one, sizeof one);
-    gr_theory_text(comps, n, at, one, 1, buf, cap);
+    gr_render_comps(c, &child, 1, one, sizeof one);
+    gr_theory_text(c, comps, n, at, one, 1, buf, cap);
 }
 
 int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out) {

@@ -67,7 +67,7 @@ int gr_theory_dup(const gr_comp *comps, int at);
 /* The text of a sum where component `at` is replaced by a child written `child`;
  * group: parenthesise a child of several atoms ('anyleaf', 'every': it stays one component,
  * even in a sum of one). */
-void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
+void gr_theory_text(gr_ctx *c, const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
 
 /* A sum split for a theory: the components a heap kernel answers (eval/heap/heapconv.h: heap rule
  * sets that never split, under 'anyleaf' or 'every'), and one graph of the others. */
@@ -89,5 +89,5 @@ int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_co
 /* Appends to t->why the cost of each kernel the split used, one game once. */
 void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p, gr_theory *t);
 /* The text of comps[at]'s option to heap h, written into buf as a sum with it. */
-void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap);
+void gr_theory_heap_text(gr_ctx *c, const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap);
 #endif

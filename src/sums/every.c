@@ -30,7 +30,7 @@ static void kernel_kid(void *user, int64_t heap, const gr_hcval *v) {
     gr_comp child = *k->comp;
     child.c[0] = heap;
     char text[512];
-    gr_render_comps(&child, 1, text, sizeof text);
+    gr_render_comps(k->c, &child, 1, text, sizeof text);
     add_kid(k, text, v->step, v->outcome);
 }
 
@@ -42,22 +42,24 @@ static int cmp_text(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Writes the sum where each live component j takes move pick[j]. */
-static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t *pick, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        if (pos >= cap) break;
-        if (kl[i].n) {
-            const char *t = kl[i].v[pick[i]].text;
-            pos += (size_t)snprintf(buf + pos, cap - pos, strstr(t, " + ") ? "(%s)" : "%s", t);
-        } else {
-            char one[256];
-            gr_render_comps(&comps[i], 1, one, sizeof one);
-            pos += (size_t)snprintf(buf + pos, cap - pos, "%s", one);
-        }
+/* Writes the sum where each live component j takes move pick[j] (render.h: a component left
+ * with nothing, "*0", is left out: it can never move again). */
+static void combo_text(gr_ctx *c, const gr_comp *comps, int n, const kids *kl, const size_t *pick, char *buf, size_t cap) {
+    gr_text t;
+    gr_text_init(&t, c);
+    int first = 1;
+    for (int i = 0; i < n; i++) {
+        if (!kl[i].n) { gr_sum_text_comp(&t, comps[i].game, comps[i].c, &first); continue; }
+        const char *p = kl[i].v[pick[i]].text;
+        if (strstr(p, " + ")) {
+            if (!first) gr_text_printf(&t, " + ");
+            first = 0;
+            gr_text_printf(&t, "(%s)", p);
+        } else gr_sum_text_part(&t, p, &first);
     }
+    gr_sum_text_end(&t, first);
+    snprintf(buf, cap, "%s", t.s);
+    gr_text_free(&t);
 }
 
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
@@ -79,7 +81,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     /* top is how long the game lasts when both play the step strategy; the winner may end it
      * sooner, so it is not the remoteness of the position graph and is not reported as one. */
     char one[256];
-    if (at >= 0) gr_render_comps(&comps[at], 1, one, sizeof one);
+    if (at >= 0) gr_render_comps(c, &comps[at], 1, one, sizeof one);
     snprintf(t->why, sizeof t->why, "every: step numbers (Every-SG); the largest, %lld, is %s's, %s",
              (long long)top, at >= 0 ? one : "none", top & 1 ? "odd: the player to move wins" : "even: the player to move loses");
     gr_theory_kernels_why(comps, n, &p, t);
@@ -128,7 +130,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                     }
                     if (k == nseen) {
                         nseen++;
-                        combo_text(comps, n, kl, pick, buf, 8192);
+                        combo_text(c, comps, n, kl, pick, buf, 8192);
                         fn(user, buf, 0);
                     }
                 }
@@ -162,7 +164,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                         break;
                     }
             }
-            combo_text(comps, n, kl, pick, buf, 8192);
+            combo_text(c, comps, n, kl, pick, buf, 8192);
             fn(user, buf, 0);
             t->moves_partial = 1;
         }
