@@ -1,7 +1,9 @@
 /* session: the interactive session; see session.h. An entry is the lines typed until they
  * form whole statements: one line, or more while brackets are open or the text stops where
  * more is needed ("game s =", "solve kayles(3) +"); an empty line ends an entry that cannot
- * be finished (its error is shown). A last statement may omit its ';'. The session holds one
+ * be finished (its error is shown). A last statement may omit its ';' (a definition ending in
+ * '}' too), and a position typed alone is asked as "solve POSITION". History is kept in
+ * ~/.grundy_history between sessions. The session holds one
  * engine (api/engine.h): each entry is compiled alone against the definitions accepted so far
  * (a definition of a known name replaces it and drops what was computed for the old one), its
  * errors carry its own line numbers, its queries run at once, and what they compute stays for
@@ -45,6 +47,7 @@ static void stop_if_interrupted(gr_ctx *c) {
 static const char HELP[] =
     "Type definitions and queries as in a .game file; each query is answered at once.\n"
     "A statement may span lines (the prompt shows ...> until it is whole); the last ';' may be left out.\n"
+    "A position typed alone is solved: kayles(4) + *3 is solve kayles(4) + *3.\n"
     "The classic games need no definition: nim kayles dawson dawsonchess treblecross grundygame\n"
     "lasker wythoff(x, y) ed(x, y) bash[k] fibonacci, and *n is a nim heap: solve kayles(20) + *5\n"
     "  :help             this text\n"
