@@ -205,6 +205,16 @@ static size_t first_token(const char *t) {
     }
 }
 
+/* Does t start as a position does: '*', '(', or a name followed by '(', '[', '.', '+' or '-'
+ * (a lone word is more likely a misspelt keyword, whose error says so, than a figure)? */
+static int bare_position(const char *t) {
+    if (*t == '*' || *t == '(') return 1;
+    if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || *t == '_')) return 0;
+    while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '_') t++;
+    while (*t == ' ' || *t == '\t') t++;
+    return *t && strchr("([.+-", *t);
+}
+
 /* Shows the syntax error of text (len bytes), with its own line numbers. */
 static void show_parse_error(const char *name, const char *text, size_t len) {
     gr_ctx c;
@@ -228,7 +238,7 @@ static int run_text(session *s, const char *name, const char *entry, int final) 
     int r = parse_entry(entry, len, &p, &add_semi);
     char *bare = NULL;
     size_t tok = first_token(entry);
-    if (r && p.fail_off == tok) {
+    if (r && p.fail_off == tok && bare_position(entry + tok)) {
         /* A position alone (no statement starts with a name, '*' or '('): it is asked as
          * solve POSITION. Its errors then show the line as solved. */
         size_t blen = len + 6;
