@@ -571,6 +571,10 @@ expect_status 2 && stderr_has "^bopen.game:1:42: error: a binding's set is finit
 printf 'game s = subtract {1, 2};\ncheck s : sg(n) == n %% 3 for n in {2, 5, 9..11};\ncheck s : sg(n) == 1 for n in {1, 4, 7};\ncheck s : sg(n) == 1 for n in {1, 5};\n' >bcheck.game
 run bind_set_check bcheck.game
 if [ $rc = 1 ] && [ "$(grep -c 'holds' out)" = 2 ] && grep -q 'counterexample: at n = 5:' out; then ok; else bad "a check over a set of values (out: $(head -c 600 out))"; fi
+# A family's parameter over a set of numbers: one member per value, each once, in order.
+printf 'check bash[m] periodic for m in {5..6, 1, 3, 1};\n' >bfam.game
+run bind_set_family bfam.game
+if [ $rc = 0 ] && [ "$(grep -c 'proved: period' out)" = 4 ] && [ "$(grep -o 'bash\[[0-9]*\]' out | tr '\n' ' ')" = "bash[1] bash[3] bash[5] bash[6] " ]; then ok; else bad "a family over a set of numbers (out: $(head -c 600 out))"; fi
 
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi

@@ -121,6 +121,7 @@ int ast_bindings_set(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr
     }
     ast_bindings_push(c, b, name, loc, ast_call(c, set->loc, "min", los), ast_call(c, set->loc, "max", his));
     b->v[b->n - 1].member = member;
+    b->v[b->n - 1].set = set;
     b->v[b->n - 1].range_loc = set->loc;
     return 1;
 }

@@ -53,6 +53,7 @@ typedef struct gr_binding {
     const char *name; gr_loc loc; gr_expr *lo, *hi;
     gr_bind_kind kind; const char **codes; gr_loc *code_locs; int ncodes, ccap; gr_loc range_loc;
     gr_expr *member;         /* 'v in {1, 2, 5}': a range lo..hi (the least, the most) and this test */
+    gr_set *set;             /*   and the set itself (a family's parameter lists its values) */
 } gr_binding;
 typedef struct gr_bindings { gr_binding *v; int n, cap; } gr_bindings;
 
