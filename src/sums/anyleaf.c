@@ -37,15 +37,16 @@ void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_t
     int64_t x = 0;
     int leaf = -1;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        vals[i] = p.kernel[i] ? p.kv[i].leaf : g->leafless[gr_compgraph_id(g, &comps[i])];
+    for (int i = 0, len; i < n; i += len) {   /* by units: a group is one component */
+        len = gr_unit_len(comps, n, i);
+        vals[i] = p.kernel[i] ? p.kv[i].leaf : g->leafless[gr_compgraph_id_n(g, &comps[i], len)];
         if (vals[i] < 0 && leaf < 0) leaf = i;
         x ^= vals[i] < 0 ? 0 : vals[i];
     }
     t->decided = 1;
     if (leaf >= 0) {
         char one[256];
-        gr_render_comps(c, &comps[leaf], 1, one, sizeof one);
+        gr_render_comps(c, &comps[leaf], gr_unit_len(comps, n, leaf), one, sizeof one);
         t->outcome = GR_WIN;
         t->remoteness = 0;
         snprintf(t->why, sizeof t->why, "anyleaf: %s is already at a leaf, so the player to move has won", one);
@@ -57,14 +58,15 @@ void gr_anyleaf_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_t
         if (x && fn) {
             leaf_moves *l = gr_alloc(c, sizeof *l);
             l->c = c; l->g = g; l->comps = comps; l->n = n; l->fn = fn; l->user = user;
-            for (int i = 0; i < n; i++) {
-                if (gr_theory_dup(comps, i)) continue;
+            for (int i = 0, len; i < n; i += len) {
+                len = gr_unit_len(comps, n, i);
+                if (gr_theory_dup_unit(comps, n, i, len)) continue;
                 l->at = i;
                 l->want = x ^ vals[i];
                 if (p.kernel[i]) {
                     gr_hcval want = { l->want, -1, -1 };
                     gr_heapconv_options(c, comps[i].game, comps[i].c[0], &want, INT64_MAX, kernel_move, l);
-                } else gr_compgraph_moves(g, &comps[i], leaf_move, l);
+                } else gr_compgraph_moves_n(g, &comps[i], len, leaf_move, l);
             }
             gr_free(c, l);
         }

@@ -48,8 +48,21 @@ static void combo_text(gr_ctx *c, const gr_comp *comps, int n, const kids *kl, c
     gr_text t;
     gr_text_init(&t, c);
     int first = 1;
-    for (int i = 0; i < n; i++) {
-        if (!kl[i].n) { gr_sum_text_comp(&t, comps[i].game, comps[i].c, &first); continue; }
+    gr_text one;
+    gr_text_init(&one, c);
+    for (int i = 0, len; i < n; i += len) {
+        len = gr_unit_len(comps, n, i);
+        if (!kl[i].n) {   /* a unit that cannot move: as it is (a group in parentheses) */
+            gr_text_clear(&one);
+            int in = 1, parts = 0;
+            for (int k = i; k < i + len; k++) parts += gr_sum_text_comp(&one, comps[k].game, comps[k].c, &in);
+            if (parts) {
+                if (!first) gr_text_printf(&t, " + ");
+                first = 0;
+                gr_text_printf(&t, parts > 1 ? "(%s)" : "%s", one.s);
+            }
+            continue;
+        }
         const char *p = kl[i].v[pick[i]].text;
         if (strstr(p, " + ")) {
             if (!first) gr_text_printf(&t, " + ");
@@ -60,6 +73,7 @@ static void combo_text(gr_ctx *c, const gr_comp *comps, int n, const kids *kl, c
     gr_sum_text_end(&t, first);
     snprintf(buf, cap, "%s", t.s);
     gr_text_free(&t);
+    gr_text_free(&one);
 }
 
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
@@ -70,8 +84,10 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     int64_t top = 0, *step = gr_alloc(c, sizeof *step * (size_t)(n + 1));
     int *outc = gr_alloc(c, sizeof *outc * (size_t)(n + 1));
     int at = -1;
-    for (int i = 0; i < n; i++) {
-        uint32_t id = p.kernel[i] ? 0 : gr_compgraph_id(g, &comps[i]);
+    for (int i = 0, len; i < n; i += len) {   /* by units: a group is one component */
+        len = gr_unit_len(comps, n, i);
+        for (int k = i + 1; k < i + len; k++) { step[k] = 0; outc[k] = GR_LOSS; }   /* the unit's own are at i */
+        uint32_t id = p.kernel[i] ? 0 : gr_compgraph_id_n(g, &comps[i], len);
         step[i] = p.kernel[i] ? p.kv[i].step : g->step[id];
         outc[i] = p.kernel[i] ? p.kv[i].outcome : (int)gr_pg_outcome(g->pg, id);
         if (step[i] > top) { top = step[i]; at = i; }
@@ -81,7 +97,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     /* top is how long the game lasts when both play the step strategy; the winner may end it
      * sooner, so it is not the remoteness of the position graph and is not reported as one. */
     char one[256];
-    if (at >= 0) gr_render_comps(c, &comps[at], 1, one, sizeof one);
+    if (at >= 0) gr_render_comps(c, &comps[at], gr_unit_len(comps, n, at), one, sizeof one);
     snprintf(t->why, sizeof t->why, "every: step numbers (Every-SG); the largest, %lld, is %s's, %s",
              (long long)top, at >= 0 ? one : "none", top & 1 ? "odd: the player to move wins" : "even: the player to move loses");
     gr_theory_kernels_why(comps, n, &p, t);
@@ -89,8 +105,9 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
         kids *kl = gr_alloc(c, sizeof *kl * (size_t)n);
         size_t *pick = gr_alloc(c, sizeof *pick * (size_t)n);
         uint64_t combos = 1;
-        for (int i = 0; i < n; i++) {
-            kl[i] = (kids){ .c = c, .g = g, .comp = &comps[i] };
+        for (int i = 0; i < n; i++) kl[i] = (kids){ .c = c, .g = g, .comp = &comps[i] };
+        for (int i = 0, len; i < n; i += len) {   /* a unit's moves are at its first comp */
+            len = gr_unit_len(comps, n, i);
             uint64_t k;
             if (p.kernel[i]) {
                 /* a huge heap may have more options than are worth listing: count them first */
@@ -98,7 +115,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                 if (k && k <= EVERY_MAX_LISTED && combos * k <= EVERY_MAX_LISTED)
                     gr_heapconv_options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, kernel_kid, &kl[i]);
             } else {
-                gr_compgraph_moves(g, &comps[i], graph_kid, &kl[i]);
+                gr_compgraph_moves_n(g, &comps[i], len, graph_kid, &kl[i]);
                 k = kl[i].n;
             }
             if (k && combos <= EVERY_MAX_LISTED) combos = k > EVERY_MAX_LISTED ? EVERY_MAX_LISTED + 1 : combos * k;

@@ -70,11 +70,6 @@ int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
                   gr_child_fn fn, void *user) {
     memset(t, 0, sizeof *t);
     if (c->no_theory) { snprintf(t->why, sizeof t->why, "--no-theory"); return 0; }
-    for (int i = 1; i < n && (conv == CONV_ANYLEAF || conv == CONV_EVERY); i++)
-        if (comps[i].joined) {   /* the theories take a component to be one position */
-            snprintf(t->why, sizeof t->why, "a component of several positions (a group in parentheses): by the position graph");
-            return 0;
-        }
     switch (conv) {
     case CONV_EVERY: gr_every_solve(c, m, comps, n, t, fn, user); break;
     case CONV_ANYLEAF: gr_anyleaf_solve(c, m, comps, n, t, fn, user); break;
