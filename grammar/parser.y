@@ -243,6 +243,12 @@ for_opt
 bindings
     : IDENT IN expr DOTDOT expr  { $$ = (gr_bindings){0}; ast_bindings_push(C, &$$, $1, L(@1), $3, $5); }
     | bindings ',' IDENT IN expr DOTDOT expr { $$ = $1; ast_bindings_push(C, &$$, $3, L(@3), $5, $7); }
+    | IDENT IN '{' set_items '}'
+        { $$ = (gr_bindings){0}; $4->loc = L(@3); $4->loc.len = @5.end - @3.off;
+          if (!ast_bindings_set(C, &$$, $1, L(@1), $4)) { yyerror(&@4, scanner, st, "a binding's set is finite: no open range 'lo..' in it"); YYABORT; } }
+    | bindings ',' IDENT IN '{' set_items '}'
+        { $$ = $1; $6->loc = L(@5); $6->loc.len = @7.end - @5.off;
+          if (!ast_bindings_set(C, &$$, $3, L(@3), $6)) { yyerror(&@6, scanner, st, "a binding's set is finite: no open range 'lo..' in it"); YYABORT; } }
     | param_binding              { $$ = (gr_bindings){0}; ast_bindings_add(C, &$$, $1); }
     | bindings ',' param_binding { $$ = $1; ast_bindings_add(C, &$$, $3); }
     ;
@@ -340,9 +346,13 @@ show_query
         { $$ = $3; $$->kind = Q_OPTIONS; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = L(@$); }
     ;
 
+/* A part in parentheses is one component of several positions, as 'anyleaf' and 'every'
+ * write the heaps a move split a heap into (under normal and misere play it is just a sum). */
 sum
     : posref                     { $$ = ast_query(C, L(@$), Q_SOLVE); ast_solve_part(C, $$, $1); }
+    | '(' sum ')'                { $$ = ast_query(C, L(@$), Q_SOLVE); ast_solve_group(C, $$, $2); }
     | sum '+' posref             { $$ = $1; ast_solve_part(C, $$, $3); }
+    | sum '+' '(' sum ')'        { $$ = $1; ast_solve_group(C, $$, $4); }
     ;
 
 table_query
@@ -509,6 +519,23 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
     yyerror(loc, scanner, st, msg);
 }
 
+/* Where the text before end stops: after its last token, past blanks and comments (the caret
+ * of an error at the end of the input points there, not at an empty line after it). */
+static uint32_t after_last_token(const char *src, uint32_t end) {
+    for (;;) {
+        while (end > 0 && strchr(" \t\r\n\f\v", src[end - 1])) end--;
+        uint32_t line = end, comment = end;
+        while (line > 0 && src[line - 1] != '\n') line--;
+        int str = 0;
+        for (uint32_t i = line; i < end; i++) {   /* a comment on this line, outside a string */
+            if (src[i] == '"') str = !str;
+            else if (!str && (src[i] == '#' || (src[i] == '/' && i + 1 < end && src[i + 1] == '/'))) { comment = i; break; }
+        }
+        if (comment == end) return end;
+        end = comment;
+    }
+}
+
 /* A syntax error says what was found, what would have been accepted there (operators summed
  * up as one item, the end of the input last), and, for a word near an expected keyword,
  * "did you mean". */
@@ -524,6 +551,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_p
     int tlen = loc->end > loc->off ? (int)(loc->end - loc->off) : 0;
     if (got == YYSYMBOL_IDENT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected name '%.*s'", tlen > 60 ? 60 : tlen, text);
     else if (got == YYSYMBOL_INT) pos += (size_t)snprintf(msg, sizeof msg, "unexpected number %.*s", tlen > 30 ? 30 : tlen, text);
+    else if (got == YYSYMBOL_YYEOF) pos += (size_t)snprintf(msg, sizeof msg, "unexpected end of input");
     else { token_name(got, name, sizeof name); pos += (size_t)snprintf(msg, sizeof msg, "unexpected %s", name); }
     yysymbol_kind_t exp[YYNTOKENS];
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
@@ -545,15 +573,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_p
     if (best && pos < sizeof msg) pos += (size_t)snprintf(msg + pos, sizeof msg - pos, " (did you mean '%s'?)", best);
     items += ops + eof + star;
     int shown = 0;
+    const char *first = got == YYSYMBOL_YYEOF ? ": expected " : "; expected ";
     for (int i = 0; i < n && pos < sizeof msg; i++) {
         if (!listed(exp[i])) continue;
         token_name(exp[i], name, sizeof name);
         shown++;
-        pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%s%s", shown == 1 ? "; expected " : shown == items ? " or " : ", ", name);
+        pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%s%s", shown == 1 ? first : shown == items ? " or " : ", ", name);
     }
-    if (star && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sa nim heap *n", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
-    if (ops && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%san operator", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
-    if (eof && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sthe end of the input", shown == 1 ? "; expected " : shown == items ? " or " : ", "); }
+    if (star && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sa nim heap *n", shown == 1 ? first : shown == items ? " or " : ", "); }
+    if (ops && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%san operator", shown == 1 ? first : shown == items ? " or " : ", "); }
+    if (eof && pos < sizeof msg) { shown++; pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%sthe end of the input", shown == 1 ? first : shown == items ? " or " : ", "); }
     /* only a ';' fits, and the token starts a new line: the line before lacks its ';' */
     int semi_only = items == 1 && n >= 1, newline = 0;
     for (int i = 0; i < n; i++) if (listed(exp[i])) semi_only &= !strcmp(yysymbol_name(exp[i]), "';'");
@@ -562,9 +591,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_p
         if (ch == '\n') { newline = 1; break; }
         if (ch != ' ' && ch != '\t' && ch != '\r') break;
     }
-    if (semi_only && newline && pos < sizeof msg)
+    if (semi_only && newline && got != YYSYMBOL_YYEOF && pos < sizeof msg)
         snprintf(msg + pos, sizeof msg - pos, " (the statement before it lacks its ';')");
-    gr_diag_at(st->ctx, gr_span(*loc), "%s", msg);
+    gr_loc at = gr_span(*loc);
+    if (got == YYSYMBOL_YYEOF) at = (gr_loc){ after_last_token(st->ctx->src, loc->off), 0 };
+    gr_diag_at(st->ctx, at, "%s", msg);
     return 0;
 }
 

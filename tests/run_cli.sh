@@ -587,6 +587,29 @@ run unbounded_tuple unb.game
 expect_status 2 && stdout_empty && stderr_has "^unb.game:1:27: error: this move of 't' leads out of every bound" &&
     stderr_has "guard the move with a 'where' that keeps a >= 0" && stderr_has "= in query 1: table t(0..3, 0..3)" && ok
 
+# A binding over a set literal in a rule block is the same game as the subtraction set: a
+# range from its least to its most item, and only its items (ranges inside it too).
+cat >bset.game <<'GAME'
+game t { heap n; move -> n - k for k in {1, 3, 4} where k <= n; }
+game u { heap n; move -> n - k for k in {4, 1..1, 3}; }
+game v = subtract {1, 3, 4};
+table t(0..15);
+table u(0..15);
+table v(0..15);
+GAME
+run bind_set bset.game
+if [ $rc = 0 ] && [ "$(grep -c '   0 | 0 1 0 1 2 3 2 0 1 0' out)" = 3 ] && [ "$(grep -c '  10 | 1 2 3 2 0 1' out)" = 3 ]; then ok; else bad "for k in {1, 3, 4} is subtract {1, 3, 4}"; fi
+printf 'game t { heap n; move -> n - k for k in {1, 3..}; }\ntable t(0..3);\n' >bopen.game
+run bind_set_open bopen.game
+expect_status 2 && stderr_has "^bopen.game:1:42: error: a binding's set is finite" && ok
+printf 'game s = subtract {1, 2};\ncheck s : sg(n) == n %% 3 for n in {2, 5, 9..11};\ncheck s : sg(n) == 1 for n in {1, 4, 7};\ncheck s : sg(n) == 1 for n in {1, 5};\n' >bcheck.game
+run bind_set_check bcheck.game
+if [ $rc = 1 ] && [ "$(grep -c 'holds' out)" = 2 ] && grep -q 'counterexample: at n = 5:' out; then ok; else bad "a check over a set of values (out: $(head -c 600 out))"; fi
+# A family's parameter over a set of numbers: one member per value, each once, in order.
+printf 'check bash[m] periodic for m in {5..6, 1, 3, 1};\n' >bfam.game
+run bind_set_family bfam.game
+if [ $rc = 0 ] && [ "$(grep -c 'proved: period' out)" = 4 ] && [ "$(grep -o 'bash\[[0-9]*\]' out | tr '\n' ' ')" = "bash[1] bash[3] bash[5] bash[6] " ]; then ok; else bad "a family over a set of numbers (out: $(head -c 600 out))"; fi
+
 echo
 if [ $fail -gt 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"

@@ -3,8 +3,9 @@
 # first, against random legal moves, the computer must always win. The random player sends
 # numbers drawn uniformly from 1..60; play rejects those above the number of moves and reads
 # the next, so the moves it accepts are uniform over the legal ones (rejection sampling).
-# Also: moves typed as positions, bad moves, the end of the input, the longest defence from a
-# P position, and a bad position.
+# Also: moves typed as positions (any spelling of the same position), bad moves, the end of the
+# input, the longest defence from a P position (the move of greatest remoteness), and a bad
+# position.
 source "$(dirname "$0")/scriptlib.sh"
 
 cat > g.game <<'G'
@@ -63,6 +64,34 @@ if [ $rc -eq 0 ] && grep -q "played by Sprague-Grundy values" out && grep -q "^T
    [ "$(grep -c '^ *[0-9]*\. kayles.*  ([0-9]*)$' out)" -gt 50 ]; then pass=$((pass + 1)); else bad "play by values (status $rc)"; cat err; fi
 printf 'q\n' | "$grundy" play empty.game "kayles(3)" --max-memroy 1G >out 2>err
 if [ $? -eq 2 ]; then pass=$((pass + 1)); else bad "play rejects an unknown option"; fi
+
+# Any spelling of a move is the move: parts in another order, other spaces, nim(n) for *n and
+# empty heaps written or not are compared as positions, by values and by the position graph.
+printf ' *0+kayles( 4 ) + kayles(0)\nq\n' | "$grundy" play empty.game "kayles(4) + *1 + *0" >out 2>err
+if grep -q "^Position: kayles(4) + \*1$" out && grep -q "^Position: kayles(4)$" out && ! grep -q "not a move" out &&
+   ! grep -q "^Position: .*\(kayles(0)\|\*0\)" out; then pass=$((pass + 1)); else bad "a move spelt with empty heaps and *0"; fi
+printf 'nim(1) + kayles(0) + kayles(3)\nq\n' | "$grundy" play empty.game "kayles(4) + *1" >out 2>err
+if grep -q "^Position: kayles(3) + \*1$" out && ! grep -q "not a move" out; then pass=$((pass + 1)); else bad "nim(1) typed for *1"; fi
+printf 'kayles(0) + kayles(2) + kayles(1)\nq\n' | "$grundy" play g.game "kayles(4)" --convention misere >out 2>err
+if grep -q "^Position: kayles(1) + kayles(2)$" out && ! grep -q "not a move" out; then pass=$((pass + 1)); else bad "a move by the position graph spelt with an empty heap"; fi
+# Under anyleaf a group is one component: "(k(3) + k(3))" is a move from k(7), "k(3) + k(3)"
+# (two components, a different position) is not.
+printf 'game k = octal "0.77";\n' >k.game
+printf 'k(3) + k(3)\n( k(3)+k(3) )\nq\n' | "$grundy" play k.game "k(7)" --convention anyleaf >out 2>err
+if [ "$(grep -c 'is not a move from here' out)" = 1 ] && grep -q "^Position: (k(3) + k(3))$" out; then pass=$((pass + 1)); else bad "a group typed under anyleaf"; fi
+
+# A lost computer plays the move that lasts longest, and says so: from kayles(5) + kayles(5)
+# (value 0) the first move listed, kayles(4) + kayles(5), leaves a remoteness of 5, the second,
+# kayles(1) + kayles(3) + kayles(5), one of 9: ten moves to the end with this one.
+printf 'q\n' | "$grundy" play empty.game "kayles(5) + kayles(5)" --first computer >out 2>err
+if grep -q "^The computer plays 2: kayles(1) + kayles(3) + kayles(5)  (no winning move exists (the value is 0); this one holds out longest: 10 more moves to the end)$" out; then
+    pass=$((pass + 1)); else bad "the longest defence by values"; fi
+# Where the first move listed is the shortest: nim(1) + s(3) on s = subtract {1, 3, 4} lists
+# s(3) (remoteness 1) before nim(1) + s(2) (remoteness 3).
+printf 'game s = subtract {1, 3, 4};\n' >s.game
+printf 'q\n' | "$grundy" play s.game "nim(1) + s(3)" --first computer >out 2>err
+if grep -q "^    1\. s(3)  (1)$" out && grep -q "^The computer plays 2: nim(1) + s(2)  (no winning move exists (the value is 0); this one holds out longest: 4 more moves to the end)$" out; then
+    pass=$((pass + 1)); else bad "the longest defence when the first move is the shortest"; cat out; fi
 
 # A bad position is a located input error (status 2).
 "$grundy" play g.game "kayles(-1)" </dev/null >out 2>err

@@ -2,8 +2,10 @@
 """run_session.py GRUNDY: the interactive session driven through a pseudo-terminal, as a person
 types it: a definition over two lines, an error with its caret and the session going on, Ctrl-C
 during a long query (the session goes on), history (the Up arrow brings the last entry back),
-the prelude's games and *n, and :quit. Prints "N passed, M failed"; exits 1 on a failure."""
-import os, pty, select, signal, sys, time
+the prelude's games and *n, a position alone (answered as solve), a definition without its
+';', an error at the end of an entry, for over a set, history kept in $HOME/.grundy_history
+between sessions (and a $HOME that cannot be written), and :quit. Prints "N passed, M failed"; exits 1 on a failure."""
+import os, pty, select, signal, sys, tempfile, time
 
 grundy = sys.argv[1]
 history = len(sys.argv) < 3 or sys.argv[2] == "history"   # built without libedit: no history
@@ -21,12 +23,36 @@ def check(cond, what, text=""):
             print("    output: " + text[-1500:].replace("\n", "\n    output: "))
 
 
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["TERM"] = "xterm"
-    os.execv(grundy, [grundy, "--threads", "1"])
+home = tempfile.mkdtemp()
 
-buf = ""
+
+def start(home_dir):
+    global pid, fd, buf
+    buf = ""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm"
+        os.environ["HOME"] = home_dir
+        os.execv(grundy, [grundy, "--threads", "1"])
+
+
+def quit_session(what):
+    send(":quit\r")
+    status = None
+    for _ in range(600):                     # up to a minute (a sanitizer's exit is slow)
+        read_until("\x00", 0.1)
+        wpid, st = os.waitpid(pid, os.WNOHANG)
+        if wpid:
+            status = os.waitstatus_to_exitcode(st)
+            break
+        time.sleep(0.1)
+    if status is None:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    check(status == 0, "%s: :quit ends the session with status 0 (status %s)" % (what, status))
+
+
+start(home)
 
 
 def read_until(pattern, timeout=60.0):
@@ -90,19 +116,49 @@ if history:
     out = read_until("grundy> ")
     check("outcome N (the player to move wins), sg 2" in out, "the Up arrow recalls the last entry", out)
 
-send(":quit\r")
-status = None
-for _ in range(600):                     # up to a minute (a sanitizer's exit is slow)
-    read_until("\x00", 0.1)
-    wpid, st = os.waitpid(pid, os.WNOHANG)
-    if wpid:
-        status = os.waitstatus_to_exitcode(st)
-        break
-    time.sleep(0.1)
-if status is None:
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-check(status == 0, ":quit ends the session with status 0 (status %s)" % status)
+# A position alone is solved; so is one whose last ';' is left out and a group of anyleaf.
+send("kayles(4) + *3\r")
+out = read_until("grundy> ")
+check("solve kayles(4) + *3" in out and "outcome N (the player to move wins), sg 2" in out,
+      "a position typed alone is answered as solve", out)
+# A definition without its ';' is taken at once (the prompt does not wait for more).
+send("game s = subtract {1,4}\r")
+out = read_until("grundy> ", 10)
+check("...>" not in out and "error" not in out, "a definition ending in '}' needs no ';'", out)
+send("solve s(7)\r")
+out = read_until("grundy> ")
+check("outcome P (the player to move loses), sg 0" in out, "the definition without ';' was kept", out)
+# An entry cut short, ended by an empty line: the caret after its last token.
+send("solve s(7\r\r")
+out = read_until("grundy> ")
+check("<input>:1:10: error: unexpected end of input: expected ')'" in out and "solve s(7\n" in out,
+      "an error at the end of an entry reads well, the caret after its last token", out)
+send("game t { heap n; move -> n - k for k in {1, 3, 4} where k <= n; }\r")
+read_until("grundy> ")
+send("table t(0..7)\r")
+out = read_until("grundy> ")
+check("0 | 0 1 0 1 2 3 2 0" in out, "for k in a set literal in a rule block", out)
+send("*3 + kayles(2)\r")
+out = read_until("grundy> ")
+quit_session("first session")
+if history:
+    hist = os.path.join(home, ".grundy_history")
+    text = open(hist).read().replace("\\040", " ") if os.path.exists(hist) else ""   # libedit's escapes
+    check("*3 + kayles(2)" in text and ":quit" not in text, "history is written to $HOME/.grundy_history", text)
+    # A second session finds it: the Up arrow brings the last session's last entry back.
+    start(home)
+    read_until("grundy> ")
+    send("\x1b[A\r")
+    out = read_until("grundy> ")
+    check("solve *3 + kayles(2)" in out, "the history of the last session is read back", out)
+    quit_session("second session")
+    # A home that cannot be written: the session works and leaves with status 0.
+    start(os.path.join(home, "no", "such", "dir"))
+    read_until("grundy> ")
+    send("*1\r")
+    out = read_until("grundy> ")
+    check("sg 1" in out, "a session whose home cannot be written answers", out)
+    quit_session("unwritable home")
 
 print("session: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -38,7 +38,7 @@ case_prog 'table grundy_game(0..3);'                   "(did you mean 'grundygam
 case_prog 'table fibonaci(0..3);'                      "(did you mean 'fibonacci'?)"
 case_prog 'game s134 = subtract {1, 3, 4}; solve s143(4);' "(did you mean 's134'?)"
 case_prog 'solve zzz(4);'                              "unknown game 'zzz': define it first, e.g. game zzz = subtract {1, 2};"
-case_prog 'solve kayles(3) +;'                         "expected a name or a nim heap *n"
+case_prog 'solve kayles(3) +;'                         "expected a name, '(' or a nim heap *n"
 case_prog 'game t { position (a, b) where a >= 0 b >= 0; }' "unexpected name 'b'; expected"
 
 # options of the command

@@ -890,7 +890,7 @@ static void sums_body(gf *f, void *arg) {
         ok &= check_winning_moves(f, sg, comps, s->n, vals, x);
         if (!ok && !bad++) {
             char text[512];
-            gr_render_comps(comps, s->n, text, sizeof text);
+            gr_render_comps(&f->c, comps, s->n, text, sizeof text);
             fprintf(stderr, "  sum %s of\n%s%s%s", text, j->games[0].decl, j->games[1].decl, j->games[2].decl);
         }
     }
@@ -980,7 +980,7 @@ static void tuple_sums_body(gf *f, void *arg) {
         ok &= check_winning_moves(f, sg, comps[i], ns[i], vals, x);
         if (!ok) {
             char text[512];
-            gr_render_comps(comps[i], ns[i], text, sizeof text);
+            gr_render_comps(&f->c, comps[i], ns[i], text, sizeof text);
             fprintf(stderr, "  tuple sum %s\n", text);
         }
     }
@@ -1034,7 +1034,7 @@ static void misere_body(gf *f, void *arg) {
         uint32_t id = gr_sumgraph_id(s, comps[i], ns[i]);
         if (!CHECK_EQ(gr_pg_outcome(pg, id), p ? GR_LOSS : GR_WIN)) {
             char text[256];
-            gr_render_comps(comps[i], ns[i], text, sizeof text);
+            gr_render_comps(&f->c, comps[i], ns[i], text, sizeof text);
             fprintf(stderr, "  misere %s\n", text);
         }
     }
@@ -1237,7 +1237,7 @@ static void conv_body(gf *f, void *arg) {
             uint32_t id = gr_sumgraph_id(sg, comps, s->n);
             if (!CHECK_EQ(gr_pg_outcome(pg, id), win ? GR_WIN : GR_LOSS) && !bad++) {
                 char text[512];
-                gr_render_comps(comps, s->n, text, sizeof text);
+                gr_render_comps(&f->c, comps, s->n, text, sizeof text);
                 fprintf(stderr, "  %s %s (brute force: %s) of\n", gr_convention_name(conv), text, win ? "N" : "P");
                 for (int g = 0; g < j->ngames; g++) fprintf(stderr, "%s", j->games[g].decl);
             }

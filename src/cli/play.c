@@ -3,9 +3,12 @@
  * "solve POSITION;", which resolves the position (and any parameterised rule set it names),
  * and reads the values earlier turns computed; a game with no SG values has its whole
  * position graph from there built and solved once. Each turn shows the position; the user's turn lists the moves, numbered, and
- * reads one line: a number, or a position typed in full (spaces and the order of a sum's parts
- * do not matter). The computer answers with a winning move when one exists, the quickest;
- * else the move that delays the end longest; from a draw, a move that keeps the draw. It
+ * reads one line: a number, or a position typed in full, in any spelling of the same position
+ * (parsed and compared as positions: the order of parts, spaces, nim(3) for *3, empty heaps
+ * written or not). The computer answers with a winning move when one exists, the quickest;
+ * else the move of greatest remoteness, which delays the end longest (by values: a bounded
+ * graph finds it; past the bound, the first move, and it says so); from a draw, a move that
+ * keeps the draw. It
  * works the same with standard input from a pipe (one move a line; the line is echoed so the
  * transcript reads well). Exit status: 0 the game ended (or the user resigned with q), 1 the
  * input ended first, 2 bad input, 3 a limit. */
@@ -20,6 +23,7 @@
 #include "parse.h"
 #include "sema.h"
 #include "solve.h"
+#include "remote.h"
 #include "suggest.h"
 
 static const char PLAY_USAGE[] =
@@ -101,28 +105,130 @@ static play_opts parse_play_args(int argc, char **argv) {
     return o;
 }
 
-/* A sum written without spaces, its top-level parts sorted, so typed positions compare equal. */
-static void normalise(const char *in, char *out, size_t cap) {
-    char flat[4096];
-    size_t n = 0;
-    for (; *in && n + 1 < sizeof flat; in++) if (*in != ' ' && *in != '\t' && *in != '\r' && *in != '\n') flat[n++] = *in;
-    flat[n] = '\0';
-    const char *parts[256];
-    int np = 0, depth = 0;
-    parts[np++] = flat;
-    for (size_t i = 0; i < n; i++) {
-        if (flat[i] == '(') depth++;
-        else if (flat[i] == ')') depth--;
-        else if (flat[i] == '+' && depth == 0 && np < 256) { flat[i] = '\0'; parts[np++] = flat + i + 1; }
-    }
-    for (int i = 1; i < np; i++)          /* insertion sort: sums are short */
-        for (int k = i; k > 0 && strcmp(parts[k - 1], parts[k]) > 0; k--) {
-            const char *t = parts[k]; parts[k] = parts[k - 1]; parts[k - 1] = t;
+/* ---- positions compared as positions ---- */
+/* A key of one part of a sum: "name[args](c1,c2)", "g.v" or a figure less its cuts. */
+typedef struct keypart { char *text; int group; } keypart;
+
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* Is the game named "nim" the prelude's (so that *n, its other spelling, is nim(n))? */
+static int prelude_nim(const gr_ctx *c, const gr_module *m) {
+    for (const gr_gdecl *d = m->decls; d; d = d->next)
+        if (!strcmp(d->name, "nim")) return c->prelude_off && d->loc.off >= c->prelude_off;
+    return 1;
+}
+
+/* Is heap 0 of the game named so empty (no move from it)? Games the program has not
+ * compiled yet are taken to move from 0 (kept), but for nim and *. */
+static int empty_heap(gr_ctx *c, gr_module *m, const char *name) {
+    for (gr_game *g = m->games; g; g = g->next)
+        if (!strcmp(g->name, name)) {
+            int64_t zero[GR_MAX_ARITY] = { 0 };
+            return gr_atom_empty(c, g, zero);
         }
-    size_t pos = 0;
-    out[0] = '\0';
-    for (int i = 0; i < np && pos < cap; i++)
-        pos += (size_t)snprintf(out + pos, cap - pos, "%s%s", i ? "+" : "", parts[i]);
+    return !strcmp(name, "nim") || !strcmp(name, "*");
+}
+
+/* A number as printed positions write them (an integer, maybe negated): 0 if not one. */
+static int number(const gr_expr *e, int64_t *v) {
+    if (e->kind == EX_INT) { *v = e->ival; return 1; }
+    if (e->kind == EX_UNARY && e->op == OP_NEG && number(e->a, v) && *v != INT64_MIN) { *v = -*v; return 1; }
+    return 0;
+}
+
+/* The key of one part (an atom): 1 and its text in one, 0 if it is left out (an empty
+ * heap), -1 if it is not written with plain numbers. */
+static int atom_key(gr_ctx *c, gr_module *m, const gr_posref *p, int star_nim, char *one, size_t cap) {
+    char name[512];
+    int star = !strcmp(p->game.name, "*");
+    size_t pos = (size_t)snprintf(name, sizeof name, "%s", star && star_nim ? "nim" : p->game.name);
+    for (int a = 0; a < p->game.args.n && pos < sizeof name; a++) {
+        int64_t v;
+        if (!number(p->game.args.v[a], &v)) return -1;
+        pos += (size_t)snprintf(name + pos, sizeof name - pos, "%s%lld", a ? ", " : "[", (long long)v);
+    }
+    if (p->game.has_args && pos < sizeof name) snprintf(name + pos, sizeof name - pos, "]");
+    if (p->vertex) { snprintf(one, cap, "%s.%s", name, p->vertex); return 1; }
+    pos = (size_t)snprintf(one, cap, "%s", name);
+    int zero = !p->figure && p->coords.n == 1;
+    if (!p->figure) {
+        for (int a = 0; a < p->coords.n && pos < cap; a++) {
+            int64_t v;
+            if (!number(p->coords.v[a], &v)) return -1;
+            zero &= v == 0;
+            pos += (size_t)snprintf(one + pos, cap - pos, "%s%lld", a ? "," : "(", (long long)v);
+        }
+        if (pos < cap) pos += (size_t)snprintf(one + pos, cap - pos, "%s", p->coords.n ? ")" : "()");
+    }
+    for (int e = 0; e + 1 < p->cuts.n && pos < cap; e += 2)
+        pos += (size_t)snprintf(one + pos, cap - pos, "-(%s-%s)", p->cuts.v[e], p->cuts.v[e + 1]);
+    if (zero && empty_heap(c, m, star ? "*" : name)) return 0;
+    return pos < cap ? 1 : -1;
+}
+
+/* The canonical key of a position as typed or printed ("kayles(4) + *3" and "nim( 3 ) +
+ * kayles(4) + kayles(0)" have one key): the parts sorted, empty heaps left out, *n read as
+ * nim(n) when nim is the prelude's, a group in parentheses one part under anyleaf and every
+ * (its own parts sorted; a leaf left with nothing stays, as *0, under anyleaf) and a plain sum
+ * under normal and misere play. 0 if the text is not a position (then nothing matches it). */
+static int position_key(gr_ctx *c, gr_module *m, gr_conv conv, const char *text, char *key, size_t cap) {
+    size_t len = strlen(text);
+    char *src = malloc(len + 16);
+    if (!src) return 0;
+    int n = snprintf(src, len + 16, "solve %s;", text);
+    gr_ctx tc;
+    gr_ctx_init(&tc, "<move>", src, (size_t)n);
+    tc.diag = NULL;
+    tc.no_prelude = 1;
+    jmp_buf jb;
+    tc.on_fail = &jb;
+    gr_ast_program prog;
+    int parsed = setjmp(jb) == 0 && gr_parse(&tc, &prog) == 0;
+    const gr_query *q = parsed ? prog.queries : NULL;
+    int ok = q && !q->next && q->kind == Q_SOLVE;
+    char **parts = ok ? calloc((size_t)q->nparts + 1, sizeof *parts) : NULL;
+    char **atoms = ok ? calloc((size_t)q->nparts + 1, sizeof *atoms) : NULL;
+    int np = 0;
+    ok = ok && parts && atoms;
+    int groups = conv == CONV_ANYLEAF || conv == CONV_EVERY, star_nim = ok && prelude_nim(c, m);
+    for (int i = 0, hi; ok && i < q->nparts; i = hi) {
+        for (hi = i + 1; groups && hi < q->nparts && q->parts[hi].joined; hi++) {}
+        int na = 0;
+        char one[1024];
+        for (int k = i; ok && k < hi; k++) {
+            int r = atom_key(c, m, &q->parts[k], star_nim, one, sizeof one);
+            if (r > 0) atoms[na++] = strdup(one);
+            ok = r >= 0;
+        }
+        qsort(atoms, (size_t)na, sizeof *atoms, cmp_str);
+        if (groups && na == 0 && conv == CONV_ANYLEAF) atoms[na++] = strdup("*0");   /* a leaf stays */
+        if (groups && na > 1) {   /* one component: its atoms sorted, in parentheses */
+            size_t tl = 3, at = 0;
+            for (int k = 0; k < na; k++) tl += strlen(atoms[k] ? atoms[k] : "") + 1;
+            char *t = malloc(tl);
+            if (t) {
+                t[at++] = '(';
+                for (int k = 0; k < na; k++) at += (size_t)sprintf(t + at, "%s%s", k ? "+" : "", atoms[k] ? atoms[k] : "");
+                t[at++] = ')';
+                t[at] = '\0';
+                parts[np++] = t;
+            }
+            for (int k = 0; k < na; k++) free(atoms[k]);
+        } else for (int k = 0; k < na; k++) parts[np++] = atoms[k];
+    }
+    if (ok) {
+        qsort(parts, (size_t)np, sizeof *parts, cmp_str);
+        size_t pos = 0;
+        key[0] = '\0';
+        for (int k = 0; k < np && pos < cap; k++) pos += (size_t)snprintf(key + pos, cap - pos, "%s%s", k ? "+" : "", parts[k] ? parts[k] : "");
+        ok = pos < cap;
+    }
+    for (int k = 0; k < np; k++) free(parts[k]);
+    free(parts);
+    free(atoms);
+    gr_ctx_free(&tc);
+    free(src);
+    return ok;
 }
 
 /* The computer's move from id: the quickest win, else the longest defence, else a draw kept. */
@@ -233,12 +339,12 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
             errno = 0;
             long long v = strtoll(line, &end, 10);
             if (line[0] && !*end && !errno && v >= 1 && v <= (long long)k) { pick = v - 1; break; }
-            normalise(line, want, sizeof want);
-            for (uint32_t i = 0; i < k && pick < 0; i++) {
-                gr_sumgraph_render(s, ch[i], text, sizeof text);
-                normalise(text, have, sizeof have);
-                if (!strcmp(want, have)) pick = i;
-            }
+            /* a position typed in any spelling: compared as a position, by its key */
+            if (position_key(c, m, conv, line, want, sizeof want))
+                for (uint32_t i = 0; i < k && pick < 0; i++) {
+                    gr_sumgraph_render(s, ch[i], text, sizeof text);
+                    if (position_key(c, m, conv, text, have, sizeof have) && !strcmp(want, have)) pick = i;
+                }
             if (pick < 0) printf("'%s' is not a move from here: type a number from 1 to %u or one of the positions listed.\n", line, k);
         }
         cur = ch[pick];
@@ -275,33 +381,20 @@ static void opt_list_free(opt_list *l) {
     free(l->text); free(l->sg);
 }
 
-static void count_option(void *user, const int64_t *parts, int nparts) { (void)parts; (void)nparts; ++*(int *)user; }
+/* The move of greatest remoteness, by its key. */
+typedef struct longest {
+    gr_ctx *c; gr_module *m; gr_conv conv;
+    char *best; int64_t best_r;
+    char key[4096], want[4096];
+} longest;
 
-/* A move's text without its heaps of 0 that have no move ("nim(0) + nim(3)" is "nim(3)"), as
- * the position graph writes positions; a sum of only such heaps stays as it is. */
-static void drop_empty_heaps(gr_ctx *c, gr_module *m, char *text) {
-    char out[4096];
-    size_t n = 0;
-    int kept = 0;
-    for (char *part = text; part && *part; ) {
-        char *plus = strstr(part, " + ");
-        size_t len = plus ? (size_t)(plus - part) : strlen(part);
-        int empty = 0;
-        if (len > 3 && !strncmp(part + len - 3, "(0)", 3)) {
-            for (gr_game *g = m->games; g && !empty; g = g->next)
-                if (g->arity == 1 && g->shape == SHAPE_HEAP && strlen(g->name) == len - 3 && !strncmp(g->name, part, len - 3)) {
-                    int64_t zero = 0;
-                    int k = 0;
-                    gr_eval_options(c, g, &zero, count_option, &k);
-                    empty = k == 0;
-                }
-        }
-        if (!empty && n + len + 4 < sizeof out) {
-            n += (size_t)snprintf(out + n, sizeof out - n, "%s%.*s", kept++ ? " + " : "", (int)len, part);
-        }
-        part = plus ? plus + 3 : NULL;
-    }
-    if (kept) memcpy(text, out, n + 1);
+static void keep_longest(void *user, const char *text, int64_t r) {
+    longest *lg = user;
+    if (r <= lg->best_r || !position_key(lg->c, lg->m, lg->conv, text, lg->want, sizeof lg->want)) return;
+    free(lg->best);
+    lg->best = strdup(text);
+    lg->best_r = r;
+    memcpy(lg->key, lg->want, sizeof lg->key);
 }
 
 typedef struct play_state {
@@ -330,7 +423,7 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
         st->over = 1;
         return play_game(c, m, st->o);
     }
-    const char *text = gr_render_sum(c, q->comps, q->ncomps);
+    const char *text = gr_render_position(c, q->comps, q->ncomps, conv);
     if (!st->started) {
         printf("grundy play: %s (normal play: whoever cannot move loses; played by Sprague-Grundy values)\n", text);
         printf("%s first.\n", st->o->computer_first ? "The computer moves" : "You move");
@@ -340,7 +433,6 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
     printf("\nPosition: %s\n", text);
     opt_list l = { 0 };
     gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l);
-    for (int i = 0; i < l.n; i++) if (l.text[i] && strlen(l.text[i]) < 4000) drop_empty_heaps(c, m, l.text[i]);
     if (l.n == 0) {
         printf("No move is left for %s. Game over: %s.\n", st->human ? "you" : "the computer",
                st->human ? "the computer wins" : "you win");
@@ -353,8 +445,23 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
         printf("The computer's moves (the value each leaves you; 0 is a lost position):\n");
         for (int i = 0; i < l.n; i++) printf("  %3d. %s  (%lld)\n", i + 1, l.text[i], (long long)l.sg[i]);
         for (int i = 0; i < l.n && pick < 0; i++) if (l.sg[i] == 0) pick = i;
-        const char *why = pick >= 0 ? "a winning move: it leaves value 0" : "no winning move exists (the value is 0); the first move";
-        if (pick < 0) pick = 0;
+        char why[160];
+        snprintf(why, sizeof why, "a winning move: it leaves value 0");
+        if (pick < 0) {
+            /* lost: the move that holds out longest, by remoteness (a bounded graph) */
+            longest lg = { .c = c, .m = m, .conv = conv, .best_r = -1 };
+            if (gr_sum_children_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, keep_longest, &lg) && lg.best)
+                for (int i = 0; i < l.n && pick < 0; i++)
+                    if (position_key(c, m, conv, l.text[i], lg.want, sizeof lg.want) && !strcmp(lg.want, lg.key)) pick = i;
+            if (pick >= 0)
+                snprintf(why, sizeof why, "no winning move exists (the value is 0); this one holds out longest: %lld more moves to the end",
+                         (long long)lg.best_r + 1);
+            else {
+                pick = 0;
+                snprintf(why, sizeof why, "no winning move exists (the value is 0), and the game is too large to find the longest defence: the first move");
+            }
+            free(lg.best);
+        }
         printf("The computer plays %d: %s  (%s)\n", pick + 1, l.text[pick], why);
     } else {
         printf("Your moves:\n");
@@ -382,11 +489,9 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
             errno = 0;
             long long v = strtoll(line, &end, 10);
             if (line[0] && !*end && !errno && v >= 1 && v <= l.n) { pick = (int)v - 1; break; }
-            normalise(line, want, sizeof want);
-            for (int i = 0; i < l.n && pick < 0; i++) {
-                normalise(l.text[i], have, sizeof have);
-                if (!strcmp(want, have)) pick = i;
-            }
+            if (position_key(c, m, conv, line, want, sizeof want))
+                for (int i = 0; i < l.n && pick < 0; i++)
+                    if (position_key(c, m, conv, l.text[i], have, sizeof have) && !strcmp(want, have)) pick = i;
             if (pick < 0) printf("'%s' is not a move from here: type a number from 1 to %d or one of the positions listed.\n", line, l.n);
         }
     }

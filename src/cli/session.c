@@ -1,7 +1,9 @@
 /* session: the interactive session; see session.h. An entry is the lines typed until they
  * form whole statements: one line, or more while brackets are open or the text stops where
  * more is needed ("game s =", "solve kayles(3) +"); an empty line ends an entry that cannot
- * be finished (its error is shown). A last statement may omit its ';'. The session holds one
+ * be finished (its error is shown). A last statement may omit its ';' (a definition ending in
+ * '}' too), and a position typed alone is asked as "solve POSITION". History is kept in
+ * ~/.grundy_history between sessions. The session holds one
  * engine (api/engine.h): each entry is compiled alone against the definitions accepted so far
  * (a definition of a known name replaces it and drops what was computed for the old one), its
  * errors carry its own line numbers, its queries run at once, and what they compute stays for
@@ -45,6 +47,7 @@ static void stop_if_interrupted(gr_ctx *c) {
 static const char HELP[] =
     "Type definitions and queries as in a .game file; each query is answered at once.\n"
     "A statement may span lines (the prompt shows ...> until it is whole); the last ';' may be left out.\n"
+    "A position typed alone is solved: kayles(4) + *3 is solve kayles(4) + *3.\n"
     "The classic games need no definition: nim kayles dawson dawsonchess treblecross grundygame\n"
     "lasker wythoff(x, y) ed(x, y) bash[k] fibonacci, and *n is a nim heap: solve kayles(20) + *5\n"
     "  :help             this text\n"
@@ -80,6 +83,20 @@ static void remember(session *s, const char *entry) {
     (void)s; (void)entry;
 #endif
 }
+
+#ifdef GRUNDY_HAVE_LIBEDIT
+enum { HISTORY_KEPT = 1000 };   /* entries kept between sessions */
+
+/* ~/.grundy_history, or NULL without a $HOME (then nothing is kept between sessions). */
+static char *history_file(void) {
+    const char *home = getenv("HOME");
+    if (!home || !*home) return NULL;
+    size_t n = strlen(home) + sizeof "/.grundy_history";
+    char *path = malloc(n);
+    if (path) snprintf(path, n, "%s/.grundy_history", home);
+    return path;
+}
+#endif
 
 /* ---- an entry ---- */
 /* Open brackets in text, outside comments and strings. */
@@ -164,47 +181,105 @@ static void setup_entry(gr_ctx *c, void *user) {
     c->interrupted = stop_if_interrupted;
 }
 
+/* Parses text (len bytes) as it is, else with the ';' its last statement may lack: 0 if it
+ * parses (*semi: with the ';'), 1 if it stops where more text could finish it, 2 if it is
+ * wrong; *p holds the parse (its definitions, or where it failed). */
+static int parse_entry(const char *text, size_t len, parsed *p, int *semi) {
+    *semi = 0;
+    *p = parse_alone(text, len);
+    if (!p->status) return 0;
+    char *t = malloc(len + 2);
+    if (!t) return 2;
+    memcpy(t, text, len);
+    memcpy(t + len, ";", 2);
+    parsed q = parse_alone(t, len + 1);
+    free(t);
+    if (!q.status) { parsed_free(p); *p = q; *semi = 1; return 0; }
+    int more = q.fail_off >= len;
+    parsed_free(&q);
+    return more ? 1 : 2;
+}
+
+/* The offset of the first token (past blanks and comments). */
+static size_t first_token(const char *t) {
+    const char *p = t;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (*p == '#' || (p[0] == '/' && p[1] == '/')) { while (*p && *p != '\n') p++; continue; }
+        return (size_t)(p - t);
+    }
+}
+
+/* Does t start as a position does: '*', '(', or a name followed by '(', '[', '.', '+' or '-'
+ * (a lone word is more likely a misspelt keyword, whose error says so, than a figure)? */
+static int bare_position(const char *t) {
+    if (*t == '*' || *t == '(') return 1;
+    if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || *t == '_')) return 0;
+    while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') || *t == '_') t++;
+    while (*t == ' ' || *t == '\t') t++;
+    return *t && strchr("([.+-", *t);
+}
+
+/* Shows the syntax error of text (len bytes), with its own line numbers. */
+static void show_parse_error(const char *name, const char *text, size_t len) {
+    gr_ctx c;
+    gr_ctx_init(&c, name, text, len);
+    c.no_prelude = 1;
+    gr_ast_program prog;
+    jmp_buf jb;
+    c.on_fail = &jb;
+    if (setjmp(jb) != 0) fputs(c.fail_msg, stderr);
+    else gr_parse(&c, &prog);
+    gr_ctx_free(&c);
+}
+
 /* Compiles and runs one entry. Returns 1 if it is not finished yet (more lines may complete
  * it; final: show its error instead), else its exit status. */
 static int run_text(session *s, const char *name, const char *entry, int final) {
     size_t len = strlen(entry);
-    char last = last_significant(entry);
-    if (!last) return 0;
-    int add_semi = last != ';' && last != '}';
-    size_t tlen = len + (size_t)add_semi;
-    parsed p = parse_alone(entry, len);
-    if (add_semi || p.status) {    /* try it with the ';' it may lack */
-        char *t = malloc(tlen + 1);
-        if (!t) return GR_EXIT_LIMIT;
-        memcpy(t, entry, len);
-        memcpy(t + len, ";", 2);
-        parsed_free(&p);
-        p = parse_alone(t, tlen);
-        free(t);
-        if (p.status && p.fail_off >= len && !final) { parsed_free(&p); return 1; }
-        if (p.status) add_semi = 0;   /* shown as typed: "unexpected end of the input" */
+    if (!last_significant(entry)) return 0;
+    int add_semi;
+    parsed p;
+    int r = parse_entry(entry, len, &p, &add_semi);
+    char *bare = NULL;
+    size_t tok = first_token(entry);
+    if (r && p.fail_off == tok && bare_position(entry + tok)) {
+        /* A position alone (no statement starts with a name, '*' or '('): it is asked as
+         * solve POSITION. Its errors then show the line as solved. */
+        size_t blen = len + 6;
+        bare = malloc(blen + 1);
+        if (!bare) { parsed_free(&p); return GR_EXIT_LIMIT; }
+        memcpy(bare, entry, tok);
+        memcpy(bare + tok, "solve ", 6);
+        memcpy(bare + tok + 6, entry + tok, len - tok + 1);
+        parsed q;
+        int bsemi, rb = parse_entry(bare, blen, &q, &bsemi);
+        /* used when it parses or may yet, or when the entry cannot be anything else */
+        if (rb < 2 || entry[tok] == '*' || entry[tok] == '(') {
+            parsed_free(&p);
+            p = q; r = rb; add_semi = bsemi;
+            entry = bare; len = blen;
+        } else {
+            parsed_free(&q);
+            free(bare);
+            bare = NULL;
+        }
     }
-    if (p.status) {                   /* the error, with the entry's own line numbers */
+    if (r == 1 && !final) { parsed_free(&p); free(bare); return 1; }
+    if (r) {                          /* the error, with the entry's own line numbers */
         parsed_free(&p);
-        gr_ctx c;
-        gr_ctx_init(&c, name, entry, len);
-        c.no_prelude = 1;
-        gr_ast_program prog;
-        jmp_buf jb;
-        c.on_fail = &jb;
-        if (setjmp(jb) != 0) fputs(c.fail_msg, stderr);
-        else gr_parse(&c, &prog);
-        gr_ctx_free(&c);
+        show_parse_error(name, entry, len);
+        free(bare);
         return GR_EXIT_INPUT;
     }
     /* The entry alone, against what the engine knows. */
     if (!s->engine) {
         gr_engine_fail f;
         s->engine = gr_engine_open("<session>", "", 0, 1, setup_entry, s, &f);
-        if (!s->engine) { fputs(f.msg[0] ? f.msg : "grundy: error: out of memory\n", stderr); parsed_free(&p); return GR_EXIT_LIMIT; }
+        if (!s->engine) { fputs(f.msg[0] ? f.msg : "grundy: error: out of memory\n", stderr); parsed_free(&p); free(bare); return GR_EXIT_LIMIT; }
     }
-    char *src = malloc(tlen + 2);
-    if (!src) { parsed_free(&p); return GR_EXIT_LIMIT; }
+    char *src = malloc(len + 2);
+    if (!src) { parsed_free(&p); free(bare); return GR_EXIT_LIMIT; }
     memcpy(src, entry, len);
     size_t n = len;
     if (add_semi) src[n++] = ';';
@@ -240,6 +315,7 @@ static int run_text(session *s, const char *name, const char *entry, int final) 
             s->defs[at].text = text;
         }
     free(src);
+    free(bare);
     parsed_free(&p);
     return status;
 }
@@ -305,7 +381,13 @@ int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, co
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
 #ifdef GRUNDY_HAVE_LIBEDIT
-    if (s.tty) { rl_readline_name = "grundy"; using_history(); }
+    char *hist = history_file();
+    if (s.tty) {
+        rl_readline_name = "grundy";
+        using_history();
+        stifle_history(HISTORY_KEPT);
+        if (hist) read_history(hist);   /* none yet, or unreadable: a session without it */
+    }
 #endif
     int status = 0;
     if (s.tty) printf("grundy 0.1.0: type a definition or a query, :help for help, :quit to leave\n");
@@ -329,8 +411,10 @@ int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, co
         const char *t = line;
         while (*t == ' ' || *t == '\t') t++;
         if (!entry && *t == ':') {
-            remember(&s, t);
+            char *typed = strdup(t);   /* command() cuts the line into words */
             int go = command(&s, line + (t - line));
+            if (go && typed) remember(&s, typed);   /* not :quit: Up in the next session brings back work */
+            free(typed);
             free(line);
             if (!go) break;
             continue;
@@ -357,6 +441,10 @@ int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, co
         elen = 0;
     }
     free(entry);
+#ifdef GRUNDY_HAVE_LIBEDIT
+    if (s.tty && hist) write_history(hist);   /* a home that cannot be written loses it, quietly */
+    free(hist);
+#endif
     gr_engine_free(s.engine);
     for (int i = 0; i < s.ndefs; i++) { free(s.defs[i].name); free(s.defs[i].text); }
     free(s.defs);

@@ -105,6 +105,33 @@ void ast_bindings_add(gr_ctx *c, gr_bindings *b, gr_binding one) {
     b->v[b->n++] = one;
 }
 
+int ast_bindings_set(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_set *set) {
+    gr_exprs los = { 0 }, his = { 0 };
+    gr_expr *member = NULL;
+    for (int i = 0; i < set->nitems; i++) {
+        const gr_set *it = set->items[i];
+        if (!it->hi) return 0;
+        gr_expr *v = ast_name(c, loc, name), *test;
+        if (it->lo == it->hi) test = ast_binary(c, it->loc, OP_EQ, v, it->lo);
+        else test = ast_binary(c, it->loc, OP_AND, ast_binary(c, it->loc, OP_GE, v, it->lo),
+                               ast_binary(c, it->loc, OP_LE, ast_name(c, loc, name), it->hi));
+        member = member ? ast_binary(c, it->loc, OP_OR, member, test) : test;
+        ast_exprs_push(c, &los, it->lo);
+        ast_exprs_push(c, &his, it->hi);
+    }
+    ast_bindings_push(c, b, name, loc, ast_call(c, set->loc, "min", los), ast_call(c, set->loc, "max", his));
+    b->v[b->n - 1].member = member;
+    b->v[b->n - 1].set = set;
+    b->v[b->n - 1].range_loc = set->loc;
+    return 1;
+}
+
+gr_expr *ast_bindings_guard(gr_ctx *c, const gr_bindings *b, gr_expr *cond) {
+    for (int i = b->n - 1; i >= 0; i--)
+        if (b->v[i].member) cond = cond ? ast_binary(c, b->v[i].member->loc, OP_AND, b->v[i].member, cond) : b->v[i].member;
+    return cond;
+}
+
 void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc) {
     int cap = b->ccap;
     b->codes = grow(c, b->codes, b->ncodes, &b->ccap, sizeof *b->codes);
@@ -169,6 +196,14 @@ void ast_table_coord(gr_ctx *c, gr_query *q, gr_loc loc, gr_expr *lo, gr_expr *h
 void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p) {
     q->parts = grow(c, q->parts, q->nparts, &q->pcap, sizeof *q->parts);
     q->parts[q->nparts++] = p;
+}
+
+void ast_solve_group(gr_ctx *c, gr_query *q, const gr_query *group) {
+    for (int i = 0; i < group->nparts; i++) {
+        gr_posref p = group->parts[i];
+        p.joined = i > 0;   /* a group inside a group is the same component */
+        ast_solve_part(c, q, p);
+    }
 }
 
 void ast_program_init(gr_ast_program *p) {

@@ -52,6 +52,8 @@ typedef enum { BIND_RANGE, BIND_OCTAL, BIND_HEX, BIND_CODES, BIND_SUBSETS } gr_b
 typedef struct gr_binding {
     const char *name; gr_loc loc; gr_expr *lo, *hi;
     gr_bind_kind kind; const char **codes; gr_loc *code_locs; int ncodes, ccap; gr_loc range_loc;
+    gr_expr *member;         /* 'v in {1, 2, 5}': a range lo..hi (the least, the most) and this test */
+    gr_set *set;             /*   and the set itself (a family's parameter lists its values) */
 } gr_binding;
 typedef struct gr_bindings { gr_binding *v; int n, cap; } gr_bindings;
 
@@ -115,6 +117,7 @@ typedef struct gr_posref {
     gr_exprs coords;
     const char *vertex; gr_loc vertex_loc;   /* graph token */
     int figure; gr_names cuts;     /* a Hackenbush figure by name, less the edges cut: pairs of names */
+    int joined;                    /* in one component with the part before it: '(a + b)' */
     gr_loc loc;
 } gr_posref;
 
@@ -169,6 +172,11 @@ void ast_target_sum_push(gr_ctx *c, gr_target *sum, gr_target *part);
 
 void ast_bindings_push(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_expr *lo, gr_expr *hi);
 void ast_bindings_add(gr_ctx *c, gr_bindings *b, gr_binding one);
+/* 'name in {items}': a range from the least item to the most, and a test of membership.
+ * Returns 0 (nothing added) if an item is an open range "lo..". */
+int ast_bindings_set(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr_set *set);
+/* cond (NULL: none) and the membership tests of the bindings over sets: a move's guard. */
+gr_expr *ast_bindings_guard(gr_ctx *c, const gr_bindings *b, gr_expr *cond);
 void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc);
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
 
@@ -181,6 +189,8 @@ void ast_graph_edge(gr_ctx *c, gr_gdecl *g, const char *from, gr_loc from_loc, g
 gr_query *ast_query(gr_ctx *c, gr_loc loc, gr_query_kind kind);
 void ast_table_coord(gr_ctx *c, gr_query *q, gr_loc loc, gr_expr *lo, gr_expr *hi);
 void ast_solve_part(gr_ctx *c, gr_query *q, gr_posref p);
+/* Appends the parts of group (a sum in parentheses) to q as one component. */
+void ast_solve_group(gr_ctx *c, gr_query *q, const gr_query *group);
 
 void ast_program_init(gr_ast_program *p);
 void ast_add_decl(gr_ast_program *p, gr_gdecl *d);

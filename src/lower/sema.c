@@ -62,7 +62,8 @@ static void compile_move_head(sema *s, const gr_item *it, const decl_info *di, g
     for (int i = 0; i < di->scope.n; i++) gr_scope_add(s->c, sc, di->scope.names[i], di->scope.locs[i]);
     mv->nbinds = it->bindings.n;
     mv->binds = gr_sema_bindings(s, &it->bindings, sc);
-    if (it->cond) mv->guard = gr_expr_compile(s->c, it->cond, sc, 0);
+    gr_expr *guard = ast_bindings_guard(s->c, &it->bindings, it->cond);   /* 'for k in {1, 2, 5}' */
+    if (guard) mv->guard = gr_expr_compile(s->c, guard, sc, 0);
 }
 
 static void prepare_block(sema *s, gr_gdecl *d, decl_info *di) {

@@ -14,6 +14,8 @@ enum { GR_MAX_ARITY = 16 };
 typedef struct gr_comp {
     gr_game *game;
     int64_t c[GR_MAX_ARITY];
+    int joined;      /* one component with the one before it (a group '(a + b)'): under
+                      * 'anyleaf' and 'every' components matter; under normal and misere not */
 } gr_comp;
 
 typedef struct gr_rquery {

@@ -3,6 +3,7 @@
  * ask of them and evaluates its constants, filling a gr_rquery (sema.h). */
 #include "semaint.h"
 #include <ctype.h>
+#include <stdlib.h>
 
 static const char *fold_text(sema *s, gr_loc loc) {
     char *out = gr_new(s->c, (size_t)loc.len + 1);
@@ -150,6 +151,34 @@ static void check_sum_parts(sema *s, gr_query *q, gr_rquery *r) {
  * parameters read no binding (an ordinary check). */
 enum { GR_MAX_MEMBERS = 10000 };
 
+static int cmp_i64(const void *x, const void *y) {
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The values of a set of numbers ({1, 4..6}, constants), sorted, each once. */
+static int64_t *set_values(sema *s, const gr_set *set, int *n) {
+    gr_scope empty = { 0 };
+    int64_t total = 0;
+    for (int i = 0; i < set->nitems; i++) {
+        int64_t lo = gr_const_eval(s->c, set->items[i]->lo, &empty), hi = gr_const_eval(s->c, set->items[i]->hi, &empty);
+        if (hi >= lo) total += hi - lo + 1;
+        if (total > GR_MAX_MEMBERS)
+            gr_fail_at(s->c, set->loc, GR_EXIT_INPUT, "a family has at most %d members; this set has more", GR_MAX_MEMBERS);
+    }
+    int64_t *v = GR_NEWN(s->c, int64_t, (size_t)total + 1);
+    int k = 0;
+    for (int i = 0; i < set->nitems; i++) {
+        int64_t lo = gr_const_eval(s->c, set->items[i]->lo, &empty), hi = gr_const_eval(s->c, set->items[i]->hi, &empty);
+        for (int64_t x = lo; x <= hi; x++) v[k++] = x;
+    }
+    qsort(v, (size_t)k, sizeof *v, cmp_i64);
+    int m = 0;
+    for (int i = 0; i < k; i++) if (!m || v[m - 1] != v[i]) v[m++] = v[i];
+    *n = m;
+    return v;
+}
+
 /* Compiles a family's bindings: ranges as gr_sema_bindings does; codes and sets (params.h)
  * become lists of values (vals[k], nvals[k]), their arguments evaluated at once (constants). */
 static gr_rbinding *compile_family_bindings(sema *s, const gr_bindings *bs, gr_scope *sc, int64_t **vals, int *nvals) {
@@ -159,7 +188,12 @@ static gr_rbinding *compile_family_bindings(sema *s, const gr_bindings *bs, gr_s
         const gr_binding *b = &bs->v[i];
         vals[i] = NULL;
         nvals[i] = 0;
-        if (b->kind == BIND_RANGE) {
+        if (b->set) {
+            /* numbers in a set: as a family's parameter, the list of its values (constants) */
+            out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
+            out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
+            vals[i] = set_values(s, b->set, &nvals[i]);
+        } else if (b->kind == BIND_RANGE) {
             out[i].lo = gr_expr_compile(s->c, b->lo, sc, 0);
             out[i].hi = gr_expr_compile(s->c, b->hi, sc, 0);
         } else {
@@ -217,7 +251,7 @@ static gr_game *resolve_family(sema *s, gr_query *q, gr_rquery *r) {
         int used = 0;
         for (int i = 0; i < ref->args.n; i++) used |= gr_code_uses_slot(args[i], binds[k].slot);
         if (!used) {
-            if (vals[k]) gr_fail_at(s->c, binds[k].loc, GR_EXIT_INPUT, "'%s' ranges over codes or sets but '%s' does not use it",
+            if (vals[k] && !q->bindings.v[k].set) gr_fail_at(s->c, binds[k].loc, GR_EXIT_INPUT, "'%s' ranges over codes or sets but '%s' does not use it",
                                     binds[k].name, ref->name);
             continue;
         }
@@ -326,7 +360,10 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
         gr_scope sc = { 0 };
         r->nbinds = q->bindings.n;
         r->binds = gr_sema_bindings(s, &q->bindings, &sc);
-        r->formula = gr_expr_compile(s->c, q->formula, &sc, g->arity);
+        /* over a set of values ('for n in {1, 2, 5}'): the claim holds where n is not one */
+        gr_expr *in = ast_bindings_guard(s->c, &q->bindings, NULL), *claim = q->formula;
+        if (in) claim = ast_binary(s->c, q->formula->loc, OP_OR, ast_unary(s->c, in->loc, OP_NOT, in), claim);
+        r->formula = gr_expr_compile(s->c, claim, &sc, g->arity);
         r->nslots = sc.nslots;
         r->scope = sc;
     }
@@ -362,7 +399,7 @@ static void resolve_show(sema *s, gr_query *q, gr_rquery *r) {
     if (q->kind == Q_DOT && !q->file[0]) gr_fail_at(s->c, q->file_loc, GR_EXIT_INPUT, "'dot' needs a file name");
     r->ncomps = q->nparts;
     r->comps = GR_NEWN(s->c, gr_comp, q->nparts);
-    for (int i = 0; i < q->nparts; i++) resolve_part(s, &q->parts[i], &r->comps[i]);
+    for (int i = 0; i < q->nparts; i++) { resolve_part(s, &q->parts[i], &r->comps[i]); r->comps[i].joined = i > 0 && q->parts[i].joined; }
     check_sum_parts(s, q, r);
 }
 
@@ -387,7 +424,7 @@ void gr_sema_query(sema *s, gr_query *q, gr_rquery *r) {
     case Q_SOLVE:
         r->ncomps = q->nparts;
         r->comps = GR_NEWN(s->c, gr_comp, q->nparts);
-        for (int i = 0; i < q->nparts; i++) resolve_part(s, &q->parts[i], &r->comps[i]);
+        for (int i = 0; i < q->nparts; i++) { resolve_part(s, &q->parts[i], &r->comps[i]); r->comps[i].joined = i > 0 && q->parts[i].joined; }
         check_sum_parts(s, q, r);
         break;
     case Q_CHECK: resolve_check(s, q, r); break;

@@ -58,7 +58,7 @@ static int write_dot(void *user, FILE *f) {
 void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
-    const char *position = gr_render_sum(c, q->comps, q->ncomps);
+    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
     dot_job j = { .s = gr_sumgraph_new(c, m, conv), .normal = conv == CONV_NORMAL };
     gr_pg_store_edges(gr_sumgraph_pg(j.s), 1);   /* every edge is drawn; nodes in breadth-first order */
     j.start = gr_sumgraph_add(j.s, q->comps, q->ncomps);

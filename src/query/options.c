@@ -62,7 +62,7 @@ gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_opt
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     option_list l = { .c = c };
     gr_conv conv = collect(c, m, q, &l);
-    const char *position = gr_render_sum(c, q->comps, q->ncomps);
+    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
     static const char OUT[] = { 'P', 'N', 'D' };
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"options\",\"position\":", out);

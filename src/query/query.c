@@ -276,7 +276,7 @@ static void keep_move(void *user, const char *text, uint32_t id) {
 
 static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
-    const char *position = gr_render_sum(c, q->comps, q->ncomps);
+    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
     move_list moves = { .c = c };
     gr_solution sol;
     gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);

@@ -9,6 +9,9 @@ gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, in
     g->s = gr_sumgraph_new(c, m, CONV_NORMAL);
     gr_pg_store_edges(gr_sumgraph_pg(g->s), 1);   /* every theory walks the children */
     for (int i = 0; i < n; i++) gr_sumgraph_add(g->s, &comps[i], 1);
+    /* a group is one start too: its atoms are one multiset under normal play */
+    for (int i = 0, len; i < n; i += len)
+        if ((len = gr_unit_len(comps, n, i)) > 1) gr_sumgraph_add(g->s, &comps[i], len);
     gr_sumgraph_solve(g->s);
     g->pg = gr_sumgraph_pg(g->s);
     g->n = gr_pg_count(g->pg);
@@ -53,6 +56,14 @@ void gr_compgraph_free(gr_compgraph *g) {
 }
 
 uint32_t gr_compgraph_id(gr_compgraph *g, const gr_comp *comp) { return gr_sumgraph_id(g->s, comp, 1); }
+
+int gr_unit_len(const gr_comp *comps, int n, int i) {
+    int k = i + 1;
+    while (k < n && comps[k].joined) k++;
+    return k - i;
+}
+
+uint32_t gr_compgraph_id_n(gr_compgraph *g, const gr_comp *comps, int len) { return gr_sumgraph_id(g->s, comps, len); }
 
 /* Step numbers (Smith; Winning Ways' suspense numbers): 0 at a leaf. The player who wins a
  * component wants it to last (the last component to end decides an 'every' sum), the loser
@@ -172,6 +183,10 @@ void gr_compgraph_moves(gr_compgraph *g, const gr_comp *comp, gr_child_fn fn, vo
     gr_sumgraph_moves(g->s, comp, 1, fn, user);
 }
 
+void gr_compgraph_moves_n(gr_compgraph *g, const gr_comp *comps, int len, gr_child_fn fn, void *user) {
+    gr_sumgraph_moves(g->s, comps, len, fn, user);
+}
+
 int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t) {
     for (int i = 0; i < n; i++) {
         const gr_rules *r = comps[i].game->rules;
@@ -184,21 +199,45 @@ int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t) {
     return 1;
 }
 
-void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        if (pos >= cap) break;
+void gr_theory_text(gr_ctx *c, const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap) {
+    gr_text t, one;
+    gr_text_init(&t, c);
+    gr_text_init(&one, c);
+    int first = 1;   /* empty heaps are left out (render.h) */
+    for (int i = 0, len; i < n; i += len) {
+        len = group ? gr_unit_len(comps, n, i) : 1;
         if (i == at) {
-            int paren = group && strstr(child, " + ");   /* one component, even alone */
-            pos += (size_t)snprintf(buf + pos, cap - pos, paren ? "(%s)" : "%s", child);
-        } else {
-            char one[512];
-            gr_render_comps(&comps[i], 1, one, sizeof one);
-            pos += (size_t)snprintf(buf + pos, cap - pos, "%s", one);
+            if (group && strstr(child, " + ")) {   /* one component, even alone */
+                if (!first) gr_text_printf(&t, " + ");
+                first = 0;
+                gr_text_printf(&t, "(%s)", child);
+            } else gr_sum_text_part(&t, child, &first);
+            continue;
         }
+        gr_text_clear(&one);
+        int in = 1, parts = 0;
+        for (int k = i; k < i + len; k++) parts += gr_sum_text_comp(&one, comps[k].game, comps[k].c, &in);
+        if (!parts) continue;   /* a unit of empty heaps (never a leaf here: no move is listed then) */
+        if (!first) gr_text_printf(&t, " + ");
+        first = 0;
+        gr_text_printf(&t, parts > 1 ? "(%s)" : "%s", one.s);
     }
+    gr_sum_text_end(&t, first);
+    snprintf(buf, cap, "%s", t.s);
+    gr_text_free(&t);
+    gr_text_free(&one);
+}
+
+int gr_theory_dup_unit(const gr_comp *comps, int n, int at, int len) {
+    for (int i = 0, l; i < at; i += l) {
+        l = gr_unit_len(comps, n, i);
+        int same = l == len;
+        for (int k = 0; k < len && same; k++)
+            same = comps[i + k].game == comps[at + k].game &&
+                   !memcmp(comps[i + k].c, comps[at + k].c, (size_t)comps[at + k].game->arity * sizeof comps[at].c[0]);
+        if (same) return 1;
+    }
+    return 0;
 }
 
 int gr_theory_dup(const gr_comp *comps, int at) {
@@ -230,12 +269,15 @@ int gr_theory_split(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_con
     p->kv = gr_alloc(c, sizeof *p->kv * (size_t)(n + 1));
     gr_comp *rest = gr_alloc(c, sizeof *rest * (size_t)(n + 1));
     int nrest = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0, len; i < n; i += len) {
+        /* a unit: a group is never a kernel's (a kernel answers one heap) */
+        len = gr_unit_len(comps, n, i);
         gr_game *g = comps[i].game;
+        for (int k = i; k < i + len; k++) p->kernel[k] = 0;
         const gr_convkernel_cap *K = gr_cap_convkernel(g);
-        p->kernel[i] = !c->no_theory && (gr_eval_answers(g, conv, NULL, 0) & kind) && K &&
+        p->kernel[i] = len == 1 && !c->no_theory && (gr_eval_answers(g, conv, NULL, 0) & kind) && K &&
                        K->value(c, g, comps[i].c[0], &p->kv[i]);
-        if (!p->kernel[i]) rest[nrest++] = comps[i];
+        if (!p->kernel[i]) for (int k = i; k < i + len; k++) rest[nrest++] = comps[k];
     }
     /* A heap with more options than the graph may hold: say so now, not after hours. */
     uint64_t limit = c->max_positions ? c->max_positions : c->mem_limit / 64;
@@ -282,12 +324,12 @@ void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p
     }
 }
 
-void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap) {
+void gr_theory_heap_text(gr_ctx *c, const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap) {
     gr_comp child = comps[at];
     child.c[0] = h;
     char one[512];
-    gr_render_comps(&child, 1, one, sizeof one);
-    gr_theory_text(comps, n, at, one, 1, buf, cap);
+    gr_render_comps(c, &child, 1, one, sizeof one);
+    gr_theory_text(c, comps, n, at, one, 1, buf, cap);
 }
 
 int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int64_t *out) {

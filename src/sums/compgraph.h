@@ -30,6 +30,11 @@ typedef struct gr_compgraph {
 gr_compgraph *gr_compgraph_new(gr_ctx *c, gr_module *m, const gr_comp *comps, int n);
 void gr_compgraph_free(gr_compgraph *g);
 uint32_t gr_compgraph_id(gr_compgraph *g, const gr_comp *comp);
+/* The components of a sum under 'anyleaf' and 'every' are units: comps[i] and the comps
+ * joined to it (a group, '(a + b)'). The number of comps in the unit that starts at i. */
+int gr_unit_len(const gr_comp *comps, int n, int i);
+/* The id of a unit of len comps (a group is one position of its component's graph). */
+uint32_t gr_compgraph_id_n(gr_compgraph *g, const gr_comp *comps, int len);
 
 void gr_compgraph_steps(gr_compgraph *g);
 void gr_compgraph_leafless(gr_compgraph *g);
@@ -46,6 +51,8 @@ int gr_genus_len(const int32_t *gen);
 
 /* The moves of one component, each with the child's id in the graph and its text. */
 void gr_compgraph_moves(gr_compgraph *g, const gr_comp *comp, gr_child_fn fn, void *user);
+/* The same of a unit of len comps. */
+void gr_compgraph_moves_n(gr_compgraph *g, const gr_comp *comps, int len, gr_child_fn fn, void *user);
 
 /* ---- what a theory evaluator answers about a sum ---- */
 typedef struct gr_theory {
@@ -65,10 +72,13 @@ int gr_theory_plain(const gr_comp *comps, int n, gr_theory *t);
 gr_compgraph *gr_theory_begin(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t, const char *what);
 /* Is comps[at] equal to an earlier component? (its moves give the same positions) */
 int gr_theory_dup(const gr_comp *comps, int at);
+/* Is the unit at `at` (len comps) equal, atom for atom, to an earlier unit of comps[0..n)? */
+int gr_theory_dup_unit(const gr_comp *comps, int n, int at, int len);
 /* The text of a sum where component `at` is replaced by a child written `child`;
  * group: parenthesise a child of several atoms ('anyleaf', 'every': it stays one component,
- * even in a sum of one). */
-void gr_theory_text(const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
+ * even in a sum of one), and take components as units (groups, parenthesised too; `at` is
+ * the first comp of its unit). */
+void gr_theory_text(gr_ctx *c, const gr_comp *comps, int n, int at, const char *child, int group, char *buf, size_t cap);
 
 /* A sum split for a theory: the components a heap kernel answers (eval/cap_convkernel.h: heap rule
  * sets that never split, under 'anyleaf' or 'every'), and one graph of the others. */
@@ -90,5 +100,5 @@ int gr_theory_values(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_co
 /* Appends to t->why the cost of each kernel the split used, one game once. */
 void gr_theory_kernels_why(const gr_comp *comps, int n, const gr_theory_parts *p, gr_theory *t);
 /* The text of comps[at]'s option to heap h, written into buf as a sum with it. */
-void gr_theory_heap_text(const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap);
+void gr_theory_heap_text(gr_ctx *c, const gr_comp *comps, int n, int at, int64_t h, char *buf, size_t cap);
 #endif

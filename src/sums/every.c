@@ -30,7 +30,7 @@ static void kernel_kid(void *user, int64_t heap, const gr_hcval *v) {
     gr_comp child = *k->comp;
     child.c[0] = heap;
     char text[512];
-    gr_render_comps(&child, 1, text, sizeof text);
+    gr_render_comps(k->c, &child, 1, text, sizeof text);
     add_kid(k, text, v->step, v->outcome);
 }
 
@@ -42,22 +42,38 @@ static int cmp_text(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Writes the sum where each live component j takes move pick[j]. */
-static void combo_text(const gr_comp *comps, int n, const kids *kl, const size_t *pick, char *buf, size_t cap) {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && pos < cap; i++) {
-        if (i) pos += (size_t)snprintf(buf + pos, cap - pos, " + ");
-        if (pos >= cap) break;
-        if (kl[i].n) {
-            const char *t = kl[i].v[pick[i]].text;
-            pos += (size_t)snprintf(buf + pos, cap - pos, strstr(t, " + ") ? "(%s)" : "%s", t);
-        } else {
-            char one[256];
-            gr_render_comps(&comps[i], 1, one, sizeof one);
-            pos += (size_t)snprintf(buf + pos, cap - pos, "%s", one);
+/* Writes the sum where each live component j takes move pick[j] (render.h: a component left
+ * with nothing, "*0", is left out: it can never move again). */
+static void combo_text(gr_ctx *c, const gr_comp *comps, int n, const kids *kl, const size_t *pick, char *buf, size_t cap) {
+    gr_text t;
+    gr_text_init(&t, c);
+    int first = 1;
+    gr_text one;
+    gr_text_init(&one, c);
+    for (int i = 0, len; i < n; i += len) {
+        len = gr_unit_len(comps, n, i);
+        if (!kl[i].n) {   /* a unit that cannot move: as it is (a group in parentheses) */
+            gr_text_clear(&one);
+            int in = 1, parts = 0;
+            for (int k = i; k < i + len; k++) parts += gr_sum_text_comp(&one, comps[k].game, comps[k].c, &in);
+            if (parts) {
+                if (!first) gr_text_printf(&t, " + ");
+                first = 0;
+                gr_text_printf(&t, parts > 1 ? "(%s)" : "%s", one.s);
+            }
+            continue;
         }
+        const char *p = kl[i].v[pick[i]].text;
+        if (strstr(p, " + ")) {
+            if (!first) gr_text_printf(&t, " + ");
+            first = 0;
+            gr_text_printf(&t, "(%s)", p);
+        } else gr_sum_text_part(&t, p, &first);
     }
+    gr_sum_text_end(&t, first);
+    snprintf(buf, cap, "%s", t.s);
+    gr_text_free(&t);
+    gr_text_free(&one);
 }
 
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
@@ -68,8 +84,10 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     int64_t top = 0, *step = gr_alloc(c, sizeof *step * (size_t)(n + 1));
     int *outc = gr_alloc(c, sizeof *outc * (size_t)(n + 1));
     int at = -1;
-    for (int i = 0; i < n; i++) {
-        uint32_t id = p.kernel[i] ? 0 : gr_compgraph_id(g, &comps[i]);
+    for (int i = 0, len; i < n; i += len) {   /* by units: a group is one component */
+        len = gr_unit_len(comps, n, i);
+        for (int k = i + 1; k < i + len; k++) { step[k] = 0; outc[k] = GR_LOSS; }   /* the unit's own are at i */
+        uint32_t id = p.kernel[i] ? 0 : gr_compgraph_id_n(g, &comps[i], len);
         step[i] = p.kernel[i] ? p.kv[i].step : g->step[id];
         outc[i] = p.kernel[i] ? p.kv[i].outcome : (int)gr_pg_outcome(g->pg, id);
         if (step[i] > top) { top = step[i]; at = i; }
@@ -79,7 +97,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
     /* top is how long the game lasts when both play the step strategy; the winner may end it
      * sooner, so it is not the remoteness of the position graph and is not reported as one. */
     char one[256];
-    if (at >= 0) gr_render_comps(&comps[at], 1, one, sizeof one);
+    if (at >= 0) gr_render_comps(c, &comps[at], gr_unit_len(comps, n, at), one, sizeof one);
     snprintf(t->why, sizeof t->why, "every: step numbers (Every-SG); the largest, %lld, is %s's, %s",
              (long long)top, at >= 0 ? one : "none", top & 1 ? "odd: the player to move wins" : "even: the player to move loses");
     gr_theory_kernels_why(comps, n, &p, t);
@@ -87,8 +105,9 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
         kids *kl = gr_alloc(c, sizeof *kl * (size_t)n);
         size_t *pick = gr_alloc(c, sizeof *pick * (size_t)n);
         uint64_t combos = 1;
-        for (int i = 0; i < n; i++) {
-            kl[i] = (kids){ .c = c, .g = g, .comp = &comps[i] };
+        for (int i = 0; i < n; i++) kl[i] = (kids){ .c = c, .g = g, .comp = &comps[i] };
+        for (int i = 0, len; i < n; i += len) {   /* a unit's moves are at its first comp */
+            len = gr_unit_len(comps, n, i);
             uint64_t k;
             if (p.kernel[i]) {
                 /* a huge heap may have more options than are worth listing: count them first */
@@ -96,7 +115,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                 if (k && k <= EVERY_MAX_LISTED && combos * k <= EVERY_MAX_LISTED)
                     gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, kernel_kid, &kl[i]);
             } else {
-                gr_compgraph_moves(g, &comps[i], graph_kid, &kl[i]);
+                gr_compgraph_moves_n(g, &comps[i], len, graph_kid, &kl[i]);
                 k = kl[i].n;
             }
             if (k && combos <= EVERY_MAX_LISTED) combos = k > EVERY_MAX_LISTED ? EVERY_MAX_LISTED + 1 : combos * k;
@@ -128,7 +147,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                     }
                     if (k == nseen) {
                         nseen++;
-                        combo_text(comps, n, kl, pick, buf, 8192);
+                        combo_text(c, comps, n, kl, pick, buf, 8192);
                         fn(user, buf, 0);
                     }
                 }
@@ -162,7 +181,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
                         break;
                     }
             }
-            combo_text(comps, n, kl, pick, buf, 8192);
+            combo_text(c, comps, n, kl, pick, buf, 8192);
             fn(user, buf, 0);
             t->moves_partial = 1;
         }

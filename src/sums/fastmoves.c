@@ -46,12 +46,10 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
     if (!gr_move_is_new(&f->keys, g, f->comps[f->at].c, parts, nparts)) return;
     gr_text *t = &f->text;
     gr_text_clear(t);
-    int first = 1;
+    int first = 1;   /* empty heaps are left out (render.h) */
     for (int i = 0; i < f->n; i++) {
         if (i != f->at) {
-            if (!first) gr_text_printf(t, " + ");
-            gr_sum_text_atom(t, f->comps[i].game, f->comps[i].c, -1);
-            first = 0;
+            gr_sum_text_comp(t, f->comps[i].game, f->comps[i].c, &first);
             continue;
         }
         if (f->cut >= 0) {   /* a Hackenbush cut: the figure less the edge */
@@ -59,13 +57,9 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
             gr_sum_text_atom(t, g, f->comps[f->at].c, f->cut);
             first = 0;
         }
-        for (int q = 0; f->cut < 0 && q < nparts; q++) {
-            if (!first) gr_text_printf(t, " + ");
-            gr_sum_text_atom(t, g, parts + q * g->arity, -1);
-            first = 0;
-        }
+        for (int q = 0; f->cut < 0 && q < nparts; q++) gr_sum_text_comp(t, g, parts + q * g->arity, &first);
     }
-    if (first) gr_text_printf(t, "0");
+    gr_sum_text_end(t, first);
     if (f->ofn) f->ofn(f->user, t->s, f->rest ^ x);
     else f->fn(f->user, t->s, 0);
 }

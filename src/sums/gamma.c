@@ -33,11 +33,12 @@ static void gamma_move(void *user, const char *text, uint32_t child) {
     gr_sumgraph_atoms(m->g[m->at].s, child, &m->parts, &m->cap, &nparts);
     if (!gr_move_is_new(&m->keys, g, m->comps[m->at].c, m->parts, nparts)) return;
     gr_text_clear(&m->text);
+    int first = 1;   /* empty heaps are left out (render.h) */
     for (int i = 0; i < m->n; i++) {
-        if (i) gr_text_printf(&m->text, " + ");
-        if (i == m->at) gr_text_printf(&m->text, "%s", text);
-        else gr_sum_text_atom(&m->text, m->comps[i].game, m->comps[i].c, -1);
+        if (i == m->at) gr_sum_text_part(&m->text, text, &first);
+        else gr_sum_text_comp(&m->text, m->comps[i].game, m->comps[i].c, &first);
     }
+    gr_sum_text_end(&m->text, first);
     m->fn(m->user, m->text.s, 0);
 }
 

@@ -41,7 +41,7 @@ static void mis_move(void *user, const char *text, uint32_t id) {
     const int32_t *gen = gr_compgraph_genus_of(mm->g, id);
     int lose = mm->single ? gen[1] == 0 : tame_outcome(mm->rest ^ gen[0], mm->rest_small && is_small(gen)) == GR_LOSS;
     if (!lose) return;
-    gr_theory_text(mm->comps, mm->n, mm->at, text, 0, mm->text, sizeof mm->text);
+    gr_theory_text(mm->g->c, mm->comps, mm->n, mm->at, text, 0, mm->text, sizeof mm->text);
     mm->fn(mm->user, mm->text, 0);
 }
 
@@ -95,7 +95,7 @@ void gr_misere_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_th
                  (long long)x, all_small ? ", every component like *0 or *1" : "");
     } else {
         uint32_t id = gr_compgraph_id(g, &comps[wild]);
-        gr_render_comps(&comps[wild], 1, one, sizeof one);
+        gr_render_comps(c, &comps[wild], 1, one, sizeof one);
         gr_genus_text(gr_compgraph_genus_of(g, id), gtext, sizeof gtext);
         snprintf(t->why, sizeof t->why, "misere: %.150s is not tame (genus %.60s%s), so genus theory does not decide the sum, %.400s, and %.300s",
                  one, gtext, gr_genus_is_tame(gr_compgraph_genus_of(g, id)) ? ", but a position below it is wild" : "", qwhy, sj_why);

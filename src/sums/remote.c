@@ -28,7 +28,26 @@ int gr_absorb_limits(gr_ctx *c, int (*fn)(gr_ctx *c, void *user), void *user) {
     return r;
 }
 
-typedef struct graph_job { gr_sumgraph *s; const gr_comp *comps; int n; int64_t r; } graph_job;
+typedef struct graph_job {
+    gr_ctx *c; gr_sumgraph *s; const gr_comp *comps; int n; int64_t r;
+    gr_remote_child_fn fn; void *user;    /* the children too, with theirs */
+    int64_t *kr; char **kt; size_t nk, capk;   /* kept until the graph answered whole */
+} graph_job;
+
+static void keep_child(void *user, const char *text, uint32_t id) {
+    graph_job *j = user;
+    gr_ctx *c = j->c;
+    if (j->nk == j->capk) {
+        j->capk = j->capk ? 2 * j->capk : 16;
+        j->kr = gr_realloc(c, j->kr, gr_size_mul(c, j->capk, sizeof *j->kr));
+        j->kt = gr_realloc(c, j->kt, gr_size_mul(c, j->capk, sizeof *j->kt));
+    }
+    j->kr[j->nk] = gr_pg_remoteness(gr_sumgraph_pg(j->s), id);
+    size_t len = strlen(text);
+    char *copy = gr_alloc(c, len + 1);   /* tracked memory, freed below (not the arena) */
+    memcpy(copy, text, len + 1);
+    j->kt[j->nk++] = copy;
+}
 
 static int graph_remoteness(gr_ctx *c, void *user) {
     (void)c;
@@ -36,11 +55,26 @@ static int graph_remoteness(gr_ctx *c, void *user) {
     uint32_t id = gr_sumgraph_add(j->s, j->comps, j->n);
     gr_sumgraph_solve(j->s);
     j->r = gr_pg_remoteness(gr_sumgraph_pg(j->s), id);
+    if (j->fn) gr_sumgraph_moves(j->s, j->comps, j->n, keep_child, j);
     return 1;
 }
 
+static int bounded(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, uint64_t max,
+                   int64_t *out, gr_remote_child_fn fn, void *user);
+
 int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                       uint64_t max, int64_t *out) {
+    return bounded(c, m, comps, n, conv, max, out, NULL, NULL);
+}
+
+int gr_sum_children_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                               uint64_t max, gr_remote_child_fn fn, void *user) {
+    int64_t r;
+    return bounded(c, m, comps, n, conv, max, &r, fn, user);
+}
+
+static int bounded(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, uint64_t max,
+                   int64_t *out, gr_remote_child_fn fn, void *user) {
     uint64_t saved = c->max_positions;
     if (saved && saved < max) max = saved;
     /* A coordinate past the cap (a heap of 10^12, say) has, in every rule set we meet, more
@@ -68,9 +102,15 @@ int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_c
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;
     gr_pg_limit_work(gr_sumgraph_pg(s), GR_REMOTENESS_WORK_MAX);
-    graph_job j = { s, comps, n, -1 };
+    graph_job j = { .c = c, .s = s, .comps = comps, .n = n, .r = -1, .fn = fn, .user = user };
     int ok = gr_absorb_limits(c, graph_remoteness, &j) == 1;
     gr_sumgraph_free(s);
     if (ok) *out = j.r;
+    for (size_t i = 0; i < j.nk; i++) {
+        if (ok) fn(user, j.kt[i], j.kr[i]);
+        gr_free(c, j.kt[i]);
+    }
+    gr_free(c, j.kt);
+    gr_free(c, j.kr);
     return ok;
 }

@@ -21,6 +21,13 @@
  * larger. Other failures still fail. */
 int gr_sum_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
                       uint64_t max, int64_t *out);
+/* The moves of a sum, each with the remoteness of the position it leaves (-1 a draw), to fn
+ * (texts in the printed form, one a distinct position), by the same bounded graph: 1 if it
+ * answered, 0 (nothing to fn) if the graph is larger. The longest defence of a lost sum is the
+ * move of greatest remoteness. */
+typedef void (*gr_remote_child_fn)(void *user, const char *text, int64_t remoteness);
+int gr_sum_children_remoteness(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+                               uint64_t max, gr_remote_child_fn fn, void *user);
 /* Runs fn(c, user) and returns what it returns, or -1 if it stopped at a resource limit
  * (memory, --max-positions; not --max-time), which is absorbed: the work was optional. Other
  * failures go on to the caller's handler. */

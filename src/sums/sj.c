@@ -34,7 +34,7 @@ static void sj_move(void *user, const char *text, uint32_t id) {
     sj_moves *s = user;
     int64_t v = gr_pg_sg(s->g->pg, id);
     if (sj_wins(s->rest ^ v, s->rest_big + (v > 1))) return;
-    gr_theory_text(s->comps, s->n, s->at, text, 0, s->text, sizeof s->text);
+    gr_theory_text(s->g->c, s->comps, s->n, s->at, text, 0, s->text, sizeof s->text);
     s->fn(s->user, s->text, 0);
 }
 

@@ -133,7 +133,7 @@ static int solve_one(gr_ctx *c, const gr_comp *comp, gr_conv conv, gr_solution *
     for (int i = 0; i < o.nwin; i++) {
         gr_comp child = { .game = g };
         memcpy(child.c, o.parts[i], (size_t)g->arity * sizeof *child.c);
-        gr_render_comps(&child, 1, text, sizeof text);
+        gr_render_comps(c, &child, 1, text, sizeof text);
         fn(user, text, 0);
     }
     gr_free(c, o.parts);

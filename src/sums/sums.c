@@ -61,23 +61,34 @@ static void spos_atom(gr_ctx *c, spos *p, const atom *a) {
     p->cs[p->nc] = p->na;
 }
 
-/* Components with more than one atom are parenthesised where components matter. */
+/* The printed form (render.h): components with more than one atom are parenthesised where
+ * components matter; empty heaps are left out; a component left with nothing is left out,
+ * except under 'anyleaf', where it is a leaf, written as its first empty heap (or *0 once
+ * the canonical encoding has dropped it); a position of nothing is *0. */
 static void render_spos(const gr_sumgraph *s, const spos *p, gr_text *t) {
     gr_text_clear(t);
     int group = s->conv == CONV_ANYLEAF || s->conv == CONV_EVERY;
+    int first = 1;
     for (int k = 0; k < p->nc; k++) {
-        int lo = p->cs[k], hi = p->cs[k + 1];
-        if (k) gr_text_printf(t, " + ");
-        if (lo == hi) { gr_text_printf(t, "0"); continue; }
-        int paren = group && hi - lo > 1;   /* one component, even alone */
-        if (paren) gr_text_printf(t, "(");
-        for (int i = lo; i < hi; i++) {
-            if (i > lo) gr_text_printf(t, " + ");
-            gr_sum_text_atom(t, s->games[p->a[i].game], p->a[i].c, -1);
+        int lo = p->cs[k], hi = p->cs[k + 1], live = 0;
+        for (int i = lo; i < hi; i++) live += !gr_atom_empty(s->c, s->games[p->a[i].game], p->a[i].c);
+        if (!live) {
+            if (s->conv != CONV_ANYLEAF) continue;
+            if (!first) gr_text_printf(t, " + ");
+            first = 0;
+            if (lo == hi) gr_text_printf(t, "*0");
+            else gr_sum_text_atom(t, s->games[p->a[lo].game], p->a[lo].c, -1);
+            continue;
         }
+        int paren = group && live > 1;   /* one component, even alone */
+        if (!first) gr_text_printf(t, " + ");
+        first = 0;
+        if (paren) gr_text_printf(t, "(");
+        int in = 1;
+        for (int i = lo; i < hi; i++) gr_sum_text_comp(t, s->games[p->a[i].game], p->a[i].c, &in);
         if (paren) gr_text_printf(t, ")");
     }
-    if (p->nc == 0) gr_text_printf(t, "0");
+    gr_sum_text_end(t, first);
 }
 
 /* ---- moves of one atom ---- */
@@ -503,7 +514,7 @@ static int game_index(gr_sumgraph *s, const gr_game *g) {
 static void load_start(gr_sumgraph *s, const gr_comp *comps, int n, spos *p) {
     spos_clear(p);
     for (int i = 0; i < n; i++) {
-        spos_comp(s->c, p);
+        if (i == 0 || !comps[i].joined) spos_comp(s->c, p);
         atom a = { .game = game_index(s, comps[i].game) };
         memcpy(a.c, comps[i].c, sizeof a.c);
         for (int j = comps[i].game->arity; j < GR_MAX_ARITY; j++) a.c[j] = 0;

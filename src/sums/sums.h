@@ -45,7 +45,8 @@ void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn 
 typedef struct gr_sumgraph gr_sumgraph;
 gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv);
 void gr_sumgraph_free(gr_sumgraph *s);
-/* Adds a start position (each gr_comp its own component); returns its id after solving. */
+/* Adds a start position (each gr_comp its own component, with those joined to it: a group);
+ * returns its id after solving. */
 uint32_t gr_sumgraph_add(gr_sumgraph *s, const gr_comp *comps, int n);
 void gr_sumgraph_solve(gr_sumgraph *s);
 gr_pg *gr_sumgraph_pg(gr_sumgraph *s);
