@@ -175,10 +175,12 @@ typedef struct gr_option {
 GR_API int gr_options(gr_program *p, const char *position, gr_convention conv,
                       gr_option **options, int *count);
 
-typedef enum gr_verdict { GR_PROVED = 0, GR_HOLDS = 1, GR_REFUTED = 2 } gr_verdict;
+/* GR_NONE: a periodicity check (`G periodic`) found no period in the heaps it computed; not a
+ * failure and not a claim that held. Claims that hold up to the bound are GR_HOLDS. */
+typedef enum gr_verdict { GR_PROVED = 0, GR_HOLDS = 1, GR_REFUTED = 2, GR_NONE = 3 } gr_verdict;
 
 typedef struct gr_check_answer {
-    gr_verdict status;        /* proved (a theorem applies), holds (on the range checked), refuted */
+    gr_verdict status;        /* proved (a theorem applies), holds (on the range checked), refuted, none */
     int has_period;
     int64_t period, preperiod, saltus;
     int64_t checked_to;       /* the largest heap (or the count of positions) examined */

@@ -63,7 +63,7 @@ class Option:
 class Check:
     """The answer of :meth:`Program.check`."""
     claim: str
-    status: str                   #: 'proved', 'holds' (as far as checked) or 'refuted'
+    status: str                   #: 'proved', 'holds' (as far as checked), 'refuted', or 'none' (no period found)
     period: Optional[int]
     preperiod: Optional[int]
     saltus: Optional[int]

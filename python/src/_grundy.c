@@ -422,7 +422,7 @@ static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
     limits l = { 0 };
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|L" LIMIT_FORMAT, kwlist, &a.claim, &a.to, LIMIT_ARGS(l))) return NULL;
     if (call(self, &l, do_check, &a, a.claim) < 0) return NULL;
-    static const char *status[] = { "proved", "holds", "refuted" };
+    static const char *status[] = { "proved", "holds", "refuted", "none" };
     gr_check_answer *r = &a.out;
     PyObject *period = int_or_none(r->has_period, r->period);
     PyObject *pre = int_or_none(r->has_period, r->preperiod);

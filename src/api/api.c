@@ -537,7 +537,8 @@ static int check_body(call *k, gr_module *m, void *arg) {
     memset(&r, 0, sizeof r);
     gr_check_run(k->c, q, &r);
     memset(out, 0, sizeof *out);
-    out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS : GR_REFUTED;
+    out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS
+                : r.status == GR_CHECK_NONE ? GR_NONE : GR_REFUTED;
     out->has_period = r.has_period;
     if (r.has_period) { out->period = r.period; out->preperiod = r.preperiod; out->saltus = r.saltus; }
     out->checked_to = r.checked_to;
