@@ -56,6 +56,9 @@ expect_class o3.json 0.137 "proved 34 52" 0.07          # Dawson's chess, Dawson
 expect_class o3.json 0.117 "proved 48 47" 0.051         # OEIS A071453: .051 and .053 are .117 shifted
 expect_class o3.json 0.177 "proved 20 497" 0.45         # OEIS A071435
 expect_class o3.json 0.077 "proved 24 142" 0.44         # OEIS A071434: .074-.077 shifted by one
+# shifts add up along a chain: 0.113 is 0.002 from three heaps on (docs/census.md says so)
+"$grundy" o3.game --threads 2 > o3.txt 2> err || bad "octal(3) census text failed"
+grep -qE " 0\.002 0\.003\(\+1\) 0\.013\(\+2\) 0\.113\(\+3\)$" o3.txt && pass=$((pass + 1)) || bad "octal(3): 0.113(+3) in 0.002's class"
 
 # The brute-force twin: the position graph's values of each code, grouped here.
 cat > small.game <<'G'
