@@ -113,6 +113,14 @@ GR_API int gr_program_stats(gr_program *p, gr_stats *out);
  * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
  * handler. An interrupt while no call runs is forgotten when the next call starts. */
 GR_API void gr_interrupt(gr_program *p);
+/* How far the call running on p has got, for a progress display from another thread (as
+ * gr_interrupt, callable while the call runs): the step under way (label, e.g. a game's name
+ * while its heap values are computed, "exploring positions", "check"; "" before the first step
+ * or for work with no steps), *done of *total (0: not known) of that step's units (heaps,
+ * cells, positions, members). A snapshot taken every few milliseconds of work; a call has
+ * several steps, each starting from 0. Between calls it holds the last call's last snapshot.
+ * label may be NULL; else it gets at most cap bytes, NUL included. */
+GR_API int gr_call_progress(gr_program *p, uint64_t *done, uint64_t *total, char *label, size_t cap);
 
 /* The message of the last failed call on p, with its location in the text it was about
  * (the program, or the position or game given to the call), or "" after a success. */
@@ -220,6 +228,12 @@ GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *
  * which may be NULL). Returns 0, GR_EREFUTED if a check was refuted (the output is still
  * given), or another error code. */
 GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len);
+/* Runs one query written as in a .game file, without its ';' ("quotient kayles(0..30)",
+ * "census g[c] for c in octal(2) to 1000", "table kayles(0..20) genus"), against the program's
+ * definitions (not its own queries), and writes its answer as gr_run does. A statement that is
+ * not a query (table, solve, check, options, plot, dot, quotient, census) is GR_EINPUT; an error
+ * in the text is located in it ("query:1:COL"). */
+GR_API int gr_run_one(gr_program *p, const char *query, const char *format, char **out, size_t *out_len);
 /* Which evaluator and kernel every rule set gets, and why (grundy --explain). */
 GR_API int gr_explain_program(gr_program *p, char **out, size_t *out_len);
 

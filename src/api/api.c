@@ -8,6 +8,7 @@
 #include "remote.h"
 #include "show.h"
 #include "solve.h"
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,6 +24,11 @@ struct gr_program {
     gr_diagnostic diag;          /* of the last failed call, in any thread */
     char error[1200];            /* "WHERE:LINE:COL: error: MESSAGE", or "" */
     atomic_int cancel;           /* gr_interrupt: the running call stops at its next poll */
+    /* gr_call_progress: the running call's step as its own thread last saw it (at each clock
+     * read of gr_poll), copied under the lock so another thread reads it whole. */
+    pthread_mutex_t progress_lock;
+    char step_label[64];
+    uint64_t step_done, step_total;
 };
 
 /* The last failure of a call made by this thread (of program `of`): with several threads on
@@ -94,6 +100,11 @@ static int status_code(int status) {
 /* Asked at every clock read of gr_poll (every few milliseconds of work). */
 static void check_interrupt(gr_ctx *c) {
     gr_program *p = c->interrupted_user;
+    pthread_mutex_lock(&p->progress_lock);   /* the step's label lives while its call runs: copy it now */
+    snprintf(p->step_label, sizeof p->step_label, "%s", c->step_label ? c->step_label : "");
+    p->step_done = c->step_done;
+    p->step_total = c->step_total;
+    pthread_mutex_unlock(&p->progress_lock);
     if (!atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
     gr_fail(c, STATUS_INTERRUPTED, "interrupted");
@@ -109,6 +120,13 @@ static void setup_call(gr_ctx *c, void *user) {
     c->threads = p->limits.threads > 0 ? p->limits.threads : 1;
     c->interrupted = check_interrupt;
     c->interrupted_user = p;
+    /* the engine's context outlives calls: a step of the last call is not this one's */
+    c->step_label = NULL;
+    c->step_done = c->step_total = 0;
+    pthread_mutex_lock(&p->progress_lock);
+    p->step_label[0] = '\0';
+    p->step_done = p->step_total = 0;
+    pthread_mutex_unlock(&p->progress_lock);
 }
 
 /* Turns the engine's failure into p's error: located in the program, or in the caller's text. */
@@ -117,7 +135,7 @@ static void record_failure(call *k, const gr_engine_fail *f) {
     if (f->in_entry) {
         size_t off = f->entry_off >= k->base ? f->entry_off - k->base : 0;
         if (off > k->user_len) off = k->user_len;
-        set_error(k->p, k->user_len ? k->what : k->p->filename, 1, (int)off + 1, f->text);
+        set_error(k->p, k->what, 1, (int)off + 1, f->text);   /* the caller's text, even when empty */
         return;
     }
     set_error(k->p, k->p->filename, f->line, f->col, f->text);
@@ -151,6 +169,15 @@ static int with_query_ex(gr_program *p, const char *what, const char *prefix, co
             set_error(p, what, 1, (int)i + 1, "a single position or game name is expected here (no ';', comment or newline)");
             return GR_EINPUT;
         }
+    /* nothing to read: say so at the caller's text, not at the generated query's ';' */
+    size_t blank = 0;
+    while (blank < ulen && (user[blank] == ' ' || user[blank] == '\t')) blank++;
+    if (blank == ulen) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "no %s given (the text is empty)", what);
+        set_error(p, what, 1, 1, msg);
+        return GR_EINPUT;
+    }
     size_t plen = strlen(prefix), slen = strlen(suffix);
     call k = { .p = p, .what = what, .user_len = ulen, .base = plen, .body = body, .arg = arg };
     char *text = malloc(plen + ulen + slen + 1);
@@ -180,6 +207,7 @@ GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagn
     }
     gr_program *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    pthread_mutex_init(&p->progress_lock, NULL);
     p->filename = dup_n(filename ? filename : "<source>", strlen(filename ? filename : "<source>"));
     gr_engine_fail f;
     if (p->filename) p->engine = gr_engine_open(p->filename, source, strlen(source), 1, setup_call, p, &f);
@@ -199,6 +227,7 @@ GR_API void gr_program_free(gr_program *p) {
     if (!p) return;
     if (mine.of == p) mine.of = NULL;
     gr_engine_free(p->engine);
+    pthread_mutex_destroy(&p->progress_lock);
     free(p->filename);
     free(p);
 }
@@ -224,6 +253,16 @@ GR_API int gr_set_limits(gr_program *p, const gr_limits *limits) {
 
 GR_API void gr_interrupt(gr_program *p) {
     if (p) atomic_store(&p->cancel, 1);
+}
+
+GR_API int gr_call_progress(gr_program *p, uint64_t *done, uint64_t *total, char *label, size_t cap) {
+    if (!p) return GR_EINVAL;
+    pthread_mutex_lock(&p->progress_lock);
+    if (done) *done = p->step_done;
+    if (total) *total = p->step_total;
+    if (label && cap) snprintf(label, cap, "%s", p->step_label);
+    pthread_mutex_unlock(&p->progress_lock);
+    return GR_OK;
 }
 
 GR_API const char *gr_last_error(const gr_program *p) { return !p ? "no program" : mine.of == p ? mine.error : p->error; }
@@ -647,6 +686,43 @@ GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len
     else if (!strcmp(format, "json")) a.fmt = GR_FMT_JSON;
     else return GR_EINVAL;
     return run_to_string(p, &a, out, out_len);
+}
+
+/* One query: its entry's module holds that query alone. */
+static int run_one_body(call *k, gr_module *m, void *arg) {
+    run_arg *a = arg;
+    return gr_run_queries(k->c, m, a->fmt, a->out) == GR_EXIT_REFUTED ? GR_EREFUTED : GR_OK;
+}
+
+GR_API int gr_run_one(gr_program *p, const char *query, const char *format, char **out, size_t *out_len) {
+    if (!p || !query || !out) return GR_EINVAL;
+    *out = NULL;
+    run_arg a = { 0, GR_FMT_TEXT, NULL };
+    if (!format || !strcmp(format, "text")) a.fmt = GR_FMT_TEXT;
+    else if (!strcmp(format, "csv")) a.fmt = GR_FMT_CSV;
+    else if (!strcmp(format, "json")) a.fmt = GR_FMT_JSON;
+    else return GR_EINVAL;
+    /* a query, not a definition: an entry that defines would change what p answers later */
+    static const char *const kinds[] = { "table", "solve", "check", "options", "plot", "dot", "quotient", "census" };
+    size_t skip = strspn(query, " \t"), word = strcspn(query + skip, " \t(");
+    int known = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        known |= word == strlen(kinds[i]) && !strncmp(query + skip, kinds[i], word);
+    if (!known && query[skip]) {
+        clear_error(p);
+        set_error(p, "query", 1, (int)skip + 1, "a query is expected here (table, solve, check, options, plot, dot, quotient or census)");
+        return GR_EINPUT;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    a.out = open_memstream(&buf, &len);
+    if (!a.out) return GR_ENOMEM;
+    int rc = with_query_ex(p, "query", "", query, ";\n", run_one_body, &a, 0);   /* it writes a stream */
+    fclose(a.out);
+    if (rc != GR_OK && rc != GR_EREFUTED) { free(buf); return rc; }
+    *out = buf;
+    if (out_len) *out_len = len;
+    return rc;
 }
 
 GR_API int gr_explain_program(gr_program *p, char **out, size_t *out_len) {
