@@ -114,13 +114,18 @@ GR_API int gr_program_stats(gr_program *p, gr_stats *out);
  * handler. An interrupt while no call runs is forgotten when the next call starts. */
 GR_API void gr_interrupt(gr_program *p);
 /* How far the call running on p has got, for a progress display from another thread (as
- * gr_interrupt, callable while the call runs): the step under way (label, e.g. a game's name
- * while its heap values are computed, "exploring positions", "check"; "" before the first step
- * or for work with no steps), *done of *total (0: not known) of that step's units (heaps,
- * cells, positions, members). A snapshot taken every few milliseconds of work; a call has
- * several steps, each starting from 0. Between calls it holds the last call's last snapshot.
- * label may be NULL; else it gets at most cap bytes, NUL included. */
-GR_API int gr_call_progress(gr_program *p, uint64_t *done, uint64_t *total, char *label, size_t cap);
+ * gr_interrupt, callable while the call runs). A snapshot taken every few milliseconds of
+ * work; a call has several steps, each counting from 0. Between calls it holds the last call's
+ * last snapshot. */
+typedef struct gr_call_state {
+    int query_no;             /* gr_run: the query running (1-based, in file order); 0 otherwise */
+    char query[256];          /* its text, as a limit names it ("table normal kayles(0..99)", a
+                               * check's claim), or "" */
+    char step[64];            /* the step under way: a game's name while its values are computed,
+                               * "exploring positions", "check"; "" before the first step */
+    uint64_t done, total;     /* of that step's units (heaps, cells, positions); total 0: not known */
+} gr_call_state;
+GR_API int gr_call_progress(gr_program *p, gr_call_state *out);
 
 /* The message of the last failed call on p, with its location in the text it was about
  * (the program, or the position or game given to the call), or "" after a success. */

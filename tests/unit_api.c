@@ -340,13 +340,13 @@ static void test_interrupt(void) {
     struct timespec ts = { 0, 200 * 1000 * 1000 };
     nanosleep(&ts, NULL);
     /* how far it got, from this thread: the box's cells of wythoff, some of them done */
-    uint64_t done = 0, total = 0;
-    char label[64];
-    CHECK_EQ(gr_call_progress(l.p, &done, &total, label, sizeof label), GR_OK);
-    CHECK(strcmp(label, "wythoff") == 0);
-    CHECK_EQ(total, (uint64_t)5001 * 5001);
-    CHECK(done <= total);
-    CHECK_EQ(gr_call_progress(NULL, &done, &total, label, sizeof label), GR_EINVAL);
+    gr_call_state st;
+    CHECK_EQ(gr_call_progress(l.p, &st), GR_OK);
+    CHECK(strcmp(st.step, "wythoff") == 0);
+    CHECK(strcmp(st.query, "table normal wythoff(0..5000, 0..5000)") == 0);
+    CHECK_EQ(st.total, (uint64_t)5001 * 5001);
+    CHECK(st.done <= st.total);
+    CHECK_EQ(gr_call_progress(NULL, &st), GR_EINVAL);
     gr_interrupt(l.p);
     CHECK_EQ(pthread_join(t, NULL), 0);
     CHECK_EQ(l.rc, GR_EINTR);

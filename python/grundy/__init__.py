@@ -104,7 +104,8 @@ class Quotient:
 @_dataclass(frozen=True)
 class Progress:
     """What a ``progress`` callable receives, every 50 ms while a call runs."""
-    query: str                    #: the call's text: the position, game, claim or query
+    query: str                    #: the query running, as the library names it: a check's claim,
+    #: "table normal kayles(0..99)"; under run(), each of the program's queries in turn
     step: str                     #: the step under way ("kayles", "exploring positions", ...), or ""
     done: int                     #: how far that step got, in its units (heaps, cells, positions)
     total: _Optional[int]         #: of how many, None if not known
@@ -174,8 +175,8 @@ def _limits(threads: _Optional[int], max_memory: _Union[None, int, str], max_tim
         raise TypeError("progress must be callable (it is given a grundy.Progress)")
     report = None
     if progress is not None:
-        def report(step: str, done: int, total: int) -> None:
-            progress(Progress(query, step, done, total or None))
+        def report(running: str, step: str, done: int, total: int) -> None:
+            progress(Progress(running or query, step, done, total or None))
     return {"threads": int(threads), "max_memory": _memory(max_memory),
             "max_time": float(max_time or 0.0), "max_positions": int(max_positions or 0), "progress": report}
 

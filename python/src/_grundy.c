@@ -186,12 +186,12 @@ static int wait_job(job *j, double seconds) {
     return done;
 }
 
-/* progress(step, done, total) with the call's snapshot; -1 if it raised. */
+/* progress(query, step, done, total) with the call's snapshot; -1 if it raised. */
 static int report_progress(job *j, PyObject *progress) {
-    uint64_t done = 0, total = 0;
-    char label[64];
-    if (gr_call_progress(j->p, &done, &total, label, sizeof label) != GR_OK) return 0;
-    PyObject *r = PyObject_CallFunction(progress, "sKK", label, (unsigned long long)done, (unsigned long long)total);
+    gr_call_state st;
+    if (gr_call_progress(j->p, &st) != GR_OK) return 0;
+    PyObject *r = PyObject_CallFunction(progress, "ssKK", st.query, st.step, (unsigned long long)st.done,
+                                        (unsigned long long)st.total);
     if (!r) return -1;
     Py_DECREF(r);
     return 0;

@@ -27,8 +27,7 @@ struct gr_program {
     /* gr_call_progress: the running call's step as its own thread last saw it (at each clock
      * read of gr_poll), copied under the lock so another thread reads it whole. */
     pthread_mutex_t progress_lock;
-    char step_label[64];
-    uint64_t step_done, step_total;
+    gr_call_state state;
 };
 
 /* The last failure of a call made by this thread (of program `of`): with several threads on
@@ -100,10 +99,13 @@ static int status_code(int status) {
 /* Asked at every clock read of gr_poll (every few milliseconds of work). */
 static void check_interrupt(gr_ctx *c) {
     gr_program *p = c->interrupted_user;
-    pthread_mutex_lock(&p->progress_lock);   /* the step's label lives while its call runs: copy it now */
-    snprintf(p->step_label, sizeof p->step_label, "%s", c->step_label ? c->step_label : "");
-    p->step_done = c->step_done;
-    p->step_total = c->step_total;
+    pthread_mutex_lock(&p->progress_lock);   /* the texts live while their call runs: copy them now */
+    gr_call_state *s = &p->state;
+    s->query_no = c->query_no;
+    snprintf(s->query, sizeof s->query, "%s", c->query_text ? c->query_text : "");
+    snprintf(s->step, sizeof s->step, "%s", c->step_label ? c->step_label : "");
+    s->done = c->step_done;
+    s->total = c->step_total;
     pthread_mutex_unlock(&p->progress_lock);
     if (!atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
@@ -121,11 +123,11 @@ static void setup_call(gr_ctx *c, void *user) {
     c->interrupted = check_interrupt;
     c->interrupted_user = p;
     /* the engine's context outlives calls: a step of the last call is not this one's */
-    c->step_label = NULL;
+    c->step_label = c->query_text = NULL;
+    c->query_no = 0;
     c->step_done = c->step_total = 0;
     pthread_mutex_lock(&p->progress_lock);
-    p->step_label[0] = '\0';
-    p->step_done = p->step_total = 0;
+    memset(&p->state, 0, sizeof p->state);
     pthread_mutex_unlock(&p->progress_lock);
 }
 
@@ -144,6 +146,7 @@ static void record_failure(call *k, const gr_engine_fail *f) {
 static int engine_body(gr_ctx *c, gr_module *m, void *arg) {
     call *k = arg;
     k->c = c;
+    if (k->user_len && m->nqueries > 0) c->query_text = m->queries[m->nqueries - 1].text;   /* the entry's one query */
     return k->body(k, m, k->arg);
 }
 
@@ -255,12 +258,10 @@ GR_API void gr_interrupt(gr_program *p) {
     if (p) atomic_store(&p->cancel, 1);
 }
 
-GR_API int gr_call_progress(gr_program *p, uint64_t *done, uint64_t *total, char *label, size_t cap) {
-    if (!p) return GR_EINVAL;
+GR_API int gr_call_progress(gr_program *p, gr_call_state *out) {
+    if (!p || !out) return GR_EINVAL;
     pthread_mutex_lock(&p->progress_lock);
-    if (done) *done = p->step_done;
-    if (total) *total = p->step_total;
-    if (label && cap) snprintf(label, cap, "%s", p->step_label);
+    *out = p->state;
     pthread_mutex_unlock(&p->progress_lock);
     return GR_OK;
 }
