@@ -44,8 +44,8 @@ class Solution:
     position: str
     convention: str
     outcome: str                  #: 'P' (the player to move loses), 'N' (wins) or 'D' (a draw)
-    sg: _Optional[int]             #: Sprague-Grundy value (normal play, no draw), else None
-    remoteness: _Optional[int]     #: moves to the end under optimal play, None if unknown or a draw
+    sg: _Optional[int]            #: Sprague-Grundy value (normal play, no draw), else None
+    remoteness: _Optional[int]    #: moves to the end under optimal play, None if unknown or a draw
     winning_moves: list[str] = _field(default_factory=list)  #: the positions they lead to
 
     def __bool__(self) -> bool:   # True when the player to move wins
@@ -64,7 +64,8 @@ class Option:
 class Check:
     """The answer of :meth:`Program.check`."""
     claim: str
-    status: str                   #: 'proved', 'holds' (as far as checked), 'refuted', or 'none' (no period found)
+    #: 'proved', 'holds' (as far as checked), 'refuted', or 'none' (a periodic check found no period)
+    status: str
     period: _Optional[int]
     preperiod: _Optional[int]
     saltus: _Optional[int]
@@ -250,8 +251,8 @@ class Program:
             conv = _convention(convention)
             ranges = ", ".join(f"{a}..{b}" for a, b in zip(lo, hi))
             text = f"table {CONVENTIONS[conv] + ' ' if conv >= 0 else ''}{game}({ranges}) genus"
-            row = _json.loads(self._p.run_one(text, "json", **_limits(threads, max_memory, max_time, max_positions,
-                                                                          progress, game)))
+            lim = _limits(threads, max_memory, max_time, max_positions, progress, game)
+            row = _json.loads(self._p.run_one(text, "json", **lim))
             flat: list = []
 
             def cells(v: _Any, depth: int) -> None:   # the JSON nests an axis per coordinate
@@ -280,8 +281,8 @@ class Program:
               progress: _Optional[_Callable[[Progress], _Any]] = None) -> Solution:
         """Solves a position, a sum written as in a solve query (``"kayles(4) + kayles(7)"``),
         under a convention ('normal', 'misere', 'anyleaf', 'every'; None: the game's own)."""
-        outcome, sg, remoteness, moves, conv = self._p.solve(
-            position, _convention(convention), **_limits(threads, max_memory, max_time, max_positions, progress, position))
+        lim = _limits(threads, max_memory, max_time, max_positions, progress, position)
+        outcome, sg, remoteness, moves, conv = self._p.solve(position, _convention(convention), **lim)
         return Solution(position, CONVENTIONS[conv], outcome, sg, remoteness, moves)
 
     def options(self, position: str, convention: _Optional[str] = None, *, threads: _Optional[int] = None,
@@ -290,8 +291,8 @@ class Program:
               progress: _Optional[_Callable[[Progress], _Any]] = None) -> list[Option]:
         """Every move from a position, once per distinct result, with the result's outcome and
         SG value (normal play)."""
-        return [Option(*o) for o in self._p.options(
-            position, _convention(convention), **_limits(threads, max_memory, max_time, max_positions, progress, position))]
+        lim = _limits(threads, max_memory, max_time, max_positions, progress, position)
+        return [Option(*o) for o in self._p.options(position, _convention(convention), **lim)]
 
     def check(self, claim: str, *, to: _Optional[int] = None, threads: _Optional[int] = None,
               max_memory: _Union[None, int, str] = None, max_time: _Optional[float] = None,
@@ -302,7 +303,8 @@ class Program:
         ``to``: how far a periodic check may compute, as the command's ``--to``."""
         if to is not None and (not isinstance(to, int) or to < 1):
             raise ValueError(f"to is a heap >= 1, not {to!r}")
-        r = self._p.check(claim, to or 0, **_limits(threads, max_memory, max_time, max_positions, progress, claim))
+        lim = _limits(threads, max_memory, max_time, max_positions, progress, claim)
+        r = self._p.check(claim, to or 0, **lim)
         return Check(claim, *r)
 
     def plot(self, game: str, *coords: _Coordinate, kind: str = "sg", convention: _Optional[str] = None,
@@ -332,7 +334,8 @@ class Program:
               progress: _Optional[_Callable[[Progress], _Any]] = None) -> str:
         """Runs the program's own queries and returns their answers as the command prints
         them (format 'text', 'csv' or 'json')."""
-        out, _refuted = self._p.run(format, False, **_limits(threads, max_memory, max_time, max_positions, progress, self.filename))
+        lim = _limits(threads, max_memory, max_time, max_positions, progress, self.filename)
+        out, _refuted = self._p.run(format, False, **lim)
         return out
 
     def query(self, text: str, format: str = "json", *, threads: _Optional[int] = None,
@@ -344,7 +347,8 @@ class Program:
         command prints it (format 'json', 'text' or 'csv')."""
         if format not in ("text", "csv", "json"):
             raise ValueError(f"format is 'text', 'csv' or 'json', not {format!r}")
-        return self._p.run_one(text, format, **_limits(threads, max_memory, max_time, max_positions, progress, text))
+        return self._p.run_one(text, format, **_limits(threads, max_memory, max_time, max_positions, progress,
+                                                       text))
 
     def quotient(self, game: str, to: int, *, threads: _Optional[int] = None,
                  max_memory: _Union[None, int, str] = None, max_time: _Optional[float] = None,
