@@ -403,7 +403,8 @@ def compile(source: _Union[str, "_os.PathLike[str]"], filename: _Optional[str] =
     str that looks like a path (one line, no ';', ending in .game or holding a '/') and names
     no file raises FileNotFoundError."""
     one_line = isinstance(source, str) and "\n" not in source and ";" not in source
-    if one_line and not _os.path.isfile(source) and (source.strip().endswith(".game") or "/" in source):
+    looks_like_path = one_line and (source.strip().endswith(".game") or ("/" in source and "//" not in source))
+    if looks_like_path and not _os.path.isfile(source):   # "//" starts a comment: that is text
         raise FileNotFoundError(2, "no such .game file", source)
     if isinstance(source, _os.PathLike) or (one_line and _os.path.isfile(source)):
         path = _os.fspath(source)

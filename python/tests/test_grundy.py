@@ -375,6 +375,7 @@ def test_a_path_that_names_no_file_is_file_not_found(tmp_path):
         grundy.compile(tmp_path / "nosuch.game")          # a PathLike too
     with pytest.raises(grundy.GameSyntaxError):            # text that names no file stays text
         grundy.compile("nosuch")
+    assert grundy.compile("// a comment, no statement").run() == ""   # text with a '/' that is a comment
 
 
 def test_memory_limit_defaults_to_three_quarters_of_ram():
