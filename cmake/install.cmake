@@ -1,10 +1,14 @@
-# install: what `cmake --install build --prefix P` puts under P: the command, the shared and
-# static libraries, include/grundy.h, a pkg-config file, a CMake package (grundy::grundy), the
-# man pages, the docs and the examples.
+# install: what `cmake --install build --prefix P` puts under P: the command (and grundy-mpi when
+# it is built), the shared and static libraries, include/grundy.h, a pkg-config file, a CMake
+# package (grundy::grundy), the man pages, the docs and the examples.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 install(TARGETS grundy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET grundy-mpi)
+  install(TARGETS grundy-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${CMAKE_SOURCE_DIR}/docs/man/grundy-mpi.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
 install(TARGETS grundy_shared grundy_lib EXPORT grundyTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -36,11 +40,11 @@ install(FILES ${CMAKE_BINARY_DIR}/grundy.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/
 
 install(FILES ${CMAKE_SOURCE_DIR}/docs/man/grundy.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/docs/man/grundy-game.5 DESTINATION ${CMAKE_INSTALL_MANDIR}/man5)
-install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/language.md
-              ${CMAKE_SOURCE_DIR}/docs/periodicity.md ${CMAKE_SOURCE_DIR}/docs/design.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Every doc of docs/ (the README and the man pages name them; tests/run_install.sh checks that
+# each one named is installed).
+file(GLOB GRUNDY_DOCS ${CMAKE_SOURCE_DIR}/docs/*.md)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${GRUNDY_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
-# The tutorial and its pictures (its links are relative: tutorial/NAME.png beside tutorial.md).
-install(FILES ${CMAKE_SOURCE_DIR}/docs/tutorial.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The tutorial's pictures (its links are relative: tutorial/NAME.png beside tutorial.md).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/tutorial/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/tutorial
         FILES_MATCHING PATTERN "*.png" PATTERN "*.game" PATTERN "*.dot")

@@ -113,6 +113,19 @@ GR_API int gr_program_stats(gr_program *p, gr_stats *out);
  * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
  * handler. An interrupt while no call runs is forgotten when the next call starts. */
 GR_API void gr_interrupt(gr_program *p);
+/* How far the call running on p has got, for a progress display from another thread (as
+ * gr_interrupt, callable while the call runs). A snapshot taken every few milliseconds of
+ * work; a call has several steps, each counting from 0. Between calls it holds the last call's
+ * last snapshot. */
+typedef struct gr_call_state {
+    int query_no;             /* gr_run: the query running (1-based, in file order); 0 otherwise */
+    char query[256];          /* its text, as a limit names it ("table normal kayles(0..99)", a
+                               * check's claim), or "" */
+    char step[64];            /* the step under way: a game's name while its values are computed,
+                               * "exploring positions", "check"; "" before the first step */
+    uint64_t done, total;     /* of that step's units (heaps, cells, positions); total 0: not known */
+} gr_call_state;
+GR_API int gr_call_progress(gr_program *p, gr_call_state *out);
 
 /* The message of the last failed call on p, with its location in the text it was about
  * (the program, or the position or game given to the call), or "" after a success. */
@@ -175,10 +188,12 @@ typedef struct gr_option {
 GR_API int gr_options(gr_program *p, const char *position, gr_convention conv,
                       gr_option **options, int *count);
 
-typedef enum gr_verdict { GR_PROVED = 0, GR_HOLDS = 1, GR_REFUTED = 2 } gr_verdict;
+/* GR_NONE: a periodicity check (`G periodic`) found no period in the heaps it computed; not a
+ * failure and not a claim that held. Claims that hold up to the bound are GR_HOLDS. */
+typedef enum gr_verdict { GR_PROVED = 0, GR_HOLDS = 1, GR_REFUTED = 2, GR_NONE = 3 } gr_verdict;
 
 typedef struct gr_check_answer {
-    gr_verdict status;        /* proved (a theorem applies), holds (on the range checked), refuted */
+    gr_verdict status;        /* proved (a theorem applies), holds (on the range checked), refuted, none */
     int has_period;
     int64_t period, preperiod, saltus;
     int64_t checked_to;       /* the largest heap (or the count of positions) examined */
@@ -218,6 +233,12 @@ GR_API int gr_plot(gr_program *p, const char *game, int ncoords, const int64_t *
  * which may be NULL). Returns 0, GR_EREFUTED if a check was refuted (the output is still
  * given), or another error code. */
 GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len);
+/* Runs one query written as in a .game file, without its ';' ("quotient kayles(0..30)",
+ * "census g[c] for c in octal(2) to 1000", "table kayles(0..20) genus"), against the program's
+ * definitions (not its own queries), and writes its answer as gr_run does. A statement that is
+ * not a query (table, solve, check, options, plot, dot, quotient, census) is GR_EINPUT; an error
+ * in the text is located in it ("query:1:COL"). */
+GR_API int gr_run_one(gr_program *p, const char *query, const char *format, char **out, size_t *out_len);
 /* Which evaluator and kernel every rule set gets, and why (grundy --explain). */
 GR_API int gr_explain_program(gr_program *p, char **out, size_t *out_len);
 

@@ -56,6 +56,9 @@ expect_class o3.json 0.137 "proved 34 52" 0.07          # Dawson's chess, Dawson
 expect_class o3.json 0.117 "proved 48 47" 0.051         # OEIS A071453: .051 and .053 are .117 shifted
 expect_class o3.json 0.177 "proved 20 497" 0.45         # OEIS A071435
 expect_class o3.json 0.077 "proved 24 142" 0.44         # OEIS A071434: .074-.077 shifted by one
+# shifts add up along a chain: 0.113 is 0.002 from three heaps on (docs/census.md says so)
+"$grundy" o3.game --threads 2 > o3.txt 2> err || bad "octal(3) census text failed"
+grep -qE " 0\.002 0\.003\(\+1\) 0\.013\(\+2\) 0\.113\(\+3\)$" o3.txt && pass=$((pass + 1)) || bad "octal(3): 0.113(+3) in 0.002's class"
 
 # The brute-force twin: the position graph's values of each code, grouped here.
 cat > small.game <<'G'
@@ -159,9 +162,12 @@ grep -q "^  in heaps 0..20000: largest value 284, first at heap 18855; rare mask
     && pass=$((pass + 1)) || bad "0.6 check columns in text"
 grep -q "^  in heaps 0..20000: largest value 147, first at heap 17751; rare mask 0xfe: 1195 rare heaps, the last at heap 19687$" cols.txt \
     && pass=$((pass + 1)) || bad "Grundy's game check columns in text"
+# no period found is "none", not "holds" (no claim held), and the run exits 0 (checked above)
+grep -qx "check a periodic" -A1 cols.txt && [ "$(grep -A1 -x "check a periodic" cols.txt | tail -1)" = "  none (checked to 20000)" ] \
+    && pass=$((pass + 1)) || bad "0.6 with no period found: status none in text"
 [ "$(grep -c "largest value" cols.txt)" = 2 ] && pass=$((pass + 1)) || bad "0.77 (proved first) has no columns in text"
 "$grundy" cols.game --to 20000 --threads 1 --format json > cols.json 2> err || bad "check columns json failed"
-grep -q '"claim":"a periodic","status":"holds","period":null,"preperiod":null,"checked_to":20000,"counterexample":null,"largest":284,"largest_at":18855,"rare_mask":494,"rare_heap_parity":false,"rare_count":1582,"last_rare":18833,"theorem"' cols.json \
+grep -q '"claim":"a periodic","status":"none","period":null,"preperiod":null,"checked_to":20000,"counterexample":null,"largest":284,"largest_at":18855,"rare_mask":494,"rare_heap_parity":false,"rare_count":1582,"last_rare":18833,"theorem"' cols.json \
     && pass=$((pass + 1)) || bad "0.6 check columns in JSON"
 grep -q '"claim":"b periodic","status":"proved","period":12,"preperiod":71,"checked_to":167,"counterexample":null,"saltus":0,"theorem"' cols.json \
     && pass=$((pass + 1)) || bad "0.77: no columns in JSON"
@@ -170,16 +176,18 @@ grep -q '"checked_to":20000,"counterexample":null,"largest":147,"largest_at":177
 "$grundy" cols.game --to 20000 --threads 1 --format csv > cols.csv 2> err || bad "check columns csv failed"
 head_csv="claim,status,period,preperiod,saltus,checked_to,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare"
 [ "$(grep -c "^$head_csv\$" cols.csv)" = 3 ] && pass=$((pass + 1)) || bad "check CSV header with the columns, for every check"
-grep -qx '"a periodic",holds,,,,20000,284,18855,494,false,1582,18833' cols.csv && pass=$((pass + 1)) || bad "0.6 check columns in CSV"
+grep -qx '"a periodic",none,,,,20000,284,18855,494,false,1582,18833' cols.csv && pass=$((pass + 1)) || bad "0.6 check columns in CSV"
 grep -qx '"b periodic",proved,12,71,0,167,,,,,,' cols.csv && pass=$((pass + 1)) || bad "0.77: empty column cells in CSV"
-grep -qx '"g periodic",holds,,,,20000,147,17751,254,false,1195,19687' cols.csv && pass=$((pass + 1)) || bad "Grundy's game check columns in CSV"
+grep -qx '"g periodic",none,,,,20000,147,17751,254,false,1195,19687' cols.csv && pass=$((pass + 1)) || bad "Grundy's game check columns in CSV"
 # over a family, a row per member with the same cells; a claim's quotes doubled inside its cell
 printf 'game h[c] = octal c;\ncheck h[c] periodic for c in {"0.6", "0.77"};\n' > colsf.game
 "$grundy" colsf.game --to 20000 --threads 1 --format csv > colsf.csv 2> err || bad "family check columns csv failed"
 [ "$(sed -n 1p colsf.csv)" = "claim,member,status,period,preperiod,saltus,checked_to,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare" ] \
-    && grep -qx '"h\[c\] periodic for c in {""0.6"", ""0.77""}","h\[0.6\]",holds,,,,20000,284,18855,494,false,1582,18833' colsf.csv \
+    && grep -qx '"h\[c\] periodic for c in {""0.6"", ""0.77""}","h\[0.6\]",none,,,,20000,284,18855,494,false,1582,18833' colsf.csv \
     && grep -qx '"h\[c\] periodic for c in {""0.6"", ""0.77""}","h\[0.77\]",proved,12,71,0,167,,,,,,' colsf.csv \
     && pass=$((pass + 1)) || bad "family check columns in CSV"
+"$grundy" colsf.game --to 20000 --threads 1 > colsf.txt 2> err || bad "family check text failed (a member with no period exits 0)"
+grep -qx "  h\[0.6\]: none: no period found (checked to 20000)" colsf.txt && pass=$((pass + 1)) || bad "family member with no period: none in text"
 
 # Errors: status 2, located.
 err_case() {   # SOURCE MESSAGE-PART

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_docs.sh GRUNDY SRC: the docs in step with the command.
 #   - every option that `grundy --help` or `grundy play --help` names is in docs/man/grundy.1;
+#   - the README's usage block (the indented block under "## Using it") is `grundy --help`;
 #   - every relative link of the Markdown docs (README.md, docs/*.md, src/README.md) resolves
 #     to a file of the repository (anchors ignored).
 # Prints "N passed, M failed".
@@ -15,6 +16,12 @@ opts=$( { "$grundy" --help; "$grundy" play --help; } | grep -oE '(^|[ [,])--?[a-
 for o in $opts; do
     if grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" <<<"$man"; then pass=$((pass + 1)); else bad "grundy.1 lacks $o (named by --help)"; fi
 done
+
+# The README's block, its 4-space indent removed, against --help line for line.
+readme_usage=$(awk '/^## Using it/ { on = 1; next } on && /^    / { sub(/^    /, ""); print; seen = 1; next }
+                    on && seen && !/^$/ { exit } on && seen { print }' "$src/README.md" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')
+if [ "$readme_usage" = "$("$grundy" --help)" ]; then pass=$((pass + 1)); else
+    bad "README.md's usage block differs from grundy --help:"; diff <(echo "$readme_usage") <("$grundy" --help); fi
 
 for md in "$src/README.md" "$src"/docs/*.md "$src/src/README.md"; do
     dir=$(dirname "$md")

@@ -13,10 +13,26 @@ for f in bin/grundy include/grundy.h lib/libgrundy.a lib/pkgconfig/grundy.pc \
          share/man/man1/grundy.1 share/man/man5/grundy-game.5 share/doc/grundy/examples/c/kayles.c; do
     [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
 done
+# grundy-mpi and its man page, when the build made it.
+if [ -x "$build/grundy-mpi" ]; then
+    for f in bin/grundy-mpi share/man/man1/grundy-mpi.1; do
+        [ -e "$prefix/$f" ] || { echo "not installed: $f (grundy-mpi was built)"; exit 1; }
+    done
+fi
+# Every doc the README or a man page names (docs/NAME.md, or NAME.md in the man pages' text) is
+# installed in the doc directory, and at least the ones named today are among them.
+named=$( { grep -oE 'docs/[a-z_-]+\.md' "$src/README.md"; sed 's/\\-/-/g' "$src"/docs/man/*.[0-9] | grep -oE '[a-z_/-]+\.md'; } |
+         sed 's|.*/||' | sort -u)
+for d in language design periodicity tutorial python census quotients; do
+    grep -qx "$d.md" <<<"$named" || { echo "$d.md is named by neither the README nor a man page"; exit 1; }
+done
+for d in $named; do
+    [ -f "$prefix/share/doc/grundy/$d" ] || { echo "named but not installed: share/doc/grundy/$d"; exit 1; }
+done
 soname=$(objdump -p "$prefix"/lib/libgrundy.so | awk '/SONAME/ { print $2 }')
 [ "$soname" = libgrundy.so.0 ] || { echo "SONAME is '$soname', not libgrundy.so.0"; exit 1; }
 # Only the public API is exported.
-bad=$(nm -D --defined-only "$prefix"/lib/libgrundy.so | awk '{ print $3 }' | grep -v -E '^(gr_(version|strerror|compile|program_free|program_reset|program_stats|set_limits|last_error|last_diagnostic|solve|winning_moves|table|table_outcomes|run|explain_program|free|interrupt|solve_full|table_box|options|check|check_to|plot)|_init|_fini)$' || true)
+bad=$(nm -D --defined-only "$prefix"/lib/libgrundy.so | awk '{ print $3 }' | grep -v -E '^(gr_(version|strerror|compile|program_free|program_reset|program_stats|set_limits|last_error|last_diagnostic|solve|winning_moves|table|table_outcomes|run|explain_program|free|interrupt|call_progress|run_one|solve_full|table_box|options|check|check_to|plot)|_init|_fini)$' || true)
 [ -z "$bad" ] || { echo "exported beyond the API: $bad"; exit 1; }
 
 expected='grundy 0.1.0

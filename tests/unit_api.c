@@ -46,6 +46,11 @@ static void test_bad_positions(gr_program *p) {
     CHECK_EQ(gr_solve(p, "kayles(3); solve nim(1)", GR_NORMAL, &a), GR_EINPUT);
     CHECK_EQ(gr_last_diagnostic(p)->column, 10);
     CHECK_EQ(gr_solve(p, "g.q", GR_NORMAL, &a), GR_EINPUT);
+    /* empty text: located in it, column 1, not at the program's last line */
+    CHECK_EQ(gr_solve(p, "", GR_NORMAL, &a), GR_EINPUT);
+    CHECK(strcmp(gr_last_error(p), "position:1:1: error: no position given (the text is empty)") == 0);
+    CHECK_EQ(gr_table(p, " ", 0, 3, (int64_t[4]){ 0 }), GR_EINPUT);
+    CHECK(strcmp(gr_last_error(p), "game:1:1: error: no game given (the text is empty)") == 0);
     CHECK_EQ(gr_solve(p, NULL, GR_NORMAL, &a), GR_EINVAL);
     CHECK_EQ(gr_solve(p, "nim(1)", (gr_convention)7, &a), GR_EINVAL);
     int64_t v[4];
@@ -261,7 +266,7 @@ static void expect_columns(gr_program *p, const char *claim, int64_t largest, in
                            int64_t last) {
     gr_check_answer c;
     CHECK_EQ(gr_check_to(p, claim, 20000, &c), GR_OK);
-    CHECK_EQ(c.status, GR_HOLDS);
+    CHECK_EQ(c.status, GR_NONE);
     CHECK_EQ(c.checked_to, 20000);
     CHECK_EQ(c.has_columns, 1);
     CHECK_EQ(c.largest, largest);
@@ -296,6 +301,28 @@ static void test_check_columns(void) {
     gr_program_free(p);
 }
 
+/* One query against the definitions: its answer alone, a definition refused. */
+static void test_run_one(void) {
+    gr_program *p = gr_compile("game k = octal \"0.77\";\nsolve k(4) + k(7);\n", "one.game", NULL);
+    if (!CHECK(p != NULL)) return;
+    char *out = NULL;
+    size_t len = 0;
+    CHECK_EQ(gr_run_one(p, "quotient k(0..30)", "json", &out, &len), GR_OK);
+    /* Plambeck and Siegel's kayles quotient to heap 30: order 40, 9 P-positions */
+    CHECK(out && strstr(out, "{\"query\":\"quotient\",\"game\":\"k\",\"to\":30,\"order\":40,\"p_order\":9,") == out);
+    CHECK(out && !strstr(out, "\"solve\""));     /* the program's own query does not run */
+    gr_free(out);
+    CHECK_EQ(gr_run_one(p, "table k(0..3)", "csv", &out, &len), GR_OK);
+    CHECK(out && strcmp(out, "n,value\n0,0\n1,1\n2,2\n3,3\n") == 0 && len == strlen(out));
+    gr_free(out);
+    CHECK_EQ(gr_run_one(p, "game z = subtract {1}", "json", &out, &len), GR_EINPUT);
+    CHECK(out == NULL);
+    CHECK_EQ(gr_run_one(p, "table zz(0..3)", "json", &out, &len), GR_EINPUT);
+    CHECK(strncmp(gr_last_error(p), "query:1:7: error: unknown game 'zz'", 35) == 0);
+    CHECK_EQ(gr_run_one(p, "table k(0..3)", "xml", &out, &len), GR_EINVAL);
+    gr_program_free(p);
+}
+
 static void *run_long(void *arg) {
     long_call *l = arg;
     gr_table_data t;
@@ -312,6 +339,20 @@ static void test_interrupt(void) {
     CHECK_EQ(pthread_create(&t, NULL, run_long, &l), 0);
     struct timespec ts = { 0, 200 * 1000 * 1000 };
     nanosleep(&ts, NULL);
+    /* how far it got, from this thread: the box's cells of wythoff, some of them done */
+    gr_call_state st;
+    /* the first snapshot comes at the call's first clock read: wait for it (slow under TSan) */
+    for (int i = 0; i < 500; i++) {
+        CHECK_EQ(gr_call_progress(l.p, &st), GR_OK);
+        if (st.step[0]) break;
+        struct timespec tick = { 0, 20 * 1000 * 1000 };
+        nanosleep(&tick, NULL);
+    }
+    CHECK(strcmp(st.step, "wythoff") == 0);
+    CHECK(strcmp(st.query, "table normal wythoff(0..5000, 0..5000)") == 0);
+    CHECK_EQ(st.total, (uint64_t)5001 * 5001);
+    CHECK(st.done <= st.total);
+    CHECK_EQ(gr_call_progress(NULL, &st), GR_EINVAL);
     gr_interrupt(l.p);
     CHECK_EQ(pthread_join(t, NULL), 0);
     CHECK_EQ(l.rc, GR_EINTR);
@@ -336,6 +377,7 @@ int main(void) {
     test_threads();
     test_data_calls();
     test_check_columns();
+    test_run_one();
     test_interrupt();
     return t_finish("unit_api");
 }

@@ -139,7 +139,7 @@ int main(void) {
 #else
     int programs = 120;
 #endif
-    int spartial = 0, vcases = 0, vkernel = 0, fcases = 0, fproved = 0, scases = 0, skernel = 0, smixed = 0, sdecided = 0;
+    int spartial = 0, sonly = 0, vcases = 0, vkernel = 0, fcases = 0, fproved = 0, scases = 0, skernel = 0, smixed = 0, sdecided = 0;
     for (int prog = 0; prog < programs; prog++) {
         char src[2048];
         random_program(&r, src, sizeof src);
@@ -181,18 +181,21 @@ int main(void) {
             if (!CHECK(j.agree)) fprintf(stderr, "program:\n%sconvention %s, %d components; %s\n", src, gr_convention_name(j.conv), j.n, j.why);
         }
         /* every: more combinations of moves than are listed (the graph lists them all: keep
-         * these few), so the strategy's one move; the largest step is 1, odd: a win */
+         * these few), so the strategy's one move; the largest step is 1, odd: a win. With a
+         * nim heap of 0 or 1 as the third, emptying everything is the only winning move, so the
+         * list is whole (and equals the graph's); with kayles(3) or (4) there are 2475. */
         if (prog % 20 == 0) {
-            sjob j;
-            memset(&j, 0, sizeof j);
-            j.conv = CONV_EVERY;
-            j.n = 3;
-            j.comps[0] = gf_comp(gs[4], t_range(&r, 65, 75), 0);
-            j.comps[1] = gf_comp(gs[4], t_range(&r, 63, 70), 0);
-            j.comps[2] = gf_comp(gs[t_range(&r, 0, 2)], t_range(&r, 0, 1), 0);
-            if (!gf_run(&f, sum_body, &j)) gf_report_failure(&f, "strategy");
-            else {
-                spartial += j.partial;
+            for (int many = 0; many < 2; many++) {
+                sjob j;
+                memset(&j, 0, sizeof j);
+                j.conv = CONV_EVERY;
+                j.n = 3;
+                j.comps[0] = gf_comp(gs[4], t_range(&r, 65, 75), 0);
+                j.comps[1] = gf_comp(gs[4], t_range(&r, 63, 70), 0);
+                j.comps[2] = many ? gf_comp(gs[3], t_range(&r, 3, 4), 0) : gf_comp(gs[4], t_range(&r, 0, 1), 0);
+                if (!gf_run(&f, sum_body, &j)) { gf_report_failure(&f, "strategy"); continue; }
+                spartial += many && j.partial;
+                sonly += !many && !j.partial;
                 if (!CHECK(j.agree)) fprintf(stderr, "program:\n%sstrategy; %s\n", src, j.why);
             }
         }
@@ -200,13 +203,14 @@ int main(void) {
     }
     printf("heaps 0..%d of %d rule sets by the kernels, as the graph; %d far tables as the recurrence, "
            "%d of %d subtraction and octal ones with both periods proved; %d random sums, decided %d: "
-           "by kernels alone %d, kernels and the graph %d; %d by the every strategy's one move\n",
-           H, vkernel, fcases, fproved, 2 * programs, scases, sdecided, skernel, smixed, spartial);
+           "by kernels alone %d, kernels and the graph %d; %d by the every strategy's one move, %d whole as the only one\n",
+           H, vkernel, fcases, fproved, 2 * programs, scases, sdecided, skernel, smixed, spartial, sonly);
     CHECK_EQ(vkernel, 3 * programs);
     CHECK(fproved >= 2 * programs * 9 / 10);
     CHECK(scases == 12 * programs);
     CHECK(skernel >= scases / 2);   /* the rest: a component at a leaf, or the splitting code */
     CHECK(smixed >= scases / 20);
     CHECK_EQ(spartial, (programs + 19) / 20);
+    CHECK_EQ(sonly, (programs + 19) / 20);
     return t_finish("unit_convkernel");
 }

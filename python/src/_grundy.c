@@ -4,7 +4,9 @@
  * Each call runs on a thread of its own while the calling thread waits with the GIL released,
  * taking the GIL back every 50 ms to let Python run its signal handlers: when one raises
  * (KeyboardInterrupt on Ctrl-C), the call is stopped with gr_interrupt, which the library
- * answers within milliseconds, and the exception propagates. A Program keeps a pool of
+ * answers within milliseconds, and the exception propagates. At each of those wakes a progress
+ * callable, when given, is called with the library's snapshot of the call (gr_call_progress);
+ * if it raises, the call is stopped the same way. A Program keeps a pool of
  * compiled gr_programs, one per call running at a time, so threads may share a Program.
  * Tables come back as a buffer object (Cells) the package wraps with numpy.frombuffer, without
  * a copy and without building against numpy's C API. */
@@ -184,9 +186,20 @@ static int wait_job(job *j, double seconds) {
     return done;
 }
 
-/* Runs j->fn on j->p; returns its code, or -1 with a Python exception set (a signal handler
- * raised: the call was interrupted). */
-static int run_job(job *j) {
+/* progress(query, step, done, total) with the call's snapshot; -1 if it raised. */
+static int report_progress(job *j, PyObject *progress) {
+    gr_call_state st;
+    if (gr_call_progress(j->p, &st) != GR_OK) return 0;
+    PyObject *r = PyObject_CallFunction(progress, "ssKK", st.query, st.step, (unsigned long long)st.done,
+                                        (unsigned long long)st.total);
+    if (!r) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* Runs j->fn on j->p; returns its code, or -1 with a Python exception set (a signal handler or
+ * the progress callable raised: the call was interrupted). */
+static int run_job(job *j, PyObject *progress) {
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
     j->done = 0;
@@ -204,7 +217,7 @@ static int run_job(job *j) {
             done = wait_job(j, 0.05);
             Py_END_ALLOW_THREADS
             if (done) break;
-            if (PyErr_CheckSignals() < 0) {
+            if (PyErr_CheckSignals() < 0 || (progress && report_progress(j, progress) < 0)) {
                 /* asked again until it ends: a call that had not started yet clears the flag */
                 raised = 1;
                 Py_BEGIN_ALLOW_THREADS
@@ -222,15 +235,18 @@ static int run_job(job *j) {
 }
 
 /* The limits every call takes as keywords. */
-typedef struct limits { int threads; unsigned long long max_memory, max_positions; double max_time; } limits;
-#define LIMIT_KEYWORDS "threads", "max_memory", "max_positions", "max_time"
-#define LIMIT_FORMAT "iKKd"
-#define LIMIT_ARGS(l) &(l).threads, &(l).max_memory, &(l).max_positions, &(l).max_time
+/* progress: a callable (step, done, total), or None. */
+typedef struct limits { int threads; unsigned long long max_memory, max_positions; double max_time; PyObject *progress; } limits;
+#define LIMIT_KEYWORDS "threads", "max_memory", "max_positions", "max_time", "progress"
+#define LIMIT_FORMAT "iKKdO"
+#define LIMIT_ARGS(l) &(l).threads, &(l).max_memory, &(l).max_positions, &(l).max_time, &(l).progress
 
 /* A gr_program with the limits set, or NULL with an exception. */
-static gr_program *prepare(Program *self, const limits *l) {
+static gr_program *prepare(Program *self, limits *l) {
     if (l->threads < 0 || l->threads > 256) { PyErr_SetString(PyExc_ValueError, "threads must be from 1 to 256 (0: one)"); return NULL; }
     if (l->max_time < 0) { PyErr_SetString(PyExc_ValueError, "max_time must be >= 0 (0: none)"); return NULL; }
+    if (l->progress == Py_None) l->progress = NULL;
+    if (l->progress && !PyCallable_Check(l->progress)) { PyErr_SetString(PyExc_TypeError, "progress must be callable"); return NULL; }
     gr_program *p = take(self);
     if (!p) return NULL;
     gr_limits lim = { .max_memory = (size_t)l->max_memory, .max_positions = l->max_positions,
@@ -243,11 +259,11 @@ static gr_program *prepare(Program *self, const limits *l) {
  * GR_EREFUTED from gr_run), or -1 with an exception set (the call failed: `text` is what it was
  * about, for a located error; or a signal handler raised). After -1 the caller frees whatever
  * the call returned, since an interrupt may come after the call finished. */
-static int call(Program *self, const limits *l, int (*fn)(job *), void *arg, const char *text) {
+static int call(Program *self, limits *l, int (*fn)(job *), void *arg, const char *text) {
     gr_program *p = prepare(self, l);
     if (!p) return -1;
     job j = { .p = p, .fn = fn, .arg = arg };
-    int rc = run_job(&j);
+    int rc = run_job(&j, l->progress);
     if (rc > 0 && rc != GR_EREFUTED) {
         raise_for(self, p, rc, text);
         rc = -1;
@@ -422,7 +438,7 @@ static PyObject *program_check(Program *self, PyObject *args, PyObject *kw) {
     limits l = { 0 };
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|L" LIMIT_FORMAT, kwlist, &a.claim, &a.to, LIMIT_ARGS(l))) return NULL;
     if (call(self, &l, do_check, &a, a.claim) < 0) return NULL;
-    static const char *status[] = { "proved", "holds", "refuted" };
+    static const char *status[] = { "proved", "holds", "refuted", "none" };
     gr_check_answer *r = &a.out;
     PyObject *period = int_or_none(r->has_period, r->period);
     PyObject *pre = int_or_none(r->has_period, r->preperiod);
@@ -487,6 +503,27 @@ static PyObject *program_run(Program *self, PyObject *args, PyObject *kw) {
     return s ? Py_BuildValue("(NO)", s, rc == GR_EREFUTED ? Py_True : Py_False) : NULL;
 }
 
+/* ---- one query of the caller's (quotient, census, genus tables) ---- */
+typedef struct one_args { const char *query, *format; char *out; size_t len; } one_args;
+
+static int do_one(job *j) {
+    one_args *a = j->arg;
+    return gr_run_one(j->p, a->query, a->format, &a->out, &a->len);
+}
+
+static PyObject *program_run_one(Program *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = { "query", "format", LIMIT_KEYWORDS, NULL };
+    one_args a = { NULL, "json", NULL, 0 };
+    limits l = { 0 };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|s" LIMIT_FORMAT, kwlist, &a.query, &a.format, LIMIT_ARGS(l)))
+        return NULL;
+    int rc = call(self, &l, do_one, &a, a.query);
+    if (rc < 0) { gr_free(a.out); return NULL; }
+    PyObject *s = PyUnicode_FromStringAndSize(a.out, (Py_ssize_t)a.len);
+    gr_free(a.out);
+    return s;
+}
+
 /* Every program of the pool drops what it keeps. */
 static PyObject *program_reset(Program *self, PyObject *unused) {
     (void)unused;
@@ -531,6 +568,8 @@ static PyMethodDef program_methods[] = {
       "largest_at, rare_mask, rare_heap_parity, rare_count, last_rare)" },
     { "plot", (PyCFunction)(void (*)(void))program_plot, METH_VARARGS | METH_KEYWORDS,
       "plot(game, lo, hi, convention, kind, format, width, height, **limits) -> bytes" },
+    { "run_one", (PyCFunction)(void (*)(void))program_run_one, METH_VARARGS | METH_KEYWORDS,
+      "run_one(query, format='json', **limits) -> output: one query against the program's definitions" },
     { "run", (PyCFunction)(void (*)(void))program_run, METH_VARARGS | METH_KEYWORDS,
       "run(format='text', explain=False, **limits) -> (output, refuted)" },
     { NULL, NULL, 0, NULL },

@@ -134,7 +134,7 @@ def test_table_ranges_fixed_coordinates_and_steps():
     with pytest.raises(TypeError):
         p.table("kayles", 2.5)
     with pytest.raises(ValueError):
-        p.table("kayles", range(10), kind="genus")
+        p.table("kayles", range(10), kind="genera")
     # the array is the caller's to change
     a = p.table("kayles", range(5))
     a[0] = 7
@@ -214,7 +214,7 @@ def test_check_columns():
     # the research tables' columns, as run_census.sh pins them for text, JSON and CSV (to 20000)
     p = grundy.compile('game a = octal "0.6";\ngame b = octal "0.77";\ngame g = octal "4!.0";')
     a = p.check("a periodic", to=20000, threads=1)
-    assert (a.status, a.period, a.checked_to) == ("holds", None, 20000)
+    assert (a.status, a.period, a.checked_to) == ("none", None, 20000)
     assert (a.largest, a.largest_at, a.rare_mask, a.rare_heap_parity, a.rare_count, a.last_rare) == \
         (284, 18855, 0x1ee, False, 1582, 18833)
     g = p.check("g periodic", to=20000, threads=1)
@@ -300,9 +300,12 @@ def test_limits_hold_on_periodic_tables_and_large_arrays():
     # an array larger than the memory limit is refused before it is made
     with pytest.raises(grundy.LimitError, match=r"the table's 100000000 cells need 763 MiB .* memory limit of 100 MiB .*max_memory"):
         p.table("s", range(10**8), max_memory="100M")
-    # with no limit, one larger than three quarters of the machine's memory
-    with pytest.raises(grundy.LimitError, match=r"three quarters of this machine's memory"):
+    # by default (max_memory: three quarters of the machine's memory, as the command), and with
+    # none (0), one larger than that
+    with pytest.raises(grundy.LimitError, match=r"cells need 7629395 MiB .* memory limit of \d+ MiB"):
         p.table("s", range(10**12))
+    with pytest.raises(grundy.LimitError, match=r"three quarters of this machine's memory"):
+        p.table("s", range(10**12), max_memory=0)
     assert list(p.table("s", range(8), max_time=10, max_memory="100M")) == [0, 1, 0, 1, 0, 1, 0, 1]
 
 
@@ -371,3 +374,131 @@ def test_solve_after_table_computes_nothing():
     p.reset()
     assert p.solve("g(40000) + g(5)").sg == t[40000] ^ t[5]
     assert p.stats()["values_computed"] > 50000       # computed again after the reset
+
+
+# ---- the namespace, paths, defaults, locations ----
+
+def test_namespace_is_the_public_names():
+    public = {n for n in dir(grundy) if not n.startswith("_")}
+    assert public == set(grundy.__all__) - {"__version__"}
+    for leaked in ("np", "os", "List", "dataclass", "field", "Optional", "Union", "annotations"):
+        assert not hasattr(grundy, leaked), leaked
+    assert all(hasattr(grundy, n) for n in grundy.__all__)
+
+
+def test_a_path_that_names_no_file_is_file_not_found(tmp_path):
+    for missing in ("nosuch.game", "dir/nosuch", str(tmp_path / "nosuch.game")):
+        with pytest.raises(FileNotFoundError):
+            grundy.compile(missing)
+    with pytest.raises(FileNotFoundError):
+        grundy.compile(tmp_path / "nosuch.game")          # a PathLike too
+    with pytest.raises(grundy.GameSyntaxError):            # text that names no file stays text
+        grundy.compile("nosuch")
+    assert grundy.compile("// a comment, no statement").run() == ""   # text with a '/' that is a comment
+
+
+def test_memory_limit_defaults_to_three_quarters_of_ram():
+    p = grundy.compile('game g = octal "4!.0";')
+    ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    with pytest.raises(grundy.LimitError) as e:
+        p.table("g", range(2**50, 2**50 + 3), threads=1)     # 1 PiB: past any address space
+    msg = str(e.value)
+    assert "limit %d MiB" % ((os.sysconf("SC_PHYS_PAGES") // 4 * 3 * os.sysconf("SC_PAGE_SIZE")) >> 20) in msg, msg
+    assert "max_memory" in msg and ram > 0
+    # max_memory=0: no limit; the system then refuses, and the message names no limit
+    with pytest.raises(grundy.LimitError) as e:
+        p.table("g", range(2**50, 2**50 + 3), threads=1, max_memory=0)
+    msg = str(e.value)
+    assert "no memory limit set" in msg and "17592186044415" not in msg and "limit 1" not in msg, msg
+
+
+def test_an_empty_position_is_located_in_it():
+    p = grundy.compile(PROGRAM)
+    for text in ("", "  "):
+        with pytest.raises(grundy.GameSyntaxError) as e:
+            p.solve(text)
+        assert (e.value.filename, e.value.lineno, e.value.offset, e.value.text) == ("<position>", 1, 1, text)
+        assert e.value.msg == "no position given (the text is empty)"
+    with pytest.raises(grundy.GameSyntaxError) as e:
+        p.table("", range(3))
+    assert (e.value.filename, e.value.offset) == ("<game>", 1)
+
+
+# ---- progress ----
+
+def test_progress_is_called_with_how_far_the_call_got():
+    p = grundy.compile('game a = octal "0.6";')
+    seen = []
+    r = p.check("a periodic", to=1500000, threads=1, progress=seen.append)
+    assert r.status == "none"
+    assert seen, "no progress reported for a call of seconds"
+    assert all(isinstance(s, grundy.Progress) and s.query == "a periodic" for s in seen)
+    heaps = [s for s in seen if s.step == "a"]
+    assert heaps and all(s.total == 1500001 and 0 <= s.done <= s.total for s in heaps)
+    done = [s.done for s in heaps]
+    assert done == sorted(done) and done[-1] > done[0]      # it moves forward
+    assert 0 < heaps[-1].fraction <= 1
+
+
+def test_progress_that_raises_stops_the_call():
+    p = grundy.compile('game a = octal "0.6";')
+
+    def stop(s):
+        raise RuntimeError("enough")
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="enough"):
+        p.check("a periodic", to=10**8, threads=1, progress=stop)
+    assert time.monotonic() - t0 < 5
+    assert p.solve("a(5) + a(7)").sg is not None              # still answers
+    with pytest.raises(TypeError):
+        p.solve("a(3)", progress=42)
+
+
+# ---- quotient, census, genus: the queries' JSON as Python values ----
+
+def test_quotient_equals_cli_json(tmp_path):
+    p = grundy.compile(KAYLES)
+    q = p.quotient("kayles", 30)
+    want = json.loads(cli_text(tmp_path, KAYLES + "quotient kayles(0..30);\n", "--format", "json"))
+    assert isinstance(q, grundy.Quotient)
+    got = {k: getattr(q, k) for k in ("game", "to", "order", "p_order", "generators", "relations", "pretending",
+                                       "tame", "last_growth")}
+    assert got == {k: v for k, v in want.items() if k != "query"}
+    assert (q.order, q.p_order, q.tame) == (40, 9, False)         # Plambeck and Siegel: kayles to heap 30
+    with pytest.raises(ValueError):
+        p.quotient("kayles", -1)
+
+
+def test_census_equals_cli_json(tmp_path):
+    src = 'game g[c] = octal c;\n'
+    p = grundy.compile(src)
+    rows = p.census("g[c] for c in octal(2)", 300, threads=1)
+    want = [json.loads(line) for line in
+            cli_text(tmp_path, src + "census g[c] for c in octal(2) to 300;\n", "--format", "json").splitlines()]
+    for w in want:
+        del w["query"]
+    assert rows == want
+    dawson = [r for r in rows if any(m["code"] == "0.07" for m in r["members"])]
+    assert [m["code"] for m in dawson[0]["members"]] == ["0.07", "0.4", "0.42"]
+    assert (dawson[0]["status"], dawson[0]["members"][0]["period"]) == ("proved", 34)
+
+
+def test_genus_table_equals_cli_json(tmp_path):
+    p = grundy.compile(KAYLES)
+    g = p.table("kayles", range(11), kind="genus")
+    want = json.loads(cli_text(tmp_path, KAYLES + "table kayles(0..10) genus;\n", "--format", "json"))["values"]
+    assert g.shape == (11,) and [list(x) for x in g] == want
+    assert g[1] == (1, 0, 3, 1) and g[5] == (4, 1, 4, 6)           # 1^031, 4^146
+    w = p.table("wythoff", range(3), range(0, 4, 2), kind="genus")
+    full = json.loads(cli_text(tmp_path, "table wythoff(0..2, 0..2) genus;\n", "--format", "json"))["values"]
+    assert w.shape == (3, 2) and [[list(c) for c in row] for row in w] == [[row[0], row[2]] for row in full]
+    with pytest.raises(ValueError):
+        p.table("kayles", range(3), kind="genera")
+
+
+def test_query_runs_one_query_and_no_definition():
+    p = grundy.compile(KAYLES + "solve kayles(4) + kayles(7);\n")
+    assert json.loads(p.query("solve kayles(1) + kayles(2)"))["sg"] == 3       # that query alone
+    assert p.query("table kayles(0..3)", "csv") == "n,value\n0,0\n1,1\n2,2\n3,3\n"
+    with pytest.raises(grundy.GameSyntaxError):
+        p.query("game z = subtract {1}")

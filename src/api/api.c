@@ -8,6 +8,7 @@
 #include "remote.h"
 #include "show.h"
 #include "solve.h"
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@ struct gr_program {
     gr_diagnostic diag;          /* of the last failed call, in any thread */
     char error[1200];            /* "WHERE:LINE:COL: error: MESSAGE", or "" */
     atomic_int cancel;           /* gr_interrupt: the running call stops at its next poll */
+    /* gr_call_progress: the running call's step as its own thread last saw it (at each clock
+     * read of gr_poll), copied under the lock so another thread reads it whole. */
+    pthread_mutex_t progress_lock;
+    gr_call_state state;
 };
 
 /* The last failure of a call made by this thread (of program `of`): with several threads on
@@ -94,6 +99,14 @@ static int status_code(int status) {
 /* Asked at every clock read of gr_poll (every few milliseconds of work). */
 static void check_interrupt(gr_ctx *c) {
     gr_program *p = c->interrupted_user;
+    pthread_mutex_lock(&p->progress_lock);   /* the texts live while their call runs: copy them now */
+    gr_call_state *s = &p->state;
+    s->query_no = c->query_no;
+    snprintf(s->query, sizeof s->query, "%s", c->query_text ? c->query_text : "");
+    snprintf(s->step, sizeof s->step, "%s", c->step_label ? c->step_label : "");
+    s->done = c->step_done;
+    s->total = c->step_total;
+    pthread_mutex_unlock(&p->progress_lock);
     if (!atomic_load_explicit(&p->cancel, memory_order_relaxed)) return;
     c->poll_left = c->poll_every = 1;   /* a caught failure keeps failing at the next poll */
     gr_fail(c, STATUS_INTERRUPTED, "interrupted");
@@ -109,6 +122,13 @@ static void setup_call(gr_ctx *c, void *user) {
     c->threads = p->limits.threads > 0 ? p->limits.threads : 1;
     c->interrupted = check_interrupt;
     c->interrupted_user = p;
+    /* the engine's context outlives calls: a step of the last call is not this one's */
+    c->step_label = c->query_text = NULL;
+    c->query_no = 0;
+    c->step_done = c->step_total = 0;
+    pthread_mutex_lock(&p->progress_lock);
+    memset(&p->state, 0, sizeof p->state);
+    pthread_mutex_unlock(&p->progress_lock);
 }
 
 /* Turns the engine's failure into p's error: located in the program, or in the caller's text. */
@@ -117,7 +137,7 @@ static void record_failure(call *k, const gr_engine_fail *f) {
     if (f->in_entry) {
         size_t off = f->entry_off >= k->base ? f->entry_off - k->base : 0;
         if (off > k->user_len) off = k->user_len;
-        set_error(k->p, k->user_len ? k->what : k->p->filename, 1, (int)off + 1, f->text);
+        set_error(k->p, k->what, 1, (int)off + 1, f->text);   /* the caller's text, even when empty */
         return;
     }
     set_error(k->p, k->p->filename, f->line, f->col, f->text);
@@ -126,6 +146,7 @@ static void record_failure(call *k, const gr_engine_fail *f) {
 static int engine_body(gr_ctx *c, gr_module *m, void *arg) {
     call *k = arg;
     k->c = c;
+    if (k->user_len && m->nqueries > 0) c->query_text = m->queries[m->nqueries - 1].text;   /* the entry's one query */
     return k->body(k, m, k->arg);
 }
 
@@ -151,6 +172,15 @@ static int with_query_ex(gr_program *p, const char *what, const char *prefix, co
             set_error(p, what, 1, (int)i + 1, "a single position or game name is expected here (no ';', comment or newline)");
             return GR_EINPUT;
         }
+    /* nothing to read: say so at the caller's text, not at the generated query's ';' */
+    size_t blank = 0;
+    while (blank < ulen && (user[blank] == ' ' || user[blank] == '\t')) blank++;
+    if (blank == ulen) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "no %s given (the text is empty)", what);
+        set_error(p, what, 1, 1, msg);
+        return GR_EINPUT;
+    }
     size_t plen = strlen(prefix), slen = strlen(suffix);
     call k = { .p = p, .what = what, .user_len = ulen, .base = plen, .body = body, .arg = arg };
     char *text = malloc(plen + ulen + slen + 1);
@@ -180,6 +210,7 @@ GR_API gr_program *gr_compile(const char *source, const char *filename, gr_diagn
     }
     gr_program *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    pthread_mutex_init(&p->progress_lock, NULL);
     p->filename = dup_n(filename ? filename : "<source>", strlen(filename ? filename : "<source>"));
     gr_engine_fail f;
     if (p->filename) p->engine = gr_engine_open(p->filename, source, strlen(source), 1, setup_call, p, &f);
@@ -199,6 +230,7 @@ GR_API void gr_program_free(gr_program *p) {
     if (!p) return;
     if (mine.of == p) mine.of = NULL;
     gr_engine_free(p->engine);
+    pthread_mutex_destroy(&p->progress_lock);
     free(p->filename);
     free(p);
 }
@@ -224,6 +256,14 @@ GR_API int gr_set_limits(gr_program *p, const gr_limits *limits) {
 
 GR_API void gr_interrupt(gr_program *p) {
     if (p) atomic_store(&p->cancel, 1);
+}
+
+GR_API int gr_call_progress(gr_program *p, gr_call_state *out) {
+    if (!p || !out) return GR_EINVAL;
+    pthread_mutex_lock(&p->progress_lock);
+    *out = p->state;
+    pthread_mutex_unlock(&p->progress_lock);
+    return GR_OK;
 }
 
 GR_API const char *gr_last_error(const gr_program *p) { return !p ? "no program" : mine.of == p ? mine.error : p->error; }
@@ -537,7 +577,8 @@ static int check_body(call *k, gr_module *m, void *arg) {
     memset(&r, 0, sizeof r);
     gr_check_run(k->c, q, &r);
     memset(out, 0, sizeof *out);
-    out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS : GR_REFUTED;
+    out->status = r.status == GR_CHECK_PROVED ? GR_PROVED : r.status == GR_CHECK_HOLDS ? GR_HOLDS
+                : r.status == GR_CHECK_NONE ? GR_NONE : GR_REFUTED;
     out->has_period = r.has_period;
     if (r.has_period) { out->period = r.period; out->preperiod = r.preperiod; out->saltus = r.saltus; }
     out->checked_to = r.checked_to;
@@ -646,6 +687,43 @@ GR_API int gr_run(gr_program *p, const char *format, char **out, size_t *out_len
     else if (!strcmp(format, "json")) a.fmt = GR_FMT_JSON;
     else return GR_EINVAL;
     return run_to_string(p, &a, out, out_len);
+}
+
+/* One query: its entry's module holds that query alone. */
+static int run_one_body(call *k, gr_module *m, void *arg) {
+    run_arg *a = arg;
+    return gr_run_queries(k->c, m, a->fmt, a->out) == GR_EXIT_REFUTED ? GR_EREFUTED : GR_OK;
+}
+
+GR_API int gr_run_one(gr_program *p, const char *query, const char *format, char **out, size_t *out_len) {
+    if (!p || !query || !out) return GR_EINVAL;
+    *out = NULL;
+    run_arg a = { 0, GR_FMT_TEXT, NULL };
+    if (!format || !strcmp(format, "text")) a.fmt = GR_FMT_TEXT;
+    else if (!strcmp(format, "csv")) a.fmt = GR_FMT_CSV;
+    else if (!strcmp(format, "json")) a.fmt = GR_FMT_JSON;
+    else return GR_EINVAL;
+    /* a query, not a definition: an entry that defines would change what p answers later */
+    static const char *const kinds[] = { "table", "solve", "check", "options", "plot", "dot", "quotient", "census" };
+    size_t skip = strspn(query, " \t"), word = strcspn(query + skip, " \t(");
+    int known = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        known |= word == strlen(kinds[i]) && !strncmp(query + skip, kinds[i], word);
+    if (!known && query[skip]) {
+        clear_error(p);
+        set_error(p, "query", 1, (int)skip + 1, "a query is expected here (table, solve, check, options, plot, dot, quotient or census)");
+        return GR_EINPUT;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    a.out = open_memstream(&buf, &len);
+    if (!a.out) return GR_ENOMEM;
+    int rc = with_query_ex(p, "query", "", query, ";\n", run_one_body, &a, 0);   /* it writes a stream */
+    fclose(a.out);
+    if (rc != GR_OK && rc != GR_EREFUTED) { free(buf); return rc; }
+    *out = buf;
+    if (out_len) *out_len = len;
+    return rc;
 }
 
 GR_API int gr_explain_program(gr_program *p, char **out, size_t *out_len) {

@@ -201,8 +201,15 @@ size_t gr_size_mul(gr_ctx *c, size_t a, size_t b) {
     return r;
 }
 
-static void over_limit(gr_ctx *c, size_t want) {
+/* refused: the system had no memory to give (below the limit, or with none set); else the
+ * limit was reached. Each says which, so "limit N MiB" never names a limit nobody set. */
+static void over_limit(gr_ctx *c, size_t want, int refused) {
     c->fail_memory = 1;
+    if (refused || c->mem_limit == SIZE_MAX)
+        gr_fail(c, GR_EXIT_LIMIT, "out of memory: %zu MiB in use, %zu MiB more wanted, %s",
+                c->mem_used >> 20, want >> 20,
+                c->mem_limit == SIZE_MAX ? "no memory limit set (set one with --max-memory to stop sooner)"
+                                         : "the system refused it below the limit (lower --max-memory)");
     gr_fail(c, GR_EXIT_LIMIT,
             "memory limit reached: %zu MiB in use, %zu MiB more wanted, limit %zu MiB "
             "(raise it with --max-memory)",
@@ -210,9 +217,9 @@ static void over_limit(gr_ctx *c, size_t want) {
 }
 
 void *gr_alloc(gr_ctx *c, size_t size) {
-    if (size > c->mem_limit || c->mem_used > c->mem_limit - size) over_limit(c, size);
+    if (size > c->mem_limit || c->mem_used > c->mem_limit - size) over_limit(c, size, 0);
     gr_mem_block *b = calloc(1, sizeof *b + size);
-    if (!b) over_limit(c, size);
+    if (!b) over_limit(c, size, 1);
     b->size = size;
     b->prev = NULL;
     b->next = c->blocks;
@@ -232,11 +239,11 @@ void *gr_realloc(gr_ctx *c, void *p, size_t size) {
     gr_mem_block *b = block_of(p);
     size_t old = b->size;
     if (size > old && (size - old > c->mem_limit || c->mem_used > c->mem_limit - (size - old)))
-        over_limit(c, size - old);
+        over_limit(c, size - old, 0);
     /* Unlink first: realloc may move the block. */
     gr_mem_block *prev = b->prev, *next = b->next;
     gr_mem_block *nb = realloc(b, sizeof *nb + size);
-    if (!nb) over_limit(c, size);
+    if (!nb) over_limit(c, size, 1);
     if (prev) prev->next = nb; else c->blocks = nb;
     if (next) next->prev = nb;
     nb->size = size;
@@ -256,13 +263,13 @@ void gr_mem_free(gr_ctx *c, void *p) {
 
 void *gr_new(gr_ctx *c, size_t size) {
     void *p = gr_arena_alloc(&c->arena, size);
-    if (!p) over_limit(c, size);
+    if (!p) over_limit(c, size, 1);
     return p;
 }
 
 char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
     char *p = gr_arena_strndup(&c->arena, s, n);
-    if (!p) over_limit(c, n);
+    if (!p) over_limit(c, n, 1);
     return p;
 }
 

@@ -283,6 +283,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
                  why, rel, (long long)e, (long long)(d.n - 1 - p), (long long)(d.n - 1), *plan_note(&pl) ? ", " : "",
                  plan_note(&pl));
     } else {
+        out->status = GR_CHECK_NONE;
         gr_check_textf(out->theorem, sizeof out->theorem, "no period found in heaps 0..%lld%s%s%s: a period p with preperiod e is "
                  "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
                  (long long)(d.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");

@@ -8,7 +8,15 @@
 #include "detect.h"
 #include "sema.h"
 
-typedef enum { GR_CHECK_PROVED, GR_CHECK_HOLDS, GR_CHECK_REFUTED } gr_check_status;
+/* NONE: `check G periodic` found no period (not a claim that held); exits 0 like holds. Appended:
+ * checkpoint records and the C API keep the values before it. */
+typedef enum { GR_CHECK_PROVED, GR_CHECK_HOLDS, GR_CHECK_REFUTED, GR_CHECK_NONE } gr_check_status;
+
+/* The status as text, CSV and JSON print it. */
+static inline const char *gr_check_status_name(gr_check_status s) {
+    static const char *const names[] = { "proved", "holds", "refuted", "none" };
+    return names[s];
+}
 
 typedef struct gr_check_result {
     gr_check_status status;

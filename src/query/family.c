@@ -5,10 +5,6 @@
 #include "members.h"
 #include "show.h"
 
-static const char *status_name(gr_check_status s) {
-    return s == GR_CHECK_PROVED ? "proved" : s == GR_CHECK_HOLDS ? "holds" : "refuted";
-}
-
 static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_format fmt, FILE *out) {
     const int64_t *args = q->member_args + (size_t)m * (size_t)q->nfam;
     const char *name = q->members[m]->name;
@@ -23,7 +19,7 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
             if (q->param_is_number[i]) fprintf(out, "%lld", (long long)args[i]);
             else gr_json_string(out, q->member_param_text[(size_t)m * (size_t)q->nfam + (size_t)i]);
         }
-        fprintf(out, "},\"status\":\"%s\"", status_name(r->status));
+        fprintf(out, "},\"status\":\"%s\"", gr_check_status_name(r->status));
         if (r->has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r->period, (long long)r->preperiod);
         else fprintf(out, ",\"period\":null,\"preperiod\":null");
         fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r->checked_to,
@@ -37,18 +33,18 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         gr_csv_string(out, q->text);
         fputc(',', out);
         gr_csv_string(out, name);
-        fprintf(out, ",%s,", status_name(r->status));
+        fprintf(out, ",%s,", gr_check_status_name(r->status));
         if (r->has_period) fprintf(out, "%lld,%lld,%lld", (long long)r->period, (long long)r->preperiod, (long long)r->saltus);
         else fputs(",,", out);
         fprintf(out, ",%lld", (long long)r->checked_to);
         gr_check_columns_csv(r, out);
         fputc('\n', out);
     } else {
-        fprintf(out, "  %s: %s", name, status_name(r->status));
+        fprintf(out, "  %s: %s", name, gr_check_status_name(r->status));
         if (r->has_period) {
             fprintf(out, ": period %lld, preperiod %lld", (long long)r->period, (long long)r->preperiod);
             if (r->saltus) fprintf(out, ", saltus %lld", (long long)r->saltus);
-        } else if (r->status == GR_CHECK_HOLDS) {
+        } else if (r->status == GR_CHECK_NONE) {
             fputs(": no period found", out);
         }
         fprintf(out, " (checked to %lld)\n", (long long)r->checked_to);

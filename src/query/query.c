@@ -314,7 +314,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         if (moves.n == 0) fprintf(out, sol.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
         else {
             if (sol.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
-            else if (sol.moves_partial) fprintf(out, "  winning moves (one shown of many):\n");
+            else if (sol.moves_partial) fprintf(out, "  winning moves (one shown; others were not searched for):\n");
             else if (sol.moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol.moves_unlisted + (long long)moves.n, moves.n);
             else fprintf(out, "  winning moves (%zu):\n", moves.n);
             for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
@@ -333,11 +333,11 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
     gr_check_result r;
     memset(&r, 0, sizeof r);
     gr_check_run(c, q, &r);
-    static const char *status[] = { "proved", "holds", "refuted" };
+    const char *status = gr_check_status_name(r.status);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"check\",\"claim\":");
         gr_json_string(out, q->text);
-        fprintf(out, ",\"status\":\"%s\"", status[r.status]);
+        fprintf(out, ",\"status\":\"%s\"", status);
         if (r.has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r.period, (long long)r.preperiod);
         else fprintf(out, ",\"period\":null,\"preperiod\":null");
         fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r.checked_to,
@@ -350,14 +350,14 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
     } else if (fmt == GR_FMT_CSV) {
         fputs("claim,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
         gr_csv_string(out, q->text);
-        fprintf(out, ",%s,", status[r.status]);
+        fprintf(out, ",%s,", status);
         if (r.has_period) fprintf(out, "%lld,%lld,%lld", (long long)r.period, (long long)r.preperiod, (long long)r.saltus);
         else fputs(",,", out);
         fprintf(out, ",%lld", (long long)r.checked_to);
         gr_check_columns_csv(&r, out);
         fputc('\n', out);
     } else {
-        fprintf(out, "check %s\n  %s", q->text, status[r.status]);
+        fprintf(out, "check %s\n  %s", q->text, status);
         if (r.has_period) {
             fprintf(out, ": period %lld, preperiod %lld", (long long)r.period, (long long)r.preperiod);
             if (r.saltus) fprintf(out, ", saltus %lld", (long long)r.saltus);

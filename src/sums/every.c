@@ -76,6 +76,81 @@ static void combo_text(gr_ctx *c, const gr_comp *comps, int n, const kids *kl, c
     gr_text_free(&one);
 }
 
+/* The step numbers of one component's moves, sorted (for counting the winning combinations). */
+typedef struct steps { gr_ctx *c; int64_t *v; size_t n, cap; } steps;
+
+static void add_step(steps *s, int64_t step) {
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 16;
+        s->v = gr_realloc(s->c, s->v, gr_size_mul(s->c, s->cap, sizeof *s->v));
+    }
+    s->v[s->n++] = step;
+}
+
+static void step_kid(void *user, int64_t heap, const gr_hcval *v) {
+    (void)heap;
+    add_step(user, v->step);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* How many of s's steps are < m (or <= m with le). */
+static double count_below(const steps *s, int64_t m, int le) {
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->v[mid] < m || (le && s->v[mid] == m)) lo = mid + 1; else hi = mid;
+    }
+    return (double)lo;
+}
+
+enum { EVERY_MAX_COUNTED = 1 << 16 };   /* a kernel heap's moves read for the count */
+
+/* How many combinations of moves win (the largest step after the move even), capped at 2: 1
+ * means the strategy's move is the only winning move, so the one shown is the whole list. -1
+ * when a huge heap's moves are too many to read. A component that cannot move keeps its
+ * step. Combinations, not distinct moves: two may give the same sum, so 2 proves nothing. */
+static int winning_combos(gr_ctx *c, const gr_comp *comps, const kids *kl, const int64_t *step,
+                          const int *kernel, int n) {
+    steps *st = gr_alloc(c, sizeof *st * (size_t)n);
+    int known = 1;
+    size_t total_steps = 0;
+    for (int i = 0; i < n; i++) {
+        st[i] = (steps){ .c = c };
+        if (kl[i].n) {
+            for (size_t j = 0; j < kl[i].n; j++) add_step(&st[i], kl[i].v[j].step);
+        } else if (kernel[i]) {
+            int64_t k = gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], NULL, 0, NULL, NULL);
+            if (k > EVERY_MAX_COUNTED) { known = 0; continue; }
+            if (k) gr_cap_convkernel(comps[i].game)->options(c, comps[i].game, comps[i].c[0], NULL, INT64_MAX, step_kid, &st[i]);
+        }
+        if (!st[i].n) add_step(&st[i], step[i]);   /* it cannot move: it stays as it is */
+        qsort(st[i].v, st[i].n, sizeof *st[i].v, cmp_i64);
+        total_steps += st[i].n;
+    }
+    double total = 0;
+    if (known) {
+        /* every value m some step takes: combinations with every step <= m, less those < m */
+        int64_t *all = gr_alloc(c, gr_size_mul(c, total_steps, sizeof *all));
+        size_t na = 0;
+        for (int i = 0; i < n; i++) for (size_t j = 0; j < st[i].n; j++) all[na++] = st[i].v[j];
+        qsort(all, na, sizeof *all, cmp_i64);
+        for (size_t j = 0; j < na && total < 2; j++) {
+            if ((j && all[j] == all[j - 1]) || (all[j] & 1)) continue;
+            double le = 1, lt = 1;
+            for (int i = 0; i < n; i++) { le *= count_below(&st[i], all[j], 1); lt *= count_below(&st[i], all[j], 0); }
+            total += le - lt;
+        }
+        gr_free(c, all);
+    }
+    for (int i = 0; i < n; i++) gr_free(c, st[i].v);
+    gr_free(c, st);
+    return !known ? -1 : total >= 2 ? 2 : (int)total;
+}
+
 void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_theory *t,
                     gr_child_fn fn, void *user) {
     gr_theory_parts p;
@@ -161,6 +236,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
             }
             gr_free(c, seen);
         } else {
+            int only = winning_combos(c, comps, kl, step, p.kernel, n);   /* before the kernels' lists are replaced */
             /* The strategy: keep the components you win alive as long as possible (a move to
              * a losing position of step s - 1), end the others as fast as possible (a move
              * of step s - 1 too); the largest step then drops from odd to even. */
@@ -183,7 +259,7 @@ void gr_every_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_the
             }
             combo_text(c, comps, n, kl, pick, buf, 8192);
             fn(user, buf, 0);
-            t->moves_partial = 1;
+            t->moves_partial = only != 1;   /* the one move shown is the whole list when it is the only one */
         }
         gr_free(c, buf);
         for (int i = 0; i < n; i++) {

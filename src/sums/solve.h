@@ -15,7 +15,7 @@ typedef struct gr_solution {
     int64_t remoteness;     /* -1: not computed or a draw */
     char remoteness_skipped[96];  /* remoteness -1 because a bounded search gave up: why ("over N
                                    * positions"); the sum's graph is larger still, so none is tried */
-    int moves_partial;      /* 1: one winning move of many (a theory's strategy); 2: a search under a
+    int moves_partial;      /* 1: one winning move, others not searched for (a theory's strategy); 2: a search under a
                              * work budget stopped (cuts inside large Hackenbush cycles); 0: all */
     int64_t moves_unlisted; /* winning moves of huge heaps beyond those listed (100 a heap) */
 } gr_solution;
