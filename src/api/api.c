@@ -122,6 +122,7 @@ static void setup_call(gr_ctx *c, void *user) {
     c->threads = p->limits.threads > 0 ? p->limits.threads : 1;
     c->interrupted = check_interrupt;
     c->interrupted_user = p;
+    c->diag = NULL;              /* a library prints nothing: errors are returned */
     /* the engine's context outlives calls: a step of the last call is not this one's */
     c->step_label = c->query_text = NULL;
     c->query_no = 0;

@@ -48,8 +48,7 @@ static void arm(gr_engine *e, gr_engine_setup_fn setup, void *user, jmp_buf *jb)
     c->segs = e->segs;
     c->nsegs = e->nsegs;
     c->no_prelude = !e->prelude;
-    if (setup) setup(c, user);
-    c->diag = NULL;              /* the client prints the failure's text (gr_engine_fail.msg) */
+    if (setup) setup(c, user);   /* c->diag: where notes go (the API's setup says nowhere) */
     c->on_fail = jb;
 }
 
@@ -114,7 +113,10 @@ static int compile(gr_engine *e, gr_engine_setup_fn setup, void *user, gr_engine
     }
     gr_ctx *c = &e->c;
     gr_ast_program prog;
+    FILE *notes = c->diag;
+    c->diag = NULL;              /* the client prints a syntax error's text (gr_engine_fail.msg) */
     if (gr_parse(c, &prog) != 0) parse_failed(c);
+    c->diag = notes;
     e->sema = gr_sema_open(c, &prog, &e->mod);
     e->base = c->src;
     e->base_len = c->src_len;
@@ -127,8 +129,10 @@ static int compile(gr_engine *e, gr_engine_setup_fn setup, void *user, gr_engine
         c->src = t;
         c->src_len = e->base_len + 1 + n;
         gr_ast_program more;
+        c->diag = NULL;
         if (gr_parse_more(c, (uint32_t)e->base_len + 1, &more, known_name, e->sema) != 0)
             gr_fail(c, GR_EXIT_INPUT, "a definition kept from before does not parse again (a bug)");
+        c->diag = notes;
         gr_module m;
         gr_sema_more(e->sema, c, &more, &m);
         e->base = c->src;
@@ -263,7 +267,10 @@ static int run_guarded(gr_engine *e, const char *entry_name, const char *entry, 
         c->segs = here;
         c->nsegs = n + 1;
         gr_ast_program prog;
+        FILE *notes = c->diag;
+        c->diag = NULL;          /* the client prints a syntax error's text (gr_engine_fail.msg) */
         if (gr_parse_more(c, from, &prog, known_name, e->sema) != 0) parse_failed(c);
+        c->diag = notes;
         gr_sema_more(e->sema, c, &prog, &m);
         if (gr_sema_generation(e->sema) != gen) {   /* it defined or made something: keep its text */
             char *kept = gr_new(c, c->src_len + 1);
