@@ -15,7 +15,17 @@
  * are smaller). So the first inconsistent sum found is the least one, and every sum below it
  * is consistent, so correctly classified: the least inconsistent sum is itself misclassified,
  * its true outcome the opposite of its image's (the fact the search in quotient.c relies on;
- * it is how Siegel's MisereSolver certifies a quotient). */
+ * it is how Siegel's MisereSolver certifies a quotient).
+ *
+ * Bounded (at->bound > 0): only sums X of weight w(X) <= bound, the weight of a sum being the
+ * sum of its atoms' (at->weight: the most moves an atom lasts, so every option of X weighs
+ * less than X). The induction above runs over those sums alone (their options are among
+ * them), so a pass proves the candidate right on every sum of weight <= bound; it says
+ * nothing beyond. A state is extended again when a lighter sum reaches it (the extensions of
+ * the lighter sum within the bound include the heavier one's), so every state a sum of weight
+ * <= bound has is visited. The first inconsistent sum found need not be the least then (a
+ * lighter sum may reach an earlier state later); the search in quotient.c only takes its
+ * outcome as a hint, and only a pass is a proof. */
 #ifndef GRUNDY_QCHECK_H
 #define GRUNDY_QCHECK_H
 #include <stdint.h>
