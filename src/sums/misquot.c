@@ -15,6 +15,9 @@ enum { NIM_BUDGET = 100000 };
 /* The union's own quotient (kept for later sums) within this much, before the one made for the
  * sum (about a second at most together) */
 enum { UNION_BUDGET = 3000000 };
+/* A union made for a sum takes every heap below its heaps as an atom (and its weight by their
+ * options): not past this heap */
+enum { BOUNDED_HEAP = 2000 };
 
 /* The most moves heap h of g lasts (a sum lasts the sum of its heaps'): 1 + the most of its
  * options', by the heaps below it. */
@@ -118,6 +121,12 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
          * are all the positions it reaches: all its outcome, its winning moves and its
          * remoteness ask of the quotient. */
         int64_t W = 0;
+        for (int i = 0; i < n; i++)
+            if (comps[i].c[0] > BOUNDED_HEAP && comps[i].game->kernel != KER_NIM) {
+                snprintf(why, cap, "the misere quotient of the union of %d rule sets passed its budget, and heap %lld of '%s' is past %d, too large to make one for the sum",
+                         ng, (long long)comps[i].c[0], comps[i].game->name, BOUNDED_HEAP);
+                return NULL;
+            }
         for (int i = 0; i < n; i++) W += heap_weight(c, comps[i].game, comps[i].c[0]);
         gr_quotient *b = Q->union_of(c, games, ng, none, W, why, cap);
         if (!b) return NULL;

@@ -21,11 +21,13 @@
  * sum of its atoms' (at->weight: the most moves an atom lasts, so every option of X weighs
  * less than X). The induction above runs over those sums alone (their options are among
  * them), so a pass proves the candidate right on every sum of weight <= bound; it says
- * nothing beyond. A state is extended again when a lighter sum reaches it (the extensions of
- * the lighter sum within the bound include the heavier one's), so every state a sum of weight
- * <= bound has is visited. The first inconsistent sum found need not be the least then (a
- * lighter sum may reach an earlier state later); the search in quotient.c only takes its
- * outcome as a hint, and only a pass is a proof. */
+ * nothing beyond. A sum is not extended when an earlier sum (smaller in the walk's order, which
+ * addition keeps) reached its state weighing no more, and a state is extended again when a
+ * lighter sum reaches it: then every sum X of weight <= bound has the state of a walked sum
+ * that is no larger and no heavier (X = Y + Z cut at Y, Y's state first reached by Y0: Y0 + Z
+ * has X's state, is smaller and no heavier, and the same holds of it). So the first
+ * inconsistent sum found is still misclassified: its options, and theirs, are smaller and
+ * lighter, hence consistent. */
 #ifndef GRUNDY_QCHECK_H
 #define GRUNDY_QCHECK_H
 #include <stdint.h>
