@@ -7,10 +7,10 @@
  * checked and elements marked, about a second); past it the sum goes to the next theory and
  * the quotient stays as far as it got. */
 enum { QUOTIENT_BUDGET = 30000000 };
-/* The sum's largest Nim heap joins the union's quotient within this much more (a quarter of a
- * second at most), else the union is made for the sum alone (bounded, below): beside Kayles to
- * 50, Nim heaps 4 and 5 cost 40000, heap 6 did not settle within 30 million (eight seconds:
- * candidates of order 2928, recalibrated at 12^19 + 20^18 + *6 and still wrong). */
+/* Nim heaps past 3 join the union's quotient within this much more (a few hundredths of a
+ * second), else the union is made for the sum alone (bounded, below): beside Kayles to 50, Nim
+ * heaps 4 and 5 cost 40000, heap 6 did not settle within 30 million (eight seconds: candidates
+ * of order 2928, recalibrated at 12^19 + 20^18 + *6 and still wrong). */
 enum { NIM_BUDGET = 100000 };
 /* The union's own quotient (kept for later sums) within this much, before the one made for the
  * sum (about a second at most together) */
