@@ -9,7 +9,11 @@
  *      at most three heaps (a lower bound of |Q| that reaches it for these small quotients);
  *   3. the papers' values: misere Nim on heaps up to 1, 3, 7 has T1, T2, T3 (orders 2, 6, 10,
  *      |P| 1, 2, 2; Plambeck and Siegel 2008); Kayles (0.77) settles at order 40 by heap 27 (the
- *      pretending function proved periodic, period 12 from heap 71). */
+ *      pretending function proved periodic, period 12 from heap 71);
+ *   6. sums mixing two or three rule sets (octal codes, subtraction sets, Nim heaps), Kayles
+ *      heaps past 20 beside Nim heaps past 5 among them (where the quotient of the union is
+ *      made for the sum alone, bounded): outcome, winning moves and remoteness against the
+ *      position graph, the share the quotient decides, and kayles(40) + kayles(50) + *7. */
 #include "gamefix.h"
 #include "misquot.h"
 #include "eval/heap/quotient.h"
@@ -93,7 +97,7 @@ static int brute_order(gr_ctx *c, gr_game *g, int top, int most) {
 /* ---- the quotient's answers against the position graph ---- */
 typedef struct job {
     gr_comp comps[6]; int n;
-    int decided, agree, remote;
+    int decided, agree, remote, bounded;
     int brute_top, brute, order, p_order;   /* part 2 */
     char why[1024];
 } job;
@@ -112,6 +116,8 @@ static void body(gf *f, void *arg) {
     gr_theory t;
     mlist a = { 0 }, b = { 0 };
     j->decided = gr_misere_quotient(&f->c, j->comps, j->n, &t, mtheory, &a, j->why, sizeof j->why);
+    j->bounded = j->decided && strstr(t.why, "checked on the sums that last at most") != NULL;
+    if (j->decided) snprintf(j->why, sizeof j->why, "%s", t.why);
     j->agree = 1;
     if (j->decided) {
         int out = mgraph_solve(&f->c, &f->mod, j->comps, j->n, CONV_MISERE, &b);
@@ -132,6 +138,26 @@ static int run_job(gf *f, job *j) {
 static gr_quotient *quotient_to(gf *f, const char *game, int64_t to) {
     gr_game *g = gf_game(f, game);
     return g ? gr_quotient_of(&f->c, g, to, NULL, 0) : NULL;
+}
+
+/* kayles(40) + kayles(50) + *7: decided by the quotient (a union made for the sum, 97 moves),
+ * N, with *7 -> *3 among its winning moves (kayles(40) + kayles(50) + *3 is P: the quotient of
+ * the union with Nim to 5, unbounded, says so too) */
+typedef struct named { gr_comp comps[3]; int decided, bounded97, outcome, to3; } named;
+static void named_body(gf *f, void *arg) {
+    named *nm = arg;
+    gr_theory t;
+    mlist a = { 0 };
+    char why[512];
+    nm->decided = gr_misere_quotient(&f->c, nm->comps, 3, &t, mtheory, &a, why, sizeof why);
+    if (nm->decided) {
+        nm->bounded97 = strstr(t.why, "checked on the sums that last at most 97 moves") != NULL;
+        nm->outcome = t.outcome;
+        gr_comp three[3] = { nm->comps[0], nm->comps[1], gf_comp(nm->comps[2].game, 3, 0) };
+        gr_theory t3;
+        nm->to3 = gr_misere_quotient(&f->c, three, 3, &t3, NULL, NULL, why, sizeof why) && t3.outcome == GR_LOSS;
+    }
+    mfree(&a);
 }
 
 int main(void) {
@@ -212,6 +238,56 @@ int main(void) {
                kcases, kdecided, kremote);
         CHECK(kdecided == kcases);
         CHECK(kremote >= kcases * 9 / 10);
+    }
+
+    /* part 6: sums of two or three rule sets with Nim heaps (issue 28): Kayles past heap 20
+     * beside Nim past 5 is where the union's quotient is made for the sum alone (bounded) */
+    {
+        gf mf;
+        static const char *const names[5] = { "k", "d", "t", "s", "nim" };
+        if (gf_open(&mf, "game k = octal \"0.77\";\ngame d = octal \"0.07\";\ngame t = octal \"0.137\";\n"
+                         "game s = subtract {1, 3, 4};\ngame nim = subtract 1..;\n")) {
+#ifdef T_SANITIZED
+            int mtrials = 16;
+#else
+            int mtrials = 90;
+#endif
+            int mcases = 0, mdecided = 0, mbounded = 0, mremote = 0;
+            for (int trial = 0; trial < mtrials; trial++) {
+                job j;
+                memset(&j, 0, sizeof j);
+                j.n = (int)t_range(&r, 2, 4);
+                int sets = (int)t_range(&r, 2, 3);
+                gr_game *g[3] = { gf_game(&mf, names[t_range(&r, 0, 3)]), gf_game(&mf, "nim"), gf_game(&mf, names[t_range(&r, 0, 3)]) };
+                for (int i = 0; i < j.n; i++) {
+                    int which = i < sets ? i : (int)t_range(&r, 0, sets - 1);
+                    int64_t h = which == 1 ? t_range(&r, 0, 9) : which == 0 && trial % 2 ? t_range(&r, 18, 26) : t_range(&r, 1, 11);
+                    j.comps[i] = gf_comp(g[which], h, 0);
+                }
+                if (!run_job(&mf, &j)) continue;
+                mcases++;
+                mdecided += j.decided;
+                mbounded += j.bounded;
+                mremote += j.remote;
+                if (!CHECK(j.agree)) fprintf(stderr, "mixed: %d heaps; %s\n", j.n, j.why);
+                if (!j.decided && getenv("T_VERBOSE")) fprintf(stderr, "declined: %s\n", j.why);
+            }
+            printf("%d random misere sums of two or three rule sets with Nim heaps: the quotient decided %d (%d by a union made for the sum), the remoteness of %d\n",
+                   mcases, mdecided, mbounded, mremote);
+            t_share("misere quotient, mixed rule sets with Nim heaps", mdecided, mcases, 0.85);
+            t_share("misere quotient, a union made for the sum (bounded)", mbounded, mcases, 0.1);
+#ifndef T_SANITIZED
+            /* the issue's sum: the quotient answers it (the union made for it, 97 moves) */
+            named nm = { { gf_comp(gf_game(&mf, "k"), 40, 0), gf_comp(gf_game(&mf, "k"), 50, 0), gf_comp(gf_game(&mf, "nim"), 7, 0) }, 0, 0, 0, 0 };
+            if (CHECK(gf_run(&mf, named_body, &nm))) {
+                CHECK(nm.decided);
+                CHECK(nm.bounded97);
+                CHECK_EQ(nm.outcome, GR_WIN);
+                CHECK(nm.to3);
+            }
+#endif
+            gf_close(&mf);
+        }
     }
 
     /* part 3: the papers' values */

@@ -40,6 +40,9 @@ typedef struct gr_quotient {
     int64_t *atom[8];
     int8_t *atom_gi; int64_t *atom_heap;
     struct gr_quotient *unions;   /* unions with this game first (kept on the game's own quotient) */
+    /* bound > 0: checked only on sums of weight <= bound (a union made for one sum: see
+     * union_of), not the quotient; weight[a]: the most moves atom a lasts */
+    int64_t bound; int64_t *weight;
     int64_t nheaps;          /* atoms 0..nheaps-1 are in */
     int32_t order;           /* |Q| */
     int32_t p_order;         /* |P| */
@@ -59,6 +62,8 @@ typedef struct gr_quotient {
                               * (the cost of the proofs) */
     int64_t budget;          /* >0: a heap whose search would pass this cost is left out ... */
     int over_budget;         /* ... and this says so (the caller clears both) */
+    int64_t refused[8];      /* a union: the heap of games[i] a caller's budget once left out
+                              * (0: none), for that caller not to pay for it again */
 } gr_quotient;
 
 /* Its presentation (for output). */
@@ -82,8 +87,10 @@ typedef struct gr_quotient_cap {
     /* The element of a heap: from the table, through a proved period, or by growing. */
     int32_t (*elem)(gr_ctx *c, gr_quotient *q, int64_t heap);
     /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps 0..tops[i]
-     * of games[i] at least (no periodicity theorem for unions); NULL with why as of. */
-    gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, char *why, size_t cap);
+     * of games[i] at least (no periodicity theorem for unions); NULL with why as of. bound > 0:
+     * a monoid proved to classify only the sums that last at most bound moves (the positions
+     * of a sum that lasts bound moves at most), kept apart from the quotient (0). */
+    gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap);
     /* The element of heap `heap` of games[gi] in a union (grown on demand). */
     int32_t (*elem_of)(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
     /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */

@@ -7,6 +7,40 @@
  * checked and elements marked, about a second); past it the sum goes to the next theory and
  * the quotient stays as far as it got. */
 enum { QUOTIENT_BUDGET = 30000000 };
+/* Nim heaps past 3 join the union's quotient within this much more (a few hundredths of a
+ * second), else the union is made for the sum alone (bounded, below): beside Kayles to 50, Nim
+ * heaps 4 and 5 cost 40000, heap 6 did not settle within 30 million (eight seconds: candidates
+ * of order 2928, recalibrated at 12^19 + 20^18 + *6 and still wrong). */
+enum { NIM_BUDGET = 100000 };
+/* The union's own quotient (kept for later sums) within this much, before the one made for the
+ * sum (about a second at most together) */
+enum { UNION_BUDGET = 3000000 };
+/* A union made for a sum takes every heap below its heaps as an atom (and its weight by their
+ * options): not past this heap */
+enum { BOUNDED_HEAP = 2000 };
+
+/* The most moves heap h of g lasts (a sum lasts the sum of its heaps'): 1 + the most of its
+ * options', by the heaps below it. */
+typedef struct wt_collect { const int64_t *w; int64_t best; } wt_collect;
+static void on_weight(void *user, const int64_t *parts, int nparts) {
+    wt_collect *wc = user;
+    int64_t x = 1;
+    for (int i = 0; i < nparts; i++) x += wc->w[parts[i]];
+    if (x > wc->best) wc->best = x;
+}
+static int64_t heap_weight(gr_ctx *c, gr_game *g, int64_t h) {
+    if (g->kernel == KER_NIM) return h;
+    int64_t *w = gr_alloc(c, (size_t)(h + 1) * sizeof *w);
+    for (int64_t k = 0; k <= h; k++) {
+        wt_collect wc = { w, 0 };
+        int64_t hk = k;
+        gr_eval_options(c, g, &hk, on_weight, &wc);
+        w[k] = wc.best;
+    }
+    int64_t out = w[h];
+    gr_free(c, w);
+    return out;
+}
 
 typedef struct mq {
     gr_ctx *c; const gr_quotient_cap *Q; gr_quotient *q; int32_t *rest;
@@ -52,18 +86,61 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         /* Each rule set only to its own largest heap here: kayles(40) + kayles(50) + *7 needs
          * Kayles to 50 and Nim to 7, whose quotient is small (Nim to 50 beside it is not). */
         int64_t none[8] = { 0 };
-        gr_quotient *q = Q->union_of(c, games, ng, none, why, cap);
+        gr_quotient *q = Q->union_of(c, games, ng, none, 0, why, cap);
         if (!q) return NULL;
-        q->budget = q->checked_states + QUOTIENT_BUDGET;
-        Q->union_of(c, games, ng, tops, why, cap);
-        int over = q->over_budget;
-        q->budget = 0; q->over_budget = 0;
+        /* The quotient of the union (kept for every later sum) within UNION_BUDGET, Nim heaps
+         * past 3 (misere Nim's T2) last within NIM_BUDGET; a heap a budget refused is not tried
+         * again (refused) */
+        int big = -1;
+        for (int i = 0; i < n; i++)
+            if (comps[i].game->kernel == KER_NIM && (big < 0 || comps[i].c[0] > comps[big].c[0])) big = i;
+        int64_t mine[8];
+        memcpy(mine, tops, sizeof mine);
+        if (big >= 0 && mine[gi[big]] > 3) mine[gi[big]] = 3;
+        for (int k = 0; k < ng; k++)
+            if (q->refused[k] && q->refused[k] <= mine[k]) mine[k] = q->refused[k] - 1;
+        for (int phase = 0; phase < 2 && !q->failed; phase++) {
+            if (phase == 1) {
+                if (big < 0) break;
+                int nk = gi[big];
+                mine[nk] = q->refused[nk] && q->refused[nk] <= tops[nk] ? q->refused[nk] - 1 : tops[nk];
+            }
+            q->budget = q->checked_states + (phase ? NIM_BUDGET : UNION_BUDGET);
+            Q->union_of(c, games, ng, mine, 0, why, cap);
+            if (q->over_budget)
+                for (int k = 0; k < ng; k++) if (q->count[k] <= mine[k]) { q->refused[k] = q->count[k]; break; }
+            int over = q->over_budget;
+            q->budget = 0; q->over_budget = 0;
+            if (over) break;
+        }
+        int covers = 1;
+        for (int k = 0; k < ng; k++) covers &= q->count[k] > tops[k];
+        if (covers) return q;
+        /* Not within them (or past the search's limits): the union is made for this sum alone,
+         * checked only on the sums that last at most as many moves as it (cap_quotient.h), which
+         * are all the positions it reaches: all its outcome, its winning moves and its
+         * remoteness ask of the quotient. */
+        int64_t W = 0;
+        for (int i = 0; i < n; i++)
+            if (comps[i].c[0] > BOUNDED_HEAP && comps[i].game->kernel != KER_NIM) {
+                snprintf(why, cap, "the misere quotient of the union of %d rule sets passed its budget, and heap %lld of '%s' is past %d, too large to make one for the sum",
+                         ng, (long long)comps[i].c[0], comps[i].game->name, BOUNDED_HEAP);
+                return NULL;
+            }
+        for (int i = 0; i < n; i++) W += heap_weight(c, comps[i].game, comps[i].c[0]);
+        gr_quotient *b = Q->union_of(c, games, ng, none, W, why, cap);
+        if (!b) return NULL;
+        b->budget = b->checked_states + QUOTIENT_BUDGET;
+        Q->union_of(c, games, ng, tops, W, why, cap);
+        int over = b->over_budget;
+        b->budget = 0; b->over_budget = 0;
+        q = b;
         if (over) {
-            snprintf(why, cap, "the misere quotient of the union of %d rule sets grew to order %d, past the budget of its proofs", ng, q->order);
+            snprintf(why, cap, "the misere quotient of the union of %d rule sets, even made for the sum's %lld moves, grew to order %d, past the budget of its proofs", ng, (long long)W, q->order);
             return NULL;
         }
         if (q->failed) {
-            snprintf(why, cap, "the misere quotient of the union of %d rule sets stops at order %d: no candidate checked", ng, q->order);
+            snprintf(why, cap, "the misere quotient of the union of %d rule sets, even made for the sum's %lld moves, stops at order %d: %s", ng, (long long)W, q->order, q->why_failed);
             return NULL;
         }
         return q;
@@ -118,8 +195,12 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
         for (int k = 0; k < q->ngames && at < sizeof heaps; k++)
             at += (size_t)snprintf(heaps + at, sizeof heaps - at, "%s%s 0..%lld", k ? ", " : "", q->games[k]->name,
                                    (long long)q->count[k] - 1);
-        snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d of the union of %d rule sets (|P| = %d, heaps %s): the product of the heaps' elements is %sin P",
-                 q->order, q->ngames, q->p_order, heaps, q->inP[total] ? "" : "not ");
+        if (q->bound)
+            snprintf(t->why, sizeof t->why, "misere: a monoid of order %d for the union of %d rule sets (|P| = %d, heaps %s), checked on the sums that last at most %lld moves (this sum's positions): the product of the heaps' elements is %sin P",
+                     q->order, q->ngames, q->p_order, heaps, (long long)q->bound, q->inP[total] ? "" : "not ");
+        else
+            snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d of the union of %d rule sets (|P| = %d, heaps %s): the product of the heaps' elements is %sin P",
+                     q->order, q->ngames, q->p_order, heaps, q->inP[total] ? "" : "not ");
     } else
         snprintf(t->why, sizeof t->why, "misere: misere quotient of order %d (|P| = %d, heaps 0..%lld%s): the product of the heaps' elements is %sin P",
                  q->order, q->p_order, (long long)q->nheaps - 1, q->proved ? ", period proved" : "", q->inP[total] ? "" : "not ");

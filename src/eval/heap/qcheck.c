@@ -65,7 +65,7 @@ typedef struct qstates {
     int width, T;
     int32_t *vec; int64_t n, cap;
     int32_t *trans;               /* [cap * T], -1: not yet */
-    uint8_t *seen;
+    int64_t *seen;                /* the least weight a sum reached it with (INT64_MAX: not yet) */
     int64_t *ht; int64_t hcap;
 } qstates;
 
@@ -97,11 +97,11 @@ static int64_t intern(gr_ctx *c, qstates *s, const int32_t *v) {
         s->cap = s->cap ? s->cap * 2 : 256;
         s->vec = gr_realloc(c, s->vec, gr_size_mul(c, (size_t)s->cap, (size_t)s->width * sizeof *s->vec));
         s->trans = gr_realloc(c, s->trans, gr_size_mul(c, (size_t)s->cap, (size_t)(s->T ? s->T : 1) * sizeof *s->trans));
-        s->seen = gr_realloc(c, s->seen, (size_t)s->cap);
+        s->seen = gr_realloc(c, s->seen, (size_t)s->cap * sizeof *s->seen);
     }
     memcpy(s->vec + s->n * s->width, v, (size_t)s->width * sizeof *v);
     for (int t = 0; t < s->T; t++) s->trans[s->n * s->T + t] = -1;
-    s->seen[s->n] = 0;
+    s->seen[s->n] = INT64_MAX;
     s->ht[h] = s->n;
     return s->n++;
 }
@@ -138,11 +138,13 @@ int gr_qcheck(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, const int32_t *i
     s.width = 2 + (k->n + 31) / 32;
     int32_t *v = gr_alloc(c, (size_t)s.width * sizeof *v);
     int64_t s0 = intern(c, &s, v);
-    s.seen[s0] = 1;
+    s.seen[s0] = 0;
     int64_t N = at->n;
     int64_t levels = N > 0 ? N : 1;
+    int bounded = at->bound > 0 && at->weight;
     int32_t *exps = gr_alloc(c, (size_t)levels * sizeof *exps);
     int64_t *st = gr_alloc(c, (size_t)levels * sizeof *st);
+    int64_t *wt = gr_alloc(c, (size_t)levels * sizeof *wt);   /* the weight of st[l]'s sum */
     for (int64_t l = 0; l < levels; l++) st[l] = s0;
     int result = 1;
     int64_t depth = -1;
@@ -163,17 +165,20 @@ int gr_qcheck(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, const int32_t *i
         if (exps[depth] > 0) {
             int32_t t = ty.of_atom[depth];
             if (t < 0) { exps[depth] = -1; depth++; continue; }
+            int64_t nw = bounded ? wt[depth] + at->weight[depth] : 0;
+            if (bounded && nw > at->bound) { exps[depth] = -1; depth++; continue; }
             int64_t to = step(c, &s, k, &ty, st[depth], t, v);
-            if (s.seen[to]) { exps[depth] = -1; depth++; continue; }
-            s.seen[to] = 1;
+            if (s.seen[to] <= nw) { exps[depth] = -1; depth++; continue; }
+            s.seen[to] = nw;
             st[depth] = to;
+            wt[depth] = nw;
             if (s.n > max_states) { result = -1; break; }
         }
         depth--;
-        if (depth >= 0) st[depth] = st[depth + 1];
+        if (depth >= 0) { st[depth] = st[depth + 1]; wt[depth] = wt[depth + 1]; }
     }
     if (states) *states += s.n;
-    gr_free(c, exps); gr_free(c, st); gr_free(c, v);
+    gr_free(c, exps); gr_free(c, st); gr_free(c, wt); gr_free(c, v);
     gr_free(c, s.vec); gr_free(c, s.trans); gr_free(c, s.seen); gr_free(c, s.ht);
     gr_free(c, ty.img); gr_free(c, ty.acc); gr_free(c, ty.of_atom);
     return result;

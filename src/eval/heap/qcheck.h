@@ -15,7 +15,19 @@
  * are smaller). So the first inconsistent sum found is the least one, and every sum below it
  * is consistent, so correctly classified: the least inconsistent sum is itself misclassified,
  * its true outcome the opposite of its image's (the fact the search in quotient.c relies on;
- * it is how Siegel's MisereSolver certifies a quotient). */
+ * it is how Siegel's MisereSolver certifies a quotient).
+ *
+ * Bounded (at->bound > 0): only sums X of weight w(X) <= bound, the weight of a sum being the
+ * sum of its atoms' (at->weight: the most moves an atom lasts, so every option of X weighs
+ * less than X). The induction above runs over those sums alone (their options are among
+ * them), so a pass proves the candidate right on every sum of weight <= bound; it says
+ * nothing beyond. A sum is not extended when an earlier sum (smaller in the walk's order, which
+ * addition keeps) reached its state weighing no more, and a state is extended again when a
+ * lighter sum reaches it: then every sum X of weight <= bound has the state of a walked sum
+ * that is no larger and no heavier (X = Y + Z cut at Y, Y's state first reached by Y0: Y0 + Z
+ * has X's state, is smaller and no heavier, and the same holds of it). So the first
+ * inconsistent sum found is still misclassified: its options, and theirs, are smaller and
+ * lighter, hence consistent. */
 #ifndef GRUNDY_QCHECK_H
 #define GRUNDY_QCHECK_H
 #include <stdint.h>

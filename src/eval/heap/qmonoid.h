@@ -28,6 +28,9 @@ typedef struct gr_qatoms {
     int64_t n;
     const int64_t *opt_off;
     const int32_t *words;
+    /* bound > 0: only sums whose weight (the sum of weight[a], a bound on the moves left, which
+     * every option lowers) is at most bound count (qcheck.h); 0: every sum */
+    const int64_t *weight; int64_t bound;
 } gr_qatoms;
 
 /* The submonoid of k the images img[0..n) generate (atoms without options left out); out gets

@@ -46,7 +46,7 @@ static int cmp_i32(const void *a, const void *b) {
 }
 
 static gr_qatoms atoms_upto(const gr_quotient *q, int64_t n) {
-    gr_qatoms at = { n, q->opt_off, q->words };
+    gr_qatoms at = { n, q->opt_off, q->words, q->weight, q->bound };
     return at;
 }
 
@@ -85,10 +85,13 @@ static void store(gr_ctx *c, gr_quotient *q, gr_qmon *k, const int32_t *img, int
 }
 
 /* Heap n whose option images are those of an earlier heap is that heap's element: the check
- * sees the same heap types as for heaps 0..n-1, which it proved. */
+ * sees the same heap types as for heaps 0..n-1, which it proved. Bounded (q->bound), a sum
+ * with heap n has the state of that sum with heap a instead, which must weigh no more to be
+ * among those proved. */
 static int same_as_earlier(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn, int32_t un) {
     for (int64_t a = 0; a < n; a++) {
         if (q->opt_off[a] == q->opt_off[a + 1]) continue;
+        if (q->bound && q->weight[a] > q->weight[n]) continue;
         int32_t *ta, ua = option_images(c, q, q->mul, q->order, q->pret, a, &ta);
         int same = ua == un && !memcmp(ta, tn, (size_t)un * sizeof *tn);
         gr_free(c, ta);
@@ -258,6 +261,15 @@ static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     gr_eval_options(c, g, &heap, on_option, &oc);
     if (oc.bad) gr_fail(c, GR_EXIT_INPUT, "misere quotient of '%s': heap %lld has a move to a heap that is not smaller", g->name, (long long)heap);
     q->opt_off[n + 1] = q->nwords;
+    /* its weight: the most moves it lasts (a sum's is the sum of its atoms'; every option of
+     * a sum weighs less) */
+    q->weight = gr_realloc(c, q->weight, (size_t)(n + 1) * sizeof *q->weight);
+    q->weight[n] = 0;
+    for (int64_t o = start; o < q->nwords; o += q->words[o] + 1) {
+        int64_t w = 1;
+        for (int32_t i = 0; i < q->words[o]; i++) w += q->weight[q->words[o + 1 + i]];
+        if (w > q->weight[n]) q->weight[n] = w;
+    }
     q->nheaps = n + 1;
     q->count[gi] = heap + 1;
     q->pret[n] = 0;
@@ -328,7 +340,7 @@ void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     if (!q) return;
     while (q->unions) { gr_quotient *u = q->unions; q->unions = u->unions; gr_quotient_free(c, u); }
     gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
-    gr_free(c, q->opt_off); gr_free(c, q->words);
+    gr_free(c, q->opt_off); gr_free(c, q->words); gr_free(c, q->weight);
     for (int i = 0; i < q->ngames && q->ngames > 1; i++) gr_free(c, q->atom[i]);
     gr_free(c, q->atom_gi); gr_free(c, q->atom_heap);
     gr_free(c, q);
@@ -387,18 +399,19 @@ gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto)
     return r;
 }
 
-gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, char *why, size_t cap) {
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap) {
     if (n < 1 || n > 8) { if (why) snprintf(why, cap, "a union of at most 8 rule sets"); return NULL; }
     for (int i = 0; i < n; i++) if (!gr_quotient_of(c, games[i], 0, why, cap)) return NULL;
-    if (n == 1) return gr_quotient_of(c, games[0], tops[0], why, cap);
+    if (n == 1) return gr_quotient_of(c, games[0], tops[0], why, cap);   /* the quotient holds for every bound */
     gr_quotient *home = GR_CACHED(games[0], quotient), *q = NULL;
     for (gr_quotient *u = home->unions; u && !q; u = u->unions)
-        if (u->ngames == n && !memcmp(u->games, games, (size_t)n * sizeof *games)) q = u;
+        if (u->ngames == n && u->bound == bound && !memcmp(u->games, games, (size_t)n * sizeof *games)) q = u;
     if (!q) {
         q = gr_alloc(c, sizeof *q);
         q->game = games[0];
         memcpy(q->games, games, (size_t)n * sizeof *games);
         q->ngames = n;
+        q->bound = bound > 0 ? bound : 0;
         q->order = 1;
         q->mul = gr_alloc(c, sizeof *q->mul);
         q->inP = gr_alloc(c, 1);
@@ -437,7 +450,7 @@ int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap) {
         int64_t tops[8];
         for (int i = 0; i < q->ngames; i++) tops[i] = q->count[i] - 1;
         tops[gi] = heap;
-        gr_quotient_union(c, q->games, q->ngames, tops, NULL, 0);
+        gr_quotient_union(c, q->games, q->ngames, tops, q->bound, NULL, 0);
         if (heap >= q->count[gi]) gr_fail(c, GR_EXIT_LIMIT, "the misere quotient of a union stopped before heap %lld of '%s'", (long long)heap, q->games[gi]->name);
     }
     return q->pret[q->atom[gi][heap]];

@@ -15,8 +15,9 @@ gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto)
 /* The element of a heap: from the table, through a proved period, or by growing. */
 int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
 /* The quotient of the union of games[0..n) (at most 8 distinct rule sets), heaps 0..tops[i]
- * of games[i] at least (no periodicity theorem for unions); NULL with why as gr_quotient_of. */
-gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, char *why, size_t cap);
+ * of games[i] at least (no periodicity theorem for unions); NULL with why as gr_quotient_of.
+ * bound > 0: proved on the sums that last at most bound moves only (cap_quotient.h). */
+gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap);
 /* The element of heap `heap` of games[gi] in a union (grown on demand). */
 int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
 /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
