@@ -33,12 +33,12 @@ function call(name, args) {
       owned.push(p);
       return p;
     });
-    const answer = grundy['_' + name](...cargs);
+    const answer = grundy.ccall(name, 'number', cargs.map(() => 'number'), cargs);
     if (!answer) throw new Error('out of memory');
     try {
       return JSON.parse(grundy.UTF8ToString(answer));
     } finally {
-      grundy._grundy_free(answer);
+      grundy.ccall('grundy_free', null, ['number'], [answer]);
     }
   } finally {
     for (const p of owned) grundy._free(p);
