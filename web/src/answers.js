@@ -55,7 +55,27 @@ export function renderSolve(obj, box, ctx) {
     if (moves.length) view.append(list);
     const play = el('button', { type: 'button', class: 'play', title: 'play this position against the computer' }, 'Play this');
     play.addEventListener('click', () => ctx.onPlay && ctx.onPlay(o.position, o.convention || 'normal'));
-    view.append(el('div', { class: 'actions' }, play));
+    // every move, not only the winning ones: from a P position, to see how each is answered
+    const all = el('button', { type: 'button', class: 'all-moves', title: 'every move from here, with the outcome it leaves' }, 'All moves');
+    const allBox = el('div', { class: 'all-moves-box' });
+    all.addEventListener('click', async () => {
+      all.disabled = true;
+      try {
+        const r = await ctx.client.query(ctx.source, `options ${convPrefix(o.convention)}${o.position}`, 'json');
+        if (!r.ok) throw new Error(r.error);
+        const opts = jsonLines(r.output)[0].options || [];
+        allBox.replaceChildren(el('p', { class: 'moves-head' }, `all moves (${opts.length}), each with the outcome it leaves:`),
+          el('ul', { class: 'option-moves' }, opts.map((x) => {
+            const a = el('a', { href: '#', class: 'move', title: 'solve this position' }, x.position);
+            a.addEventListener('click', (ev) => { ev.preventDefault(); follow(x.position, o.convention); });
+            return el('li', { class: x.outcome === 'P' ? 'p' : undefined }, '→ ', a, ' ', el('span', { class: `outcome o-${x.outcome}` }, x.outcome),
+              x.sg !== null && x.sg !== undefined ? el('span', { class: 'value' }, ` sg ${x.sg}`) : '');
+          })));
+      } catch (e) {
+        allBox.replaceChildren(el('p', { class: 'error' }, String(e && (e.message || e.error) || e)));
+      } finally { all.disabled = false; }
+    });
+    view.append(el('div', { class: 'actions' }, play, ' ', all), allBox);
   };
 
   const follow = async (position, convention) => {

@@ -85,7 +85,6 @@ export function createPlay({ client, getSource, root = document }) {
       log(state.human ? 'You move first.' : 'The computer moves first.', 'head');
     }
     log(`Position: ${o.position}`, 'position');
-    posIn.value = o.position;
     if (!opts.length) {
       // the game is over: who wins at a position with no move depends on the convention;
       // the engine's own outcome of it says it for every rule set

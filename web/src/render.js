@@ -35,7 +35,15 @@ function downloads(q, ctx) {
   return el('span', { class: 'downloads' }, csv, json);
 }
 
+/* The query as written: the engine names a check or census by its claim alone
+ * ("kayles periodic"), so the keyword is put back in front when it is missing. */
+export function queryText(q) {
+  const t = (q.text || '').trim();
+  return q.kind && !new RegExp(`^${q.kind}\\b`).test(t) ? `${q.kind} ${t}` : t;
+}
+
 function renderQuery(q, ctx) {
+  q = { ...q, text: queryText(q) };
   const section = el('section', { class: 'answer', dataset: { index: q.index, kind: q.kind } });
   const head = el('header', {},
     el('span', { class: 'qnum' }, `${q.index}`),
