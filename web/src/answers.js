@@ -150,6 +150,16 @@ export function renderCheck(objs, box) {
 
 // ---- quotient ----
 
+/* A word of the quotient with its exponents raised: ab^2 -> a b<sup>2</sup>. */
+export function word(text) {
+  const span = el('span', { class: 'word' });
+  for (const part of String(text).split(/(\^\d+)/)) {
+    if (part.startsWith('^')) span.append(el('sup', {}, part.slice(1)));
+    else if (part) span.append(part);
+  }
+  return span;
+}
+
 /* The P set as grundy's text prints it ("  P = {a, d, ...}"): the JSON gives only |P|. */
 function pSetFromText(text) {
   const m = text.match(/^\s*P = \{(.*)\}\s*$/m);
@@ -167,7 +177,12 @@ export function renderQuotient(o, box, text) {
     ['tame', o.tame === false ? 'no (wild)' : o.tame],
     ['last growth', o.last_growth === null || o.last_growth === undefined ? null : `at heap ${o.last_growth}`],
   ]));
-  box.append(el('p', { class: 'presentation' }, el('code', {}, `⟨${gens.join(', ')} | ${(o.relations || []).join(', ')}⟩`)));
+  const rels = o.relations || [];
+  const pres = el('code', {}, `⟨${gens.join(', ')} | `);
+  if (rels.length <= 6) rels.forEach((r, k) => pres.append(k ? ', ' : '', word(r)));
+  else pres.append(`${rels.length} relations, below`);
+  pres.append('⟩');
+  box.append(el('p', { class: 'presentation' }, pres));
   // each generator's heap: the first heap the pretending function sends to it alone
   const from = gens.map((g) => { const h = pretending.indexOf(g); return h >= 0 ? `${g} = heap ${h}` : g; });
   box.append(facts([
@@ -175,8 +190,8 @@ export function renderQuotient(o, box, text) {
     ['relations', o.relations && o.relations.length ? null : 'none'],
   ]));
   if (o.relations && o.relations.length)
-    box.append(el('ul', { class: 'relations' }, o.relations.map((r) => el('li', {}, el('code', {}, r)))));
-  if (P) box.append(el('p', { class: 'pset' }, 'P = {', P.map((w, k) => [k ? ', ' : '', el('code', { class: 'p' }, w)]).flat(), '}'));
+    if (o.relations.length > 6) box.append(el('ul', { class: 'relations' }, o.relations.map((r) => el('li', {}, el('code', {}, word(r))))));
+  if (P) box.append(el('p', { class: 'pset' }, 'P = {', P.map((w, k) => [k ? ', ' : '', el('code', { class: 'p' }, word(w))]).flat(), '}'));
   // the pretending function: heap -> element, P heaps marked
   box.append(el('p', { class: 'sub' }, `pretending function (heap → element${P ? ', P elements marked' : ''}):`));
   const table = el('table', { class: 'grid pretending' });
@@ -184,7 +199,7 @@ export function renderQuotient(o, box, text) {
   for (let i = 0; i < pretending.length; i += 10) {
     const tr = el('tr', {}, el('th', {}, String(i)));
     for (let k = i; k < Math.min(i + 10, pretending.length); k++)
-      tr.append(el('td', { class: pset.has(pretending[k]) ? 'p' : undefined, dataset: { n: k, value: pretending[k] }, title: `heap ${k}: ${pretending[k]}` }, pretending[k]));
+      tr.append(el('td', { class: pset.has(pretending[k]) ? 'p' : undefined, dataset: { n: k, value: pretending[k] }, title: `heap ${k}: ${pretending[k]}` }, word(pretending[k])));
     body.append(tr);
   }
   table.append(body);
@@ -207,9 +222,16 @@ function membersText(ms) {
 }
 
 export function renderCensus(objs, box) {
+  objs = [...objs];
   const skip = new Set(['query', 'members', 'growth', 'convention']);
   const cols = [];
   for (const o of objs) for (const k of Object.keys(o)) if (!skip.has(k) && !cols.includes(k)) cols.push(k);
+  // the class's period and preperiod are its first member's (as grundy's text prints them)
+  const first = (o) => (Array.isArray(o.members) && o.members[0] && typeof o.members[0] === 'object' ? o.members[0] : null);
+  if (objs.some((o) => first(o) && 'period' in first(o))) {
+    objs = objs.map((o) => ({ ...o, period: first(o) ? first(o).period : null, preperiod: first(o) ? first(o).preperiod : null }));
+    cols.splice(cols.indexOf('status') + 1, 0, 'period', 'preperiod');
+  }
   const misere = objs.some((o) => o.convention === 'misere');
   const nm = objs.reduce((a, o) => a + (Array.isArray(o.members) ? o.members.length : 0), 0);
   box.append(el('p', { class: 'summary' },
@@ -218,7 +240,7 @@ export function renderCensus(objs, box) {
   table.append(el('thead', {}, el('tr', {}, [...cols, 'members'].map((c) => el('th', { dataset: { key: c } }, c.replace(/_/g, ' '))))));
   const body = el('tbody');
   for (const o of objs) {
-    const tr = el('tr', { class: `status-${o.status}` });
+    const tr = el('tr', { dataset: { status: o.status } });
     for (const c of cols) {
       const v = o[c];
       tr.append(el('td', { class: c === 'status' ? `status status-${v}` : c, dataset: { sort: typeof v === 'number' ? v : v ?? '' } },

@@ -94,7 +94,7 @@ export function createEditor(parent, { doc = '', onRun, onChange } = {}) {
         runKeys,
         lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(), drawSelection(),
         indentOnInput(), bracketMatching(), closeBrackets(), highlightActiveLine(), highlightSelectionMatches(),
-        gameLanguage, syntaxHighlighting(highlight),
+        gameLanguage, syntaxHighlighting(highlight), EditorView.lineWrapping,
         autocompletion({ override: [completeGame], activateOnTyping: true }),
         lintGutter(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap,

@@ -148,6 +148,7 @@ export function createPlay({ client, getSource, root = document }) {
     const token = ++game;
     logBox.replaceChildren();
     movesBox.replaceChildren();
+    root.getElementById('play').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     turn({ pos, conv: convIn.value || 'normal', human: firstIn.value !== 'computer', started: false }, token);
   }
 

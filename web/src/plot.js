@@ -45,7 +45,7 @@ function ticks(lo, hi, want) {
 /* The value plot: xs[i] the heap, ys[i] a number or null (no value), isP[i] marks P. */
 export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, ylabel = 'value' } = {}) {
   const g = setup(canvas, width, height);
-  const m = { l: 46, r: 12, t: 10, b: 32 };
+  const m = { l: 46, r: 24, t: 10, b: 32 };
   const pw = width - m.l - m.r, ph = height - m.t - m.b;
   const x0 = xs[0], x1 = xs[xs.length - 1];
   let ymax = 1;
@@ -97,7 +97,7 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
     for (let i = 0; i < xs.length; i++) {
       if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
       g.fillStyle = pass ? '#dc2626' : '#2563eb';
-      if (dense) g.fillRect(sx(xs[i]) - 0.5, sy(ys[i]) - 0.5, 1.5, 1.5);
+      if (dense) g.fillRect(sx(xs[i]) - 1, sy(ys[i]) - 1, 2, 2);
       else { g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill(); }
     }
   return { sx, sy, margin: m };

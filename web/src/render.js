@@ -13,7 +13,7 @@ export function renderAnswers(container, run, ctx) {
     container.append(el('p', { class: 'empty' }, run.status === 'error' ? 'No answers: see the error below.' : 'No queries in the program.'));
     return;
   }
-  for (const q of run.queries) container.append(renderQuery(q, ctx));
+  for (const q of run.queries) renderQuery(q, ctx, container);
 }
 
 function downloads(q, ctx) {
@@ -42,7 +42,8 @@ export function queryText(q) {
   return q.kind && !new RegExp(`^${q.kind}\\b`).test(t) ? `${q.kind} ${t}` : t;
 }
 
-function renderQuery(q, ctx) {
+/* The section is in the page before its answer is drawn, so drawings can take its width. */
+function renderQuery(q, ctx, container) {
   q = { ...q, text: queryText(q) };
   const section = el('section', { class: 'answer', dataset: { index: q.index, kind: q.kind } });
   const head = el('header', {},
@@ -51,6 +52,7 @@ function renderQuery(q, ctx) {
     downloads(q, ctx));
   const body = el('div', { class: 'answer-body' });
   section.append(head, body);
+  container.append(section);
   const objs = q.json || [];
   try {
     if (!objs.length) body.append(el('pre', { class: 'text' }, q.output || '(no answer)'));
@@ -69,5 +71,4 @@ function renderQuery(q, ctx) {
   }
   if (objs.length && q.output)
     section.append(el('details', { class: 'text-output' }, el('summary', {}, 'text'), el('pre', {}, q.output)));
-  return section;
 }

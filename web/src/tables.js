@@ -12,6 +12,13 @@ export function genusText(v) {
   return Array.isArray(v) ? (v.length > 1 ? `${v[0]}^${v.slice(1).join('')}` : String(v[0])) : v;
 }
 
+/* A genus as grundy prints it, its superscript raised. */
+function genusNode(v) {
+  const s = el('span', {}, String(v[0]));
+  if (v.length > 1) s.append(el('sup', {}, v.slice(1).join('')));
+  return s;
+}
+
 export function cellText(v) {
   if (v === null || v === undefined) return '-';
   return Array.isArray(v) ? genusText(v) : String(v);
@@ -57,6 +64,11 @@ function renderTable1D(obj, box) {
   box.append(el('p', { class: 'summary' },
     `${conv}${KIND_LABEL[kind] || kind} of ${values.length} positions; ${nP} P position${nP === 1 ? '' : 's'} (marked)`));
 
+  // long tables: the picture first (the grid scrolls)
+  const pictureFirst = values.length > 120;
+  const pictureBox = el('div');
+  if (pictureFirst) box.append(pictureBox);
+
   // the grid: rows of 10, like grundy's text, the row's first position at its head
   const shown = Math.min(values.length, GRID_MAX);
   const perRow = obj.positions ? Math.min(8, shown) || 1 : 10;
@@ -76,7 +88,7 @@ function renderTable1D(obj, box) {
         class: isP(v, kind) ? 'p' : undefined,
         dataset: { n: labels[k], value: txt },
         title: `${labels[k]}: ${txt}`,
-      }, obj.positions ? `${labels[k]}: ${txt}` : txt));
+      }, obj.positions ? `${labels[k]}: ${txt}` : Array.isArray(v) ? genusNode(v) : txt));
     }
     body.append(tr);
   }
@@ -88,7 +100,7 @@ function renderTable1D(obj, box) {
   // the picture: numbers as a value plot, outcomes as a strip of cells
   if (obj.positions) return;
   const canvas = el('canvas', { class: 'plot' });
-  box.append(el('div', { class: 'plot-wrap' }, canvas));
+  (pictureFirst ? pictureBox : box).append(el('div', { class: 'plot-wrap' }, canvas));
   const width = Math.max(320, Math.min(720, box.clientWidth || 640));
   if (kind === 'outcome') drawStrip(canvas, values, { width });
   else {
