@@ -132,6 +132,11 @@ export function createPlay({ client, getSource, root = document }) {
     }
     if (!pick || token !== game) return;
     const [i, why] = pick;
+    // the moves it chose from, as grundy play lists them, folded
+    const head = state.byValues ? "The computer's moves (the value each leaves you; 0 is a lost position):"
+      : "The computer's moves (the outcome each leaves to you):";
+    logBox.append(el('details', { class: 'line choices' }, el('summary', {}, head),
+      opts.map((x, k) => el('div', {}, `${String(k + 1).padStart(5)}. ${x.position}  (${state.byValues ? x.sg : x.outcome})`))));
     log(`The computer plays ${i + 1}: ${opts[i].position}  (${why})`, 'computer');
     state.pos = opts[i].position;
     state.human = true;

@@ -10,10 +10,11 @@ import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, 
 export function renderAnswers(container, run, ctx) {
   container.replaceChildren();
   if (!run.queries || !run.queries.length) {
-    container.append(el('p', { class: 'empty' }, run.status === 'error' ? 'No answers: see the error below.' : 'No queries in the program.'));
-    return;
+    if (run.status !== 'error') container.append(el('p', { class: 'empty' }, 'No queries in the program.'));
   }
-  for (const q of run.queries) renderQuery(q, ctx, container);
+  for (const q of run.queries || []) renderQuery(q, ctx, container);
+  // an error (bad input, a limit): its message, wrapped, after the answers that finished
+  if (run.exit >= 2 && run.stderr) container.append(el('pre', { class: 'run-error' }, run.stderr));
 }
 
 function downloads(q, ctx) {
