@@ -100,7 +100,7 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
       if (dense) g.fillRect(sx(xs[i]) - 1, sy(ys[i]) - 1, 2, 2);
       else { g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill(); }
     }
-  return { sx, sy, margin: m };
+  return { sx, sy, margin: m, x0, x1, pw };
 }
 
 /* A strip of cells for a 1-D outcome table: P dark, N light, D amber (as grundy's plots). */

@@ -106,8 +106,22 @@ function renderTable1D(obj, box) {
   else {
     // genus: plot its first figure (the normal-play value)
     const ys = values.map((v) => (Array.isArray(v) ? v[0] : typeof v === 'number' ? v : null));
-    drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind)),
+    const g = drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind)),
       { width, height: 240, ylabel: kind === 'remoteness' ? 'remoteness' : 'value' });
+    // hover: the position under the pointer and its value (its own class: .tooltip is the heatmap's)
+    const tip = el('div', { class: 'plot-tip' });
+    canvas.parentNode.append(tip);
+    canvas.addEventListener('mousemove', (ev) => {
+      const r = canvas.getBoundingClientRect();
+      const fx = (ev.clientX - r.left - g.margin.l) / g.pw;
+      const k = Math.round(fx * (labels.length - 1));
+      if (fx < -0.02 || fx > 1.02 || k < 0 || k >= labels.length) { tip.classList.remove('shown'); return; }
+      tip.textContent = `${labels[k]}: ${cellText(values[k])}${isP(values[k], kind) ? ' (P)' : ''}`;
+      tip.style.left = `${Math.min(ev.clientX - r.left + 12, r.width - 90)}px`;
+      tip.style.top = `${ev.clientY - r.top + 12}px`;
+      tip.classList.add('shown');
+    });
+    canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
   }
 }
 
@@ -156,9 +170,12 @@ function renderTable2D(obj, box) {
     if (!c) { tip.classList.remove('shown'); return; }
     const [i, j] = c;
     tip.textContent = `(${x0 + i}, ${y0 + j}): ${cellText(values[i][j])}`;
-    tip.style.left = `${i * info.cell + info.cell + 8}px`;
-    tip.style.top = `${j * info.cell + info.cell + 8}px`;
     tip.classList.add('shown');
+    // beside the cell, on the side with room (the answer's box clips what overflows)
+    const W = info.nx * info.cell, H = info.ny * info.cell;
+    const right = (i + 1) * info.cell + 8, below = (j + 1) * info.cell + 8;
+    tip.style.left = `${right + tip.offsetWidth > W ? Math.max(0, i * info.cell - 8 - tip.offsetWidth) : right}px`;
+    tip.style.top = `${below + tip.offsetHeight > H ? Math.max(0, j * info.cell - 8 - tip.offsetHeight) : below}px`;
   });
   canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
 }
