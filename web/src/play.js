@@ -4,7 +4,7 @@
 // winning move when there is one, the quickest (least remoteness, from `solve` of each
 // winning move), else the move of greatest remoteness (the longest defence), and from a draw
 // a move that keeps the draw, and the log explains it in play.c's words.
-import { el } from './dom.js';
+import { el, errorText } from './dom.js';
 import { jsonLines, convPrefix } from './answers.js';
 
 const RULE = {
@@ -72,7 +72,7 @@ export function createPlay({ client, getSource, root = document }) {
     try {
       o = await ask(`options ${convPrefix(state.conv)}${state.pos}`);
     } catch (e) {
-      if (token === game) { log(`error: ${e.message || e}`, 'error'); status('error'); }
+      if (token === game) { log(`error: ${errorText(e)}`, 'error'); status('error'); }
       return;
     }
     if (token !== game) return;
@@ -127,7 +127,7 @@ export function createPlay({ client, getSource, root = document }) {
     try {
       pick = await choose(opts, state.conv, state.byValues, token);
     } catch (e) {
-      if (token === game) { log(`error: ${e.message || e}`, 'error'); status('error'); }
+      if (token === game) { log(`error: ${errorText(e)}`, 'error'); status('error'); }
       return;
     }
     if (!pick || token !== game) return;

@@ -2,7 +2,7 @@
 // query's text and its CSV / JSON downloads, the answer drawn from the query's JSON objects
 // (tables.js for tables, answers.js for the rest), and the query's own text output folded
 // under it (the whole run's text is in #output).
-import { el, saveFile } from './dom.js';
+import { el, saveFile, errorText } from './dom.js';
 import { renderTable } from './tables.js';
 import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, renderFile } from './answers.js';
 
@@ -28,7 +28,7 @@ function downloads(q, ctx) {
       const text = typeof r === 'string' ? r : r && (r.output ?? r.stdout ?? '');
       saveFile(`${base}.csv`, text, 'text/csv');
     } catch (e) {
-      csv.title = `CSV failed: ${e && (e.message || e.error) || e}`;
+      csv.title = `CSV failed: ${errorText(e)}`;
     } finally { csv.disabled = false; }
   });
   json.addEventListener('click', () =>
