@@ -161,8 +161,12 @@ function renderTable2D(obj, box) {
 
   // hover: the cell under the pointer, from the canvas's own geometry (cell CSS pixels each)
   const cellAt = (ev) => {
+    // cell (i, j) starts at (i, j) * cell from the canvas's corner; the canvas has no border,
+    // and its corner is taken where the browser draws it, at a whole pixel (pointer
+    // coordinates are whole pixels too), so even 1-pixel cells are found exactly
     const r = canvas.getBoundingClientRect();
-    const i = Math.floor((ev.clientX - r.left) / info.cell), j = Math.floor((ev.clientY - r.top) / info.cell);
+    const i = Math.floor((ev.clientX - Math.round(r.left + canvas.clientLeft)) / info.cell);
+    const j = Math.floor((ev.clientY - Math.round(r.top + canvas.clientTop)) / info.cell);
     return i >= 0 && j >= 0 && i < info.nx && j < info.ny ? [i, j] : null;
   };
   canvas.addEventListener('mousemove', (ev) => {
