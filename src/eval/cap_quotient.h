@@ -93,6 +93,13 @@ typedef struct gr_quotient_cap {
     gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap);
     /* The element of heap `heap` of games[gi] in a union (grown on demand). */
     int32_t (*elem_of)(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
+    /* The options of a huge heap (past 2^20) of q's one rule set, through its proved period:
+     * those whose element times rest is in P (want_p 1), not in P (0), or all (-1); reports
+     * the first `limit` to fn in the order of the options and returns how many there are in
+     * all (saturating), without walking them. -1: not for this heap (no proved period, a union,
+     * a small heap, a shape the residue classes do not cover): walk its options. */
+    int64_t (*moves_where)(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t rest, int want_p, int64_t limit,
+                           gr_option_fn fn, void *user);
     /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
     void (*prove)(gr_ctx *c, gr_quotient *q);
     void (*free)(gr_ctx *c, gr_quotient *q);

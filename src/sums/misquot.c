@@ -44,6 +44,7 @@ static int64_t heap_weight(gr_ctx *c, gr_game *g, int64_t h) {
 
 typedef struct mq {
     gr_ctx *c; const gr_quotient_cap *Q; gr_quotient *q; int32_t *rest;
+    const gr_comp *comps;
     const int *gi;                   /* each component's rule set in the union */
     int every; int last;             /* options: keep every move, with its outcome in last */
     gr_option_outcome_fn ofn; void *ouser;
@@ -56,6 +57,13 @@ static int winning(void *user, int at, const int64_t *parts, int nparts) {
         x = m->q->mul[(size_t)x * (size_t)m->q->order + (size_t)m->Q->elem_of(m->c, m->q, m->gi[at], parts[i])];
     m->last = m->q->inP[x] ? GR_LOSS : GR_WIN;
     return m->every || m->q->inP[x];
+}
+
+/* A huge heap's kept options through the quotient's proved period (cap_quotient.h), -1 to walk
+ * them: every option for options, else the winning ones (into P). */
+static int64_t huge(void *user, int at, int64_t limit, gr_option_fn ofn, void *ouser) {
+    mq *m = user;
+    return m->Q->moves_where(m->c, m->q, m->comps[at].c[0], m->rest[at], m->every ? -1 : 1, limit, ofn, ouser);
 }
 
 /* The quotient of the components' rule sets (one, or their union), heaps up to the largest,
@@ -211,8 +219,8 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
     else
         snprintf(t->why + used, sizeof t->why - used, "; remoteness not computed (%s)", t->remoteness_skipped);
     if (t->outcome == GR_WIN && fn) {
-        mq m = { c, Q, q, rest, gi, 0, 0, NULL, NULL };
-        gr_sum_moves_where(c, comps, n, winning, &m, fn, user);
+        mq m = { c, Q, q, rest, comps, gi, 0, 0, NULL, NULL };
+        gr_sum_moves_where(c, comps, n, winning, huge, &m, fn, user, &t->moves_unlisted);
     }
     gr_free(c, e); gr_free(c, rest); gr_free(c, gi);
     return 1;
@@ -224,7 +232,8 @@ static void with_outcome(void *user, const char *text, uint32_t id) {
     m->ofn(m->ouser, text, m->last);
 }
 
-int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user) {
+int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user,
+                               int64_t *unlisted) {
     char why[256];
     int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
     const gr_quotient_cap *Q;
@@ -237,8 +246,8 @@ int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option
         for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)Q->elem_of(c, q, gi[j], comps[j].c[0])];
         rest[i] = x;
     }
-    mq m = { c, Q, q, rest, gi, 1, 0, fn, user };
-    gr_sum_moves_where(c, comps, n, winning, &m, with_outcome, &m);
+    mq m = { c, Q, q, rest, comps, gi, 1, 0, fn, user };
+    gr_sum_moves_where(c, comps, n, winning, huge, &m, with_outcome, &m, unlisted);
     gr_free(c, rest); gr_free(c, gi);
     return 1;
 }

@@ -175,6 +175,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         out->remoteness = th.remoteness;
         memcpy(out->remoteness_skipped, th.remoteness_skipped, sizeof out->remoteness_skipped);
         out->moves_partial = th.moves_partial;
+        out->moves_unlisted = th.moves_unlisted;
     } else if (theory && n == 1 && solve_one(c, comps, conv, out, fn, user)) {
         /* one component, by its own evaluator */
     } else {

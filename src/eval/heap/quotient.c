@@ -6,6 +6,7 @@
 #include "eval/heap/quotient.h"
 #include "eval/heap/qmonoid.h"
 #include "eval/heap/qcheck.h"
+#include "eval/heap/heapmoves.h"
 #include "eval/cache.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -501,6 +502,28 @@ void gr_quotient_prove(gr_ctx *c, gr_quotient *q) {
 }
 
 
+/* ---- the options of a huge heap, through the proved period ---- */
+/* The element of a heap, the product, and whether rest times it lands where wanted. */
+typedef struct q_val { gr_ctx *c; gr_quotient *q; int32_t rest; int want; } q_val;
+static int64_t q_value(void *u, int64_t h) { q_val *v = u; return gr_quotient_elem(v->c, v->q, h); }
+static int64_t q_mul(void *u, int64_t x, int64_t y) {
+    q_val *v = u;
+    return v->q->mul[(size_t)x * (size_t)v->q->order + (size_t)y];
+}
+static int q_hit(void *u, int64_t x) {
+    q_val *v = u;
+    return v->want < 0 || v->q->inP[v->q->mul[(size_t)v->rest * (size_t)v->q->order + (size_t)x]] == v->want;
+}
+
+int64_t gr_quotient_moves_where(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t rest, int want_p, int64_t limit,
+                                gr_option_fn fn, void *user) {
+    gr_game *g = q->game;
+    if (q->ngames != 1 || !q->proved || heap <= GR_HUGE_HEAP || !gr_heap_moves_shape(g)) return -1;
+    q_val u = { c, q, rest, want_p };
+    gr_heap_valuation v = { q_value, q_mul, q_hit, &u, q->per, q->pre };
+    return gr_heap_moves_where(c, g, heap, &v, limit, fn, user);
+}
+
 /* ---- the capability (cap_quotient.h) ---- */
 static const gr_quotient_cap quotient_cap = {
     .of = gr_quotient_of,
@@ -508,6 +531,7 @@ static const gr_quotient_cap quotient_cap = {
     .elem = gr_quotient_elem,
     .union_of = gr_quotient_union,
     .elem_of = gr_quotient_elem_of,
+    .moves_where = gr_quotient_moves_where,
     .prove = gr_quotient_prove,
     .free = gr_quotient_free,
     .present = gr_quotient_present,
