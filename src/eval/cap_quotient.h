@@ -50,6 +50,7 @@ typedef struct gr_quotient {
     int32_t *mul;            /* [order * order]; element 0 is the identity */
     int32_t *pret;           /* [nheaps]: the element of each heap */
     int64_t last_growth;     /* the heap where |Q| last grew (0: never past heap 0) */
+    int32_t *order_at;       /* [nheaps]: |Q| once atom a was in (how the order grew) */
     /* the options of each heap, as heap words: opt_off[h] .. opt_off[h + 1] index into words,
      * each word its length then its heaps */
     int64_t *opt_off; int32_t *words; int64_t nwords, wcap;
@@ -62,6 +63,8 @@ typedef struct gr_quotient {
                               * (the cost of the proofs) */
     int64_t budget;          /* >0: a heap whose search would pass this cost is left out ... */
     int over_budget;         /* ... and this says so (the caller clears both) */
+    int no_grow;             /* set: a heap that would make Q grow is left out as over budget
+                              * (heaps added only to prove a period, at the cost of a check) */
     int64_t refused[8];      /* a union: the heap of games[i] a caller's budget once left out
                               * (0: none), for that caller not to pay for it again */
 } gr_quotient;
