@@ -329,10 +329,13 @@ query
     | census_query ';'           { $$ = $1; }
     ;
 
-/* census G[c] for c in octal(3) to N: every member to N, grouped into classes (census.h). */
+/* census [misere] G[c] for c in octal(3) to N: every member to N, grouped into classes
+ * (census.h): by their values, or (misere) by their misere quotients. */
 census_query
-    : CENSUS gameref FOR bindings TO expr
-        { $$ = ast_query(C, L(@$), Q_CENSUS); $$->game = $2; $$->bindings = $4; $$->census_to = $6; $$->loc = (gr_loc){ @2.off, @6.end - @2.off }; }
+    : CENSUS conv_opt gameref FOR bindings TO expr
+        { $$ = ast_query(C, L(@$), Q_CENSUS); $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0;
+          $$->game = $3; $$->bindings = $5; $$->census_to = $7;
+          $$->loc = (gr_loc){ $2 >= 0 ? @2.off : @3.off, @7.end - ($2 >= 0 ? @2.off : @3.off) }; }
     ;
 
 /* Showing and exporting: a plot of a table, the position graph as DOT, the options of a position. */

@@ -432,7 +432,7 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
     }
     printf("\nPosition: %s\n", text);
     opt_list l = { 0 };
-    gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l);
+    gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l, NULL);
     if (l.n == 0) {
         printf("No move is left for %s. Game over: %s.\n", st->human ? "you" : "the computer",
                st->human ? "the computer wins" : "you win");

@@ -15,7 +15,8 @@ typedef struct gr_moves_sink {
 } gr_moves_sink;
 
 typedef struct gr_moves_cap {
-    /* The options of pos of SG value want: reports the first `limit` to the sink, sets *count
+    /* The options of pos of SG value want (want < 0: every option, where the evaluator can
+     * count them without walking them, as a huge heap through its period): reports the first `limit` to the sink, sets *count
      * to how many there are (saturating), returns 1 if the sink saw every one the caller
      * needs, 0 if not; -1 declined (enumerate the options). */
     int (*moves_to)(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,

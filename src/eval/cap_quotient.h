@@ -50,6 +50,7 @@ typedef struct gr_quotient {
     int32_t *mul;            /* [order * order]; element 0 is the identity */
     int32_t *pret;           /* [nheaps]: the element of each heap */
     int64_t last_growth;     /* the heap where |Q| last grew (0: never past heap 0) */
+    int32_t *order_at;       /* [nheaps]: |Q| once atom a was in (how the order grew) */
     /* the options of each heap, as heap words: opt_off[h] .. opt_off[h + 1] index into words,
      * each word its length then its heaps */
     int64_t *opt_off; int32_t *words; int64_t nwords, wcap;
@@ -62,6 +63,8 @@ typedef struct gr_quotient {
                               * (the cost of the proofs) */
     int64_t budget;          /* >0: a heap whose search would pass this cost is left out ... */
     int over_budget;         /* ... and this says so (the caller clears both) */
+    int no_grow;             /* set: a heap that would make Q grow is left out as over budget
+                              * (heaps added only to prove a period, at the cost of a check) */
     int64_t refused[8];      /* a union: the heap of games[i] a caller's budget once left out
                               * (0: none), for that caller not to pay for it again */
 } gr_quotient;
@@ -93,6 +96,13 @@ typedef struct gr_quotient_cap {
     gr_quotient *(*union_of)(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap);
     /* The element of heap `heap` of games[gi] in a union (grown on demand). */
     int32_t (*elem_of)(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
+    /* The options of a huge heap (past 2^20) of q's one rule set, through its proved period:
+     * those whose element times rest is in P (want_p 1), not in P (0), or all (-1); reports
+     * the first `limit` to fn in the order of the options and returns how many there are in
+     * all (saturating), without walking them. -1: not for this heap (no proved period, a union,
+     * a small heap, a shape the residue classes do not cover): walk its options. */
+    int64_t (*moves_where)(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t rest, int want_p, int64_t limit,
+                           gr_option_fn fn, void *user);
     /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
     void (*prove)(gr_ctx *c, gr_quotient *q);
     void (*free)(gr_ctx *c, gr_quotient *q);

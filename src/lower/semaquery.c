@@ -371,6 +371,8 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
 
 /* census G[c] for c in ... to N: a periodicity check of every member, run to N (census.h). */
 enum { GR_MAX_CENSUS_TO = 1 << 30 };
+/* a misere census computes quotients heap by heap, each step a proof: far fewer heaps */
+enum { GR_MAX_MISERE_CENSUS_TO = 1 << 16 };
 static void resolve_census(sema *s, gr_query *q, gr_rquery *r) {
     q->check = CK_PERIODIC;
     if (q->game.has_args) resolve_check(s, q, r);
@@ -378,10 +380,14 @@ static void resolve_census(sema *s, gr_query *q, gr_rquery *r) {
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a census is over a family: write census %s[c] for c in octal(2) to N", q->game.name);
     r->kind = Q_CENSUS;
     gr_scope empty = { 0 };
+    if (q->has_conv && q->conv != CONV_NORMAL && q->conv != CONV_MISERE)
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "a census groups normal-play values or misere quotients (census misere %s[c] ...), not %s play",
+                   q->game.name, q->conv == CONV_ANYLEAF ? "anyleaf" : "every");
     r->census_to = gr_const_eval(s->c, q->census_to, &empty);
-    if (r->census_to < 1 || r->census_to > GR_MAX_CENSUS_TO)
-        gr_fail_at(s->c, q->census_to->loc, GR_EXIT_INPUT, "a census runs to a heap from 1 to %d, not %lld", GR_MAX_CENSUS_TO,
-                   (long long)r->census_to);
+    int64_t most = q->conv == CONV_MISERE ? GR_MAX_MISERE_CENSUS_TO : GR_MAX_CENSUS_TO;
+    if (r->census_to < 1 || r->census_to > most)
+        gr_fail_at(s->c, q->census_to->loc, GR_EXIT_INPUT, "a %scensus runs to a heap from 1 to %lld, not %lld",
+                   q->conv == CONV_MISERE ? "misere " : "", (long long)most, (long long)r->census_to);
 }
 
 /* plot is a table drawn to a file; dot and options take a position, as solve does. */

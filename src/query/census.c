@@ -87,11 +87,105 @@ static void print_class(const gr_rquery *q, int cls, int root, const int *member
     gr_check_columns_text(r, "         ", out);
 }
 
+/* ---- census misere: classes of equal quotients with their pretending functions ---- */
+static const char *const MISERE_STATUS[] = { "stable", "growing", "limit" };
+
+static void tame_text(const gr_misere_member *mm, char *buf, size_t cap) {
+    if (mm->status == GR_MISERE_LIMIT) snprintf(buf, cap, "-");
+    else if (mm->tame_k > 0) snprintf(buf, cap, "T%d", mm->tame_k);
+    else snprintf(buf, cap, mm->tame_k < 0 ? "T0" : "wild");
+}
+
+static void print_misere_class(const gr_rquery *q, int cls, const int *members, int n, const gr_member_result *res,
+                               gr_format fmt, FILE *out) {
+    const gr_misere_member *mm = &res[members[0]].misere;
+    char tame[16], from[32];
+    tame_text(mm, tame, sizeof tame);
+    int stable = mm->status == GR_MISERE_STABLE, limit = mm->status == GR_MISERE_LIMIT;
+    if (fmt == GR_FMT_JSON) {
+        fprintf(out, "{\"query\":\"census\",\"convention\":\"misere\",\"class\":%d,\"status\":\"%s\",\"checked_to\":%lld,"
+                     "\"order\":%d,\"p_order\":%d,\"tame\":", cls, MISERE_STATUS[mm->status], (long long)mm->reached,
+                mm->order, mm->p_order);
+        if (!limit && mm->tame_k) fprintf(out, "\"%s\"", tame); else fputs("false", out);
+        fprintf(out, ",\"last_growth\":%lld,\"periodic_from\":", (long long)mm->last_growth);
+        if (stable) fprintf(out, "%lld,\"period\":%lld", (long long)mm->periodic_from, (long long)mm->period);
+        else fputs("null", out);
+        if (limit) {
+            fputs(",\"limit\":", out);
+            gr_json_string(out, mm->limit);
+            fputs(",\"growth\":[", out);
+            for (int k = 0; k < mm->ngrowth; k++)
+                fprintf(out, "%s[%lld,%lld]", k ? "," : "", (long long)mm->growth[k][0], (long long)mm->growth[k][1]);
+            fputc(']', out);
+        }
+        fputs(",\"members\":[", out);
+        for (int k = 0; k < n; k++) {
+            if (k) fputc(',', out);
+            gr_json_string(out, q->member_labels[members[k]]);
+        }
+        fputs("]}\n", out);
+        return;
+    }
+    if (stable) snprintf(from, sizeof from, "%lld", (long long)mm->periodic_from);
+    else snprintf(from, sizeof from, fmt == GR_FMT_CSV ? "" : "-");
+    if (fmt == GR_FMT_CSV) {
+        fprintf(out, "%d,%s,%lld,%d,%d,%s,%lld,%s,\"", cls, MISERE_STATUS[mm->status], (long long)mm->reached, mm->order,
+                mm->p_order, limit ? "" : tame, (long long)mm->last_growth, from);
+        for (int k = 0; k < n; k++) fprintf(out, "%s%s", k ? " " : "", q->member_labels[members[k]]);
+        fputs("\",\"", out);
+        for (int k = 0; limit && k < mm->ngrowth; k++)
+            fprintf(out, "%s%lld:%lld", k ? " " : "", (long long)mm->growth[k][0], (long long)mm->growth[k][1]);
+        fputs("\"\n", out);
+        return;
+    }
+    fprintf(out, "  %-5d  %-7s  %-6d  %-5d  %-5s  %-11lld  %-13s ", cls, MISERE_STATUS[mm->status], mm->order, mm->p_order,
+            tame, (long long)mm->last_growth, from);
+    for (int k = 0; k < n; k++) fprintf(out, " %s", q->member_labels[members[k]]);
+    fputc('\n', out);
+    if (stable) fprintf(out, "         period %lld from heap %lld (proved)\n", (long long)mm->period, (long long)mm->periodic_from);
+    if (limit) {
+        fprintf(out, "         stopped at %s\n         order by heap:", mm->limit);
+        for (int k = 0; k < mm->ngrowth; k++)
+            fprintf(out, "%s%lld:%lld", k % 12 ? " " : "\n           ", (long long)mm->growth[k][0], (long long)mm->growth[k][1]);
+        fputc('\n', out);
+    }
+}
+
+static void run_misere_census(const gr_rquery *q, const gr_member_result *res, int *members, int *cls_of, gr_format fmt, FILE *out) {
+    int n = q->nmembers, nclasses = 0;
+    for (int i = 0; i < n; i++) {
+        cls_of[i] = -1;
+        for (int j = 0; j < i && cls_of[i] < 0; j++)
+            if (cls_of[j] == j && same(res[i].fp_all, res[j].fp_all)) cls_of[i] = j;
+        if (cls_of[i] < 0) { cls_of[i] = i; nclasses++; }
+    }
+    if (fmt == GR_FMT_CSV) fputs("class,status,checked_to,order,p_order,tame,last_growth,periodic_from,members,growth\n", out);
+    else if (fmt == GR_FMT_TEXT) {
+        fprintf(out, "census %s: %d member%s in %d class%s (equal misere quotients and pretending functions)\n", q->text, n,
+                n == 1 ? "" : "s", nclasses, nclasses == 1 ? "" : "es");
+        fprintf(out, "  class  status   order   |P|    tame   last_growth  periodic_from  members\n");
+    }
+    int cls = 0;
+    for (int root = 0; root < n; root++) {
+        if (cls_of[root] != root) continue;
+        int cnt = 0;
+        for (int i = root; i < n; i++) if (cls_of[i] == root) members[cnt++] = i;
+        print_misere_class(q, ++cls, members, cnt, res, fmt, out);
+    }
+    if (fmt == GR_FMT_TEXT) fputc('\n', out);
+}
+
 void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out) {
     gr_rquery *q = &m->queries[qi];
     int n = q->nmembers;
     gr_member_result *res = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *res));
     gr_members_run(c, m, qi, res);
+    if (q->conv == CONV_MISERE) {
+        int *members = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *members)), *cls_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cls_of));
+        run_misere_census(q, res, members, cls_of, fmt, out);
+        gr_free(c, members); gr_free(c, cls_of); gr_free(c, res);
+        return;
+    }
     classes k = { gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *k.parent)), gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *k.off)) };
     for (int i = 0; i < n; i++) k.parent[i] = i;
     for (int i = 0; i < n; i++)

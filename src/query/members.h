@@ -12,6 +12,23 @@
 
 enum { GR_MEMBER_TODO = 0, GR_MEMBER_DONE = 1, GR_MEMBER_FAILED = 2 };
 
+/* A member of a misere census: its quotient of heaps 0..to (eval/cap_quotient.h), or as far as
+ * the member's budget took it; fp_all of the record is the fingerprint of the quotient and its
+ * pretending function up to renaming of elements (census.c groups by it). */
+enum { GR_MISERE_STABLE = 0, GR_MISERE_GROWING = 1, GR_MISERE_LIMIT = 2 };
+enum { GR_GROWTH_MAX = 256 };      /* heaps of the growth kept (each heap to 256, else changes) */
+typedef struct gr_misere_member {
+    int32_t status;                /* GR_MISERE_* */
+    int32_t order, p_order;        /* of the quotient of heaps 0..to, or reached */
+    int32_t tame_k;                /* T_k, 0 wild, -1 trivial */
+    int64_t last_growth;
+    int64_t reached;               /* the last heap in the quotient */
+    int64_t periodic_from, period; /* stable: the pretending function's proved period */
+    int32_t ngrowth, pad;
+    int64_t growth[GR_GROWTH_MAX][2];   /* [heap, order] */
+    char limit[200];               /* GR_MISERE_LIMIT: which limit ended it */
+} gr_misere_member;
+
 typedef struct gr_member_result {
     int32_t state;                 /* GR_MEMBER_* */
     int32_t rank;                  /* the MPI rank that computed it (0 elsewhere) */
@@ -22,6 +39,7 @@ typedef struct gr_member_result {
     uint64_t fp_head[2];           /*   of heaps 0..to-1 */
     uint64_t fp_tail[2];           /*   and of heaps 1..to (for the shift of one heap) */
     gr_failure failure;            /* GR_MEMBER_FAILED: why */
+    gr_misere_member misere;       /* census misere only */
 } gr_member_result;
 
 /* How members are spread: run fills res[i] for every i of q whose state is GR_MEMBER_TODO (in

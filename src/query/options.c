@@ -8,7 +8,10 @@
 #include <string.h>
 
 typedef struct option { char *text; int64_t sg; int outcome; } option;
-typedef struct option_list { gr_ctx *c; option *v; size_t n, cap; gr_pg *pg; } option_list;
+typedef struct option_list {
+    gr_ctx *c; option *v; size_t n, cap; gr_pg *pg;
+    int64_t unlisted;   /* options of huge heaps past the first 100 of each, not listed */
+} option_list;
 
 static void push(option_list *l, const char *text, int64_t sg, int outcome) {
     if (l->n == l->cap) {
@@ -32,8 +35,8 @@ static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list 
     int64_t sg = -1;
     int64_t *vals = gr_alloc(c, sizeof *vals * (size_t)q->ncomps);
     if (conv == CONV_NORMAL && !c->no_theory && gr_sum_sg_fast(c, q->comps, q->ncomps, &sg, vals)) {
-        gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, l);
-    } else if (conv == CONV_MISERE && !c->no_theory && gr_misere_quotient_options(c, q->comps, q->ncomps, by_outcome, l)) {
+        gr_sum_fast_options(c, q->comps, q->ncomps, vals, sg, by_value, l, &l->unlisted);
+    } else if (conv == CONV_MISERE && !c->no_theory && gr_misere_quotient_options(c, q->comps, q->ncomps, by_outcome, l, &l->unlisted)) {
         /* heaps of one rule set: each option's outcome from the misere quotient */
     } else {
         gr_sum_fallback_note(c, c->no_theory ? "--no-theory" : conv == CONV_NORMAL ?
@@ -75,7 +78,9 @@ void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, 
             else fputs(",\"sg\":null", out);
             fprintf(out, ",\"outcome\":\"%c\"}", OUT[l.v[i].outcome]);
         }
-        fputs("]}\n", out);
+        fputc(']', out);
+        if (l.unlisted) fprintf(out, ",\"options_not_listed\":%lld", (long long)l.unlisted);
+        fputs("}\n", out);
     } else if (fmt == GR_FMT_CSV) {
         fputs("position,value\n", out);
         for (size_t i = 0; i < l.n; i++) {
@@ -83,8 +88,13 @@ void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, 
             else fprintf(out, "\"%s\",%c\n", l.v[i].text, OUT[l.v[i].outcome]);
         }
     } else {
-        fprintf(out, "options %s%s%s: %zu move%s\n", conv != CONV_NORMAL ? gr_convention_name(conv) : "",
-                conv != CONV_NORMAL ? " " : "", position, l.n, l.n == 1 ? "" : "s");
+        if (l.unlisted)
+            fprintf(out, "options %s%s%s: %lld moves (%zu listed: the first 100 of each heap past 2^20)\n",
+                    conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position,
+                    (long long)l.unlisted + (long long)l.n, l.n);
+        else
+            fprintf(out, "options %s%s%s: %zu move%s\n", conv != CONV_NORMAL ? gr_convention_name(conv) : "",
+                    conv != CONV_NORMAL ? " " : "", position, l.n, l.n == 1 ? "" : "s");
         int w = 0;
         for (size_t i = 0; i < l.n; i++) { int n = (int)strlen(l.v[i].text); if (n > w && n <= 60) w = n; }
         for (size_t i = 0; i < l.n; i++) {

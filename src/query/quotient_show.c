@@ -22,9 +22,30 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
     const gr_quotient_cap *Q = gr_cap_quotient(g, why, sizeof why);
     gr_quotient *q = Q ? Q->of(c, g, to, why, sizeof why) : NULL;
     if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
-    if (q->failed)
+    if (q->failed && q->failed <= to) {
+        /* how far it got: the order at each heap proved, then the limit (status 3) */
+        int64_t last = q->failed - 1;
+        if (fmt == GR_FMT_JSON) {
+            fputs("{\"query\":\"quotient\",\"game\":", out);
+            json_str(out, g->name);
+            fprintf(out, ",\"to\":%lld,\"status\":\"limit\",\"reached\":%lld,\"order\":%d,\"limit\":", (long long)to,
+                    (long long)last, q->order_at[last]);
+            json_str(out, q->why_failed);
+            fputs(",\"growth\":[", out);
+            for (int64_t h = 0; h <= last; h++) fprintf(out, "%s[%lld,%d]", h ? "," : "", (long long)h, q->order_at[h]);
+            fputs("]}\n", out);
+        } else if (fmt == GR_FMT_CSV) {
+            fputs("heap,order\n", out);
+            for (int64_t h = 0; h <= last; h++) fprintf(out, "%lld,%d\n", (long long)h, q->order_at[h]);
+        } else {
+            fprintf(out, "%s(0..%lld): misere quotient stopped at heap %lld (order %d at heap %lld): %s\n  order by heap:", g->name,
+                    (long long)to, (long long)q->failed, q->order_at[last], (long long)last, q->why_failed);
+            for (int64_t h = 0; h <= last; h++) fprintf(out, "%s%lld:%d", h % 12 ? " " : "\n   ", (long long)h, q->order_at[h]);
+            fputs("\n\n", out);
+        }
         gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
-                g->name, (long long)q->failed - 1, q->order, (long long)q->failed, q->why_failed);
+                g->name, (long long)last, q->order_at[last], (long long)q->failed, q->why_failed);
+    }
     /* computed further before (the evaluators' cache): the quotient of 0..to itself, so the
      * answer does not depend on what was asked first */
     gr_quotient *own = NULL;

@@ -62,6 +62,7 @@ typedef struct gr_theory {
     char remoteness_skipped[96];  /* why it was not computed ("over 262144 positions"), "" if not tried */
     int64_t value;            /* the theory's value of the sum (reduced value, genus g), -1 none */
     int moves_partial;        /* the winning moves listed are some, not all */
+    int64_t moves_unlisted;   /* winning moves of huge heaps past those listed (100 a heap) */
     char why[1024];           /* what applied, or why nothing did (for --explain) */
 } gr_theory;
 

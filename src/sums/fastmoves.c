@@ -106,9 +106,10 @@ static int fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *v
         f->at = i;
         f->want = every ? -1 : total ^ vals[i];
         f->rest = total ^ vals[i];
-        if (!every) {
+        {
             /* the evaluator's own way to the wanted value: nim, a huge heap through its proved
-             * period (~h winning moves: the first are listed), a figure's cuts found top down */
+             * period (~h winning moves, or every option of it: the first are listed), a
+             * figure's cuts found top down */
             gr_moves_sink sink = { fast_option, fast_cut, f };
             int64_t all;
             int r = gr_eval_moves_to(c, g, comps[i].c, f->want, HUGE_LISTED, &sink, &all);
@@ -133,20 +134,27 @@ int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *val
 }
 
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                         gr_valued_option_fn fn, void *user) {
-    (void)fast_options(c, comps, n, vals, total, NULL, fn, user, NULL);
+                         gr_valued_option_fn fn, void *user, int64_t *unlisted) {
+    if (unlisted) *unlisted = 0;
+    (void)fast_options(c, comps, n, vals, total, NULL, fn, user, unlisted);
 }
 
-void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, void *kuser,
-                        gr_child_fn fn, void *user) {
+void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, gr_move_huge_fn huge,
+                        void *kuser, gr_child_fn fn, void *user, int64_t *unlisted) {
     fast_ctx *f = gr_alloc(c, sizeof *f);
     f->c = c; f->comps = comps; f->n = n; f->fn = fn; f->user = user; f->cut = -1;
     f->keep = keep; f->kuser = kuser;
     gr_move_keys_init(&f->keys, c);
     gr_text_init(&f->text, c);
+    if (unlisted) *unlisted = 0;
     for (int i = 0; i < n; i++) {
         gr_poll(c);
         f->at = i;
+        int64_t all = huge ? huge(kuser, i, HUGE_LISTED, fast_option, f) : -1;
+        if (all >= 0) {   /* the first ones went through fast_option (keep still decides) */
+            if (all > HUGE_LISTED && unlisted) *unlisted += all - HUGE_LISTED;
+            continue;
+        }
         gr_eval_options(c, comps[i].game, comps[i].c, fast_option, f);
     }
     gr_move_keys_free(&f->keys);

@@ -1,6 +1,7 @@
 /* misquot: misere sums from the misere quotient; see misquot.h. */
 #include "misquot.h"
 #include "misremote.h"
+#include "estimate.h"
 #include <string.h>
 
 /* The quotient grows a heap at a time to cover a sum's heaps, within this much work (states
@@ -44,6 +45,7 @@ static int64_t heap_weight(gr_ctx *c, gr_game *g, int64_t h) {
 
 typedef struct mq {
     gr_ctx *c; const gr_quotient_cap *Q; gr_quotient *q; int32_t *rest;
+    const gr_comp *comps;
     const int *gi;                   /* each component's rule set in the union */
     int every; int last;             /* options: keep every move, with its outcome in last */
     gr_option_outcome_fn ofn; void *ouser;
@@ -56,6 +58,25 @@ static int winning(void *user, int at, const int64_t *parts, int nparts) {
         x = m->q->mul[(size_t)x * (size_t)m->q->order + (size_t)m->Q->elem_of(m->c, m->q, m->gi[at], parts[i])];
     m->last = m->q->inP[x] ? GR_LOSS : GR_WIN;
     return m->every || m->q->inP[x];
+}
+
+/* A quotient that has to grow for a sum never costs much more than the position graph the sum
+ * falls back to: its work (the quotient's unit, states checked and elements marked, 10 to 30
+ * million a second) is bounded by this many units per position the graph is estimated to hold
+ * (about the graph's time), and never below GRAPH_WORK_FLOOR (cheap quotients are always tried:
+ * they are kept for every later sum). */
+enum { GRAPH_WORK_PER_POSITION = 32, GRAPH_WORK_FLOOR = 1000000 };
+static int64_t graph_bound(const gr_comp *comps, int n) {
+    double est = gr_sum_graph_estimate(comps, n, CONV_MISERE) * GRAPH_WORK_PER_POSITION;
+    return est >= 1e15 ? INT64_MAX : est < GRAPH_WORK_FLOOR ? GRAPH_WORK_FLOOR : (int64_t)est;
+}
+static int64_t at_most(int64_t budget, int64_t bound) { return budget < bound ? budget : bound; }
+
+/* A huge heap's kept options through the quotient's proved period (cap_quotient.h), -1 to walk
+ * them: every option for options, else the winning ones (into P). */
+static int64_t huge(void *user, int at, int64_t limit, gr_option_fn ofn, void *ouser) {
+    mq *m = user;
+    return m->Q->moves_where(m->c, m->q, m->comps[at].c[0], m->rest[at], m->every ? -1 : 1, limit, ofn, ouser);
 }
 
 /* The quotient of the components' rule sets (one, or their union), heaps up to the largest,
@@ -82,6 +103,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
     for (int k = 0; k < ng; k++)
         if (!(Q = gr_cap_quotient(games[k], why, cap))) return NULL;
     *Qp = Q;
+    int64_t bound = graph_bound(comps, n);
     if (ng > 1) {
         /* Each rule set only to its own largest heap here: kayles(40) + kayles(50) + *7 needs
          * Kayles to 50 and Nim to 7, whose quotient is small (Nim to 50 beside it is not). */
@@ -105,7 +127,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
                 int nk = gi[big];
                 mine[nk] = q->refused[nk] && q->refused[nk] <= tops[nk] ? q->refused[nk] - 1 : tops[nk];
             }
-            q->budget = q->checked_states + (phase ? NIM_BUDGET : UNION_BUDGET);
+            q->budget = q->checked_states + at_most(phase ? NIM_BUDGET : UNION_BUDGET, bound);
             Q->union_of(c, games, ng, mine, 0, why, cap);
             if (q->over_budget)
                 for (int k = 0; k < ng; k++) if (q->count[k] <= mine[k]) { q->refused[k] = q->count[k]; break; }
@@ -130,13 +152,14 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
         for (int i = 0; i < n; i++) W += heap_weight(c, comps[i].game, comps[i].c[0]);
         gr_quotient *b = Q->union_of(c, games, ng, none, W, why, cap);
         if (!b) return NULL;
-        b->budget = b->checked_states + QUOTIENT_BUDGET;
+        b->budget = b->checked_states + at_most(QUOTIENT_BUDGET, bound);
         Q->union_of(c, games, ng, tops, W, why, cap);
         int over = b->over_budget;
         b->budget = 0; b->over_budget = 0;
         q = b;
         if (over) {
-            snprintf(why, cap, "the misere quotient of the union of %d rule sets, even made for the sum's %lld moves, grew to order %d, past the budget of its proofs", ng, (long long)W, q->order);
+            snprintf(why, cap, "the misere quotient of the union of %d rule sets, even made for the sum's %lld moves, grew to order %d, past the budget of its proofs%s",
+                     ng, (long long)W, q->order, bound < QUOTIENT_BUDGET ? " (bounded by the work of the position graph it falls back to)" : "");
             return NULL;
         }
         if (q->failed) {
@@ -148,7 +171,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
     gr_game *g = games[0];
     gr_quotient *q = Q->of(c, g, 0, why, cap);
     if (!q) return NULL;
-    q->budget = q->checked_states + QUOTIENT_BUDGET;
+    q->budget = q->checked_states + at_most(QUOTIENT_BUDGET, bound);
     while (!q->proved && !q->failed && !q->over_budget && q->nheaps <= top) {
         Q->of(c, g, q->nheaps, NULL, 0);
         if (q->nheaps % 64 == 0) Q->prove(c, q);
@@ -156,8 +179,9 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
     int over = q->over_budget;
     q->budget = 0; q->over_budget = 0;
     if (over) {
-        snprintf(why, cap, "the misere quotient of %s grew to order %d by heap %lld, past the budget of its proofs",
-                 g->name, q->order, (long long)q->nheaps - 1);
+        snprintf(why, cap, "the misere quotient of %s grew to order %d by heap %lld, past the budget of its proofs%s",
+                 g->name, q->order, (long long)q->nheaps - 1,
+                 bound < QUOTIENT_BUDGET ? " (bounded by the work of the position graph it falls back to)" : "");
         return NULL;
     }
     if (q->failed && top >= q->failed) {
@@ -211,8 +235,8 @@ int gr_misere_quotient(gr_ctx *c, const gr_comp *comps, int n, gr_theory *t, gr_
     else
         snprintf(t->why + used, sizeof t->why - used, "; remoteness not computed (%s)", t->remoteness_skipped);
     if (t->outcome == GR_WIN && fn) {
-        mq m = { c, Q, q, rest, gi, 0, 0, NULL, NULL };
-        gr_sum_moves_where(c, comps, n, winning, &m, fn, user);
+        mq m = { c, Q, q, rest, comps, gi, 0, 0, NULL, NULL };
+        gr_sum_moves_where(c, comps, n, winning, huge, &m, fn, user, &t->moves_unlisted);
     }
     gr_free(c, e); gr_free(c, rest); gr_free(c, gi);
     return 1;
@@ -224,7 +248,8 @@ static void with_outcome(void *user, const char *text, uint32_t id) {
     m->ofn(m->ouser, text, m->last);
 }
 
-int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user) {
+int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option_outcome_fn fn, void *user,
+                               int64_t *unlisted) {
     char why[256];
     int *gi = gr_alloc(c, (size_t)n * sizeof *gi);
     const gr_quotient_cap *Q;
@@ -237,8 +262,8 @@ int gr_misere_quotient_options(gr_ctx *c, const gr_comp *comps, int n, gr_option
         for (int j = 0; j < n; j++) if (j != i) x = q->mul[(size_t)x * M + (size_t)Q->elem_of(c, q, gi[j], comps[j].c[0])];
         rest[i] = x;
     }
-    mq m = { c, Q, q, rest, gi, 1, 0, fn, user };
-    gr_sum_moves_where(c, comps, n, winning, &m, with_outcome, &m);
+    mq m = { c, Q, q, rest, comps, gi, 1, 0, fn, user };
+    gr_sum_moves_where(c, comps, n, winning, huge, &m, with_outcome, &m, unlisted);
     gr_free(c, rest); gr_free(c, gi);
     return 1;
 }

@@ -32,7 +32,9 @@ typedef struct search {
     frame *fr; size_t nfr, capfr;
     kid *kids; size_t nkids, capkids;
     int32_t *key, *child, *pre, *suf; size_t capkey;
-    int stop;                              /* 1 past the positions, 2 past the work, 3 no move */
+    int stop;                              /* 1 past the positions, 2 past the work, 3 no move,
+                                            * 4 past the time */
+    double until;                          /* the time budget's end (gr_now) */
     const gr_comp *comps; int n; const int *gi;
     int64_t result;
 } search;
@@ -41,18 +43,32 @@ typedef struct search {
     do { if ((size_t)(need) > (cap)) { size_t n_ = (cap) ? (cap) : 16; while (n_ < (size_t)(need)) n_ *= 2; \
          (p) = gr_realloc((c), (p), gr_size_mul((c), n_, sizeof *(p))); (cap) = n_; } } while (0)
 
+/* Work: every option the evaluator enumerates and every heap written into a child is a step;
+ * past GR_MISREMOTE_WORK steps, or GR_MISREMOTE_SECONDS of wall clock, the search stops (by a
+ * failure gr_absorb_limits takes back, as it may be deep inside an enumeration). */
+static void spend(gr_ctx *c, search *s, uint64_t steps) {
+    s->steps += steps;
+    if (s->steps > GR_MISREMOTE_WORK) s->stop = 2;
+    else if ((s->steps & 4095) < steps && gr_now() > s->until) s->stop = 4;
+    if (s->stop) gr_fail(c, GR_EXIT_LIMIT, "the misere remoteness search passed its budget");
+}
+
 static void raw_option(void *user, const int64_t *parts, int nparts) {
     search *s = user;
     gr_ctx *c = s->atoms.c;
+    spend(c, s, 1);
     GROW(c, s->raw, s->nraw + (size_t)nparts + 1, s->capraw);
     s->raw[s->nraw++] = nparts;
     memcpy(s->raw + s->nraw, parts, (size_t)nparts * sizeof *parts);
     s->nraw += (size_t)nparts;
 }
 
+typedef struct counting { search *s; int64_t n; } counting;
 static void count_option(void *user, const int64_t *parts, int nparts) {
     (void)parts; (void)nparts;
-    ++*(int *)user;
+    counting *k = user;
+    k->n++;
+    spend(k->s->atoms.c, k->s, 1);
 }
 
 static uint32_t atom_id(gr_ctx *c, search *s, int32_t gi, int64_t heap) {
@@ -83,10 +99,10 @@ static uint32_t atom_id(gr_ctx *c, search *s, int32_t gi, int64_t heap) {
 
 static int dead(gr_ctx *c, search *s, uint32_t a) {
     if (s->a_dead[a] < 0) {
-        int count = 0;
+        counting k = { s, 0 };
         int64_t h[GR_MAX_ARITY] = { s->a_heap[a] };
-        gr_eval_options(c, s->q->games[s->a_gi[a]], h, count_option, &count);
-        s->a_dead[a] = count == 0;
+        gr_eval_options(c, s->q->games[s->a_gi[a]], h, count_option, &k);
+        s->a_dead[a] = k.n == 0;
     }
     return s->a_dead[a];
 }
@@ -196,8 +212,7 @@ static void open_test(gr_ctx *c, search *s, uint32_t id, int32_t d) {
                 s->child[m++] = s->key[x];
             }
             while (j < (size_t)op->np) { w += s->a_heap[pp[j]]; s->child[m++] = pp[j++]; }
-            s->steps += m + 1;
-            if (s->steps > GR_MISREMOTE_WORK) { s->stop = 2; return; }
+            spend(c, s, m + 1);
             int64_t cid = position(c, s, s->child, m);
             if (cid < 0) return;
             GROW(c, s->kids, s->nkids + 1, s->capkids);
@@ -279,7 +294,16 @@ int gr_misere_remoteness(gr_ctx *c, const gr_quotient_cap *Q, gr_quotient *q, co
             snprintf(why, cap, "a heap past %llu", (unsigned long long)max);
             return 0;
         }
+    /* a first move with more choices than a sixteenth of the positions: the search would only
+     * meet its budget (as the position graph's remoteness declines, remote.c) */
+    uint64_t first = 0;
+    for (int i = 0; i < n; i++) first += gr_eval_count_options(c, comps[i].game, comps[i].c);
+    if (first > max / 16) {
+        snprintf(why, cap, "its first move has %llu choices, over %llu", (unsigned long long)first, (unsigned long long)(max / 16));
+        return 0;
+    }
     search *s = gr_alloc(c, sizeof *s);
+    s->until = gr_now() + GR_MISREMOTE_SECONDS;
     s->Q = Q;
     s->q = q;
     s->M = (size_t)q->order;
@@ -290,9 +314,10 @@ int gr_misere_remoteness(gr_ctx *c, const gr_quotient_cap *Q, gr_quotient *q, co
     gr_byteset_init(&s->pos, c);
     int r = gr_absorb_limits(c, run, s);
     if (r == 1) *out = s->result;
+    else if (s->stop == 2) snprintf(why, cap, "over %llu steps", (unsigned long long)GR_MISREMOTE_WORK);
+    else if (s->stop == 4) snprintf(why, cap, "over %g s", GR_MISREMOTE_SECONDS);
     else if (r < 0) snprintf(why, cap, "the memory limit met at %llu positions", (unsigned long long)s->pos.count);
     else if (s->stop == 1) snprintf(why, cap, "over %llu positions", (unsigned long long)max);
-    else if (s->stop == 2) snprintf(why, cap, "over %llu steps", (unsigned long long)GR_MISREMOTE_WORK);
     else snprintf(why, cap, "the quotient gave an N-position without a winning move");
     gr_byteset_free(&s->atoms); gr_byteset_free(&s->seen); gr_byteset_free(&s->pos);
     gr_free(c, s->a_gi); gr_free(c, s->a_elem); gr_free(c, s->a_heap); gr_free(c, s->a_dead);

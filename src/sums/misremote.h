@@ -17,10 +17,12 @@
  * (a child costs about its number of heaps): about a fifth of a second at most. */
 #define GR_MISREMOTE_POSITIONS ((uint64_t)1 << 18)
 #define GR_MISREMOTE_WORK ((uint64_t)1 << 23)
+/* ... and the most wall clock it may take, whatever the counts say (seconds) */
+#define GR_MISREMOTE_SECONDS 0.5
 
 /* The remoteness of comps[0..n) (component i is heap comps[i].c[0] of q->games[gi[i]]; Q answers q) into
  * *out: 1 if found; 0 with why ("over 262144 positions") if the search passed its budget
- * (at most --max-positions positions) or met --max-memory (absorbed: the answer stands without
+ * (at most --max-positions positions, GR_MISREMOTE_WORK steps, GR_MISREMOTE_SECONDS) or met --max-memory (absorbed: the answer stands without
  * it). Other failures (--max-time) still fail. */
 int gr_misere_remoteness(gr_ctx *c, const gr_quotient_cap *Q, gr_quotient *q, const gr_comp *comps, int n, const int *gi,
                          int64_t *out, char *why, size_t cap);

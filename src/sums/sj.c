@@ -136,6 +136,9 @@ static int heap_condition(gr_ctx *c, gr_game *g, int64_t hmax, uint64_t *budget,
         if (!s.any || s.found || (v & 1)) continue;
         if (v == 0 && first_zero < 0) first_zero = h;
         if (first_even < 0) first_even = h;
+        /* the heap that fails it is known whatever the heaps above show: the first even one once
+         * the game splits, else the first zero (no earlier even one) */
+        if (split ? first_even >= 0 : first_zero >= 0 && first_even == first_zero) break;
     }
     *splits |= split;
     int64_t b = split ? first_even : first_zero;

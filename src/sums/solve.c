@@ -1,88 +1,15 @@
 /* solve: one position, or a table, by the fastest sound way; see solve.h. */
 #include "solve.h"
+#include "estimate.h"
 #include "figure.h"
 #include "misquot.h"
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"
-#include <math.h>
 #include <string.h>
 
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv) {
     return !has_conv && n == 1 ? comps[0].game->play : conv;
-}
-
-/* ---- how large a position graph will be, before it is built ---- */
-/* The multisets of heaps of total at most n (partitions of 0..n, by Euler's pentagonal
- * recurrence): about what a heap of n that splits (Kayles) leaves; 1e300 past 4000. */
-static double partitions_upto(int64_t n) {
-    enum { CAP = 4000 };
-    if (n > CAP) return 1e300;
-    double p[CAP + 1], sum = 0;
-    p[0] = 1;
-    for (int64_t k = 0; k <= n; k++) {
-        if (k > 0) {
-            p[k] = 0;
-            for (int64_t j = 1; j * (3 * j - 1) / 2 <= k; j++) {
-                double t = p[k - j * (3 * j - 1) / 2] + (j * (3 * j + 1) / 2 <= k ? p[k - j * (3 * j + 1) / 2] : 0);
-                p[k] += j % 2 ? t : -t;
-            }
-        }
-        sum += p[k];
-    }
-    return sum;
-}
-
-static int splits(const gr_game *g) {
-    if (g->shape != SHAPE_HEAP) return 0;
-    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) return g->tb.max_heaps >= 2;
-    if (g->rules)
-        for (int i = 0; i < g->rules->nmoves; i++) if (g->rules->moves[i].nparts > 1) return 1;
-    return 0;
-}
-
-/* Positions at or below one component (its own moves only). */
-static double comp_positions(const gr_comp *x) {
-    const gr_game *g = x->game;
-    switch (g->shape) {
-    case SHAPE_HEAP: return splits(g) ? partitions_upto(x->c[0]) : (double)x->c[0] + 1;
-    case SHAPE_TUPLE: {
-        double v = 1;
-        for (int k = 0; k < g->arity; k++) v *= fabs((double)x->c[k]) + 1;
-        return v;
-    }
-    case SHAPE_GRAPH: return g->nvertices;
-    case SHAPE_FIGURE: return ldexp(1, g->figure->ne < 1000 ? g->figure->ne : 1000);
-    case SHAPE_COINS: return ldexp(1, 64);
-    }
-    return 1;
-}
-
-double gr_sum_graph_estimate(const gr_comp *comps, int n, gr_conv conv) {
-    double v = 1;
-    int merge = conv == CONV_NORMAL || conv == CONV_MISERE;   /* one multiset of atoms */
-    for (int i = 0; i < n; i++) {
-        if (!merge || !splits(comps[i].game)) { v *= comp_positions(&comps[i]); continue; }
-        int first = 1;
-        int64_t total = 0;
-        for (int k = 0; k < n; k++)
-            if (comps[k].game == comps[i].game) {
-                if (k < i) first = 0;
-                total += comps[k].c[0];
-            }
-        if (first) v *= partitions_upto(total);   /* the heaps of one splitting game mix */
-    }
-    return v > 1e300 ? 1e300 : v;
-}
-
-void gr_sum_fallback_note(gr_ctx *c, const char *why, double expected) {
-    if (!c->diag || expected < GR_FALLBACK_NOTE_AT) return;
-    char about[48];
-    if (expected >= 1e18) snprintf(about, sizeof about, "more than 10^18");
-    else snprintf(about, sizeof about, "up to about %.2g", expected);
-    fprintf(c->diag, "grundy: note: %s: no theory applies (%s), searching the position graph (%s positions "
-            "expected; --max-positions and --max-time bound it)\n", c->query_text ? c->query_text : "a query", why, about);
-    fflush(c->diag);
 }
 
 typedef struct graph_moves { gr_pg *pg; gr_child_fn fn; void *user; } graph_moves;
@@ -175,6 +102,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         out->remoteness = th.remoteness;
         memcpy(out->remoteness_skipped, th.remoteness_skipped, sizeof out->remoteness_skipped);
         out->moves_partial = th.moves_partial;
+        out->moves_unlisted = th.moves_unlisted;
     } else if (theory && n == 1 && solve_one(c, comps, conv, out, fn, user)) {
         /* one component, by its own evaluator */
     } else {

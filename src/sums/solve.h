@@ -8,6 +8,7 @@
 #include "eval/evaluator.h"
 #include "sums.h"
 #include "compgraph.h"
+#include "estimate.h"
 
 typedef struct gr_solution {
     int outcome;            /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
@@ -36,13 +37,6 @@ int gr_sum_theory_tables(const gr_ctx *c, gr_conv conv, gr_table_kind kind);
 int gr_sum_theory_table(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, gr_table_kind kind,
                         int64_t *out, int32_t *gen, const char **why);
 
-/* Before a position graph no theory avoided: about how many positions it holds (an upper
- * estimate: a splitting heap of n leaves about the partitions of 0..n; 1e300 when huge), and
- * one note on the diagnostics' stream (a terminal or not) when that is GR_FALLBACK_NOTE_AT or
- * more, naming the query and why no theory applied; the search may then run for minutes. */
-#define GR_FALLBACK_NOTE_AT 1e6
-double gr_sum_graph_estimate(const gr_comp *comps, int n, gr_conv conv);
-void gr_sum_fallback_note(gr_ctx *c, const char *why, double expected);
 
 /* The convention a query means: as written, else a lone component's own play. */
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv);

@@ -30,17 +30,23 @@ typedef void (*gr_child_fn)(void *user, const char *text, uint32_t child_id);
 int gr_sum_fast_moves(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
                       gr_child_fn fn, void *user, int64_t *unlisted);
 
-/* Every option of the sum once (distinct results), with its SG value, in move order. */
+/* Every option of the sum once (distinct results), with its SG value, in move order; of a heap
+ * past 2^20 answered through its period only the first 100, *unlisted (if not NULL) counting
+ * the rest. */
 typedef void (*gr_valued_option_fn)(void *user, const char *text, int64_t sg);
 void gr_sum_fast_options(gr_ctx *c, const gr_comp *comps, int n, const int64_t *vals, int64_t total,
-                         gr_valued_option_fn fn, void *user);
+                         gr_valued_option_fn fn, void *user, int64_t *unlisted);
 
 /* Every option of the sum once (distinct results, in move order) for which keep(kuser,
  * component, parts, nparts) holds, rendered as the position is written (the misere quotient's
- * winning moves). */
+ * winning moves). huge (may be NULL) answers a component whose options are too many to walk
+ * (a huge heap through a proved period): it reports the first `limit` kept options to ofn and
+ * returns how many there are in all, or -1 to have them walked; the kept ones past the first
+ * 100 of each such component are counted in *unlisted (if not NULL). */
 typedef int (*gr_move_keep_fn)(void *kuser, int at, const int64_t *parts, int nparts);
-void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, void *kuser,
-                        gr_child_fn fn, void *user);
+typedef int64_t (*gr_move_huge_fn)(void *kuser, int at, int64_t limit, gr_option_fn ofn, void *ouser);
+void gr_sum_moves_where(gr_ctx *c, const gr_comp *comps, int n, gr_move_keep_fn keep, gr_move_huge_fn huge,
+                        void *kuser, gr_child_fn fn, void *user, int64_t *unlisted);
 
 typedef struct gr_sumgraph gr_sumgraph;
 gr_sumgraph *gr_sumgraph_new(gr_ctx *c, gr_module *m, gr_conv conv);

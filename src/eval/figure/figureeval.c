@@ -44,6 +44,7 @@ static int figure_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t wa
                            const gr_moves_sink *sink, int64_t *count) {
     (void)limit;
     *count = 0;
+    if (want < 0) return -1;   /* every option: the cuts are walked */
     return gr_hb_moves(c, g->figure, pos, want, sink->cut, sink->user);
 }
 

@@ -12,9 +12,6 @@
 #include "eval/rules.h"
 #include <string.h>
 
-/* A heap above this is huge: its winning moves are found through the proved period (by
- * arithmetic over residue classes) rather than by enumerating its options. */
-enum { HUGE_HEAP = 1 << 20 };
 /* --explain shows what the values of a first stretch of heaps decided (the rare-value kernel's
  * classes, a proved period): the heaps it asks computed before describing. */
 enum { DESCRIBE_HEAPS = 16384 };
@@ -67,13 +64,19 @@ static void heap_prefetch(gr_ctx *c, gr_game *g, int64_t hi) {
 static int heap_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
                          const gr_moves_sink *sink, int64_t *count) {
     int64_t n = pos[0];
-    if (g->kernel == KER_NIM) {
+    if (g->kernel == KER_NIM && want >= 0) {
         /* the one option of value want is the heap of that size, if smaller */
         *count = want < n;
         if (want < n && limit > 0) sink->option(sink->user, &want, 1);
         return 1;
     }
-    if (n <= HUGE_HEAP || !gr_heap_moves_fast(c, g, n)) return -1;
+    if (g->kernel == KER_NIM && n > GR_HUGE_HEAP) {
+        /* every option of a huge heap: the first, in gr_heap_options' order (largest first) */
+        *count = n;
+        for (int64_t h = n - 1, k = 0; k < limit; k++, h--) sink->option(sink->user, &h, 1);
+        return 1;
+    }
+    if (n <= GR_HUGE_HEAP || !gr_heap_moves_fast(c, g, n)) return -1;
     *count = gr_heap_moves_to(c, g, n, want, limit, sink->option, sink->user);
     return 1;
 }

@@ -6,6 +6,7 @@
 #include "eval/heap/quotient.h"
 #include "eval/heap/qmonoid.h"
 #include "eval/heap/qcheck.h"
+#include "eval/heap/heapmoves.h"
 #include "eval/cache.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,8 @@ static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     }
     gr_eval_at(c, &heap, 1);
     q->pret = gr_realloc(c, q->pret, (size_t)(n + 1) * sizeof *q->pret);
+    q->order_at = gr_realloc(c, q->order_at, (size_t)(n + 1) * sizeof *q->order_at);
+    q->order_at[n] = q->order;   /* no move, or the order it grows to below */
     q->opt_off = gr_realloc(c, q->opt_off, (size_t)(n + 2) * sizeof *q->opt_off);
     opt_collect oc = { c, q, heap, gi, 0 };
     int64_t start = q->nwords;
@@ -277,12 +280,15 @@ static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     int32_t *tn, un = option_images(c, q, q->mul, q->order, q->pret, n, &tn);
     int done = same_as_earlier(c, q, n, tn, un) || conservative(c, q, n, tn, un);
     gr_free(c, tn);
+    if (!done && q->no_grow) q->over_budget = 1;   /* the caller wants no growth: heap n stays out */
     if (!done && !q->over_budget) grow(c, q, n);
     if (q->over_budget) {   /* heap n stays out: the caller's budget ran out first */
         q->nheaps = n;
         q->count[gi] = heap;
         q->nwords = start;
+        return;
     }
+    q->order_at[n] = q->order;
 }
 
 /* Does g have a quotient (a heap rule set whose moves lead to smaller heaps, no terminal that
@@ -339,7 +345,7 @@ int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap) {
 void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
     if (!q) return;
     while (q->unions) { gr_quotient *u = q->unions; q->unions = u->unions; gr_quotient_free(c, u); }
-    gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret);
+    gr_free(c, q->inP); gr_free(c, q->mul); gr_free(c, q->pret); gr_free(c, q->order_at);
     gr_free(c, q->opt_off); gr_free(c, q->words); gr_free(c, q->weight);
     for (int i = 0; i < q->ngames && q->ngames > 1; i++) gr_free(c, q->atom[i]);
     gr_free(c, q->atom_gi); gr_free(c, q->atom_heap);
@@ -389,6 +395,8 @@ gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto)
     r->words = gr_alloc(c, (size_t)(r->nwords + 1) * sizeof *r->words);
     memcpy(r->words, q->words, (size_t)r->nwords * sizeof *r->words);
     restricted_order(c, q, natoms, r);
+    r->order_at = gr_alloc(c, (size_t)(natoms ? natoms : 1) * sizeof *r->order_at);
+    memcpy(r->order_at, q->order_at, (size_t)natoms * sizeof *r->order_at);
     /* the last growth: the last prefix whose quotient is larger than the one before */
     int32_t after = r->order;
     for (int64_t a = natoms - 1; a > 0; a--) {
@@ -501,6 +509,28 @@ void gr_quotient_prove(gr_ctx *c, gr_quotient *q) {
 }
 
 
+/* ---- the options of a huge heap, through the proved period ---- */
+/* The element of a heap, the product, and whether rest times it lands where wanted. */
+typedef struct q_val { gr_ctx *c; gr_quotient *q; int32_t rest; int want; } q_val;
+static int64_t q_value(void *u, int64_t h) { q_val *v = u; return gr_quotient_elem(v->c, v->q, h); }
+static int64_t q_mul(void *u, int64_t x, int64_t y) {
+    q_val *v = u;
+    return v->q->mul[(size_t)x * (size_t)v->q->order + (size_t)y];
+}
+static int q_hit(void *u, int64_t x) {
+    q_val *v = u;
+    return v->want < 0 || v->q->inP[v->q->mul[(size_t)v->rest * (size_t)v->q->order + (size_t)x]] == v->want;
+}
+
+int64_t gr_quotient_moves_where(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t rest, int want_p, int64_t limit,
+                                gr_option_fn fn, void *user) {
+    gr_game *g = q->game;
+    if (q->ngames != 1 || !q->proved || heap <= GR_HUGE_HEAP || !gr_heap_moves_shape(g)) return -1;
+    q_val u = { c, q, rest, want_p };
+    gr_heap_valuation v = { q_value, q_mul, q_hit, &u, q->per, q->pre };
+    return gr_heap_moves_where(c, g, heap, &v, limit, fn, user);
+}
+
 /* ---- the capability (cap_quotient.h) ---- */
 static const gr_quotient_cap quotient_cap = {
     .of = gr_quotient_of,
@@ -508,6 +538,7 @@ static const gr_quotient_cap quotient_cap = {
     .elem = gr_quotient_elem,
     .union_of = gr_quotient_union,
     .elem_of = gr_quotient_elem_of,
+    .moves_where = gr_quotient_moves_where,
     .prove = gr_quotient_prove,
     .free = gr_quotient_free,
     .present = gr_quotient_present,

@@ -20,6 +20,9 @@ int32_t gr_quotient_elem(gr_ctx *c, gr_quotient *q, int64_t heap);
 gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap);
 /* The element of heap `heap` of games[gi] in a union (grown on demand). */
 int32_t gr_quotient_elem_of(gr_ctx *c, gr_quotient *q, int gi, int64_t heap);
+/* The options of a huge heap through the proved period (cap_quotient.h: moves_where). */
+int64_t gr_quotient_moves_where(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t rest, int want_p, int64_t limit,
+                                gr_option_fn fn, void *user);
 /* Tries to prove that the pretending function stays periodic (q->proved and q->theorem). */
 void gr_quotient_prove(gr_ctx *c, gr_quotient *q);
 void gr_quotient_free(gr_ctx *c, gr_quotient *q);
