@@ -169,10 +169,45 @@ void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col) 
     for (int64_t x = 0; x < n; x++) {
         int64_t v = gr_values_get(vals, x);
         if (v > col->largest) { col->largest = v; col->largest_at = x; }
-        if (col->has_rare && x >= 1 &&
+        if (col->has_rare &&   /* heap 0 too, as the published tables count it */
             (__builtin_parityll((uint64_t)v & col->rare_mask) ^ (col->rare_heap_parity & (int)(x & 1))) != col->rare_common) {
             col->rare_count++;
             col->last_rare = x;
         }
     }
+}
+
+int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value_columns *col) {
+    if (n > vals->n) n = vals->n;
+    if (n < 1) return 0;
+    int64_t largest = 0;
+    for (int64_t x = 0; x < n; x++) {
+        int64_t v = gr_values_get(vals, x);
+        if (v < 0 || v >= ((int64_t)1 << 20)) return 0;
+        if (v > largest) largest = v;
+    }
+    int k = 0;
+    while (((int64_t)1 << k) <= largest) k++;
+    size_t size = (size_t)1 << (k + 1);
+    int64_t *h = gr_alloc(c, size * sizeof *h);
+    memset(h, 0, size * sizeof *h);
+    for (int64_t x = 0; x < n; x++) h[(size_t)gr_values_get(vals, x) | ((size_t)(x & 1) << k)]++;
+    for (size_t len = 1; len < size; len <<= 1)   /* h[m] becomes (heaps of parity 0) - (of parity 1) */
+        for (size_t i = 0; i < size; i += 2 * len)
+            for (size_t j = i; j < i + len; j++) {
+                int64_t a = h[j], b = h[j + len];
+                h[j] = a + b;
+                h[j + len] = a - b;
+            }
+    size_t best = 0;
+    for (size_t m = 1; m < size; m++) {
+        int64_t d = h[m] < 0 ? -h[m] : h[m], bd = best ? (h[best] < 0 ? -h[best] : h[best]) : -1;
+        if (d > bd) best = m;
+    }
+    col->has_rare = best != 0;
+    col->rare_mask = best & (((size_t)1 << k) - 1);
+    col->rare_heap_parity = (int)(best >> k) & 1;
+    col->rare_common = best && h[best] < 0;   /* more heaps of parity 1: they are the common class */
+    gr_free(c, h);
+    return col->has_rare;
 }

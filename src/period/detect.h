@@ -67,8 +67,8 @@ int64_t gr_detect_start(const gr_detect *d, int64_t p);
 
 /* The research tables' columns over heaps 0..n-1 of the values: the largest value and the least
  * heap holding it; with a rare-value classification (has_rare: a mask, heap-parity bit and
- * common class as sparse.h chooses them) also how many heaps n >= 1 are rare and the last
- * of them (-1: none). */
+ * common class as sparse.h chooses them) also how many heaps are rare, heap 0 included as
+ * the published tables count it, and the last of them (-1: none). */
 typedef struct gr_value_columns {
     int64_t upto;                      /* the last heap counted */
     int64_t largest, largest_at;
@@ -78,4 +78,10 @@ typedef struct gr_value_columns {
     int64_t rare_count, last_rare;
 } gr_value_columns;
 void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col);
+/* The rare classes of heaps 0..n-1 when no kernel chose them (the plain kernels): the split of
+ * the heaps by the parity of (value & mask) xor (heap parity, if taken) that leaves the fewest
+ * on one side, found for every mask at once by the Walsh-Hadamard transform of the counts of
+ * (value, heap parity) (bit k of the index the heap's parity, k the values' bit length). 0 when
+ * some value is past 2^20 (or negative): no columns then. */
+int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value_columns *col);
 #endif

@@ -225,12 +225,14 @@ static void take_values(const gr_heap_table_cap *table, const gr_game *g, gr_val
 }
 
 /* The research tables' columns over the heaps the answer rests on. */
-static void periodic_columns(const gr_heap_table_cap *table, const gr_game *g, const gr_values *vals,
+static void periodic_columns(gr_ctx *c, const gr_heap_table_cap *table, const gr_game *g, const gr_values *vals,
                              gr_check_result *out) {
     if (out->checked_to < 0) return;
     gr_value_columns *col = &out->columns;
     memset(col, 0, sizeof *col);
+    /* the rare-value kernel's own classes, else (every other kernel) the split the values give */
     col->has_rare = table->rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
+    if (!col->has_rare) gr_detect_rare_classes(c, vals, sat_add(out->checked_to, 1), col);
     gr_detect_columns(vals, sat_add(out->checked_to, 1), col);
     out->has_columns = col->upto >= 0;
 }
@@ -263,7 +265,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
             set_period(out, p, e, 0);
             out->checked_to = gr_cert_need(&ct, e, p) - 1;
             proved_text(out, &ct, p, e, "");
-            periodic_columns(table, g, &vals, out);
+            periodic_columns(c, table, g, &vals, out);
             gr_detect_free(&d);
             gr_values_free(&vals);
             c->heap_goal = goal;
@@ -288,7 +290,7 @@ static void run_periodic(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
                  "reported once sg(n + p) = sg(n) + s holds from e over the last half of the values and at least two periods",
                  (long long)(d.n - 1), *plan_note(&pl) ? " (" : "", plan_note(&pl), *plan_note(&pl) ? ")" : "");
     }
-    periodic_columns(table, g, &vals, out);
+    periodic_columns(c, table, g, &vals, out);
     gr_detect_free(&d);
     gr_values_free(&vals);
     c->heap_goal = goal;
@@ -321,9 +323,10 @@ void gr_check_columns_csv(const gr_check_result *r, FILE *out) {
 void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out) {
     const gr_value_columns *col = &r->columns;
     if (!r->has_columns || !col->has_rare) return;
-    fprintf(out, "%sin heaps 0..%lld: largest value %lld, first at heap %lld; rare mask 0x%llx%s: %lld rare heaps",
+    fprintf(out, "%sin heaps 0..%lld: largest value %lld, first at heap %lld; rare mask 0x%llx%s: %lld rare heap%s",
             indent, (long long)col->upto, (long long)col->largest, (long long)col->largest_at,
-            (unsigned long long)col->rare_mask, col->rare_heap_parity ? " with heap parity" : "", (long long)col->rare_count);
+            (unsigned long long)col->rare_mask, col->rare_heap_parity ? " with heap parity" : "", (long long)col->rare_count,
+            col->rare_count == 1 ? "" : "s");
     if (col->last_rare >= 0) fprintf(out, ", the last at heap %lld\n", (long long)col->last_rare);
     else fputs("\n", out);
 }
