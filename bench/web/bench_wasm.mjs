@@ -9,11 +9,11 @@
 // here around the call and around the child process; the outputs must be equal. Prints both
 // times and wasm/native; the target is within 3x. Then the page's whole run (grundy_run: the
 // text pass, then the JSON pass reading the tables it computed) of the same programs.
-import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadGrundy } from '../../web/node.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const opt = { web: path.join(root, 'build-web', 'web'), native: path.join(root, 'build', 'grundy'), repeat: 1 };
@@ -33,26 +33,7 @@ const PROGRAMS = [
   { name: 'table grundygame(0..1048575)', source: 'table grundygame(0..1048575);\n', to: 0 },
 ];
 
-const require = createRequire(import.meta.url);
-const createGrundy = require(path.join(opt.web, 'grundy.js'));
-const mod = await createGrundy({ wasmBinary: fs.readFileSync(path.join(opt.web, 'grundy.wasm')) });
-
-function call(name, args) {   // as web/src/worker.js calls the exports
-  const owned = [];
-  const cargs = args.map((a) => {
-    if (typeof a !== 'string') return a;
-    const n = mod.lengthBytesUTF8(a) + 1;
-    const p = mod._malloc(n);
-    mod.stringToUTF8(a, p, n);
-    owned.push(p);
-    return p;
-  });
-  const answer = mod.ccall(name, 'number', cargs.map(() => 'number'), cargs);
-  const text = mod.UTF8ToString(answer);
-  mod.ccall('grundy_free', null, ['number'], [answer]);
-  for (const p of owned) mod._free(p);
-  return JSON.parse(text);
-}
+const { call } = await loadGrundy(opt.web);   // as web/src/worker.js calls the exports
 
 function best(fn) {
   let t = Infinity, out;

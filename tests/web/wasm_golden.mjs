@@ -16,7 +16,7 @@
 //   program (play) answers, and a bad one is located in its own text ("query:1:COL").
 // - web/src/client.js over web/src/worker.js (in a node vm standing in for the browser's
 //   worker): ready, run, query, runFormat, and stop rejecting a pending run with {stopped: true}.
-import { createRequire } from 'node:module';
+import { loadGrundy } from '../../web/node.mjs';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { spawnSync } from 'node:child_process';
@@ -31,28 +31,8 @@ if (!webDir || !srcDir) {
   console.error('usage: node wasm_golden.mjs BUILD_WEB/web SOURCE_DIR [NATIVE_GRUNDY]');
   process.exit(2);
 }
-const require = createRequire(import.meta.url);
-const createGrundy = require(path.resolve(webDir, 'grundy.js'));
-// node 18+ has a fetch that cannot read file paths: hand the module its bytes
-const mod = await createGrundy({ wasmBinary: fs.readFileSync(path.join(webDir, 'grundy.wasm')) });
-
-// As web/src/worker.js calls the exports: strings into malloc'd memory, one JSON answer back.
-function call(name, args) {
-  const owned = [];
-  const cargs = args.map((a) => {
-    if (typeof a !== 'string') return a;
-    const n = mod.lengthBytesUTF8(a) + 1;
-    const p = mod._malloc(n);
-    mod.stringToUTF8(a, p, n);
-    owned.push(p);
-    return p;
-  });
-  const answer = mod.ccall(name, 'number', cargs.map(() => 'number'), cargs);
-  const text = mod.UTF8ToString(answer);
-  mod.ccall('grundy_free', null, ['number'], [answer]);
-  for (const p of owned) mod._free(p);
-  return JSON.parse(text);
-}
+// As web/src/worker.js calls the exports (web/node.mjs): strings in, one JSON answer back.
+const { call } = await loadGrundy(webDir);
 const run = (source, { maxTime = 0, maxMemory = 0, to = 0 } = {}) => call('grundy_run', [source, maxTime, maxMemory, to]);
 const query = (source, text, format) => call('grundy_query', [source, text, format, 0, 0]);
 const runFormat = (source, index, format) => call('grundy_run_format', [source, index, format, 0, 0, 0]);

@@ -1,0 +1,31 @@
+// node.mjs: the wasm module in node, its exports called as web/src/worker.js calls them (strings
+// into malloc'd memory, one malloc'd JSON answer back, freed by grundy_free). For the module's
+// test (tests/web/wasm_golden.mjs) and its bench (bench/web/bench_wasm.mjs), which run outside
+// a browser.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export async function loadGrundy(webDir) {
+  const require = createRequire(import.meta.url);
+  const createGrundy = require(path.resolve(webDir, 'grundy.js'));
+  // node 18+ has a fetch that cannot read file paths: hand the module its bytes
+  const mod = await createGrundy({ wasmBinary: fs.readFileSync(path.join(webDir, 'grundy.wasm')) });
+  function call(name, args) {
+    const owned = [];
+    const cargs = args.map((a) => {
+      if (typeof a !== 'string') return a;
+      const n = mod.lengthBytesUTF8(a) + 1;
+      const p = mod._malloc(n);
+      mod.stringToUTF8(a, p, n);
+      owned.push(p);
+      return p;
+    });
+    const answer = mod.ccall(name, 'number', cargs.map(() => 'number'), cargs);
+    const text = mod.UTF8ToString(answer);
+    mod.ccall('grundy_free', null, ['number'], [answer]);
+    for (const p of owned) mod._free(p);
+    return JSON.parse(text);
+  }
+  return { mod, call };
+}
