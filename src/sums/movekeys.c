@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_row(const void *x, const void *y) {
-    const int64_t *a = x, *b = y;
-    for (int i = 0; i < GR_MAX_ARITY; i++)
+/* Rows of w coordinates, compared as words. */
+static int cmp_row(const int64_t *a, const int64_t *b, int w) {
+    for (int i = 0; i < w; i++)
         if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
     return 0;
 }
@@ -36,43 +36,45 @@ void gr_move_keys_free(gr_move_keys *k) {
 }
 
 int gr_move_is_new(gr_move_keys *k, gr_game *g, const int64_t *removed, const int64_t *parts, int nparts) {
-    enum { W = GR_MAX_ARITY };
-    size_t need = gr_size_mul(k->c, (size_t)nparts + 2, W);
+    /* rows of the game's own arity (a heap: one word), so a key is a few words, not rows of
+     * GR_MAX_ARITY: the keys of a heap's hundred thousand options are hashed quickly */
+    const int W = g->arity > 0 ? g->arity : 1;
+    size_t need = gr_size_mul(k->c, (size_t)nparts + 4, (size_t)W) + 2;
     if (need > k->cap) {
         k->parts = gr_realloc(k->c, k->parts, gr_size_mul(k->c, need, sizeof *k->parts));
         k->cap = need;
     }
-    int64_t *rows = k->parts, *rm = k->parts + (size_t)(nparts + 1) * W;
+    /* key: a header (game, whether an atom is removed), the parts sorted, then that atom */
+    int64_t *key = k->parts, *rows = key + 2, *rm = rows + (size_t)(nparts + 1) * (size_t)W;
     int dead = heap_zero_dead(k, g), n = 0;
     for (int q = 0; q < nparts; q++) {
         const int64_t *p = parts + (size_t)q * (size_t)g->arity;
         if (dead && p[0] == 0) continue;
-        memset(rows + (size_t)n * W, 0, W * sizeof *rows);
-        memcpy(rows + (size_t)n * W, p, (size_t)g->arity * sizeof *p);
+        /* insertion sort: a move leaves a few parts */
+        int at = n;
+        while (at > 0 && cmp_row(rows + (size_t)(at - 1) * (size_t)W, p, W) > 0) {
+            memcpy(rows + (size_t)at * (size_t)W, rows + (size_t)(at - 1) * (size_t)W, (size_t)W * sizeof *rows);
+            at--;
+        }
+        memcpy(rows + (size_t)at * (size_t)W, p, (size_t)W * sizeof *rows);
         n++;
     }
-    memset(rm, 0, W * sizeof *rm);
-    memcpy(rm, removed, (size_t)g->arity * sizeof *rm);
-    if (n > 1) qsort(rows, (size_t)n, W * sizeof *rows, cmp_row);
+    memcpy(rm, removed, (size_t)W * sizeof *rm);
     int64_t has_removed = 1;
     for (int q = 0; q < n; q++)
-        if (cmp_row(rows + (size_t)q * W, rm) == 0) {
-            memmove(rows + (size_t)q * W, rows + (size_t)(q + 1) * W, (size_t)(n - q - 1) * W * sizeof *rows);
+        if (cmp_row(rows + (size_t)q * (size_t)W, rm, W) == 0) {   /* the atom comes back: a move to itself plus parts */
+            memmove(rows + (size_t)q * (size_t)W, rows + (size_t)(q + 1) * (size_t)W, (size_t)(n - q - 1) * (size_t)W * sizeof *rows);
             n--;
             has_removed = 0;
             break;
         }
-    /* key: a header row (game, whether an atom is removed), the parts, then that atom */
-    memmove(rows + W, rows, (size_t)n * W * sizeof *rows);
     uintptr_t gp = (uintptr_t)g;
-    memset(rows, 0, W * sizeof *rows);
-    memcpy(rows, &gp, sizeof gp);
-    rows[1] = has_removed;
-    size_t len = (size_t)(n + 1) * W * sizeof *rows;
+    key[0] = (int64_t)gp;
+    key[1] = has_removed;
+    size_t len = (size_t)(2 + n * W);
     if (has_removed) {
-        memmove(rows + (size_t)(n + 1) * W, rm, W * sizeof *rm);
-        len += W * sizeof *rm;
+        memmove(key + len, rm, (size_t)W * sizeof *rm);
+        len += (size_t)W;
     }
-    return gr_byteset_add(&k->seen, rows, len);
+    return gr_byteset_add(&k->seen, key, len * sizeof *key);
 }
-

@@ -13,7 +13,7 @@
 typedef struct gr_move_keys {
     gr_ctx *c;
     gr_byteset seen;
-    int64_t *parts; size_t cap;                  /* scratch: parts as GR_MAX_ARITY-wide rows */
+    int64_t *parts; size_t cap;                  /* scratch: the key, parts as rows of the game's arity */
     const gr_game *zero_game[8]; int8_t zero_dead[8]; int nzero;
 } gr_move_keys;
 
