@@ -53,8 +53,8 @@ function firstDifference(a, b) {
     }
     return 'no line differs (whitespace at the end?)';
 }
-function assertSameText(page, native, what) {
-    assert(page === native, () => `${what} differs from the native command's output (${page.length} vs ${native.length} characters); first difference at ${firstDifference(page, native)}`);
+function assertSameText(page, native, what, whose = 'the native command\'s output') {
+    assert(page === native, () => `${what} differs from ${whose} (${page.length} vs ${native.length} characters); first difference at ${firstDifference(page, native)}`);
 }
 
 // ---------------------------------------------------------------- the native command
@@ -172,7 +172,7 @@ async function typeProgram(p, source) {
     }
     if (await p.locator('.cm-tooltip-autocomplete').count()) await p.keyboard.press('Escape');
     const got = await editorText(p);
-    assertSameText(got, source.replace(/\n$/, ''), 'the editor\'s text after typing the program');
+    assertSameText(got, source.replace(/\n$/, ''), 'the editor\'s text after typing the program', 'the program typed');
 }
 // Clicks #run and waits for the run to end; returns {status, output, ms}.
 async function run(p, { expect = 'done', timeout = 120000 } = {}) {
@@ -183,16 +183,16 @@ async function run(p, { expect = 'done', timeout = 120000 } = {}) {
     assert(st === expect, () => `#status is '${st}' after the run, expected '${expect}'; #output begins ${JSON.stringify(output.slice(0, 300))}`);
     return { status: st, output, ms: Date.now() - t0 };
 }
-async function waitStatus(p, wanted, timeout) {
+async function waitStatus(p, wanted, timeout, sel = '#status') {
     try {
-        await p.waitForFunction((w) => {
-            const s = document.querySelector('#status');
+        await p.waitForFunction(([w, q]) => {
+            const s = document.querySelector(q);
             return s && w.includes(s.textContent.trim());
-        }, wanted, { timeout, polling: 20 });
+        }, [wanted, sel], { timeout, polling: 20 });
     } catch (e) {
-        fail(`#status did not become ${wanted.join(' or ')} within ${timeout / 1000} s (it reads '${await status(p)}')`);
+        fail(`${sel} did not become ${wanted.join(' or ')} within ${timeout / 1000} s (it reads '${(await text(p, sel)).trim()}')`);
     }
-    return status(p);
+    return (await text(p, sel)).trim();
 }
 const answer = (p, index) => p.locator(`#answers section.answer[data-index="${index}"]`);
 
@@ -233,6 +233,14 @@ async function compareHeatmap(p, index, block, points) {
         assert(m[3] === csv, `answer ${index} (${block.title}): the tooltip says ${m[3]} at (${x}, ${y}), the native CSV ${csv}`);
     }
     return points.length;
+}
+// Scrolls an element to the top of the window, below the page's own header bar.
+async function showTop(locator) {
+    await locator.evaluate((e) => {
+        const bar = document.querySelector('header');
+        const h = bar && getComputedStyle(bar).position.match(/sticky|fixed/) ? bar.getBoundingClientRect().height : 0;
+        window.scrollBy(0, e.getBoundingClientRect().top - h - 12);
+    });
 }
 async function shot(p, name, locator = null) {
     if (!args.screenshots) return;
@@ -304,9 +312,12 @@ await check('2-D tables: #output equals the native command\'s, heatmap tooltips 
     const r = await run(page);
     assertSameText(r.output, native(twoD).stdout, '#output');
     const csv = nativeCsv(twoD);
-    let n = await compareHeatmap(page, 1, csv[0], [[0, 0], [1, 2], [2, 1], [7, 4], [4, 7], [13, 21], [50, 50], [99, 0], [0, 99], [99, 99], [61, 38]]);
-    n += await compareHeatmap(page, 2, csv[1], [[1, 1], [16, 16], [4, 6], [7, 7], [9, 3], [1, 16], [16, 1]]);
+    let n = await compareHeatmap(page, 1, csv[0], [[0, 0], [1, 2], [2, 1], [7, 4], [4, 7], [50, 50], [99, 0], [0, 99], [99, 99], [61, 38], [13, 21], [12, 20]]);
+    // the picture: the heatmap from its top, a P-position's tooltip showing
+    await showTop(answer(page, 1));
+    await compareHeatmap(page, 1, csv[0], [[12, 20]]);
     await shot(page, 'web-wythoff.png');
+    n += await compareHeatmap(page, 2, csv[1], [[1, 1], [16, 16], [4, 6], [7, 7], [9, 3], [1, 16], [16, 1]]);
     return `${n} cells hovered, run ${r.ms} ms`;
 });
 
@@ -366,16 +377,17 @@ await check('#share\'s link opens the same program and (run=1) the same #output 
     const r = await run(page);
     assertSameText(r.output, native(shared).stdout, '#output');
     await page.locator('#share').click();
-    await page.waitForFunction(() => /[#&]p=/.test(location.hash), null, { timeout: 5000 }).catch(() => fail(`location.hash after #share is '${''}' with no p=`));
+    await page.waitForFunction(() => /[#&]p=/.test(location.hash), null, { timeout: 5000 }).catch(() => fail('location.hash has no p= after #share'));
     const href = await page.evaluate(() => location.href);
     assert(href.startsWith(origin + '/') && /run=1/.test(href), `the shared link ${href} is not this page's with run=1`);
     const b = /[#&]p=([A-Za-z0-9_-]*)/.exec(href)[1];
-    assert(Buffer.from(b, 'base64url').toString('utf8') === shared, `the link's p= is not the program in base64url: it decodes to ${JSON.stringify(Buffer.from(b, 'base64url').toString('utf8'))}`);
+    // (the editor holds the typed program, without the final newline)
+    assert(Buffer.from(b, 'base64url').toString('utf8') === shared.replace(/\n$/, ''), `the link's p= is not the program in base64url: it decodes to ${JSON.stringify(Buffer.from(b, 'base64url').toString('utf8'))}`);
     const p2 = await openPage(href);
     await waitStatus(p2, ['done', 'error', 'stopped'], 60000);
     assert(await status(p2) === 'done', `the shared link's page ends with #status '${await status(p2)}'`);
-    assertSameText(await editorText(p2), shared.replace(/\n$/, ''), 'the shared page\'s editor');
-    assertSameText(await text(p2, '#output'), r.output, 'the shared page\'s #output');
+    assertSameText(await editorText(p2), shared.replace(/\n$/, ''), 'the shared page\'s editor', 'the first page\'s program');
+    assertSameText(await text(p2, '#output'), r.output, 'the shared page\'s #output', 'the first page\'s');
     await p2.close();
     return `${href.length} characters`;
 });
@@ -385,7 +397,7 @@ await check('index.html#p=<base64url>&run=1 made here runs the program (a UTF-8 
     const p2 = await openPage(url);
     await waitStatus(p2, ['done', 'error', 'stopped'], 60000);
     assert(await status(p2) === 'done', `#status '${await status(p2)}'`);
-    assertSameText(await editorText(p2), src.replace(/\n$/, ''), 'the editor');
+    assertSameText(await editorText(p2), src, 'the editor', 'the program in the link');
     assertSameText(await text(p2, '#output'), native(src).stdout, '#output');
     await p2.close();
     return 'editor and #output as the native command';
@@ -405,7 +417,7 @@ await check('check kayles periodic: proved, period 12, preperiod 71', async () =
     assert(/\bproved\b/.test(st), `.check-status reads '${st}', expected proved`);
     assert(/\b12\b/.test(period), `.period reads '${period}', expected 12`);
     assert(/\b71\b/.test(pre), `.preperiod reads '${pre}', expected 71`);
-    await a.scrollIntoViewIfNeeded();
+    await showTop(a);
     await shot(page, 'web-kayles-check.png');
     return `${st}, period ${period}, preperiod ${pre}`;
 });
@@ -418,6 +430,7 @@ await check('solve misere kayles(20) + kayles(25) + kayles(31): outcome and ever
     const moves = (await answer(page, 1).locator('.winning-moves a.move').allTextContents()).map((s) => s.trim());
     assert(moves.length === json.winning_moves.length, `${moves.length} winning moves shown, the command lists ${json.winning_moves.length}`);
     for (const m of json.winning_moves) assert(moves.includes(m), `the winning move ${m} is not shown (shown: ${moves.join(' | ')})`);
+    await showTop(answer(page, 1));
     await shot(page, 'web-misere-solve.png');
     return `outcome ${json.outcome}, ${moves.length} winning moves`;
 });
@@ -428,41 +441,54 @@ await check('play kayles(10) + *3 to the end against the computer, a log line pe
     await page.locator('#play-position').fill('kayles(10) + *3');
     await page.locator('#play-first').selectOption('human');
     await page.locator('#play-start').click();
+    // the log's lines: its child elements (or its text's lines); moves are the lines naming the
+    // position a move went to
     const logLines = async () => page.locator('#play-log').evaluate((l) => (l.children.length ? Array.from(l.children).map((c) => c.textContent) : l.textContent.split('\n')).map((s) => s.trim()).filter(Boolean));
-    let mine = 0, theirs = 0, perfect = true;
+    const mine = [];
+    let theirs = 0, perfect = true;
     for (let turn = 0; turn < 200; turn++) {
-        const st = await waitStatus(page, ['your move', 'you won', 'computer won'], 30000);
+        const st = await waitStatus(page, ['your move', 'you won', 'computer won', 'error', 'stopped'], 30000, '#play-status');
+        if (st === 'error' || st === 'stopped') fail(`#play-status reads '${st}'; the log: ${JSON.stringify(await logLines())}`);
         if (st !== 'your move') {
+            if (st === 'computer won') theirs++;
             const lines = await logLines();
-            const total = mine + theirs;
+            const total = mine.length + theirs;
             assert(lines.length >= total, `the log has ${lines.length} lines for ${total} moves: ${JSON.stringify(lines)}`);
-            if (perfect) assert(st === 'you won', `the game ended '${st}' though every move of ours went to a P-position`);
-            await page.locator('#play').scrollIntoViewIfNeeded();
-            await shot(page, 'web-play.png');
-            return `${st} after ${mine} moves of ours and ${theirs} of the computer's, ${lines.length} log lines`;
+            // a line for each of our moves, in order, naming the position it went to
+            let at = 0;
+            for (const pos of mine) {
+                const k = lines.findIndex((l, i) => i >= at && l.includes(pos));
+                assert(k >= 0, `no log line after line ${at + 1} names our move to ${pos}: ${JSON.stringify(lines)}`);
+                at = k + 1;
+            }
+            if (perfect) assert(st === 'you won', `the game ended '${st}' though every move of ours went to a P-position: ${JSON.stringify(lines)}`);
+            await shot(page, 'web-play.png', page.locator('#play'));
+            return `${st} after ${mine.length} moves of ours and ${theirs} of the computer's, ${lines.length} log lines`;
         }
-        if (mine > 0) theirs++;
+        if (mine.length > 0) theirs++;
         const buttons = page.locator('#play-moves button.move');
         const labels = (await buttons.allTextContents()).map((s) => s.trim());
         assert(labels.length > 0, '#play-status says your move but #play-moves has no button.move');
-        // Which option is a P-position? Ask the native command, one solve per option.
+        // Which option is a P-position? Ask the native command, one solve per option (a
+        // button's text is the position the move leads to).
         let pick = 0;
-        const positions = labels.map((l) => l.replace(/^.*?->\s*/, '').replace(/\s*\(.*\)\s*$/, ''));
-        const src = positions.map((pos) => `solve ${pos};`).join('\n') + '\n';
-        const nat = native(src, 'json');
+        const nat = native(labels.map((pos) => `solve ${pos};`).join('\n') + '\n', 'json');
         if (nat.exit === 0) {
             const out = nat.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
             const i = out.findIndex((o) => o.outcome === 'P');
             if (i >= 0) pick = i; else perfect = false;
         } else perfect = false;
         const before = (await logLines()).length;
+        const old = await buttons.nth(pick).elementHandle();
         await buttons.nth(pick).click();
-        mine++;
+        mine.push(labels[pick]);
         await page.waitForFunction((n) => {
             const l = document.querySelector('#play-log');
             const k = l.children.length ? l.children.length : l.textContent.split('\n').filter((s) => s.trim()).length;
             return k > n;
-        }, before, { timeout: 10000 }).catch(() => fail(`no new line in #play-log after our move ${labels[pick]}`));
+        }, before, { timeout: 10000 }).catch(() => fail(`no new line in #play-log after our move to ${labels[pick]}`));
+        // the buttons of this turn go away before the next turn's come
+        await page.waitForFunction((b) => !b.isConnected, old, { timeout: 30000 }).catch(() => fail(`#play-moves still shows the same buttons 30 s after our move to ${labels[pick]}`));
     }
     fail('the game did not end within 200 turns');
 });
