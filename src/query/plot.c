@@ -1,12 +1,17 @@
 /* plot: a table drawn with cairo (PNG or SVG); see plot.h for the pictures, show.h for the
  * query. The values come from the table query itself (gr_table_values), so a plot shows
- * exactly what "table" prints. */
+ * exactly what "table" prints. A build without cairo (GRUNDY_NO_CAIRO: the WebAssembly
+ * build, or a machine without libcairo2-dev) keeps the layout and the colours, and its plot
+ * query answers in the same shapes but writes no file: the text says so (the web page draws
+ * the picture itself from the table). */
 #include "plot.h"
 #include "show.h"
+#ifndef GRUNDY_NO_CAIRO
 #include <cairo.h>
 #include <cairo-svg.h>
-#include <math.h>
 #include <pthread.h>
+#endif
+#include <math.h>
 #include <string.h>
 
 enum { MARGIN_L = 72, MARGIN_R = 130, MARGIN_T = 48, MARGIN_B = 58, STRIP_MAX = 90 };
@@ -83,6 +88,7 @@ typedef struct plot_job {
     const char *xname, *yname;
 } plot_job;
 
+#ifndef GRUNDY_NO_CAIRO
 static void colour(cairo_t *cr, uint32_t rgb) {
     cairo_set_source_rgb(cr, (rgb >> 16 & 255) / 255.0, (rgb >> 8 & 255) / 255.0, (rgb & 255) / 255.0);
 }
@@ -292,6 +298,8 @@ static int write_plot(void *user, FILE *file) {
     return bad;
 }
 
+#endif
+
 /* The table, the size and the labels of the picture of q (j->vals in tracked memory). */
 static void plot_prepare(gr_ctx *c, gr_module *m, const gr_rquery *q, plot_job *j0) {
     plot_job j = { .q = q };
@@ -323,6 +331,7 @@ static void plot_prepare(gr_ctx *c, gr_module *m, const gr_rquery *q, plot_job *
     *j0 = j;
 }
 
+#ifndef GRUNDY_NO_CAIRO
 /* cairo's static data is reset after each picture (write_plot): one picture at a time in the
  * process, so threads drawing with different programs never reset what another one uses. */
 static pthread_mutex_t cairo_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -344,10 +353,28 @@ void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width
     *height = j.height;
 }
 
+/* Writes the picture to the query's file; 1: it was drawn. */
+static int plot_file(gr_ctx *c, const gr_rquery *q, plot_job *j) {
+    gr_write_file(c, q->file, write_plot_locked, j);
+    return 1;
+}
+#else
+/* No cairo: the API's picture is an error (gr_plot returns GR_EINPUT with this message). */
+void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width, int *height) {
+    (void)m; (void)q; (void)f; (void)width; (void)height;
+    gr_fail(c, GR_EXIT_INPUT, "this build of grundy has no cairo, so it draws no pictures (rebuild it with libcairo2-dev)");
+}
+
+static int plot_file(gr_ctx *c, const gr_rquery *q, plot_job *j) {
+    (void)c; (void)q; (void)j;
+    return 0;
+}
+#endif
+
 void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
     plot_job j;
-    plot_prepare(c, m, q, &j);
-    gr_write_file(c, q->file, write_plot_locked, &j);
+    plot_prepare(c, m, q, &j);   /* the table is computed either way: the answer's sizes, a limit */
+    int drawn = plot_file(c, q, &j);
     gr_free(c, j.vals);
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"plot\",\"game\":", out);
@@ -358,8 +385,17 @@ void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FIL
                 j.width, j.height, gr_convention_name(j.conv));
     } else if (fmt == GR_FMT_CSV) {
         fprintf(out, "file,kind,width,height\n\"%s\",%s,%d,%d\n", q->file, j.outcome ? "outcome" : "sg", j.width, j.height);
-    } else {
+    } else if (drawn) {
         fprintf(out, "plot %s: wrote %s (%dx%d, %lld position%s)\n\n", j.title, q->file, j.width, j.height,
                 (long long)(j.rows * j.cols), j.rows * j.cols == 1 ? "" : "s");
+    } else {
+        /* the same facts but the file; where the picture is to be had instead */
+#ifdef __EMSCRIPTEN__
+        const char *instead = "the page draws it from the table";
+#else
+        const char *instead = "rebuild with libcairo2-dev to draw it";
+#endif
+        fprintf(out, "plot %s: not drawn here (this build has no cairo; %s not written, %dx%d, %lld position%s); %s\n\n",
+                j.title, q->file, j.width, j.height, (long long)(j.rows * j.cols), j.rows * j.cols == 1 ? "" : "s", instead);
     }
 }

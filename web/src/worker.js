@@ -1,0 +1,89 @@
+/* worker: the page's engine, in a web worker so a long query never freezes the page. A plain
+ * (classic) worker script: it loads grundy.js, the library compiled to WebAssembly with
+ * web/wasm/binding.c, and answers the messages of web/src/client.js one at a time:
+ *   {id, op: 'run', source, settings}            -> the whole program, as `grundy FILE` runs it
+ *   {id, op: 'query', source, text, format, settings}  -> one query against the program
+ *   {id, op: 'runFormat', source, index, format, settings} -> one of its own queries, as csv/json/text
+ * and replies {id, result} or {id, error, fatal}. It first posts {type: 'ready'} (or
+ * {type: 'failed', error} when the module cannot load). A call cannot be interrupted from
+ * inside (it is one synchronous call into the module): stopping terminates the worker. */
+'use strict';
+importScripts('grundy.js');
+
+let grundy = null;       // the module, once loaded
+let dead = null;         // why the module can no longer be used (it aborted), or null
+const waiting = [];      // messages that came before the module was ready
+
+// A JS string into the module's memory (malloc'd: a program may be larger than the stack).
+function cString(s) {
+  const n = grundy.lengthBytesUTF8(s) + 1;
+  const p = grundy._malloc(n);
+  if (!p) throw new Error('out of memory');
+  grundy.stringToUTF8(s, p, n);
+  return p;
+}
+
+// Calls an export of web/wasm/binding.c: strings in, one JSON answer out (then freed).
+function call(name, args) {
+  const owned = [];
+  try {
+    const cargs = args.map((a) => {
+      if (typeof a !== 'string') return a;
+      const p = cString(a);
+      owned.push(p);
+      return p;
+    });
+    const answer = grundy.ccall(name, 'number', cargs.map(() => 'number'), cargs);
+    if (!answer) throw new Error('out of memory');
+    try {
+      return JSON.parse(grundy.UTF8ToString(answer));
+    } finally {
+      grundy.ccall('grundy_free', null, ['number'], [answer]);
+    }
+  } finally {
+    for (const p of owned) grundy._free(p);
+  }
+}
+
+function num(v, dflt) {
+  const x = Number(v);
+  return Number.isFinite(x) && x > 0 ? x : dflt;
+}
+
+function handle(msg) {
+  const { id, op } = msg;
+  if (dead) {
+    postMessage({ id, error: dead, fatal: true });
+    return;
+  }
+  const s = msg.settings || {};
+  const time = num(s.maxTime, 0), memory = num(s.maxMemory, 0), to = num(s.to, 0);
+  try {
+    let result;
+    if (op === 'run') result = call('grundy_run', [String(msg.source), time, memory, to]);
+    else if (op === 'query') result = call('grundy_query', [String(msg.source), String(msg.text), String(msg.format || 'text'), time, memory]);
+    else if (op === 'runFormat') result = call('grundy_run_format', [String(msg.source), msg.index | 0, String(msg.format || 'text'), time, memory, to]);
+    else throw new Error('unknown request ' + op);
+    postMessage({ id, result });
+  } catch (e) {
+    // A trap or abort inside the module (a bug, or memory past 4 GiB): the module's state is
+    // lost, so every later request fails too and the client starts a fresh worker.
+    dead = 'the engine stopped: ' + (e && e.message ? e.message : String(e));
+    postMessage({ id, error: dead, fatal: true });
+  }
+}
+
+onmessage = (e) => {
+  if (grundy || dead) handle(e.data);
+  else waiting.push(e.data);
+};
+
+createGrundy().then((m) => {
+  grundy = m;
+  postMessage({ type: 'ready' });
+  for (const msg of waiting.splice(0)) handle(msg);
+}, (e) => {
+  dead = 'the engine could not load: ' + (e && e.message ? e.message : String(e));
+  postMessage({ type: 'failed', error: dead });
+  for (const msg of waiting.splice(0)) handle(msg);
+});
