@@ -1,0 +1,157 @@
+// app.js: the page's entry. Wires the editor, the engine (GrundyClient: the wasm build runs
+// in a worker, so a long run never freezes the page), the answers, the play panel, the
+// examples menu, the limits and the share link. #output and #status follow the contract:
+// after a run #output holds exactly the run's standard output (and standard error after it
+// on exit 2 or 3); #status reads running, done, error or stopped.
+import { GrundyClient } from './client.js';
+import { createEditor } from './editor.js';
+import { renderAnswers } from './render.js';
+import { createPlay } from './play.js';
+import { readHash, share } from './share.js';
+
+const DEFAULT_PROGRAM = `# grundy: rule sets and queries. Run with Ctrl-Enter; the classic games need no definition.
+game s134 = subtract {1, 3, 4};                 # take 1, 3 or 4 tokens
+
+table s134(0..40);
+table kayles(0..100);
+table wythoff(0..99, 0..99);
+check kayles periodic;
+solve kayles(10) + *3;
+`;
+
+const $ = (id) => document.getElementById(id);
+const statusEl = $('status'), outputEl = $('output'), answersEl = $('answers');
+const runBtn = $('run'), stopBtn = $('stop'), elapsedEl = $('elapsed');
+
+const client = new GrundyClient('worker.js');
+let runId = 0;          // a newer run (or Stop) makes an older run's answer stale
+let running = false;
+let timer = null;
+let lastSource = '';
+
+function setStatus(s) {
+  statusEl.textContent = s;
+  document.body.dataset.status = s;
+}
+
+function startClock() {
+  const t0 = performance.now();
+  clearInterval(timer);
+  elapsedEl.textContent = '';
+  timer = setInterval(() => { elapsedEl.textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s`; }, 100);
+  return () => { clearInterval(timer); elapsedEl.textContent = `${((performance.now() - t0) / 1000).toFixed(2)} s`; };
+}
+
+const limits = () => ({
+  maxTime: Math.max(1, Number($('max-time').value) || 60),
+  maxMemory: Math.max(16, Number($('max-memory').value) || 1024),
+});
+
+/* A located error in standard error when the run gave none (an error met while a query ran). */
+function diagnosticOf(r) {
+  if (r.diagnostic) return r.diagnostic;
+  const m = /program\.game:(\d+):(\d+): error: ([^\n]*)/.exec(r.stderr || '');
+  return m ? { line: Number(m[1]), column: Number(m[2]), message: m[3] } : null;
+}
+
+async function run() {
+  if (running) stop();
+  const source = editor.getText();
+  const id = ++runId;
+  running = true;
+  lastSource = source;
+  setStatus('running');
+  runBtn.disabled = false;
+  stopBtn.disabled = false;
+  outputEl.textContent = '';
+  answersEl.classList.add('stale');
+  editor.showDiagnostic(null);
+  const stopClock = startClock();
+  let r;
+  try {
+    await client.ready;
+    r = await client.run(source, limits());
+  } catch (e) {
+    if (id !== runId) return;           // stopped: stop() has said so already
+    stopClock();
+    running = false;
+    stopBtn.disabled = true;
+    if (e && e.stopped) { setStatus('stopped'); return; }
+    setStatus('error');
+    outputEl.textContent = `the engine failed: ${e && (e.message || e.error) || e}`;
+    return;
+  }
+  if (id !== runId) return;
+  stopClock();
+  running = false;
+  stopBtn.disabled = true;
+  outputEl.textContent = r.exit >= 2 ? (r.stdout || '') + (r.stderr || '') : r.stdout || '';
+  setStatus(r.status || (r.exit >= 2 ? 'error' : 'done'));
+  editor.showDiagnostic(diagnosticOf(r));
+  answersEl.classList.remove('stale');
+  renderAnswers(answersEl, r, { client, source, onPlay: (pos, conv) => playPanel.start(pos, conv) });
+}
+
+/* Stop: the worker is ended and a fresh one started; the page answers at once and keeps the
+ * program text (and the last answers, marked stale). */
+function stop() {
+  runId++;
+  running = false;
+  client.stop();
+  clearInterval(timer);
+  setStatus('stopped');
+  stopBtn.disabled = true;
+  playPanel.reset();
+}
+
+const hash = readHash();
+const editor = createEditor($('editor'), {
+  doc: hash.program ?? DEFAULT_PROGRAM,
+  onRun: run,
+});
+const playPanel = createPlay({ client, getSource: () => editor.getText() });
+
+runBtn.addEventListener('click', run);
+stopBtn.addEventListener('click', stop);
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.defaultPrevented) { e.preventDefault(); run(); }
+});
+
+$('share').addEventListener('click', async () => {
+  const r = await share(editor.getText());
+  $('share-note').textContent = r.copied ? 'Link copied.' : 'The link is in the address bar.';
+});
+
+// the examples menu: examples.json (written by build.mjs from examples/*.game), same origin
+const examplesEl = $('examples');
+fetch('examples.json').then((r) => (r.ok ? r.json() : [])).then((list) => {
+  for (const ex of list) {
+    const o = document.createElement('option');
+    o.value = ex.name;
+    o.textContent = ex.name;
+    o.dataset.text = ex.text;
+    examplesEl.append(o);
+  }
+}).catch(() => { /* no menu: the page still works */ });
+examplesEl.addEventListener('change', () => {
+  const o = examplesEl.selectedOptions[0];
+  if (o && o.dataset.text !== undefined) { editor.setText(o.dataset.text); editor.focus(); }
+});
+
+// limits remembered between visits
+for (const id of ['max-time', 'max-memory']) {
+  const saved = localStorage.getItem(`grundy.${id}`);
+  if (saved) $(id).value = saved;
+  $(id).addEventListener('change', () => localStorage.setItem(`grundy.${id}`, $(id).value));
+}
+
+// a pasted link in the same tab: load it (and run it when it says so)
+window.addEventListener('hashchange', () => {
+  const h = readHash();
+  if (h.program === null) return;
+  editor.setText(h.program);
+  if (h.run) run();
+});
+
+setStatus('ready');
+if (hash.program !== null && hash.run) run();

@@ -1,0 +1,158 @@
+// plot.js: canvas drawings of tables: a value plot of a 1-D table (points joined by a thin
+// line, P positions red, axes with ticks), a strip of outcome cells, and the heatmap of a 2-D
+// table (a colour per value, P black) drawn a pixel block per cell into an ImageData, so
+// 500 x 500 cells draw at once. Canvases are sized in CSS pixels and scaled by the device
+// pixel ratio so lines stay sharp.
+
+const OUTCOME_COLOUR = { P: [20, 20, 20], N: [205, 220, 235], D: [240, 170, 40] };
+
+/* The colour of an SG value: 0 (a P position) black; others along a light-to-deep ramp
+ * (yellow, orange, red, purple, blue) scaled to the largest value, so the diagonals of
+ * Wythoff and the bands of E&D read at a glance. */
+const RAMP = [[255, 240, 150], [253, 174, 97], [215, 48, 39], [150, 40, 140], [49, 54, 149], [20, 120, 180]];
+export function valueColour(v, max) {
+  if (v === null || v === undefined) return [200, 200, 200];
+  if (typeof v === 'string') return OUTCOME_COLOUR[v] || [200, 200, 200];
+  if (v === 0) return [0, 0, 0];
+  const f = max <= 1 ? 0 : (v - 1) / (max - 1);
+  const x = Math.min(Math.max(f, 0), 1) * (RAMP.length - 1);
+  const i = Math.min(Math.floor(x), RAMP.length - 2), u = x - i;
+  return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * u));
+}
+export const css = (rgb) => `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
+
+function setup(canvas, w, h) {
+  const dpr = window.devicePixelRatio || 1;
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const g = canvas.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return g;
+}
+
+/* Round tick steps: 1, 2, 5 times a power of ten, about `want` ticks over [lo, hi]. */
+function ticks(lo, hi, want) {
+  const span = Math.max(hi - lo, 1);
+  const raw = span / want, p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || raw;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
+}
+
+/* The value plot: xs[i] the heap, ys[i] a number or null (no value), isP[i] marks P. */
+export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, ylabel = 'value' } = {}) {
+  const g = setup(canvas, width, height);
+  const m = { l: 46, r: 24, t: 10, b: 32 };
+  const pw = width - m.l - m.r, ph = height - m.t - m.b;
+  const x0 = xs[0], x1 = xs[xs.length - 1];
+  let ymax = 1;
+  for (const y of ys) if (typeof y === 'number' && y > ymax) ymax = y;
+  const sx = (x) => m.l + (x1 === x0 ? pw / 2 : ((x - x0) / (x1 - x0)) * pw);
+  const sy = (y) => m.t + ph - (y / ymax) * ph;
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, width, height);
+  // axes, ticks, grid
+  g.strokeStyle = '#e5e7eb';
+  g.fillStyle = '#444';
+  g.font = '11px system-ui, sans-serif';
+  g.lineWidth = 1;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  for (const y of ticks(0, ymax, 5)) {
+    if (y !== Math.floor(y)) continue;
+    g.beginPath(); g.moveTo(m.l, sy(y) + 0.5); g.lineTo(m.l + pw, sy(y) + 0.5); g.stroke();
+    g.fillText(String(y), m.l - 6, sy(y));
+  }
+  g.textAlign = 'center';
+  g.textBaseline = 'top';
+  for (const x of ticks(x0, x1, 8)) {
+    if (x !== Math.floor(x)) continue;
+    g.beginPath(); g.moveTo(sx(x) + 0.5, m.t + ph); g.lineTo(sx(x) + 0.5, m.t + ph + 4); g.strokeStyle = '#666'; g.stroke();
+    g.fillText(String(x), sx(x), m.t + ph + 6);
+  }
+  g.strokeStyle = '#666';
+  g.beginPath(); g.moveTo(m.l + 0.5, m.t); g.lineTo(m.l + 0.5, m.t + ph + 0.5); g.lineTo(m.l + pw, m.t + ph + 0.5); g.stroke();
+  g.save();
+  g.translate(12, m.t + ph / 2); g.rotate(-Math.PI / 2); g.textAlign = 'center'; g.textBaseline = 'middle';
+  g.fillText(ylabel, 0, 0);
+  g.restore();
+  // a thin line through the values while points are far apart; with many, dots only
+  const dense = xs.length > pw / 2;
+  if (!dense) {
+    g.strokeStyle = 'rgba(37, 99, 235, 0.35)';
+    g.beginPath();
+    let pen = false;
+    for (let i = 0; i < xs.length; i++) {
+      if (typeof ys[i] !== 'number') { pen = false; continue; }
+      if (pen) g.lineTo(sx(xs[i]), sy(ys[i])); else g.moveTo(sx(xs[i]), sy(ys[i]));
+      pen = true;
+    }
+    g.stroke();
+  }
+  const r = dense ? 1 : xs.length > 120 ? 2 : 3;
+  for (let pass = 0; pass < 2; pass++)   // P positions drawn last, on top
+    for (let i = 0; i < xs.length; i++) {
+      if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
+      g.fillStyle = pass ? '#dc2626' : '#2563eb';
+      if (dense) g.fillRect(sx(xs[i]) - 1, sy(ys[i]) - 1, 2, 2);
+      else { g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill(); }
+    }
+  return { sx, sy, margin: m };
+}
+
+/* A strip of cells for a 1-D outcome table: P dark, N light, D amber (as grundy's plots). */
+export function drawStrip(canvas, values, { width = 640, cell } = {}) {
+  const n = values.length;
+  const c = cell || Math.max(1, Math.min(16, Math.floor(width / Math.max(n, 1))));
+  const perRow = Math.max(1, Math.floor(width / c));
+  const rows = Math.ceil(n / perRow);
+  const g = setup(canvas, Math.min(n, perRow) * c, rows * c);
+  for (let i = 0; i < n; i++) {
+    g.fillStyle = css(valueColour(values[i], 1));
+    g.fillRect((i % perRow) * c, Math.floor(i / perRow) * c, c, c);
+  }
+  return { cell: c, perRow };
+}
+
+/* The heatmap of a 2-D table: values[i][j] is the position (x0 + i, y0 + j); x runs across
+ * from the left, y down from the top, each cell `cell` CSS pixels square with no margin, so
+ * a cell's place in the canvas is ((x - x0) * cell, (y - y0) * cell). */
+export function drawHeatmap(canvas, values, { maxWidth = 600 } = {}) {
+  const nx = values.length, ny = nx ? values[0].length : 0;
+  const cell = Math.max(1, Math.min(24, Math.floor(maxWidth / Math.max(nx, ny, 1))));
+  let max = 0;
+  for (const row of values) for (const v of row) if (typeof v === 'number' && v > max) max = v;
+  // drawn at device resolution: each cell a block of whole device pixels
+  const dpr = Math.max(1, Math.round(window.devicePixelRatio || 1));
+  const W = nx * cell, H = ny * cell;
+  canvas.style.width = `${W}px`;
+  canvas.style.height = `${H}px`;
+  canvas.width = W * dpr;
+  canvas.height = H * dpr;
+  const g = canvas.getContext('2d');
+  const img = g.createImageData(W * dpr, H * dpr);
+  const cd = cell * dpr;
+  for (let i = 0; i < nx; i++)
+    for (let j = 0; j < ny; j++) {
+      const [r, gg, b] = valueColour(values[i][j], max);
+      for (let py = j * cd; py < (j + 1) * cd; py++) {
+        let o = (py * W * dpr + i * cd) * 4;
+        for (let px = 0; px < cd; px++, o += 4) { img.data[o] = r; img.data[o + 1] = gg; img.data[o + 2] = b; img.data[o + 3] = 255; }
+      }
+    }
+  g.putImageData(img, 0, 0);
+  return { cell, nx, ny, max };
+}
+
+/* A colour bar for the heatmap's legend: 0 (P) black, then the ramp up to max. */
+export function drawColourBar(canvas, max, { width = 220, height = 12 } = {}) {
+  const g = setup(canvas, width, height);
+  for (let x = 0; x < width; x++) {
+    const v = max <= 0 ? 0 : Math.round((x / (width - 1)) * max);
+    g.fillStyle = css(valueColour(v, max));
+    g.fillRect(x, 0, 1, height);
+  }
+}

@@ -1,0 +1,74 @@
+// render.js: one <section class="answer"> per query of a run, in #answers: a header with the
+// query's text and its CSV / JSON downloads, the answer drawn from the query's JSON objects
+// (tables.js for tables, answers.js for the rest), and the query's own text output folded
+// under it (the whole run's text is in #output).
+import { el, saveFile } from './dom.js';
+import { renderTable } from './tables.js';
+import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, renderFile } from './answers.js';
+
+/* ctx: {client, source, onPlay(position, convention)}: what answers need to ask more. */
+export function renderAnswers(container, run, ctx) {
+  container.replaceChildren();
+  if (!run.queries || !run.queries.length) {
+    container.append(el('p', { class: 'empty' }, run.status === 'error' ? 'No answers: see the error below.' : 'No queries in the program.'));
+    return;
+  }
+  for (const q of run.queries) renderQuery(q, ctx, container);
+}
+
+function downloads(q, ctx) {
+  const base = `query-${q.index}-${q.kind}`;
+  const csv = el('button', { type: 'button', class: 'download-csv', title: 'this answer as CSV (grundy --format csv)' }, 'CSV');
+  const json = el('button', { type: 'button', class: 'download-json', title: 'this answer as JSON lines (grundy --format json)' }, 'JSON');
+  csv.addEventListener('click', async () => {
+    csv.disabled = true;
+    try {
+      const r = await ctx.client.runFormat(ctx.source, q.index, 'csv');
+      const text = typeof r === 'string' ? r : r && (r.output ?? r.stdout ?? '');
+      saveFile(`${base}.csv`, text, 'text/csv');
+    } catch (e) {
+      csv.title = `CSV failed: ${e && (e.message || e.error) || e}`;
+    } finally { csv.disabled = false; }
+  });
+  json.addEventListener('click', () =>
+    saveFile(`${base}.json`, (q.json || []).map((o) => JSON.stringify(o)).join('\n') + '\n', 'application/json'));
+  return el('span', { class: 'downloads' }, csv, json);
+}
+
+/* The query as written: the engine names a check or census by its claim alone
+ * ("kayles periodic"), so the keyword is put back in front when it is missing. */
+export function queryText(q) {
+  const t = (q.text || '').trim();
+  return q.kind && !new RegExp(`^${q.kind}\\b`).test(t) ? `${q.kind} ${t}` : t;
+}
+
+/* The section is in the page before its answer is drawn, so drawings can take its width. */
+function renderQuery(q, ctx, container) {
+  q = { ...q, text: queryText(q) };
+  const section = el('section', { class: 'answer', dataset: { index: q.index, kind: q.kind } });
+  const head = el('header', {},
+    el('span', { class: 'qnum' }, `${q.index}`),
+    el('code', { class: 'qtext', title: q.line ? `line ${q.line}` : '' }, q.text),
+    downloads(q, ctx));
+  const body = el('div', { class: 'answer-body' });
+  section.append(head, body);
+  container.append(section);
+  const objs = q.json || [];
+  try {
+    if (!objs.length) body.append(el('pre', { class: 'text' }, q.output || '(no answer)'));
+    else if (q.kind === 'table') renderTable(objs[0], body);
+    else if (q.kind === 'solve') renderSolve(objs[0], body, ctx);
+    else if (q.kind === 'check') renderCheck(objs, body);
+    else if (q.kind === 'quotient') renderQuotient(objs[0], body, q.output || '');
+    else if (q.kind === 'census') renderCensus(objs, body);
+    else if (q.kind === 'options') renderOptions(objs[0], body);
+    else if (q.kind === 'plot' || q.kind === 'dot') renderFile(q, objs[0], body, ctx);
+    else body.append(el('pre', { class: 'text' }, q.output || ''));
+  } catch (e) {
+    // a shape this page does not know: the text is always right
+    console.error(e);
+    body.append(el('pre', { class: 'text' }, q.output || ''));
+  }
+  if (objs.length && q.output)
+    section.append(el('details', { class: 'text-output' }, el('summary', {}, 'text'), el('pre', {}, q.output)));
+}

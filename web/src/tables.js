@@ -1,0 +1,164 @@
+// tables.js: the answer of a `table` query: a 1-D table as a grid of cells (P positions
+// marked, class p) with a value plot or an outcome strip under it; a 2-D table as a canvas
+// heatmap with a hover tooltip `(x, y): VALUE`. Kinds: sg, outcome, remoteness, genus, and
+// anyleaf values (null at a leaf); any convention.
+import { el } from './dom.js';
+import { drawValuePlot, drawStrip, drawHeatmap, drawColourBar } from './plot.js';
+
+const GRID_MAX = 2000;   // cells shown in the grid; the plot shows every value
+
+/* A genus [g, l0, l1, ...] written as grundy writes it: 1^031. */
+export function genusText(v) {
+  return Array.isArray(v) ? (v.length > 1 ? `${v[0]}^${v.slice(1).join('')}` : String(v[0])) : v;
+}
+
+/* A genus as grundy prints it, its superscript raised. */
+function genusNode(v) {
+  const s = el('span', {}, String(v[0]));
+  if (v.length > 1) s.append(el('sup', {}, v.slice(1).join('')));
+  return s;
+}
+
+export function cellText(v) {
+  if (v === null || v === undefined) return '-';
+  return Array.isArray(v) ? genusText(v) : String(v);
+}
+
+/* Is this value a P position (the player to move loses)? By the kind of the table: an SG value
+ * 0 (normal play or values after leaf deletion), outcome P, an even remoteness or step number,
+ * a genus whose misere value (lambda_0, its second figure) is 0. */
+export function isP(v, kind) {
+  if (v === null || v === undefined) return false;
+  if (kind === 'outcome' || typeof v === 'string') return v === 'P';
+  if (kind === 'remoteness') return v % 2 === 0;
+  if (kind === 'genus') return Array.isArray(v) && v[1] === 0;
+  return v === 0;
+}
+
+function isTwoD(obj) {
+  const v = obj.values;
+  if (!Array.isArray(v) || !v.length) return false;
+  if (obj.kind === 'genus') return Array.isArray(v[0]) && (Array.isArray(v[0][0]) || v[0][0] === null);
+  return Array.isArray(v[0]);
+}
+
+const KIND_LABEL = { sg: 'Sprague-Grundy values', outcome: 'outcomes', remoteness: 'remoteness', genus: 'genus' };
+
+export function renderTable(obj, box) {
+  if (isTwoD(obj)) return renderTable2D(obj, box);
+  return renderTable1D(obj, box);
+}
+
+function renderTable1D(obj, box) {
+  const values = obj.values || [];
+  let labels;
+  if (obj.positions) labels = obj.positions;
+  else {
+    // the varying coordinate (a 1-D table may fix the others: wythoff(3, 0..5))
+    const d = Math.max(0, obj.from.findIndex((f, i) => f !== obj.to[i]));
+    labels = values.map((_, i) => obj.from[d] + i);
+  }
+  const kind = obj.kind;
+  const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
+  const nP = values.reduce((a, v) => a + (isP(v, kind) ? 1 : 0), 0);
+  box.append(el('p', { class: 'summary' },
+    `${conv}${KIND_LABEL[kind] || kind} of ${values.length} positions; ${nP} P position${nP === 1 ? '' : 's'} (marked)`));
+
+  // long tables: the picture first (the grid scrolls)
+  const pictureFirst = values.length > 120;
+  const pictureBox = el('div');
+  if (pictureFirst) box.append(pictureBox);
+
+  // the grid: rows of 10, like grundy's text, the row's first position at its head
+  const shown = Math.min(values.length, GRID_MAX);
+  const perRow = obj.positions ? Math.min(8, shown) || 1 : 10;
+  const table = el('table', { class: 'grid' });
+  if (!obj.positions) {
+    const head = el('tr', {}, el('th', {}, ''));
+    for (let k = 0; k < Math.min(perRow, shown); k++) head.append(el('th', {}, `+${k}`));
+    table.append(el('thead', {}, head));
+  }
+  const body = el('tbody');
+  for (let i = 0; i < shown; i += perRow) {
+    const tr = el('tr', {}, el('th', {}, obj.positions ? '' : String(labels[i])));
+    for (let k = i; k < Math.min(i + perRow, shown); k++) {
+      const v = values[k];
+      const txt = cellText(v);
+      tr.append(el('td', {
+        class: isP(v, kind) ? 'p' : undefined,
+        dataset: { n: labels[k], value: txt },
+        title: `${labels[k]}: ${txt}`,
+      }, obj.positions ? `${labels[k]}: ${txt}` : Array.isArray(v) ? genusNode(v) : txt));
+    }
+    body.append(tr);
+  }
+  table.append(body);
+  box.append(el('div', { class: 'grid-wrap' }, table));
+  if (shown < values.length)
+    box.append(el('p', { class: 'note' }, `the grid shows the first ${shown} of ${values.length} positions; the plot and the downloads have them all`));
+
+  // the picture: numbers as a value plot, outcomes as a strip of cells
+  if (obj.positions) return;
+  const canvas = el('canvas', { class: 'plot' });
+  (pictureFirst ? pictureBox : box).append(el('div', { class: 'plot-wrap' }, canvas));
+  const width = Math.max(320, Math.min(720, box.clientWidth || 640));
+  if (kind === 'outcome') drawStrip(canvas, values, { width });
+  else {
+    // genus: plot its first figure (the normal-play value)
+    const ys = values.map((v) => (Array.isArray(v) ? v[0] : typeof v === 'number' ? v : null));
+    drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind)),
+      { width, height: 240, ylabel: kind === 'remoteness' ? 'remoteness' : 'value' });
+  }
+}
+
+function renderTable2D(obj, box) {
+  const values = obj.values;
+  let dims = obj.from.map((f, i) => i).filter((i) => obj.from[i] !== obj.to[i]);
+  for (let i = 0; dims.length < 2 && i < obj.from.length; i++) if (!dims.includes(i)) dims.push(i);
+  dims = dims.slice(0, 2).sort((a, b) => a - b);
+  const x0 = obj.from[dims[0]], y0 = obj.from[dims[1]];
+  const kind = obj.kind;
+  const canvas = el('canvas', { class: 'heatmap' });
+  const tip = el('div', { class: 'tooltip', role: 'status' });
+  const width = Math.max(300, Math.min(640, (box.clientWidth || 640) - 40));
+  const info = drawHeatmap(canvas, values, { maxWidth: width });
+  Object.assign(canvas.dataset, { x0, y0, nx: info.nx, ny: info.ny, cell: info.cell });
+  let nP = 0;
+  for (const row of values) for (const v of row) if (isP(v, kind)) nP++;
+  const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
+  box.append(el('p', { class: 'summary' },
+    `${conv}${KIND_LABEL[kind] || kind}, x ${x0}..${x0 + info.nx - 1} across, y ${y0}..${y0 + info.ny - 1} down; ${nP} P positions (black)`));
+
+  const legend = el('div', { class: 'legend' });
+  if (kind === 'outcome') {
+    for (const [o, txt] of [['P', 'P: the player to move loses'], ['N', 'N: wins'], ['D', 'D: draw']])
+      legend.append(el('span', { class: `swatch o-${o}` }), ` ${txt} `);
+  } else if (typeof info.max === 'number') {
+    const bar = el('canvas', { class: 'colourbar' });
+    drawColourBar(bar, info.max);
+    legend.append(el('span', {}, '0 (P) '), bar, el('span', {}, ` ${info.max}`));
+  }
+
+  const frame = el('div', { class: 'heatmap-frame' },
+    el('div', { class: 'axis-x' }, `x → (${x0} at the left)`),
+    el('div', { class: 'heatmap-row' }, el('div', { class: 'axis-y' }, `y ↓ (${y0} at the top)`),
+      el('div', { class: 'heatmap-wrap' }, canvas, tip)));
+  box.append(frame, legend);
+
+  // hover: the cell under the pointer, from the canvas's own geometry (cell CSS pixels each)
+  const cellAt = (ev) => {
+    const r = canvas.getBoundingClientRect();
+    const i = Math.floor((ev.clientX - r.left) / info.cell), j = Math.floor((ev.clientY - r.top) / info.cell);
+    return i >= 0 && j >= 0 && i < info.nx && j < info.ny ? [i, j] : null;
+  };
+  canvas.addEventListener('mousemove', (ev) => {
+    const c = cellAt(ev);
+    if (!c) { tip.classList.remove('shown'); return; }
+    const [i, j] = c;
+    tip.textContent = `(${x0 + i}, ${y0 + j}): ${cellText(values[i][j])}`;
+    tip.style.left = `${i * info.cell + info.cell + 8}px`;
+    tip.style.top = `${j * info.cell + info.cell + 8}px`;
+    tip.classList.add('shown');
+  });
+  canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
+}
