@@ -39,6 +39,8 @@ if (!fs.existsSync(path.join(webDir, 'index.html'))) {
     process.exit(2);
 }
 if (args.screenshots) fs.mkdirSync(args.screenshots, { recursive: true });
+// the repository's examples (the page's menu is made from them)
+const srcExamples = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'examples');
 
 // ---------------------------------------------------------------- failures and checks
 class CheckFailure extends Error {}
@@ -60,10 +62,10 @@ function assertSameText(page, native, what, whose = 'the native command\'s outpu
 // ---------------------------------------------------------------- the native command
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'grundy-browser-'));
 // The page names the program 'program.game' in its messages; so do we.
-function native(source, format = 'text') {
+function native(source, format = 'text', extra = []) {
     const file = path.join(scratch, 'program.game');
     fs.writeFileSync(file, source);
-    const r = spawnSync(path.resolve(args.grundy), ['program.game', '--format', format, '--no-progress'],
+    const r = spawnSync(path.resolve(args.grundy), ['program.game', '--format', format, '--no-progress', ...extra],
                         { cwd: scratch, encoding: 'utf8', maxBuffer: 1 << 28 });
     if (r.error) fail(`cannot run ${args.grundy}: ${r.error.message}`);
     return { exit: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -115,6 +117,7 @@ const home = `${origin}/index.html`;
 const browser = await chromium.launch({ executablePath: args.chromium, headless: true,
                                         args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+context.setDefaultTimeout(15000);
 await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 // (g) nothing leaves the origin: every request is seen here (pages and their workers), and
 // anything for another origin is aborted and remembered as a failure.
@@ -368,6 +371,49 @@ await check('#stop ends a long run within 1 s (#status stopped) and the page run
     const r = await run(page);
     assertSameText(r.output, native(small).stdout, '#output of the run after the stop');
     return `stopped in ${ms} ms; the next run done in ${r.ms} ms`;
+});
+
+// Settings: the limits reach the engine as the command's --max-memory and --max-time.
+await check('the limits: #max-memory 16 MiB and #max-time 2 s stop a run with the command\'s message (#status error)', async () => {
+    const big = 'table wythoff(0..3000, 0..3000);\n';
+    // the limits may sit in a closed <details>: open it as a user would
+    const fold = page.locator('details:has(#max-memory):not([open]) > summary');
+    if (await fold.count()) await fold.first().click();
+    await page.locator('#max-memory').fill('16');
+    await page.locator('#max-memory').dispatchEvent('change');
+    await typeProgram(page, big);
+    let r = await run(page, { expect: 'error' });
+    const memory = native(big, 'text', ['--max-memory', '16M']);
+    assert(memory.exit === 3, `the native command exited ${memory.exit} with --max-memory 16M, expected 3`);
+    assertSameText(r.output, memory.stdout + memory.stderr, '#output with a memory limit of 16 MiB');
+    await page.locator('#max-memory').fill('1024');
+    await page.locator('#max-memory').dispatchEvent('change');
+    const slow = 'table kayles(0..10);\ntable grundygame(0..10000000);\n';
+    await page.locator('#max-time').fill('2');
+    await page.locator('#max-time').dispatchEvent('change');
+    await typeProgram(page, slow);
+    r = await run(page, { expect: 'error', timeout: 30000 });
+    const head = native('table kayles(0..10);\n').stdout;
+    assert(r.output.startsWith(head + '\n') || r.output.startsWith(head), `#output does not begin with the first query's answer: ${JSON.stringify(r.output.slice(0, 200))}`);
+    assert(/time limit of 2 s reached in query 2 \(table grundygame\(0\.\.10000000\)\)/.test(r.output), `#output lacks the command's time-limit message: ${JSON.stringify(r.output.slice(-300))}`);
+    assert(r.ms < 10000, `the run with a 2 s limit took ${r.ms} ms`);
+    await page.locator('#max-time').fill('60');
+    await page.locator('#max-time').dispatchEvent('change');
+    const open = page.locator('details[open]:has(#max-memory) > summary');
+    if (await open.count()) await open.first().click();
+    return `memory: the command's message; time: stopped after ${r.ms} ms`;
+});
+
+// The examples menu: an example's text, and its output as the command's.
+await check('the examples menu loads examples/kayles.game; its run equals the command\'s', async () => {
+    await page.locator('#examples').selectOption('kayles');
+    const want = fs.readFileSync(path.join(srcExamples, 'kayles.game'), 'utf8');
+    await page.waitForFunction(() => document.querySelector('#editor .cm-content').textContent.length > 0);
+    assertSameText(await editorText(page), want, 'the editor after choosing kayles', 'examples/kayles.game');
+    const r = await run(page);
+    assertSameText(r.output, native(want).stdout, '#output of examples/kayles.game');
+    const n = await page.locator('#examples option').count();
+    return `${n - 1} examples in the menu`;
 });
 
 // (d) links: #share's link reproduces the program and its output; a hand-made #p=...&run=1 too.
