@@ -14,7 +14,11 @@
 //   the command's text but for the plot lines; a query in csv equals --query N --format csv.
 // - a run past its max time ends with exit 3 and the limit's message; one query against the
 //   program (play) answers, and a bad one is located in its own text ("query:1:COL").
+// - web/src/client.js over web/src/worker.js (in a node vm standing in for the browser's
+//   worker): ready, run, query, runFormat, and stop rejecting a pending run with {stopped: true}.
 import { createRequire } from 'node:module';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -170,6 +174,62 @@ if (native) {
 } else {
   console.log('(no native grundy given: the diagnostics, plots and formats against it are skipped)');
 }
+
+// ---- the client and the worker, with a stand-in for the browser's Worker ----
+// worker.js runs in a vm context of its own (importScripts, postMessage, fetch of the .wasm);
+// messages are delivered on later turns, as a browser does. One thread: a call runs whole.
+class VmWorker {
+  constructor(url) {
+    const file = path.resolve(webDir, url);
+    const wasm = Object.create(WebAssembly);
+    wasm.instantiateStreaming = undefined;   // the fetch below gives bytes, not a Response
+    const ctx = { console, TextDecoder, performance, setTimeout, clearTimeout, WebAssembly: wasm, onmessage: null,
+                  location: { href: pathToFileURL(file).href } };
+    ctx.self = ctx;
+    ctx.fetch = async (u) => {
+      const b = fs.readFileSync(fileURLToPath(u));
+      return { ok: true, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) };
+    };
+    ctx.importScripts = (name) => vm.runInContext(fs.readFileSync(path.join(path.dirname(file), name), 'utf8'), ctx);
+    ctx.postMessage = (data) => setImmediate(() => { if (!this.dead) this.onmessage?.({ data: structuredClone(data) }); });
+    vm.createContext(ctx);
+    this.ctx = ctx;
+    vm.runInContext(fs.readFileSync(file, 'utf8'), ctx, { filename: file });
+  }
+  postMessage(data) { setImmediate(() => { if (!this.dead) this.ctx.onmessage({ data: structuredClone(data) }); }); }
+  terminate() { this.dead = true; }
+}
+globalThis.Worker = VmWorker;
+const { GrundyClient } = await import(pathToFileURL(path.join(srcDir, 'web', 'src', 'client.js')).href);
+const client = new GrundyClient('worker.js');
+const tour = fs.readFileSync(path.join(examples, 'tour.game'), 'utf8');
+async function checkAsync(name, fn) {
+  try { await fn(); pass++; } catch (e) { fail++; console.log(`FAIL ${name}: ${e && e.message ? e.message : JSON.stringify(e)}`); }
+}
+await checkAsync('client: ready, run, query, runFormat', async () => {
+  await client.ready;
+  const r = await client.run(tour, { maxTime: 60, maxMemory: 1024 });
+  assert.equal(r.exit, 0);
+  assert.equal(r.status, 'done');
+  assert.equal(asGolden(r.stdout), fs.readFileSync(path.join(golden, 'tour.txt'), 'utf8'));
+  const t = await client.query(tour, 'options kayles(7)', 'json');
+  assert.equal(t.ok, true, t.error);
+  const csv = await client.runFormat(tour, 1, 'csv');
+  assert.match(csv, /^n,value\n0,0\n/);
+});
+await checkAsync('client: stop', async () => {
+  const pending = client.run('check grundygame periodic;\n', { to: 4294967296 });
+  client.stop();
+  await assert.rejects(pending, (e) => e && e.stopped === true);
+  await client.ready;   // a fresh worker
+  const r = await client.run('table kayles(0..5);\n', {});
+  assert.equal(r.exit, 0);
+  const bad = await client.run('table kayles(0..5)\n', {});
+  assert.equal(bad.exit, 2);
+  assert.equal(bad.status, 'error');
+  assert.match(bad.stderr, /^program\.game:1:19: error: unexpected end of input/);
+  assert.deepEqual([bad.diagnostic.line, bad.diagnostic.column], [1, 19]);
+});
 
 console.log(`wasm golden: ${pass} passed, ${fail} failed`);
 process.exit(fail ? 1 : 0);

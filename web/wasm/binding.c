@@ -37,6 +37,8 @@ void grundy_free(char *answer);
 #define PROGRAM_NAME "program.game"
 /* The memory limit when the page gives none: a quarter of what the module may grow to. */
 #define DEFAULT_MEMORY_MIB 1024.0
+/* ... and the most it may be: the module's memory is at most 4 GiB (-sMAXIMUM_MEMORY). */
+#define MAX_MEMORY_MIB 4095.0
 
 /* ---- a growing text (the answer being written), through a memory stream ---- */
 typedef struct text { char *p; size_t n; FILE *f; } text;
@@ -80,8 +82,16 @@ static char *error_answer(const char *msg) {
 /* ---- settings shared by the calls ---- */
 static const char *KIND_NAMES[] = { "table", "solve", "check", "plot", "dot", "options", "quotient", "census" };
 
+/* The memory limit in bytes: at most what the module can address (size_t is 32 bits here, so
+ * 4096 MiB would wrap to 0). */
+static size_t memory_limit(double mib) {
+    if (!(mib > 0)) mib = DEFAULT_MEMORY_MIB;
+    if (mib > MAX_MEMORY_MIB) mib = MAX_MEMORY_MIB;
+    return (size_t)(mib * 1048576.0);
+}
+
 static void apply_settings(gr_ctx *c, double max_time, double max_memory_mib, double check_to) {
-    c->mem_limit = (size_t)((max_memory_mib > 0 ? max_memory_mib : DEFAULT_MEMORY_MIB) * 1048576.0);
+    c->mem_limit = memory_limit(max_memory_mib);
     c->threads = 1;
     c->progress = c->progress_lines = 0;   /* as --no-progress: the page shows its own state */
     c->check_to = check_to > 0 ? (int64_t)check_to : 0;
@@ -357,7 +367,7 @@ EMSCRIPTEN_KEEPALIVE char *grundy_query(const char *source, const char *query, c
         kept.source = strdup(source);
         if (!kept.source) { kept_drop(); fclose(t.f); free(t.p); return NULL; }
     }
-    gr_limits lim = { .max_memory = (size_t)((max_memory_mib > 0 ? max_memory_mib : DEFAULT_MEMORY_MIB) * 1048576.0),
+    gr_limits lim = { .max_memory = memory_limit(max_memory_mib),
                       .max_time = max_time > 0 ? max_time : 0, .threads = 1 };
     gr_set_limits(kept.p, &lim);
     char *out = NULL;
