@@ -26,7 +26,7 @@ function args(argv) {
 
 const o = args(process.argv);
 const out = resolve(o.out), modules = resolve(o.modules), examples = resolve(o.examples);
-if (out === here || out.startsWith(here + '/src')) throw new Error('build.mjs: --out must not be the source folder');
+if (out === here || out.startsWith(here + '/')) throw new Error(`build.mjs: --out must be outside the sources (${here}), e.g. build-web/web`);
 mkdirSync(out, { recursive: true });
 
 // esbuild itself lives in the build folder's node_modules, not beside this script.

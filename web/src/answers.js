@@ -3,7 +3,7 @@
 // research columns), quotient (presentation, P set, pretending function), census (a sortable
 // table), options (a list), plot and dot (their files cannot leave the engine: what was
 // written, and for a plot the same table drawn here).
-import { el, facts } from './dom.js';
+import { el, facts, errorText } from './dom.js';
 import { renderTable, isP } from './tables.js';
 
 const OUTCOME_TEXT = { P: 'P (the player to move loses)', N: 'N (the player to move wins)', D: 'D (a draw: optimal play never ends)' };
@@ -72,7 +72,7 @@ export function renderSolve(obj, box, ctx) {
               x.sg !== null && x.sg !== undefined ? el('span', { class: 'value' }, ` sg ${x.sg}`) : '');
           })));
       } catch (e) {
-        allBox.replaceChildren(el('p', { class: 'error' }, String(e && (e.message || e.error) || e)));
+        allBox.replaceChildren(el('p', { class: 'error' }, errorText(e)));
       } finally { all.disabled = false; }
     });
     view.append(el('div', { class: 'actions' }, play, ' ', all), allBox);
@@ -87,7 +87,7 @@ export function renderSolve(obj, box, ctx) {
       trail.push(o);
       show(o);
     } catch (e) {
-      view.append(el('p', { class: 'error' }, String(e && (e.message || e.error) || e)));
+      view.append(el('p', { class: 'error' }, errorText(e)));
     } finally { view.classList.remove('busy'); }
   };
 
@@ -321,7 +321,7 @@ export function renderFile(q, o, box, ctx) {
     holder.replaceChildren();
     if (!r.ok) { holder.append(el('p', { class: 'error' }, r.error)); return; }
     renderTable(jsonLines(r.output)[0], holder);
-  }).catch((e) => holder.replaceChildren(el('p', { class: 'error' }, String(e && (e.message || e.error) || e))));
+  }).catch((e) => holder.replaceChildren(el('p', { class: 'error' }, errorText(e))));
 }
 
 export { isP };

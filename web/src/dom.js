@@ -37,3 +37,9 @@ export function facts(pairs, cls = 'facts') {
   }
   return dl;
 }
+
+/* The words of a failure: an Error, the client's {stopped: true} or {error}, or anything. */
+export function errorText(e) {
+  if (e && e.stopped) return 'stopped';
+  return String((e && (e.message || e.error)) || e);
+}

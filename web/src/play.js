@@ -4,7 +4,7 @@
 // winning move when there is one, the quickest (least remoteness, from `solve` of each
 // winning move), else the move of greatest remoteness (the longest defence), and from a draw
 // a move that keeps the draw, and the log explains it in play.c's words.
-import { el } from './dom.js';
+import { el, errorText } from './dom.js';
 import { jsonLines, convPrefix } from './answers.js';
 
 const RULE = {
@@ -72,7 +72,7 @@ export function createPlay({ client, getSource, root = document }) {
     try {
       o = await ask(`options ${convPrefix(state.conv)}${state.pos}`);
     } catch (e) {
-      if (token === game) { log(`error: ${e.message || e}`, 'error'); status('error'); }
+      if (token === game) { log(`error: ${errorText(e)}`, 'error'); status('error'); }
       return;
     }
     if (token !== game) return;
@@ -127,11 +127,16 @@ export function createPlay({ client, getSource, root = document }) {
     try {
       pick = await choose(opts, state.conv, state.byValues, token);
     } catch (e) {
-      if (token === game) { log(`error: ${e.message || e}`, 'error'); status('error'); }
+      if (token === game) { log(`error: ${errorText(e)}`, 'error'); status('error'); }
       return;
     }
     if (!pick || token !== game) return;
     const [i, why] = pick;
+    // the moves it chose from, as grundy play lists them, folded
+    const head = state.byValues ? "The computer's moves (the value each leaves you; 0 is a lost position):"
+      : "The computer's moves (the outcome each leaves to you):";
+    logBox.append(el('details', { class: 'line choices' }, el('summary', {}, head),
+      opts.map((x, k) => el('div', {}, `${String(k + 1).padStart(5)}. ${x.position}  (${state.byValues ? x.sg : x.outcome})`))));
     log(`The computer plays ${i + 1}: ${opts[i].position}  (${why})`, 'computer');
     state.pos = opts[i].position;
     state.human = true;

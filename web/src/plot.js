@@ -11,6 +11,7 @@ const OUTCOME_COLOUR = { P: [20, 20, 20], N: [205, 220, 235], D: [240, 170, 40] 
  * Wythoff and the bands of E&D read at a glance. */
 const RAMP = [[255, 240, 150], [253, 174, 97], [215, 48, 39], [150, 40, 140], [49, 54, 149], [20, 120, 180]];
 export function valueColour(v, max) {
+  if (Array.isArray(v)) v = v[0];   // a genus: by its normal-play value
   if (v === null || v === undefined) return [200, 200, 200];
   if (typeof v === 'string') return OUTCOME_COLOUR[v] || [200, 200, 200];
   if (v === 0) return [0, 0, 0];
@@ -100,7 +101,7 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
       if (dense) g.fillRect(sx(xs[i]) - 1, sy(ys[i]) - 1, 2, 2);
       else { g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill(); }
     }
-  return { sx, sy, margin: m };
+  return { sx, sy, margin: m, x0, x1, pw };
 }
 
 /* A strip of cells for a 1-D outcome table: P dark, N light, D amber (as grundy's plots). */
@@ -117,14 +118,18 @@ export function drawStrip(canvas, values, { width = 640, cell } = {}) {
   return { cell: c, perRow };
 }
 
-/* The heatmap of a 2-D table: values[i][j] is the position (x0 + i, y0 + j); x runs across
+/* The heatmap of a 2-D table: values[i][j] is the position (x0 + i, y0 + j), isP(v) says
+ * which cells are P positions (black); x runs across
  * from the left, y down from the top, each cell `cell` CSS pixels square with no margin, so
  * a cell's place in the canvas is ((x - x0) * cell, (y - y0) * cell). */
-export function drawHeatmap(canvas, values, { maxWidth = 600 } = {}) {
+export function drawHeatmap(canvas, values, { maxWidth = 600, isP = (v) => v === 0 || v === 'P' } = {}) {
   const nx = values.length, ny = nx ? values[0].length : 0;
   const cell = Math.max(1, Math.min(24, Math.floor(maxWidth / Math.max(nx, ny, 1))));
   let max = 0;
-  for (const row of values) for (const v of row) if (typeof v === 'number' && v > max) max = v;
+  for (const row of values) for (const v of row) {
+    const x = Array.isArray(v) ? v[0] : v;
+    if (typeof x === 'number' && x > max) max = x;
+  }
   // drawn at device resolution: each cell a block of whole device pixels
   const dpr = Math.max(1, Math.round(window.devicePixelRatio || 1));
   const W = nx * cell, H = ny * cell;
@@ -137,7 +142,9 @@ export function drawHeatmap(canvas, values, { maxWidth = 600 } = {}) {
   const cd = cell * dpr;
   for (let i = 0; i < nx; i++)
     for (let j = 0; j < ny; j++) {
-      const [r, gg, b] = valueColour(values[i][j], max);
+      // P cells black whatever the kind (misere genus, remoteness); the rest by value
+      const v = values[i][j], x = Array.isArray(v) ? v[0] : v;
+      const [r, gg, b] = isP(v) ? [0, 0, 0] : valueColour(x === 0 ? 1 : x, max);
       for (let py = j * cd; py < (j + 1) * cd; py++) {
         let o = (py * W * dpr + i * cd) * 4;
         for (let px = 0; px < cd; px++, o += 4) { img.data[o] = r; img.data[o + 1] = gg; img.data[o + 2] = b; img.data[o + 3] = 255; }

@@ -2,7 +2,7 @@
 // query's text and its CSV / JSON downloads, the answer drawn from the query's JSON objects
 // (tables.js for tables, answers.js for the rest), and the query's own text output folded
 // under it (the whole run's text is in #output).
-import { el, saveFile } from './dom.js';
+import { el, saveFile, errorText } from './dom.js';
 import { renderTable } from './tables.js';
 import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, renderFile } from './answers.js';
 
@@ -10,10 +10,11 @@ import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, 
 export function renderAnswers(container, run, ctx) {
   container.replaceChildren();
   if (!run.queries || !run.queries.length) {
-    container.append(el('p', { class: 'empty' }, run.status === 'error' ? 'No answers: see the error below.' : 'No queries in the program.'));
-    return;
+    if (run.status !== 'error') container.append(el('p', { class: 'empty' }, 'No queries in the program.'));
   }
-  for (const q of run.queries) renderQuery(q, ctx, container);
+  for (const q of run.queries || []) renderQuery(q, ctx, container);
+  // an error (bad input, a limit): its message, wrapped, after the answers that finished
+  if (run.exit >= 2 && run.stderr) container.append(el('pre', { class: 'run-error' }, run.stderr));
 }
 
 function downloads(q, ctx) {
@@ -27,7 +28,7 @@ function downloads(q, ctx) {
       const text = typeof r === 'string' ? r : r && (r.output ?? r.stdout ?? '');
       saveFile(`${base}.csv`, text, 'text/csv');
     } catch (e) {
-      csv.title = `CSV failed: ${e && (e.message || e.error) || e}`;
+      csv.title = `CSV failed: ${errorText(e)}`;
     } finally { csv.disabled = false; }
   });
   json.addEventListener('click', () =>

@@ -25,12 +25,14 @@ export function cellText(v) {
 }
 
 /* Is this value a P position (the player to move loses)? By the kind of the table: an SG value
- * 0 (normal play or values after leaf deletion), outcome P, an even remoteness or step number,
+ * 0 (normal play or values after leaf deletion), outcome P, a remoteness or step number of the
+ * losing parity,
  * a genus whose misere value (lambda_0, its second figure) is 0. */
-export function isP(v, kind) {
+export function isP(v, kind, convention = 'normal') {
   if (v === null || v === undefined) return false;
   if (kind === 'outcome' || typeof v === 'string') return v === 'P';
-  if (kind === 'remoteness') return v % 2 === 0;
+  // a leaf (remoteness 0) is lost by the mover under normal and every, won under misere and anyleaf
+  if (kind === 'remoteness') return v % 2 === (convention === 'misere' || convention === 'anyleaf' ? 1 : 0);
   if (kind === 'genus') return Array.isArray(v) && v[1] === 0;
   return v === 0;
 }
@@ -60,7 +62,7 @@ function renderTable1D(obj, box) {
   }
   const kind = obj.kind;
   const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
-  const nP = values.reduce((a, v) => a + (isP(v, kind) ? 1 : 0), 0);
+  const nP = values.reduce((a, v) => a + (isP(v, kind, obj.convention) ? 1 : 0), 0);
   box.append(el('p', { class: 'summary' },
     `${conv}${KIND_LABEL[kind] || kind} of ${values.length} positions; ${nP} P position${nP === 1 ? '' : 's'} (marked)`));
 
@@ -85,7 +87,7 @@ function renderTable1D(obj, box) {
       const v = values[k];
       const txt = cellText(v);
       tr.append(el('td', {
-        class: isP(v, kind) ? 'p' : undefined,
+        class: isP(v, kind, obj.convention) ? 'p' : undefined,
         dataset: { n: labels[k], value: txt },
         title: `${labels[k]}: ${txt}`,
       }, obj.positions ? `${labels[k]}: ${txt}` : Array.isArray(v) ? genusNode(v) : txt));
@@ -106,8 +108,22 @@ function renderTable1D(obj, box) {
   else {
     // genus: plot its first figure (the normal-play value)
     const ys = values.map((v) => (Array.isArray(v) ? v[0] : typeof v === 'number' ? v : null));
-    drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind)),
+    const g = drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind, obj.convention)),
       { width, height: 240, ylabel: kind === 'remoteness' ? 'remoteness' : 'value' });
+    // hover: the position under the pointer and its value (its own class: .tooltip is the heatmap's)
+    const tip = el('div', { class: 'plot-tip' });
+    canvas.parentNode.append(tip);
+    canvas.addEventListener('mousemove', (ev) => {
+      const r = canvas.getBoundingClientRect();
+      const fx = (ev.clientX - r.left - g.margin.l) / g.pw;
+      const k = Math.round(fx * (labels.length - 1));
+      if (fx < -0.02 || fx > 1.02 || k < 0 || k >= labels.length) { tip.classList.remove('shown'); return; }
+      tip.textContent = `${labels[k]}: ${cellText(values[k])}${isP(values[k], kind, obj.convention) ? ' (P)' : ''}`;
+      tip.style.left = `${Math.min(ev.clientX - r.left + 12, r.width - 90)}px`;
+      tip.style.top = `${ev.clientY - r.top + 12}px`;
+      tip.classList.add('shown');
+    });
+    canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
   }
 }
 
@@ -121,10 +137,10 @@ function renderTable2D(obj, box) {
   const canvas = el('canvas', { class: 'heatmap' });
   const tip = el('div', { class: 'tooltip', role: 'status' });
   const width = Math.max(300, Math.min(640, (box.clientWidth || 640) - 40));
-  const info = drawHeatmap(canvas, values, { maxWidth: width });
+  const info = drawHeatmap(canvas, values, { maxWidth: width, isP: (v) => isP(v, kind, obj.convention) });
   Object.assign(canvas.dataset, { x0, y0, nx: info.nx, ny: info.ny, cell: info.cell });
   let nP = 0;
-  for (const row of values) for (const v of row) if (isP(v, kind)) nP++;
+  for (const row of values) for (const v of row) if (isP(v, kind, obj.convention)) nP++;
   const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
   box.append(el('p', { class: 'summary' },
     `${conv}${KIND_LABEL[kind] || kind}, x ${x0}..${x0 + info.nx - 1} across, y ${y0}..${y0 + info.ny - 1} down; ${nP} P positions (black)`));
@@ -147,8 +163,12 @@ function renderTable2D(obj, box) {
 
   // hover: the cell under the pointer, from the canvas's own geometry (cell CSS pixels each)
   const cellAt = (ev) => {
+    // cell (i, j) starts at (i, j) * cell from the canvas's corner; the canvas has no border,
+    // and its corner is taken where the browser draws it, at a whole pixel (pointer
+    // coordinates are whole pixels too), so even 1-pixel cells are found exactly
     const r = canvas.getBoundingClientRect();
-    const i = Math.floor((ev.clientX - r.left) / info.cell), j = Math.floor((ev.clientY - r.top) / info.cell);
+    const i = Math.floor((ev.clientX - Math.round(r.left + canvas.clientLeft)) / info.cell);
+    const j = Math.floor((ev.clientY - Math.round(r.top + canvas.clientTop)) / info.cell);
     return i >= 0 && j >= 0 && i < info.nx && j < info.ny ? [i, j] : null;
   };
   canvas.addEventListener('mousemove', (ev) => {
@@ -156,9 +176,12 @@ function renderTable2D(obj, box) {
     if (!c) { tip.classList.remove('shown'); return; }
     const [i, j] = c;
     tip.textContent = `(${x0 + i}, ${y0 + j}): ${cellText(values[i][j])}`;
-    tip.style.left = `${i * info.cell + info.cell + 8}px`;
-    tip.style.top = `${j * info.cell + info.cell + 8}px`;
     tip.classList.add('shown');
+    // beside the cell, on the side with room (the answer's box clips what overflows)
+    const W = info.nx * info.cell, H = info.ny * info.cell;
+    const right = (i + 1) * info.cell + 8, below = (j + 1) * info.cell + 8;
+    tip.style.left = `${right + tip.offsetWidth > W ? Math.max(0, i * info.cell - 8 - tip.offsetWidth) : right}px`;
+    tip.style.top = `${below + tip.offsetHeight > H ? Math.max(0, j * info.cell - 8 - tip.offsetHeight) : below}px`;
   });
   canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
 }
