@@ -413,6 +413,7 @@ await check('the examples menu loads examples/kayles.game; its run equals the co
     const r = await run(page);
     assertSameText(r.output, native(want).stdout, '#output of examples/kayles.game');
     const n = await page.locator('#examples option').count();
+    await page.locator('#examples').selectOption({ index: 0 });   // back to "choose..."
     return `${n - 1} examples in the menu`;
 });
 
