@@ -295,7 +295,7 @@ const oneD = [
     'table misere kayles(0..40) outcome;',
     'solve kayles(5) + s134(9);',
 ].join('\n') + '\n';
-await check('1-D tables typed into the editor: #output and every grid cell equal the native command\'s', async () => {
+await check('1-D tables typed into the editor: #output, every grid cell and the downloads equal the native command\'s', async () => {
     await typeProgram(page, oneD);
     const r = await run(page);
     const nat = native(oneD);
@@ -305,7 +305,16 @@ await check('1-D tables typed into the editor: #output and every grid cell equal
     for (let i = 0; i < 3; i++) cells += await compareGrid(page, i + 1, csv[i]);
     const kinds = await page.locator('#answers section.answer').evaluateAll((s) => s.map((e) => e.dataset.kind).join(' '));
     assert(kinds === 'table table table solve', `the answers' kinds are '${kinds}', expected 'table table table solve'`);
-    return `${cells} cells, run ${r.ms} ms`;
+    // the downloads: the third answer's CSV and the solve's JSON, as the command's --query N
+    const saved = async (index, which) => {
+        const [d] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
+                                       answer(page, index).locator(`button.download-${which}`).click()]);
+        return fs.readFileSync(await d.path(), 'utf8');
+    };
+    const q = (n, format) => native(oneD, format, ['--query', String(n)]).stdout;
+    assertSameText(await saved(3, 'csv'), q(3, 'csv'), 'the CSV download of answer 3', 'grundy --query 3 --format csv');
+    assertSameText(await saved(4, 'json'), q(4, 'json'), 'the JSON download of answer 4', 'grundy --query 4 --format json');
+    return `${cells} cells, run ${r.ms} ms; CSV and JSON downloads`;
 });
 
 // (a) 2-D tables: the heatmap's tooltips against the CSV.
