@@ -334,8 +334,9 @@ await check('2-D tables: #output equals the native command\'s, heatmap tooltips 
 });
 
 // (b) a compile error: underlined where the command says, status error, the message in #output.
-const bad = 'game s = subtract {1, 2};\ntable s(0..10) outcom;\n';
-await check('a syntax error is underlined at its LINE:COL, #status error, #output the command\'s message', async () => {
+// The command counts columns in bytes of UTF-8, the editor in characters: the second program
+// has an 'é' before the error on its line.
+async function compileError(bad, token) {
     await typeProgram(page, bad);
     const r = await run(page, { expect: 'error' });
     const nat = native(bad);
@@ -344,6 +345,8 @@ await check('a syntax error is underlined at its LINE:COL, #status error, #outpu
     const [line, col] = [+m[1], +m[2]];
     assertSameText(r.output, nat.stdout + nat.stderr, '#output');
     assert(r.output.includes(`${line}:${col}`), `#output does not contain ${line}:${col}`);
+    const lineText = bad.split('\n')[line - 1];
+    const charCol = Buffer.from(lineText, 'utf8').subarray(0, col - 1).toString('utf8').length + 1;
     await page.locator('.cm-lintRange-error').first().waitFor({ state: 'attached', timeout: 5000 }).catch(() => fail('no .cm-lintRange-error in the editor after the error'));
     const where = await page.locator('#editor .cm-content').evaluate((c) => {
         const lines = Array.from(c.querySelectorAll(':scope > .cm-line'));
@@ -355,9 +358,14 @@ await check('a syntax error is underlined at its LINE:COL, #status error, #outpu
         r.setEndBefore(first);
         return { line: li + 1, column: r.toString().length + 1, text: marks.map((e) => e.textContent).join('') };
     });
-    assert(where.line === line && where.column === col, `the underline starts at ${where.line}:${where.column}, the command says ${line}:${col}`);
-    assert(where.text === 'outcom', `the underline covers ${JSON.stringify(where.text)}, expected the token "outcom"`);
+    assert(where.line === line && where.column === charCol, `the underline starts at line ${where.line}, character ${where.column}; the command says ${line}:${col} (character ${charCol})`);
+    assert(where.text === token, `the underline covers ${JSON.stringify(where.text)}, expected the token ${JSON.stringify(token)}`);
     return `${line}:${col}, underlined "${where.text}"`;
+}
+await check('a syntax error is underlined at its LINE:COL, #status error, #output the command\'s message', async () => {
+    const one = await compileError('game s = subtract {1, 2};\ntable s(0..10) outcom;\n', 'outcom');
+    const two = await compileError('game s = subtract {1, 2};\nplot s(0..3) to "é.png" oops;\n', 'oops');
+    return `${one}; after an é: ${two}`;
 });
 
 // (c) Stop: a long table, #stop within a second, and the page still answers.
