@@ -11,9 +11,9 @@
  *   const csv = await g.runFormat(source, 2, 'csv');                 // the text, as --query 2 --format csv
  *   g.stop();   // ends the running call now: a pending promise rejects with {stopped: true}
  *
- * A query's `json` is null when the run stopped before its JSON pass (a limit or an error in
- * the text pass: the text blocks of the queries before it are still there); `json_error` says
- * why when the JSON pass itself stopped. Plot queries say "not drawn here": the page draws them.
+ * A query's `json` is null when the run stopped in it or before it (a limit, an error; the
+ * queries that finished before a failure still get theirs, computed again within about the
+ * time they took); `json_error` says why when the JSON pass itself stopped. Plot queries say "not drawn here": the page draws them.
  * The worker answers one request at a time, in order. A call into WebAssembly cannot be
  * interrupted, so stop() terminates the worker and starts a fresh one at once (its `ready` is
  * a new promise). Settings left out of query() and runFormat() are the last run's. */

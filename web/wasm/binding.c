@@ -114,6 +114,8 @@ typedef struct run_state {
     int status;                  /* the text pass's exit status */
     int phase;                   /* 0 compile, 1 text, 2 json */
     int cur;                     /* the query running (0-based) */
+    double text_start, text_seconds; /* when the text pass began, how long it ran */
+    int failed_at;               /* the query a failure of the text pass stopped (-1: none) */
     char json_error[1100];       /* why the JSON pass stopped, or "" */
 } run_state;
 
@@ -128,6 +130,8 @@ static int run_program(run_state *r, double max_time) {
     if (setjmp(jb) != 0) {
         if (r->phase == 1) {     /* the command flushes the answers so far, then the message */
             text_close(&r->out[r->cur]);
+            r->text_seconds = gr_now() - r->text_start;
+            r->failed_at = r->cur;
             fputs(c->fail_msg, r->diag.f);
             return c->fail_status;
         }
@@ -149,6 +153,7 @@ static int run_program(run_state *r, double max_time) {
     if (!r->out || !r->json) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
     r->status = GR_EXIT_OK;
     r->phase = 1;
+    r->text_start = gr_now();
     for (r->cur = 0; r->cur < r->nq; r->cur++) {
         if (!text_open(&r->out[r->cur])) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
         c->query_only = r->cur + 1;
@@ -157,6 +162,7 @@ static int run_program(run_state *r, double max_time) {
         text_close(&r->out[r->cur]);
     }
     /* The JSON pass gets a time budget of its own: a run that finished in text is finished. */
+    r->text_seconds = gr_now() - r->text_start;
     r->phase = 2;
     c->deadline = max_time > 0 ? gr_now() + max_time : 0;
     for (r->cur = 0; r->cur < r->nq; r->cur++) {
@@ -168,6 +174,42 @@ static int run_program(run_state *r, double max_time) {
     }
     c->query_only = 0;
     return r->status;
+}
+
+/* After a failure in the text pass, the JSON of the queries that finished before it, from a
+ * context of its own (the failed one may hold half-built tables): the program compiled again,
+ * those queries run again in JSON, within about the time they took in text. A failure here
+ * only ends the JSON early. */
+static void json_again(run_state *r, gr_ctx *c2) {
+    jmp_buf jb;
+    c2->on_fail = &jb;
+    if (setjmp(jb) != 0) {
+        text_close(&r->json[r->cur]);
+        snprintf(r->json_error, sizeof r->json_error, "%s", c2->fail_msg);
+        return;
+    }
+    gr_ast_program prog;
+    gr_module mod;
+    if (gr_parse(c2, &prog) != 0) gr_fail(c2, GR_EXIT_INPUT, "the program did not compile again");
+    gr_sema(c2, &prog, &mod);
+    for (r->cur = 0; r->cur < r->failed_at; r->cur++) {
+        if (!text_open(&r->json[r->cur])) gr_fail(c2, GR_EXIT_LIMIT, "out of memory");
+        c2->query_only = r->cur + 1;
+        gr_run_queries_ex(c2, &mod, GR_FMT_JSON, r->json[r->cur].f, NULL, NULL);
+        text_close(&r->json[r->cur]);
+        r->json_ok = r->cur + 1;
+    }
+}
+
+static void json_before_failure(run_state *r, const char *source, double max_memory_mib, double check_to) {
+    gr_ctx *c2 = calloc(1, sizeof *c2);   /* (on the heap: all that the setjmp's function changes is in memory) */
+    if (!c2) return;
+    gr_ctx_init(c2, PROGRAM_NAME, source, strlen(source));
+    apply_settings(c2, r->text_seconds + 1.0, max_memory_mib, check_to);
+    c2->diag = NULL;             /* its diagnostics were the first run's */
+    json_again(r, c2);
+    gr_ctx_free(c2);
+    free(c2);
 }
 
 /* A query's JSON objects (one per line) as the elements of an array. */
@@ -254,7 +296,9 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run(const char *source, double max_time, doubl
     gr_ctx_init(&r->c, PROGRAM_NAME, source, strlen(source));
     apply_settings(&r->c, max_time, max_memory_mib, check_to);
     r->c.diag = r->diag.f;       /* diagnostics and notes: the command's standard error */
+    r->failed_at = -1;
     int status = run_program(r, max_time);
+    if (r->failed_at > 0) json_before_failure(r, source, max_memory_mib, check_to);
     text t;
     char *answer = NULL;
     if (text_open(&t)) {
