@@ -9,8 +9,8 @@ import { renderAnswers } from './render.js';
 import { createPlay } from './play.js';
 import { readHash, share } from './share.js';
 
-const DEFAULT_PROGRAM = `# grundy: rule sets and queries. Run with Ctrl-Enter; the classic games need no definition.
-game s134 = subtract {1, 3, 4};                 # take 1, 3 or 4 tokens
+const DEFAULT_PROGRAM = `# Rule sets and queries; Ctrl-Enter runs. The classic games need no definition.
+game s134 = subtract {1, 3, 4};     # take 1, 3 or 4 tokens
 
 table s134(0..40);
 table kayles(0..100);

@@ -110,10 +110,11 @@ export function drawStrip(canvas, values, { width = 640, cell } = {}) {
   const c = cell || Math.max(1, Math.min(16, Math.floor(width / Math.max(n, 1))));
   const perRow = Math.max(1, Math.floor(width / c));
   const rows = Math.ceil(n / perRow);
-  const g = setup(canvas, Math.min(n, perRow) * c, rows * c);
+  const h = Math.max(c, 14);   // rows at least 14 pixels high, so narrow cells still read
+  const g = setup(canvas, Math.min(n, perRow) * c, rows * h);
   for (let i = 0; i < n; i++) {
     g.fillStyle = css(valueColour(values[i], 1));
-    g.fillRect((i % perRow) * c, Math.floor(i / perRow) * c, c, c);
+    g.fillRect((i % perRow) * c, Math.floor(i / perRow) * h, c, h);
   }
   return { cell: c, perRow };
 }

@@ -26,8 +26,7 @@ export function cellText(v) {
 
 /* Is this value a P position (the player to move loses)? By the kind of the table: an SG value
  * 0 (normal play or values after leaf deletion), outcome P, a remoteness or step number of the
- * losing parity,
- * a genus whose misere value (lambda_0, its second figure) is 0. */
+ * losing parity, a genus whose misere value (lambda_0, its second figure) is 0. */
 export function isP(v, kind, convention = 'normal') {
   if (v === null || v === undefined) return false;
   if (kind === 'outcome' || typeof v === 'string') return v === 'P';
