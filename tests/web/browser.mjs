@@ -1,0 +1,564 @@
+// The web page in a real browser: serves the built page folder on 127.0.0.1, drives Debian's
+// Chromium headless through playwright-core, and checks the page against the native command.
+//
+//   node browser.mjs --web BUILD/web --grundy BUILD/grundy [--chromium /usr/bin/chromium]
+//                    [--screenshots DIR]
+//
+// A line per check; the first failure ends the run with a non-zero status and says what differed.
+// playwright-core comes from tests/web/package-lock.json, installed by `npm ci` into the build
+// folder (run_browser.sh puts it on NODE_PATH); nothing is downloaded here.
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+// NODE_PATH is honoured by require() (not by import), so the build folder's node_modules works.
+const { chromium } = require('playwright-core');
+
+// ---------------------------------------------------------------- arguments
+const args = { chromium: '/usr/bin/chromium', screenshots: null, web: null, grundy: null };
+for (let i = 2; i < process.argv.length; i++) {
+    const a = process.argv[i];
+    const key = a.replace(/^--/, '');
+    if (!(key in args) || i + 1 >= process.argv.length) {
+        console.error(`usage: node browser.mjs --web DIR --grundy BIN [--chromium PATH] [--screenshots DIR] (bad argument '${a}')`);
+        process.exit(2);
+    }
+    args[key] = process.argv[++i];
+}
+if (!args.web || !args.grundy) {
+    console.error('usage: node browser.mjs --web DIR --grundy BIN [--chromium PATH] [--screenshots DIR]');
+    process.exit(2);
+}
+const webDir = path.resolve(args.web);
+if (!fs.existsSync(path.join(webDir, 'index.html'))) {
+    console.error(`browser.mjs: ${webDir}/index.html does not exist: build the page first`);
+    process.exit(2);
+}
+if (args.screenshots) fs.mkdirSync(args.screenshots, { recursive: true });
+// the repository's examples (the page's menu is made from them)
+const srcExamples = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'examples');
+
+// ---------------------------------------------------------------- failures and checks
+class CheckFailure extends Error {}
+function fail(msg) { throw new CheckFailure(msg); }
+function assert(cond, msg) { if (!cond) fail(typeof msg === 'function' ? msg() : msg); }
+function firstDifference(a, b) {
+    const la = a.split('\n'), lb = b.split('\n');
+    for (let i = 0; i < Math.max(la.length, lb.length); i++) {
+        if (la[i] !== lb[i]) {
+            return `line ${i + 1}: page ${JSON.stringify(la[i] ?? '<end>')}, grundy ${JSON.stringify(lb[i] ?? '<end>')}`;
+        }
+    }
+    return 'no line differs (whitespace at the end?)';
+}
+function assertSameText(page, native, what, whose = 'the native command\'s output') {
+    assert(page === native, () => `${what} differs from ${whose} (${page.length} vs ${native.length} characters); first difference at ${firstDifference(page, native)}`);
+}
+
+// ---------------------------------------------------------------- the native command
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'grundy-browser-'));
+// The page names the program 'program.game' in its messages; so do we.
+function native(source, format = 'text', extra = []) {
+    const file = path.join(scratch, 'program.game');
+    fs.writeFileSync(file, source);
+    const r = spawnSync(path.resolve(args.grundy), ['program.game', '--format', format, '--no-progress', ...extra],
+                        { cwd: scratch, encoding: 'utf8', maxBuffer: 1 << 28 });
+    if (r.error) fail(`cannot run ${args.grundy}: ${r.error.message}`);
+    return { exit: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+// --format csv: one block per query, each after a '# QUERY' line (a lone query may have none);
+// 1-D rows 'n,value', 2-D rows 'x,y,value'.
+function nativeCsv(source) {
+    const r = native(source, 'csv');
+    if (r.exit !== 0) fail(`grundy --format csv exited ${r.exit}: ${r.stderr}`);
+    const blocks = [];
+    let cur = null;
+    for (const line of r.stdout.split('\n')) {
+        if (line === '') continue;
+        if (line.startsWith('# ') || cur === null) { cur = { title: line.startsWith('# ') ? line.slice(2) : '', header: null, rows: new Map() }; blocks.push(cur); if (line.startsWith('# ')) continue; }
+        if (cur.header === null) { cur.header = line.split(','); continue; }
+        const f = line.split(',');
+        cur.rows.set(f.slice(0, -1).join(','), f[f.length - 1]);
+    }
+    return blocks;
+}
+
+// ---------------------------------------------------------------- a static server, this origin only
+const mime = {
+    '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
+    '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
+    '.game': 'text/plain; charset=utf-8', '.woff2': 'font/woff2',
+};
+const served = [];
+const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let rel = decodeURIComponent(url.pathname);
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(webDir, path.normalize(rel));
+    served.push(rel);
+    if (!file.startsWith(webDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+    }
+    res.writeHead(200, { 'content-type': mime[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(res);
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const home = `${origin}/index.html`;
+
+// ---------------------------------------------------------------- the browser
+const browser = await chromium.launch({ executablePath: args.chromium, headless: true,
+                                        args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+context.setDefaultTimeout(15000);
+await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+// (g) nothing leaves the origin: every request is seen here (pages and their workers), and
+// anything for another origin is aborted and remembered as a failure.
+const foreign = [];
+const isLocal = (u) => u.startsWith(origin + '/') || u === origin || u.startsWith('data:') || u.startsWith(`blob:${origin}/`) || u === 'about:blank';
+context.on('request', (req) => { if (!isLocal(req.url())) foreign.push(req.url()); });
+await context.route((u) => !isLocal(u.href), (route) => { foreign.push(route.request().url()); return route.abort('blockedbyclient'); });
+const pageErrors = [];
+function watch(page) {
+    page.on('pageerror', (e) => pageErrors.push(`${e.message}`));
+    page.on('request', (req) => { if (!isLocal(req.url())) foreign.push(req.url()); });
+}
+
+let page = null;
+async function openPage(url = home) {
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(url, { waitUntil: 'load' });
+    await p.locator('#editor .cm-content').waitFor({ state: 'visible', timeout: 20000 });
+    return p;
+}
+
+// ---------------------------------------------------------------- page helpers
+const text = (p, sel) => p.locator(sel).first().evaluate((e) => e.textContent);
+const status = (p) => text(p, '#status').then((s) => s.trim());
+
+// The editor's text as CodeMirror holds it (its lines are .cm-line elements).
+async function editorText(p) {
+    return p.locator('#editor .cm-content').evaluate((c) =>
+        Array.from(c.querySelectorAll(':scope > .cm-line')).map((l) => l.textContent).join('\n'));
+}
+// Types a program as a user: click the editor, select all, type it line by line (closing an open
+// completion list before Enter, and removing the editor's own indentation after Enter so that
+// the text is exactly the program's). Checks what the editor holds afterwards.
+async function typeProgram(p, source) {
+    await p.locator('#editor .cm-content').click();
+    await p.keyboard.press('ControlOrMeta+a');
+    await p.keyboard.press('Backspace');
+    const lines = source.replace(/\n$/, '').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        if (i > 0) {
+            if (await p.locator('.cm-tooltip-autocomplete').count()) await p.keyboard.press('Escape');
+            await p.keyboard.press('Enter');
+            // Enter indents; take the indentation back to the line's start.
+            await p.keyboard.press('Shift+Home');
+            const sel = await p.evaluate(() => String(window.getSelection()));
+            if (sel.length) await p.keyboard.press('Backspace');
+        }
+        await p.keyboard.type(lines[i]);
+        // Brackets and quotes the editor closed by itself are stepped over when typed; anything it
+        // added past the cursor on this line is removed.
+        await p.keyboard.press('Shift+End');
+        const rest = await p.evaluate(() => String(window.getSelection()));
+        if (rest.length) await p.keyboard.press('Delete');
+    }
+    if (await p.locator('.cm-tooltip-autocomplete').count()) await p.keyboard.press('Escape');
+    const got = await editorText(p);
+    assertSameText(got, source.replace(/\n$/, ''), 'the editor\'s text after typing the program', 'the program typed');
+}
+// Clicks #run and waits for the run to end; returns {status, output, ms}.
+async function run(p, { expect = 'done', timeout = 120000 } = {}) {
+    const t0 = Date.now();
+    await p.locator('#run').click();
+    const st = await waitStatus(p, ['done', 'error', 'stopped'], timeout);
+    const output = await text(p, '#output');
+    assert(st === expect, () => `#status is '${st}' after the run, expected '${expect}'; #output begins ${JSON.stringify(output.slice(0, 300))}`);
+    return { status: st, output, ms: Date.now() - t0 };
+}
+async function waitStatus(p, wanted, timeout, sel = '#status') {
+    try {
+        await p.waitForFunction(([w, q]) => {
+            const s = document.querySelector(q);
+            return s && w.includes(s.textContent.trim());
+        }, [wanted, sel], { timeout, polling: 20 });
+    } catch (e) {
+        fail(`${sel} did not become ${wanted.join(' or ')} within ${timeout / 1000} s (it reads '${(await text(p, sel)).trim()}')`);
+    }
+    return (await text(p, sel)).trim();
+}
+const answer = (p, index) => p.locator(`#answers section.answer[data-index="${index}"]`);
+
+// A 1-D grid against a CSV block: every cell, and class 'p' on the P-positions.
+async function compareGrid(p, index, block) {
+    const cells = await answer(p, index).locator('table.grid td[data-n][data-value]').evaluateAll((tds) =>
+        tds.map((td) => [td.dataset.n, td.dataset.value, td.classList.contains('p')]));
+    assert(cells.length === block.rows.size, () => `answer ${index} (${block.title}): the grid has ${cells.length} cells, the CSV ${block.rows.size} rows`);
+    for (const [n, v, isP] of cells) {
+        assert(block.rows.has(n), `answer ${index} (${block.title}): the grid has a cell n=${n} the CSV does not`);
+        assert(block.rows.get(n) === v, () => `answer ${index} (${block.title}): cell n=${n} holds ${v}, the native CSV says ${block.rows.get(n)}`);
+        assert(isP === (v === '0' || v === 'P'), `answer ${index} (${block.title}): cell n=${n} (value ${v}) ${isP ? 'has' : 'lacks'} class 'p'`);
+    }
+    return cells.length;
+}
+// A heatmap against a CSV block: hover the cell (x, y) (x across, y down, data-cell CSS pixels
+// each, from the canvas's top-left corner), read the tooltip.
+async function compareHeatmap(p, index, block, points) {
+    const canvas = answer(p, index).locator('canvas.heatmap');
+    await canvas.scrollIntoViewIfNeeded();
+    const d = await canvas.evaluate((c) => ({ x0: +c.dataset.x0, y0: +c.dataset.y0, nx: +c.dataset.nx, ny: +c.dataset.ny, cell: +c.dataset.cell }));
+    assert(Object.values(d).every(Number.isFinite) && d.cell > 0, `answer ${index}: canvas.heatmap lacks data-x0/y0/nx/ny/cell (${JSON.stringify(d)})`);
+    for (const [x, y] of points) {
+        assert(x >= d.x0 && x < d.x0 + d.nx && y >= d.y0 && y < d.y0 + d.ny, `answer ${index}: (${x}, ${y}) is outside the heatmap ${JSON.stringify(d)}`);
+        await canvas.hover({ position: { x: (x - d.x0 + 0.5) * d.cell, y: (y - d.y0 + 0.5) * d.cell }, force: true });
+        const tip = answer(p, index).locator('.tooltip');
+        let got = '';
+        const want = new RegExp(`^\\(\\s*${x}\\s*,\\s*${y}\\s*\\)\\s*:`);
+        for (let i = 0; i < 50; i++) {
+            got = (await tip.count()) ? (await tip.first().textContent()).trim() : '';
+            if (want.test(got)) break;
+            await p.waitForTimeout(20);
+        }
+        const m = /^\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*:\s*(\S+)/.exec(got);
+        assert(m, `answer ${index}: hovering the heatmap at cell (${x}, ${y}) gives the tooltip ${JSON.stringify(got)}, not '(x, y): VALUE'`);
+        assert(+m[1] === x && +m[2] === y, `answer ${index}: hovering where cell (${x}, ${y}) should be shows (${m[1]}, ${m[2]}) (x across, y down, ${d.cell} px a cell)`);
+        const csv = block.rows.get(`${x},${y}`);
+        assert(m[3] === csv, `answer ${index} (${block.title}): the tooltip says ${m[3]} at (${x}, ${y}), the native CSV ${csv}`);
+    }
+    return points.length;
+}
+// Scrolls an element to the top of the window, below the page's own header bar.
+async function showTop(locator) {
+    await locator.evaluate((e) => {
+        const bar = document.querySelector('header');
+        const h = bar && getComputedStyle(bar).position.match(/sticky|fixed/) ? bar.getBoundingClientRect().height : 0;
+        window.scrollBy(0, e.getBoundingClientRect().top - h - 12);
+    });
+}
+async function shot(p, name, locator = null) {
+    if (!args.screenshots) return;
+    const file = path.join(args.screenshots, name);
+    if (locator) await locator.screenshot({ path: file });
+    else await p.screenshot({ path: file });
+    console.log(`       screenshot ${file}`);
+}
+
+// ---------------------------------------------------------------- the checks
+let count = 0;
+async function check(name, fn) {
+    const t0 = Date.now();
+    try {
+        const detail = await fn();
+        if (foreign.length) fail(`a request left the origin ${origin}: ${foreign[0]}`);
+        if (pageErrors.length) fail(`the page threw: ${pageErrors[0]}`);
+        count++;
+        console.log(`ok   ${name}${detail ? ` (${detail})` : ''} [${((Date.now() - t0) / 1000).toFixed(1)} s]`);
+    } catch (e) {
+        console.log(`FAIL ${name}`);
+        console.error(`browser.mjs: ${name}: ${e instanceof CheckFailure ? e.message : e.stack || e}`);
+        if (page && args.screenshots) { try { await page.screenshot({ path: path.join(args.screenshots, 'failure.png') }); console.error(`  (screenshot: ${path.join(args.screenshots, 'failure.png')})`); } catch { /* closed */ } }
+        await finish(1);
+    }
+}
+async function finish(code) {
+    try { await browser.close(); } catch { /* already */ }
+    server.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    process.exit(code);
+}
+
+console.log(`serving ${webDir} at ${origin}; Chromium ${browser.version()} (${args.chromium}); native ${args.grundy}`);
+
+await check('the page loads from its own origin, with the editor, #run, #stop and #status', async () => {
+    page = await openPage();
+    for (const sel of ['#run', '#stop', '#status', '#output', '#share', '#answers']) {
+        assert(await page.locator(sel).count() === 1, `the page has no single ${sel}`);
+    }
+    return `${served.length} files served`;
+});
+
+// (a) 1-D tables: the grid's cells against the CSV, #output against the text output.
+const oneD = [
+    'game s134 = subtract {1, 3, 4};',
+    'table kayles(0..100);',
+    'table s134(0..60);',
+    'table misere kayles(0..40) outcome;',
+    'solve kayles(5) + s134(9);',
+].join('\n') + '\n';
+await check('1-D tables typed into the editor: #output, every grid cell and the downloads equal the native command\'s', async () => {
+    await typeProgram(page, oneD);
+    const r = await run(page);
+    const nat = native(oneD);
+    assertSameText(r.output, nat.stdout, '#output');
+    const csv = nativeCsv(oneD);
+    let cells = 0;
+    for (let i = 0; i < 3; i++) cells += await compareGrid(page, i + 1, csv[i]);
+    const kinds = await page.locator('#answers section.answer').evaluateAll((s) => s.map((e) => e.dataset.kind).join(' '));
+    assert(kinds === 'table table table solve', `the answers' kinds are '${kinds}', expected 'table table table solve'`);
+    // the downloads: the third answer's CSV and the solve's JSON, as the command's --query N
+    const saved = async (index, which) => {
+        const [d] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
+                                       answer(page, index).locator(`button.download-${which}`).click()]);
+        return fs.readFileSync(await d.path(), 'utf8');
+    };
+    const q = (n, format) => native(oneD, format, ['--query', String(n)]).stdout;
+    assertSameText(await saved(3, 'csv'), q(3, 'csv'), 'the CSV download of answer 3', 'grundy --query 3 --format csv');
+    assertSameText(await saved(4, 'json'), q(4, 'json'), 'the JSON download of answer 4', 'grundy --query 4 --format json');
+    return `${cells} cells, run ${r.ms} ms; CSV and JSON downloads`;
+});
+
+// (a) 2-D tables: the heatmap's tooltips against the CSV.
+const twoD = 'table wythoff(0..99, 0..99);\ntable ed(1..16, 1..16);\n';
+await check('2-D tables: #output equals the native command\'s, heatmap tooltips equal its CSV', async () => {
+    await typeProgram(page, twoD);
+    const r = await run(page);
+    assertSameText(r.output, native(twoD).stdout, '#output');
+    const csv = nativeCsv(twoD);
+    let n = await compareHeatmap(page, 1, csv[0], [[0, 0], [1, 2], [2, 1], [7, 4], [4, 7], [50, 50], [99, 0], [0, 99], [99, 99], [61, 38], [13, 21], [12, 20]]);
+    // the picture: the heatmap from its top, a P-position's tooltip showing
+    await showTop(answer(page, 1));
+    await compareHeatmap(page, 1, csv[0], [[12, 20]]);
+    await shot(page, 'web-wythoff.png');
+    n += await compareHeatmap(page, 2, csv[1], [[1, 1], [16, 16], [4, 6], [7, 7], [9, 3], [1, 16], [16, 1]]);
+    return `${n} cells hovered, run ${r.ms} ms`;
+});
+
+// (b) a compile error: underlined where the command says, status error, the message in #output.
+// The command counts columns in bytes of UTF-8, the editor in characters: the second program
+// has an 'é' before the error on its line.
+async function compileError(bad, token) {
+    await typeProgram(page, bad);
+    const r = await run(page, { expect: 'error' });
+    const nat = native(bad);
+    assert(nat.exit === 2, `the native command exited ${nat.exit} on the bad program, expected 2`);
+    const m = /program\.game:(\d+):(\d+): error/.exec(nat.stderr);
+    const [line, col] = [+m[1], +m[2]];
+    assertSameText(r.output, nat.stdout + nat.stderr, '#output');
+    assert(r.output.includes(`${line}:${col}`), `#output does not contain ${line}:${col}`);
+    const lineText = bad.split('\n')[line - 1];
+    const charCol = Buffer.from(lineText, 'utf8').subarray(0, col - 1).toString('utf8').length + 1;
+    await page.locator('.cm-lintRange-error').first().waitFor({ state: 'attached', timeout: 5000 }).catch(() => fail('no .cm-lintRange-error in the editor after the error'));
+    const where = await page.locator('#editor .cm-content').evaluate((c) => {
+        const lines = Array.from(c.querySelectorAll(':scope > .cm-line'));
+        const marks = Array.from(c.querySelectorAll('.cm-lintRange-error'));
+        const first = marks[0];
+        const li = lines.findIndex((l) => l.contains(first));
+        const r = document.createRange();
+        r.setStart(lines[li], 0);
+        r.setEndBefore(first);
+        return { line: li + 1, column: r.toString().length + 1, text: marks.map((e) => e.textContent).join('') };
+    });
+    assert(where.line === line && where.column === charCol, `the underline starts at line ${where.line}, character ${where.column}; the command says ${line}:${col} (character ${charCol})`);
+    assert(where.text === token, `the underline covers ${JSON.stringify(where.text)}, expected the token ${JSON.stringify(token)}`);
+    return `${line}:${col}, underlined "${where.text}"`;
+}
+await check('a syntax error is underlined at its LINE:COL, #status error, #output the command\'s message', async () => {
+    const one = await compileError('game s = subtract {1, 2};\ntable s(0..10) outcom;\n', 'outcom');
+    const two = await compileError('game s = subtract {1, 2};\nplot s(0..3) to "é.png" oops;\n', 'oops');
+    return `${one}; after an é: ${two}`;
+});
+
+// (c) Stop: a long table, #stop within a second, and the page still answers.
+const long = 'table grundygame(0..10000000);\n';
+const small = 'table kayles(0..20);\n';
+await check('#stop ends a long run within 1 s (#status stopped) and the page runs the next program', async () => {
+    await typeProgram(page, long);
+    await page.locator('#run').click();
+    await waitStatus(page, ['running'], 10000);
+    await page.waitForTimeout(3000);
+    assert(await status(page) === 'running', `the long table is no longer running after 3 s (#status '${await status(page)}'): pick a longer one`);
+    const t0 = Date.now();
+    await page.locator('#stop').click();
+    await waitStatus(page, ['stopped', 'done', 'error'], 5000);
+    const ms = Date.now() - t0;
+    const st = await status(page);
+    assert(st === 'stopped', `#status is '${st}' after #stop, expected 'stopped'`);
+    assert(ms <= 1000, `#status became 'stopped' ${ms} ms after #stop, more than 1 s`);
+    await typeProgram(page, small);
+    const r = await run(page);
+    assertSameText(r.output, native(small).stdout, '#output of the run after the stop');
+    return `stopped in ${ms} ms; the next run done in ${r.ms} ms`;
+});
+
+// Settings: the limits reach the engine as the command's --max-memory and --max-time.
+await check('the limits: #max-memory 16 MiB and #max-time 2 s stop a run with the command\'s message (#status error)', async () => {
+    const big = 'table wythoff(0..3000, 0..3000);\n';
+    // the limits may sit in a closed <details>: open it as a user would
+    const fold = page.locator('details:has(#max-memory):not([open]) > summary');
+    if (await fold.count()) await fold.first().click();
+    await page.locator('#max-memory').fill('16');
+    await page.locator('#max-memory').dispatchEvent('change');
+    await typeProgram(page, big);
+    let r = await run(page, { expect: 'error' });
+    const memory = native(big, 'text', ['--max-memory', '16M']);
+    assert(memory.exit === 3, `the native command exited ${memory.exit} with --max-memory 16M, expected 3`);
+    assertSameText(r.output, memory.stdout + memory.stderr, '#output with a memory limit of 16 MiB');
+    await page.locator('#max-memory').fill('1024');
+    await page.locator('#max-memory').dispatchEvent('change');
+    const slow = 'table kayles(0..10);\ntable grundygame(0..10000000);\n';
+    await page.locator('#max-time').fill('2');
+    await page.locator('#max-time').dispatchEvent('change');
+    await typeProgram(page, slow);
+    r = await run(page, { expect: 'error', timeout: 30000 });
+    const head = native('table kayles(0..10);\n').stdout;
+    assert(r.output.startsWith(head + '\n') || r.output.startsWith(head), `#output does not begin with the first query's answer: ${JSON.stringify(r.output.slice(0, 200))}`);
+    assert(/time limit of 2 s reached in query 2 \(table grundygame\(0\.\.10000000\)\)/.test(r.output), `#output lacks the command's time-limit message: ${JSON.stringify(r.output.slice(-300))}`);
+    assert(r.ms < 10000, `the run with a 2 s limit took ${r.ms} ms`);
+    await page.locator('#max-time').fill('60');
+    await page.locator('#max-time').dispatchEvent('change');
+    const open = page.locator('details[open]:has(#max-memory) > summary');
+    if (await open.count()) await open.first().click();
+    return `memory: the command's message; time: stopped after ${r.ms} ms`;
+});
+
+// The examples menu: an example's text, and its output as the command's.
+await check('the examples menu loads examples/kayles.game; its run equals the command\'s', async () => {
+    await page.locator('#examples').selectOption('kayles');
+    const want = fs.readFileSync(path.join(srcExamples, 'kayles.game'), 'utf8');
+    await page.waitForFunction(() => document.querySelector('#editor .cm-content').textContent.length > 0);
+    assertSameText(await editorText(page), want, 'the editor after choosing kayles', 'examples/kayles.game');
+    const r = await run(page);
+    assertSameText(r.output, native(want).stdout, '#output of examples/kayles.game');
+    const n = await page.locator('#examples option').count();
+    await page.locator('#examples').selectOption({ index: 0 });   // back to "choose..."
+    return `${n - 1} examples in the menu`;
+});
+
+// (d) links: #share's link reproduces the program and its output; a hand-made #p=...&run=1 too.
+const shared = 'game s134 = subtract {1, 3, 4};\ntable s134(0..13);\nsolve kayles(4) + s134(9);\n';
+await check('#share\'s link opens the same program and (run=1) the same #output in a new page', async () => {
+    await typeProgram(page, shared);
+    const r = await run(page);
+    assertSameText(r.output, native(shared).stdout, '#output');
+    await page.locator('#share').click();
+    await page.waitForFunction(() => /[#&]p=/.test(location.hash), null, { timeout: 5000 }).catch(() => fail('location.hash has no p= after #share'));
+    const href = await page.evaluate(() => location.href);
+    assert(href.startsWith(origin + '/') && /run=1/.test(href), `the shared link ${href} is not this page's with run=1`);
+    const b = /[#&]p=([A-Za-z0-9_-]*)/.exec(href)[1];
+    // (the editor holds the typed program, without the final newline)
+    assert(Buffer.from(b, 'base64url').toString('utf8') === shared.replace(/\n$/, ''), `the link's p= is not the program in base64url: it decodes to ${JSON.stringify(Buffer.from(b, 'base64url').toString('utf8'))}`);
+    const p2 = await openPage(href);
+    await waitStatus(p2, ['done', 'error', 'stopped'], 60000);
+    assert(await status(p2) === 'done', `the shared link's page ends with #status '${await status(p2)}'`);
+    assertSameText(await editorText(p2), shared.replace(/\n$/, ''), 'the shared page\'s editor', 'the first page\'s program');
+    assertSameText(await text(p2, '#output'), r.output, 'the shared page\'s #output', 'the first page\'s');
+    await p2.close();
+    return `${href.length} characters`;
+});
+await check('index.html#p=<base64url>&run=1 made here runs the program (a UTF-8 comment too)', async () => {
+    const src = '# Kayles, Dudeney — « quilles »\ntable kayles(0..30);\ncheck kayles periodic;\n';
+    const url = `${home}#p=${Buffer.from(src, 'utf8').toString('base64url')}&run=1`;
+    const p2 = await openPage(url);
+    await waitStatus(p2, ['done', 'error', 'stopped'], 60000);
+    assert(await status(p2) === 'done', `#status '${await status(p2)}'`);
+    assertSameText(await editorText(p2), src, 'the editor', 'the program in the link');
+    assertSameText(await text(p2, '#output'), native(src).stdout, '#output');
+    await p2.close();
+    return 'editor and #output as the native command';
+});
+
+// (f) the views the issue asks for, with screenshots.
+await check('check kayles periodic: proved, period 12, preperiod 71', async () => {
+    const src = 'check kayles periodic;\n';
+    await typeProgram(page, src);
+    const r = await run(page);
+    assertSameText(r.output, native(src).stdout, '#output');
+    const a = answer(page, 1);
+    assert(await a.getAttribute('data-kind') === 'check', 'the answer is not data-kind="check"');
+    const st = (await a.locator('.check-status').first().textContent()).trim();
+    const period = (await a.locator('.period').first().textContent()).trim();
+    const pre = (await a.locator('.preperiod').first().textContent()).trim();
+    assert(/\bproved\b/.test(st), `.check-status reads '${st}', expected proved`);
+    assert(/\b12\b/.test(period), `.period reads '${period}', expected 12`);
+    assert(/\b71\b/.test(pre), `.preperiod reads '${pre}', expected 71`);
+    await showTop(a);
+    await shot(page, 'web-kayles-check.png');
+    return `${st}, period ${period}, preperiod ${pre}`;
+});
+const misere = 'solve misere kayles(20) + kayles(25) + kayles(31);\n';
+await check('solve misere kayles(20) + kayles(25) + kayles(31): outcome and every winning move as the command says', async () => {
+    await typeProgram(page, misere);
+    const r = await run(page);
+    assertSameText(r.output, native(misere).stdout, '#output');
+    const json = JSON.parse(native(misere, 'json').stdout.split('\n')[0]);
+    const moves = (await answer(page, 1).locator('.winning-moves a.move').allTextContents()).map((s) => s.trim());
+    assert(moves.length === json.winning_moves.length, `${moves.length} winning moves shown, the command lists ${json.winning_moves.length}`);
+    for (const m of json.winning_moves) assert(moves.includes(m), `the winning move ${m} is not shown (shown: ${moves.join(' | ')})`);
+    await showTop(answer(page, 1));
+    await shot(page, 'web-misere-solve.png');
+    return `outcome ${json.outcome}, ${moves.length} winning moves`;
+});
+
+// (e) play kayles(10) + *3 to the end; a perfect player (the native command picks a P option)
+// must win, and the log has a line per move.
+await check('play kayles(10) + *3 to the end against the computer, a log line per move', async () => {
+    await page.locator('#play-position').fill('kayles(10) + *3');
+    await page.locator('#play-first').selectOption('human');
+    await page.locator('#play-start').click();
+    // the log's lines: its child elements (or its text's lines); moves are the lines naming the
+    // position a move went to
+    const logLines = async () => page.locator('#play-log').evaluate((l) => (l.children.length ? Array.from(l.children).map((c) => c.textContent) : l.textContent.split('\n')).map((s) => s.trim()).filter(Boolean));
+    const mine = [];
+    let theirs = 0, perfect = true;
+    for (let turn = 0; turn < 200; turn++) {
+        const st = await waitStatus(page, ['your move', 'you won', 'computer won', 'error', 'stopped'], 30000, '#play-status');
+        if (st === 'error' || st === 'stopped') fail(`#play-status reads '${st}'; the log: ${JSON.stringify(await logLines())}`);
+        if (st !== 'your move') {
+            if (st === 'computer won') theirs++;
+            const lines = await logLines();
+            const total = mine.length + theirs;
+            assert(lines.length >= total, `the log has ${lines.length} lines for ${total} moves: ${JSON.stringify(lines)}`);
+            // a line for each of our moves, in order, naming the position it went to
+            let at = 0;
+            for (const pos of mine) {
+                const k = lines.findIndex((l, i) => i >= at && l.includes(pos));
+                assert(k >= 0, `no log line after line ${at + 1} names our move to ${pos}: ${JSON.stringify(lines)}`);
+                at = k + 1;
+            }
+            if (perfect) assert(st === 'you won', `the game ended '${st}' though every move of ours went to a P-position: ${JSON.stringify(lines)}`);
+            await shot(page, 'web-play.png', page.locator('#play'));
+            return `${st} after ${mine.length} moves of ours and ${theirs} of the computer's, ${lines.length} log lines`;
+        }
+        if (mine.length > 0) theirs++;
+        const buttons = page.locator('#play-moves button.move');
+        const labels = (await buttons.allTextContents()).map((s) => s.trim());
+        assert(labels.length > 0, '#play-status says your move but #play-moves has no button.move');
+        // Which option is a P-position? Ask the native command, one solve per option (a
+        // button's text is the position the move leads to).
+        let pick = 0;
+        const nat = native(labels.map((pos) => `solve ${pos};`).join('\n') + '\n', 'json');
+        if (nat.exit === 0) {
+            const out = nat.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+            const i = out.findIndex((o) => o.outcome === 'P');
+            if (i >= 0) pick = i; else perfect = false;
+        } else perfect = false;
+        const before = (await logLines()).length;
+        const old = await buttons.nth(pick).elementHandle();
+        await buttons.nth(pick).click();
+        mine.push(labels[pick]);
+        await page.waitForFunction((n) => {
+            const l = document.querySelector('#play-log');
+            const k = l.children.length ? l.children.length : l.textContent.split('\n').filter((s) => s.trim()).length;
+            return k > n;
+        }, before, { timeout: 10000 }).catch(() => fail(`no new line in #play-log after our move to ${labels[pick]}`));
+        // the buttons of this turn go away before the next turn's come
+        await page.waitForFunction((b) => !b.isConnected, old, { timeout: 30000 }).catch(() => fail(`#play-moves still shows the same buttons 30 s after our move to ${labels[pick]}`));
+    }
+    fail('the game did not end within 200 turns');
+});
+
+// (g) and the page threw nothing, asked nothing of another origin (checked after every check too).
+await check('no request left the origin and the page threw no error', async () => `${served.length} requests, all to ${origin}`);
+
+console.log(`all ${count} checks passed`);
+await finish(0);
