@@ -48,3 +48,5 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCD
 # The tutorial's pictures (its links are relative: tutorial/NAME.png beside tutorial.md).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/tutorial/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/tutorial
         FILES_MATCHING PATTERN "*.png" PATTERN "*.game" PATTERN "*.dot")
+# The web page's pictures (docs/web.md links img/NAME.png).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/img/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/img FILES_MATCHING PATTERN "*.png")
