@@ -77,10 +77,13 @@ def example_tables():
         if not name.endswith(".game"):
             continue
         path = os.path.join(EXAMPLES, name)
-        for i, line in enumerate(cli(path, "--format", "json").splitlines()):
+        index = 0   # the query's number: a census prints a line per class, its first class 1
+        for line in cli(path, "--format", "json").splitlines():
             q = json.loads(line)
+            if q["query"] != "census" or q["class"] == 1:
+                index += 1
             if q["query"] == "table" and "from" in q and q["kind"] in ("sg", "outcome", "remoteness"):
-                yield pytest.param(path, i + 1, q, id=f"{name}:{i + 1}")
+                yield pytest.param(path, index, q, id=f"{name}:{index}")
 
 
 EXAMPLE_TABLES = list(example_tables())
