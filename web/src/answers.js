@@ -122,7 +122,7 @@ export function renderCheck(objs, box) {
       ['theorem', o.theorem],
     ]));
     if (RESEARCH.some((k) => k in o)) {
-      box.append(el('p', { class: 'sub' }, 'research columns (the rare-value kernel):'));
+      box.append(el('p', { class: 'sub' }, 'research columns (the published tables\' largest value and rare heaps):'));
       box.append(facts([
         ['largest', o.largest, 'largest'], ['largest at', o.largest_at, 'largest_at'], ['rare mask', rareMask(o.rare_mask), 'rare_mask'],
         ['rare heap parity', o.rare_heap_parity === undefined ? null : String(o.rare_heap_parity), 'rare_heap_parity'],
