@@ -69,8 +69,12 @@ static void set_error(gr_program *p, const char *where, int line, int col, const
     else snprintf(mine.error, sizeof mine.error, "%s: error: %s", where, msg);
     mine.diag = d;
     mine.of = p;
+    /* the program's own copy, for a thread that asks about calls it did not make: threads
+     * sharing p fail at once, so the copy is written under a lock */
+    pthread_mutex_lock(&p->progress_lock);
     p->diag = d;
     memcpy(p->error, mine.error, sizeof p->error);
+    pthread_mutex_unlock(&p->progress_lock);
 }
 
 static void clear_error(gr_program *p) {
