@@ -1,6 +1,5 @@
 /* movekeys: the keys of moves for winning-move lists; see movekeys.h. */
 #include "movekeys.h"
-#include <stdlib.h>
 #include <string.h>
 
 /* Rows of w coordinates, compared as words. */
