@@ -8,10 +8,10 @@ void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
     if (s->nr == s->rcap) {
         s->rcap = s->rcap ? s->rcap * 2 : 256;
         s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)s->rcap, sizeof *s->ra));
-        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)s->rcap, sizeof *s->rv));
+        s->rk = gr_realloc(c, s->rk, gr_size_mul(c, (size_t)s->rcap, sizeof *s->rk));
     }
     s->ra[s->nr] = n;
-    s->rv[s->nr++] = (uint32_t)v;
+    s->rk[s->nr++] = (uint64_t)v << 32 | (uint32_t)(-n & 0xffffffff);
 }
 
 
@@ -33,7 +33,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
  * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
  * and left clear). The value is capped at P (of the rare class, never an option). */
-#define FINISH_HEAP(NAME, T, NEED, UPPER)                                                             \
+#define FINISH_HEAP(NAME, T, MARKS, NEED, UPPER)                                                             \
     uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
                          const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,    \
                          int64_t *stopped, int64_t *wasted) {                                         \
@@ -52,22 +52,13 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
             int64_t m = n - s->split[j];                                                              \
             if (m < 2) continue;                                                                      \
             const int64_t *ra = s->ra;                                                                \
-            const uint32_t *rv = s->rv;                                                               \
             int64_t nr = s->nr;                                                                       \
             /* with a slot the members did the rare heaps i in [lo, nrL): skip them */                \
             int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                       \
             int64_t hi = sl ? nrL : nr;                                                               \
             int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                               \
-            int64_t e1 = lo < top ? lo : top;                                                         \
-            if (s->uneq[j]) {                                                                         \
-                for (int64_t i = 0; i < e1; i++)                                                      \
-                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
-                for (int64_t i = hi; i < top; i++)                                                    \
-                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
-            } else {                                                                                  \
-                for (int64_t i = 0; i < e1; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                      \
-                for (int64_t i = hi; i < top; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                    \
-            }                                                                                         \
+            MARKS(ra, s->rk, mark, t, m, 0, lo < top ? lo : top, s->uneq[j]);                               \
+            MARKS(ra, s->rk, mark, t, m, hi, top, s->uneq[j]);                                        \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0;                                                                               \
@@ -106,9 +97,9 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         }                                                                                             \
         return v > P ? P : v;                                                                         \
     }
-FINISH_HEAP(gr_sparse_finish_u8, uint8_t, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
-FINISH_HEAP(gr_sparse_finish_u16, uint16_t, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
-FINISH_HEAP(gr_sparse_finish_u32, uint32_t, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
+FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
+FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
+FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
 
 /* Heap n gets value v (below P, or P: the rare class); returns 1 when the rare-value choice
  * is to be made again (v >= P). The caller checked that v fits T. */

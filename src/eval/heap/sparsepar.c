@@ -30,7 +30,7 @@ typedef struct where_at { atomic_llong w; char pad[64 - sizeof(atomic_llong)]; }
 typedef struct pipe {
     const gr_sparse *s;
     const void *t;
-    const int64_t *ra; const uint32_t *rv;
+    const int64_t *ra; const uint64_t *rk;
     size_t P;
     int64_t end, ahead;  /* the last heap of the chunk; how far the members may run ahead */
     /* `ahead` slots per member, used in turn, so that a member late with a heap the finisher
@@ -96,13 +96,12 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
 }
 
 /* A member's work for heap n into its slot e (of its `ahead`). */
-#define PRECOMPUTE(NAME, T, UPPER)                                                                    \
+#define PRECOMPUTE(NAME, T, MARKS, UPPER)                                                                  \
     static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need,       \
                      int member, int64_t e) {                                                         \
         const gr_sparse *s = J->s;                                                                    \
         const T *restrict t = J->t;                                                                   \
         const int64_t *ra = J->ra;                                                                    \
-        const uint32_t *rv = J->rv;                                                                   \
         size_t own = (size_t)member * (size_t)J->ahead + (size_t)e;                                   \
         slot *sl = &J->slots[own];                                                                    \
         uint8_t *restrict mark = need + J->P;          /* the member's own, packed into the slot */   \
@@ -112,13 +111,7 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         for (int j = 0; j < s->nsplit; j++) {                                                         \
             int64_t m = n - s->split[j];                                                              \
             if (m < 2) continue;                                                                      \
-            int64_t i = first_above(ra, nrL, m - L);                                                  \
-            if (s->uneq[j]) {                                                                         \
-                for (; i < nrL && ra[i] < m; i++)                                                     \
-                    if (2 * ra[i] != m) mark[rv[i] ^ t[m - ra[i]]] = 1;                               \
-            } else {                                                                                  \
-                for (; i < nrL && ra[i] < m; i++) mark[rv[i] ^ t[m - ra[i]]] = 1;                     \
-            }                                                                                         \
+            MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), first_above(ra, nrL, m - 1), s->uneq[j]); \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0, P = J->P;                                                                     \
@@ -136,9 +129,9 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
                               memory_order_release);                                                  \
     }
-PRECOMPUTE(precompute_u8, uint8_t, gr_sparse_need_upper_u8)
-PRECOMPUTE(precompute_u16, uint16_t, gr_sparse_need_upper_u16)
-PRECOMPUTE(precompute_u32, uint32_t, gr_sparse_need_upper_u32)
+PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8)
+PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16)
+PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32)
 /* After B heaps, of whose searches `stopped` ran out of budget and `wasted` of those were not
  * gone on with (the heap got the values otherwise): a quarter wasted shrinks the budget, a
  * sixteenth gone on with grows it. Only the work moves. */
@@ -258,7 +251,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     if (s->rcap < want) {
         s->rcap = want;
         s->ra = gr_realloc(c, s->ra, gr_size_mul(c, (size_t)want, sizeof *s->ra));
-        s->rv = gr_realloc(c, s->rv, gr_size_mul(c, (size_t)want, sizeof *s->rv));
+        s->rk = gr_realloc(c, s->rk, gr_size_mul(c, (size_t)want, sizeof *s->rk));
     }
     size_t marks = gr_size_mul(c, gr_size_mul(c, members, (size_t)ahead), bstride);
     size_t needs = gr_size_mul(c, members, gr_size_mul(c, 2, P));
@@ -271,7 +264,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     }
     memset(s->bmarks + marks, 0, needs);              /* the need arrays start clear */
     pipe *J = gr_alloc(c, sizeof *J);
-    J->s = s; J->t = tab->data; J->ra = s->ra; J->rv = s->rv; J->P = P;
+    J->s = s; J->t = tab->data; J->ra = s->ra; J->rk = s->rk; J->P = P;
     J->end = end; J->ahead = ahead;
     J->slots = (slot *)(void *)(s->bmarks + at);
     J->where = (where_at *)(void *)(s->bmarks + wat);

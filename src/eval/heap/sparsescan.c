@@ -12,12 +12,13 @@
  * the pairs go a 64-bit word at a time (8, 4 or 2 of them): t[a..] against t[..m-a] with its
  * lanes reversed, each value still needed tested by the exact has-a-zero-lane test, and only
  * a word with a hit is looked at pair by pair. (Plain C: right on either byte order.) */
+#include "simd.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
-enum { TAIL = 12 };   /* two instructions per value per 16 pairs */
-#else
-enum { TAIL = 6 };    /* four per value per 8 pairs */
 #endif
+/* values left when the word (or SSE2) tail takes over: the word test costs four instructions
+ * per value per 8 pairs, SSE2's two per 16 */
+enum { TAIL_WORD = 6, TAIL_SSE2 = 12, TAIL_MAX = 12 };
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
 /* After W pairs from a were tested at once: on a hit, those pairs one by one (the values
@@ -34,19 +35,17 @@ enum { TAIL = 6 };    /* four per value per 8 pairs */
     }                                                                                                 \
     a += W;                                                                                           \
     *budget -= W;
-#ifndef __SSE2__
 static inline uint64_t rev_u8(uint64_t b) { return __builtin_bswap64(b); }
 static inline uint64_t rev_u16(uint64_t b) {
     b = __builtin_bswap64(b);
     return ((b >> 8) & UINT64_C(0x00ff00ff00ff00ff)) | ((b & UINT64_C(0x00ff00ff00ff00ff)) << 8);
 }
 static inline uint64_t rev_u32(uint64_t b) { return (b >> 32) | (b << 32); }
-#endif
-#define WORD_TAIL(T, ONES, REV)                                                                       \
+#define WORD_TAIL(T, TAIL, ONES, REV, VREV, VSET, VEQ)                                                 \
     if (*count <= TAIL) {                                                                             \
         enum { W = (int)(8 / sizeof(T)) };                                                            \
         const uint64_t highs = ONES << (8 * sizeof(T) - 1);                                           \
-        uint64_t ys[TAIL], yv[TAIL];   /* the values still needed, in every lane and plain */      \
+        uint64_t ys[TAIL_MAX], yv[TAIL_MAX];   /* the values still needed, in every lane and plain */ \
         int ny = 0;                                                                                   \
         for (uint64_t y = 0; y < lim && ny < *count; y++)                                             \
             if (need[y]) { yv[ny] = y; ys[ny++] = y * ONES; }                                         \
@@ -82,11 +81,11 @@ static inline __m128i vset_u32(uint64_t y) { return _mm_set1_epi32((int)y); }
 static inline __m128i veq_u8(__m128i a, __m128i b) { return _mm_cmpeq_epi8(a, b); }
 static inline __m128i veq_u16(__m128i a, __m128i b) { return _mm_cmpeq_epi16(a, b); }
 static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, b); }
-#define VEC_TAIL(T, VREV, VSET, VEQ)                                                                  \
+#define VEC_TAIL(T, TAIL, ONES, REV, VREV, VSET, VEQ)                                                  \
     if (*count <= TAIL) {                                                                             \
         enum { W = (int)(16 / sizeof(T)) };                                                           \
-        __m128i ys[TAIL];                                                                             \
-        uint64_t yv[TAIL];                                                                            \
+        __m128i ys[TAIL_MAX];                                                                         \
+        uint64_t yv[TAIL_MAX];                                                                        \
         int ny = 0;                                                                                   \
         for (uint64_t y = 0; y < lim && ny < *count; y++)                                             \
             if (need[y]) { yv[ny] = y; ys[ny++] = VSET(y); }                                          \
@@ -99,9 +98,6 @@ static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, 
             TAIL_STEP(_mm_movemask_epi8(hit))                                                         \
         }                                                                                             \
     }
-#define TAIL_OF(T, ONES, REV, VREV, VSET, VEQ) VEC_TAIL(T, VREV, VSET, VEQ)
-#else
-#define TAIL_OF(T, ONES, REV, VREV, VSET, VEQ) WORD_TAIL(T, ONES, REV)
 #endif
 /* the scalar loop: a from A to H while pairs are left in *B */
 #define PAIRS_SCALAR(A, H, B)                                                                         \
@@ -115,7 +111,8 @@ static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, 
             if (!--*count) { A++; break; }                                                            \
         }                                                                                             \
     }
-#define PAIRS(NAME, T, ONES, REV, VREV, VSET, VEQ)                                                    \
+/* One path: TAIL_OF is WORD_TAIL or VEC_TAIL, TAIL its threshold. */
+#define PAIRS(NAME, T, TAIL_OF, TAIL, ONES, REV, VREV, VSET, VEQ)                                     \
     static int64_t NAME(const T *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need, \
                         uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim) {      \
         const T *restrict tm = t + m;                                                                 \
@@ -138,13 +135,57 @@ static inline __m128i veq_u32(__m128i a, __m128i b) { return _mm_cmpeq_epi32(a, 
             }                                                                                         \
         *count = cnt;                                                                                 \
         *budget -= a - a0;                                                                            \
-        TAIL_OF(T, ONES, REV, VREV, VSET, VEQ)                                                        \
+        TAIL_OF(T, TAIL, ONES, REV, VREV, VSET, VEQ)                                                        \
         PAIRS_SCALAR(a, hi, budget);                                                                  \
         return a;                                                                                     \
     }
-PAIRS(pairs_u8, uint8_t, ONES_u8, rev_u8, vrev_u8, vset_u8, veq_u8)
-PAIRS(pairs_u16, uint16_t, ONES_u16, rev_u16, vrev_u16, vset_u16, veq_u16)
-PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32, vrev_u32, vset_u32, veq_u32)
+PAIRS(pairs_word_u8, uint8_t, WORD_TAIL, TAIL_WORD, ONES_u8, rev_u8, 0, 0, 0)
+PAIRS(pairs_word_u16, uint16_t, WORD_TAIL, TAIL_WORD, ONES_u16, rev_u16, 0, 0, 0)
+PAIRS(pairs_word_u32, uint32_t, WORD_TAIL, TAIL_WORD, ONES_u32, rev_u32, 0, 0, 0)
+#ifdef __SSE2__
+PAIRS(pairs_sse2_u8, uint8_t, VEC_TAIL, TAIL_SSE2, 0, 0, vrev_u8, vset_u8, veq_u8)
+PAIRS(pairs_sse2_u16, uint16_t, VEC_TAIL, TAIL_SSE2, 0, 0, vrev_u16, vset_u16, veq_u16)
+PAIRS(pairs_sse2_u32, uint32_t, VEC_TAIL, TAIL_SSE2, 0, 0, vrev_u32, vset_u32, veq_u32)
+#else
+#define pairs_sse2_u8 pairs_word_u8
+#define pairs_sse2_u16 pairs_word_u16
+#define pairs_sse2_u32 pairs_word_u32
+#endif
+
+/* The path for a search: level is gr_simd_level()'s, P the choice's bound on values. The AVX
+ * paths hold the needed values as a bitset in registers (sparsevec.c): AVX-512 for u16 up to
+ * P = 1024, AVX2 for u16 up to 512; u32 tables keep SSE2's compares. */
+static inline int64_t pairs_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need,
+                               uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
+                               int level) {
+    (void)P;
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (level >= GR_SIMD_AVX512) return gr_sparse_pairs_avx512_u8(t, m, a, hi, need, mark, count, budget, lim);
+    if (level >= GR_SIMD_AVX2) return gr_sparse_pairs_avx2_u8(t, m, a, hi, need, mark, count, budget, lim);
+#endif
+    if (level >= GR_SIMD_SSE2) return pairs_sse2_u8(t, m, a, hi, need, mark, count, budget, lim);
+    return pairs_word_u8(t, m, a, hi, need, mark, count, budget, lim);
+}
+static inline int64_t pairs_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need,
+                                uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
+                                int level) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (level >= GR_SIMD_AVX512 && P <= 1024)
+        return gr_sparse_pairs_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
+    if (level >= GR_SIMD_AVX2 && P <= 512) return gr_sparse_pairs_avx2_u16(t, m, a, hi, need, mark, count, budget, lim);
+#else
+    (void)P;
+#endif
+    if (level >= GR_SIMD_SSE2) return pairs_sse2_u16(t, m, a, hi, need, mark, count, budget, lim);
+    return pairs_word_u16(t, m, a, hi, need, mark, count, budget, lim);
+}
+static inline int64_t pairs_u32(const uint32_t *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need,
+                                uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
+                                int level) {
+    (void)P;
+    if (level >= GR_SIMD_SSE2) return pairs_sse2_u32(t, m, a, hi, need, mark, count, budget, lim);
+    return pairs_word_u32(t, m, a, hi, need, mark, count, budget, lim);
+}
 
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
@@ -154,11 +195,12 @@ PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32, vrev_u32, vset_u32, veq_u32)
     int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                 \
                         uint8_t *restrict need, int64_t count, uint64_t lim) {                    \
         int64_t budget = INT64_MAX;                                                               \
+        const int level = gr_simd_level();                                                        \
         for (int j = 0; j < s->nsplit && count; j++) {                                            \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             int64_t hi = m - n0 > half ? half : m - n0;                                           \
-            PAIRS_T(t, m, 1, hi, need, NULL, &count, &budget, lim);                               \
+            PAIRS_T(t, m, 1, hi, need, NULL, &count, &budget, lim, s->P, level);                  \
         }                                                                                         \
         return count;                                                                             \
     }
@@ -171,12 +213,13 @@ PAIRS(pairs_u32, uint32_t, ONES_u32, rev_u32, vrev_u32, vset_u32, veq_u32)
                         uint8_t *restrict need, uint8_t *restrict mark, int64_t count,            \
                         spec_at *at, int64_t budget, uint64_t lim) {                              \
         int64_t a = at->a;                                                                        \
+        const int level = gr_simd_level();                                                        \
         for (int64_t j = at->j; j < s->nsplit && count; j++, a = 0) {                             \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             if (a < m - n0 + 1) a = m - n0 + 1;                                                   \
             if (a < 1) a = 1;                                                                     \
-            a = PAIRS_T(t, m, a, half, need, mark, &count, &budget, lim);                         \
+            a = PAIRS_T(t, m, a, half, need, mark, &count, &budget, lim, s->P, level);            \
             if (count && a <= half) { at->j = j; at->a = a; return count; }                       \
         }                                                                                         \
         at->j = s->nsplit;                                                                        \

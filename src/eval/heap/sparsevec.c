@@ -1,0 +1,269 @@
+/* sparsevec: the rare-value kernel's pair search (sparsescan.c) with AVX2 and AVX-512, chosen at
+ * run time (core/simd.h). x86-64 only, and not under Emscripten: elsewhere this file is empty.
+ *
+ * The search looks, among the pairs (a, m - a), for the values x = t[a] ^ t[m - a] still needed
+ * (need[x]); per heap it starts with dozens of them and ends when none is left, which takes
+ * hundreds to thousands of pairs. The portable paths test a pair's value against the need
+ * bytes one at a time, or, once few are left, compare a vector of values with each one still
+ * needed. Here the needed set is a bitset held in registers, and a lane's bit is fetched by a
+ * permute, so a vector of pairs costs the same few instructions however many values are needed:
+ *   AVX-512, u16 table (values below 1024): 32 pairs; the bitset is 32 (or 64) words, lane
+ *     x's word x >> 4 by vpermw (vpermi2w over two registers past 512), its bit x & 15 by a
+ *     variable shift;
+ *   AVX-512 (VBMI), u8 table: 64 pairs; 32 bytes of bitset, byte x >> 3 by vpermb, its bit
+ *     1 << (x & 7) from a vpshufb table;
+ *   AVX2, u8 table: 32 pairs; the bitset's bytes by two vpshufb (16 bytes each) and a blend;
+ *   AVX2, u16 table (values below 512): 16 pairs; the bitset as 64 bytes, byte x >> 3 by four
+ *     vpshufb and two blends.
+ * A vector with a lane hit (about once per value found) is looked at lane by lane, in order,
+ * exactly as the scalar loop would: the value's need and bit are cleared, it is marked, counted
+ * off, and the search returns just past the pair that found the last one. So `a`, the budget
+ * and the marks come out as the scalar loop leaves them. The second part's lanes are loaded
+ * from t[m - a - W + 1 ..] and reversed. */
+#include "eval/heap/sparseint.h"
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#include <immintrin.h>
+
+/* The lanes of one vector that hit (bit k << SH: lane k, pair a + k): each needed value among them,
+ * in lane order, leaves need and the bitset (CLEAR), is marked and counted off; the last one
+ * returns from the search. xs holds the lanes' values. */
+#define HITS(KMASK, SH, XS, CLEAR)                                                                    \
+    do {                                                                                              \
+        uint64_t k_ = (KMASK);                                                                        \
+        while (k_) {                                                                                  \
+            int l_ = __builtin_ctzll(k_) >> (SH);   /* SH 1: a lane's mask bits are two */          \
+            k_ &= k_ - 1;                                                                             \
+            unsigned y = (XS)[l_];                                                                    \
+            if (!need[y]) continue;   /* a value an earlier lane of the vector found */             \
+            need[y] = 0;                                                                              \
+            if (mark) mark[y] = 1;                                                                    \
+            CLEAR;                                                                                    \
+            if (!--cnt) {                                                                             \
+                *count = 0;                                                                           \
+                *budget = bud - (l_ + 1);                                                             \
+                return a + l_ + 1;                                                                    \
+            }                                                                                         \
+        }                                                                                             \
+    } while (0)
+
+/* The scalar loop over the pairs left (fewer than a vector's), as sparsescan.c's. The count
+ * and budget are kept in locals (cnt, bud) and stored on return: a store to need (bytes) may
+ * alias them, so through the pointers every pair would wait on memory. */
+#define SCALAR_REST(T)                                                                                \
+    for (; a <= hi && bud > 0 && cnt; a++) {                                                          \
+        --bud;                                                                                        \
+        unsigned x_ = (unsigned)(t[a] ^ tm[-a]);                                                      \
+        if (need[x_]) {                                                                               \
+            need[x_] = 0;                                                                             \
+            if (mark) mark[x_] = 1;                                                                   \
+            --cnt;                                                                                    \
+        }                                                                                             \
+    }                                                                                                 \
+    *count = cnt;                                                                                     \
+    *budget = bud;                                                                                    \
+    return a;
+
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#define AVX2 __attribute__((target("avx2")))
+
+/* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 1024. */
+AVX512 static void need_bits512(const uint8_t *need, uint64_t lim, uint64_t *bits) {
+    memset(bits, 0, 128);
+    for (uint64_t y = 0; y < lim; y += 64) {
+        uint64_t left = lim - y;
+        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __m512i v = _mm512_maskz_loadu_epi8(in, need + y);   /* no read past lim */
+        bits[y / 64] = _mm512_test_epi8_mask(v, v);
+    }
+}
+
+/* Bit y (below 512) of a register bitset, set, cleared: dword y >> 5, bit y & 31 (the same bit as
+ * word y >> 4's bit y & 15, or byte y >> 3's bit y & 7, on this little-endian machine). */
+AVX512 static inline __m512i clear_bit(__m512i v, unsigned y) {
+    return _mm512_mask_xor_epi32(v, (__mmask16)(1u << (y >> 5)), v, _mm512_set1_epi32((int)(1u << (y & 31))));
+}
+
+int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                   uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                   int64_t *budget, uint64_t lim, uint64_t P) AVX512;
+int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                   uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                   int64_t *budget, uint64_t lim, uint64_t P) {
+    const uint16_t *restrict tm = t + m;
+    int64_t cnt = *count, bud = *budget;
+    if (cnt && a + 31 <= hi && bud >= 32) {
+        uint64_t bits[16] __attribute__((aligned(64)));
+        need_bits512(need, lim, bits);
+        __m512i lo = _mm512_load_si512(bits), hi2 = _mm512_load_si512(bits + 8);
+        const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                                             20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+        const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
+        uint16_t xs[32] __attribute__((aligned(64)));
+        /* P <= 512: one register of bitset; the second only when values reach past 511 */
+#define LOOP16(LOOKUP, CLEAR)                                                                         \
+        while (a + 31 <= hi && bud >= 32) {                                                       \
+            __m512i va = _mm512_loadu_si512((const void *)(t + a));                                   \
+            __m512i vb = _mm512_loadu_si512((const void *)(tm - a - 31));                             \
+            __m512i x = _mm512_xor_si512(va, _mm512_permutexvar_epi16(rev, vb));                      \
+            __m512i w = LOOKUP;                                                                       \
+            __mmask32 k = _mm512_test_epi16_mask(_mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one); \
+            if (k) {                                                                                  \
+                _mm512_store_si512((void *)xs, x);                                                    \
+                HITS(k, 0, xs, CLEAR);                                                                   \
+            }                                                                                         \
+            a += 32;                                                                                  \
+            bud -= 32;                                                                            \
+        }
+        if (P <= 512) {
+            LOOP16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo), lo = clear_bit(lo, y))
+        } else {
+            /* 512 <= P <= 1024: two registers */
+            LOOP16(_mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
+                   if (y < 512) lo = clear_bit(lo, y); else hi2 = clear_bit(hi2, y - 512))
+        }
+#undef LOOP16
+    }
+    SCALAR_REST(uint16_t)
+}
+
+int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                  uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                  int64_t *budget, uint64_t lim) AVX512;
+int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                  uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                  int64_t *budget, uint64_t lim) {
+    const uint8_t *restrict tm = t + m;
+    int64_t cnt = *count, bud = *budget;
+    if (cnt && a + 63 <= hi && bud >= 64) {
+        uint64_t bits[16] __attribute__((aligned(64)));
+        need_bits512(need, lim < 256 ? lim : 256, bits);
+        __m512i ns = _mm512_load_si512(bits);   /* bytes 0..31: values 0..255 */
+        __m512i rev = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                      21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+                                      40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+                                      59, 60, 61, 62, 63);
+        const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
+        const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31);
+        uint8_t xs[64] __attribute__((aligned(64)));
+        while (a + 63 <= hi && bud >= 64) {
+            __m512i va = _mm512_loadu_si512((const void *)(t + a));
+            __m512i vb = _mm512_loadu_si512((const void *)(tm - a - 63));
+            __m512i x = _mm512_xor_si512(va, _mm512_permutexvar_epi8(rev, vb));
+            __m512i byte = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x, 3), low5), ns);
+            __mmask64 k = _mm512_test_epi8_mask(byte, _mm512_shuffle_epi8(bit, _mm512_and_si512(x, seven)));
+            if (k) {
+                _mm512_store_si512((void *)xs, x);
+                HITS(k, 0, xs, ns = clear_bit(ns, y));
+            }
+            a += 64;
+            bud -= 64;
+        }
+    }
+    SCALAR_REST(uint8_t)
+}
+
+/* AVX2: the bitset of need[0 .. lim) as bytes (lim <= 512). */
+static void need_bytes(const uint8_t *need, uint64_t lim, uint8_t *bytes) {
+    memset(bytes, 0, 64);
+    for (uint64_t y = 0; y < lim; y++) bytes[y >> 3] |= (uint8_t)(need[y] << (y & 7));
+}
+
+int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                int64_t *budget, uint64_t lim) AVX2;
+int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                int64_t *budget, uint64_t lim) {
+    const uint8_t *restrict tm = t + m;
+    int64_t cnt = *count, bud = *budget;
+    if (cnt && a + 31 <= hi && bud >= 32) {
+        uint8_t bytes[64];
+        need_bytes(need, lim < 256 ? lim : 256, bytes);
+        __m256i n0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)bytes));
+        __m256i n1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16)));
+        const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                                             15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+                                             1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+        const __m256i seven = _mm256_set1_epi8(7), low5 = _mm256_set1_epi8(31), fifteen = _mm256_set1_epi8(15);
+        const __m256i zero = _mm256_setzero_si256();
+        uint8_t xs[32] __attribute__((aligned(32)));
+        while (a + 31 <= hi && bud >= 32) {
+            __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(t + a));
+            __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(tm - a - 31));
+            vb = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(vb, rev), 0x4e);
+            __m256i x = _mm256_xor_si256(va, vb);
+            __m256i idx = _mm256_and_si256(_mm256_srli_epi16(x, 3), low5);
+            /* bytes 0..15 of the bitset, or 16..31 where idx has bit 4 */
+            __m256i byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(n0, idx), _mm256_shuffle_epi8(n1, idx),
+                                              _mm256_cmpgt_epi8(idx, fifteen));
+            __m256i got = _mm256_and_si256(byte, _mm256_shuffle_epi8(bit, _mm256_and_si256(x, seven)));
+            uint32_t k = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(got, zero));
+            if (k) {
+                _mm256_store_si256((__m256i *)(void *)xs, x);
+                HITS(k, 0, xs, {
+                    bytes[y >> 3] &= (uint8_t)~(1u << (y & 7));
+                    n0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)bytes));
+                    n1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16)));
+                });
+            }
+            a += 32;
+            bud -= 32;
+        }
+    }
+    SCALAR_REST(uint8_t)
+}
+
+/* u16 values below 512: 16 pairs, the byte x >> 3 of a 64-byte bitset from four 16-byte tables
+ * (vpshufb on each word's low byte; its high byte is zeroed by the index's sign bit). */
+int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                 int64_t *budget, uint64_t lim) AVX2;
+int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                 int64_t *budget, uint64_t lim) {
+    const uint16_t *restrict tm = t + m;
+    int64_t cnt = *count, bud = *budget;
+    if (cnt && a + 15 <= hi && bud >= 16) {
+        uint8_t bytes[64];
+        need_bytes(need, lim < 512 ? lim : 512, bytes);
+        __m256i n[4];
+#define LOAD_TABLES                                                                                   \
+        for (int q = 0; q < 4; q++)                                                                   \
+            n[q] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * q)));
+        LOAD_TABLES
+        const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1,
+                                             14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+        const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+                                             1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+        const __m256i hib = _mm256_set1_epi16((short)0x8000), low6 = _mm256_set1_epi16(63), seven = _mm256_set1_epi16(7);
+        const __m256i zero = _mm256_setzero_si256();
+        uint16_t xs[16] __attribute__((aligned(32)));
+        while (a + 15 <= hi && bud >= 16) {
+            __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)(t + a));
+            __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)(tm - a - 15));
+            vb = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(vb, rev), 0x4e);
+            __m256i x = _mm256_xor_si256(va, vb);
+            /* index x >> 3 in the low byte (bits 4, 5 pick the table), 0x80 in the high byte */
+            __m256i idx = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(x, 3), low6), hib);
+            __m256i b01 = _mm256_blendv_epi8(_mm256_shuffle_epi8(n[0], idx), _mm256_shuffle_epi8(n[1], idx),
+                                             _mm256_slli_epi16(idx, 3));
+            __m256i b23 = _mm256_blendv_epi8(_mm256_shuffle_epi8(n[2], idx), _mm256_shuffle_epi8(n[3], idx),
+                                             _mm256_slli_epi16(idx, 3));
+            __m256i byte = _mm256_blendv_epi8(b01, b23, _mm256_slli_epi16(idx, 2));
+            __m256i sel = _mm256_shuffle_epi8(bit, _mm256_or_si256(_mm256_and_si256(x, seven), hib));
+            __m256i got = _mm256_and_si256(byte, sel);   /* high bytes zero */
+            uint32_t k = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(got, zero));
+            if (k) {
+                _mm256_store_si256((__m256i *)(void *)xs, x);
+                HITS(k & 0x55555555u, 1, xs, { bytes[y >> 3] &= (uint8_t)~(1u << (y & 7)); LOAD_TABLES });
+            }
+            a += 16;
+            bud -= 16;
+        }
+#undef LOAD_TABLES
+    }
+    SCALAR_REST(uint16_t)
+}
+#endif
