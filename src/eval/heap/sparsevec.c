@@ -26,8 +26,8 @@
 #include <immintrin.h>
 
 /* The lanes of one vector that hit (bit k << SH: lane k, pair a + k): each needed value among them,
- * in lane order, leaves need and the bitset (CLEAR), is marked and counted off; the last one
- * returns from the search. xs holds the lanes' values. */
+ * in lane order, leaves need and the bitset (CLEAR: bit y off when h), is marked and counted off;
+ * the last one returns from the search. xs holds the lanes' values. */
 #define HITS(KMASK, SH, XS, CLEAR)                                                                    \
     do {                                                                                              \
         uint64_t k_ = (KMASK);                                                                        \
@@ -35,11 +35,12 @@
             int l_ = __builtin_ctzll(k_) >> (SH);   /* SH 1: a lane's mask bits are two */          \
             k_ &= k_ - 1;                                                                             \
             unsigned y = (XS)[l_];                                                                    \
-            if (!need[y]) continue;   /* a value an earlier lane of the vector found */             \
+            /* h = 0: a value an earlier lane of the vector found (no branch: they are common) */   \
+            unsigned h = need[y];                                                                     \
             need[y] = 0;                                                                              \
-            if (mark) mark[y] = 1;                                                                    \
+            if (mark) mark[y] |= (uint8_t)h;                                                          \
             CLEAR;                                                                                    \
-            if (!--cnt) {                                                                             \
+            if (!(cnt -= h)) {                                                                        \
                 *count = 0;                                                                           \
                 *budget = bud - (l_ + 1);                                                             \
                 return a + l_ + 1;                                                                    \
@@ -80,8 +81,8 @@ AVX512 static void need_bits512(const uint8_t *need, uint64_t lim, uint64_t *bit
 
 /* Bit y (below 512) of a register bitset, set, cleared: dword y >> 5, bit y & 31 (the same bit as
  * word y >> 4's bit y & 15, or byte y >> 3's bit y & 7, on this little-endian machine). */
-AVX512 static inline __m512i clear_bit(__m512i v, unsigned y) {
-    return _mm512_mask_xor_epi32(v, (__mmask16)(1u << (y >> 5)), v, _mm512_set1_epi32((int)(1u << (y & 31))));
+AVX512 static inline __m512i clear_bit(__m512i v, unsigned y, unsigned h) {
+    return _mm512_mask_xor_epi32(v, (__mmask16)(1u << (y >> 5)), v, _mm512_set1_epi32((int)(h << (y & 31))));
 }
 
 int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
@@ -116,11 +117,11 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             bud -= 32;                                                                            \
         }
         if (P <= 512) {
-            LOOP16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo), lo = clear_bit(lo, y))
+            LOOP16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo), lo = clear_bit(lo, y, h))
         } else {
             /* 512 <= P <= 1024: two registers */
             LOOP16(_mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
-                   if (y < 512) lo = clear_bit(lo, y); else hi2 = clear_bit(hi2, y - 512))
+                   if (y < 512) lo = clear_bit(lo, y, h); else hi2 = clear_bit(hi2, y - 512, h))
         }
 #undef LOOP16
     }
@@ -154,7 +155,7 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
             __mmask64 k = _mm512_test_epi8_mask(byte, _mm512_shuffle_epi8(bit, _mm512_and_si512(x, seven)));
             if (k) {
                 _mm512_store_si512((void *)xs, x);
-                HITS(k, 0, xs, ns = clear_bit(ns, y));
+                HITS(k, 0, xs, ns = clear_bit(ns, y, h));
             }
             a += 64;
             bud -= 64;
@@ -203,7 +204,7 @@ int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a,
             if (k) {
                 _mm256_store_si256((__m256i *)(void *)xs, x);
                 HITS(k, 0, xs, {
-                    bytes[y >> 3] &= (uint8_t)~(1u << (y & 7));
+                    bytes[y >> 3] &= (uint8_t)~(h << (y & 7));
                     n0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)bytes));
                     n1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16)));
                 });
@@ -257,7 +258,7 @@ int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t 
             uint32_t k = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(got, zero));
             if (k) {
                 _mm256_store_si256((__m256i *)(void *)xs, x);
-                HITS(k & 0x55555555u, 1, xs, { bytes[y >> 3] &= (uint8_t)~(1u << (y & 7)); LOAD_TABLES });
+                HITS(k & 0x55555555u, 1, xs, { bytes[y >> 3] &= (uint8_t)~(h << (y & 7)); LOAD_TABLES });
             }
             a += 16;
             bud -= 16;
