@@ -1,0 +1,214 @@
+/* unit_sparsevec: the rare-value kernel's vector paths (core/simd.h, eval/heap/sparsevec.c) give
+ * the values of the portable one. Each path this processor has (AVX-512, AVX2, SSE2, scalar) is
+ * forced in turn and must give, byte for byte, the scalar path's values:
+ *   - 150 random octal codes with splits (the kernel applies: at most two heaps), some with
+ *     '!', to 4000 heaps, the kernel from heap 64 (chosen again many times): one thread, and
+ *     the pipeline's solo mode to 6100 (its searches stop at budgets and resume, with marks);
+ *   - Officers (0.6, u16 table, P = 512) and Grundy's game (4!.0, u8 table) to 2^16, both
+ *     ways;
+ *   - the known columns of both at 20000 (largest value and where, rare mask, rare heaps and
+ *     the last one), as unit_api pins them.
+ *   - the pair search itself (x86-64): each vector function against a plain loop on random
+ *     tables (u8; u16 with values below 64 to 1024, the AVX-512 path's two-register bitset
+ *     past 512), random needed sets, ranges and budgets, with and without marks: the same
+ *     stop, count, budget, need and marks.
+ * Forcing a path the processor lacks falls back (a note on stderr): checked too. */
+#include "gamefix.h"
+#include "simd.h"
+#include "grundy.h"
+#include "eval/heap/heap.h"
+#include "eval/heap/sparseint.h"
+
+#ifdef T_SANITIZED
+enum { CODES = 30, BIG = 1 << 13 };
+#else
+enum { CODES = 150, BIG = 1 << 16 };
+#endif
+enum { N = 4000, UP = 4096 + 2000 };
+
+static int sparse_used;
+
+/* The values of octal code cs to n (solo: the pipeline's solo mode) into out; 0 if it fails. */
+static int values(const char *cs, int64_t n, int solo, int64_t *out) {
+    char src[256];
+    snprintf(src, sizeof src, "game a = octal \"%s\";\n", cs);
+    gf f;
+    if (!gf_open(&f, src)) { gf_close(&f); return 0; }
+    gr_game *a = gf_game(&f, "a");
+    gr_heap_tune(&f.c, a, 64, 0);
+    f.c.threads = 1;
+    if (solo) gr_heap_sparse_solo(&f.c, a);
+    int ok = gr_heap_ensure(&f.c, a, n) == 0;
+    for (int64_t i = 0; i <= n && ok; i++) out[i] = gr_heap_value(a, i);
+    char why[512];
+    gr_heap_describe(a, why, sizeof why);
+    sparse_used += strstr(why, "mask") != NULL;
+    gf_close(&f);
+    return ok;
+}
+
+/* A random code whose splits leave at most two heaps (digits 0..7), a split somewhere. */
+static void random_code(t_rng *r, char *cs) {
+    int nd = (int)t_range(r, 2, 7), split = 1 + (int)t_range(r, 0, nd - 2);
+    size_t pos = 0;
+    for (int p = 0; p < nd; p++) {
+        int d = (int)t_range(r, 0, 7);
+        if (p == 0) d &= 4;
+        if (p == split) d |= 4;
+        cs[pos++] = (char)('0' + d);
+        if ((d & 4) && t_range(r, 0, 3) == 0) cs[pos++] = '!';
+        if (p == 0) cs[pos++] = '.';
+    }
+    cs[pos] = '\0';
+}
+
+static int same(const char *what, const char *cs, int path, const int64_t *ref, const int64_t *got, int64_t n) {
+    for (int64_t i = 0; i <= n; i++)
+        if (ref[i] != got[i]) {
+            printf("%s %s: heap %lld: %s path %lld, scalar %lld\n", what, cs, (long long)i, gr_simd_name(path),
+                   (long long)got[i], (long long)ref[i]);
+            return 0;
+        }
+    return 1;
+}
+
+static void columns(gr_program *p, const char *claim, int64_t largest, int64_t at, uint64_t mask, int64_t count,
+                    int64_t last) {
+    gr_check_answer c;
+    CHECK_EQ(gr_check_to(p, claim, 20000, &c), GR_OK);
+    CHECK_EQ(c.largest, largest);
+    CHECK_EQ(c.largest_at, at);
+    CHECK_EQ(c.rare_mask, mask);
+    CHECK_EQ(c.rare_count, count);
+    CHECK_EQ(c.last_rare, last);
+}
+
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+/* The search as sparsescan.c's scalar loop does it. */
+#define PLAIN(NAME, T)                                                                                \
+    static int64_t NAME(const T *t, int64_t m, int64_t a, int64_t hi, uint8_t *need, uint8_t *mark,  \
+                        int64_t *count, int64_t *budget) {                                            \
+        for (; a <= hi; a++) {                                                                        \
+            if (*budget <= 0) break;                                                                  \
+            --*budget;                                                                                \
+            unsigned x = (unsigned)(t[a] ^ t[m - a]);                                                 \
+            if (need[x]) {                                                                            \
+                need[x] = 0;                                                                          \
+                if (mark) mark[x] = 1;                                                                \
+                if (!--*count) return a + 1;                                                          \
+            }                                                                                         \
+        }                                                                                             \
+        return a;                                                                                     \
+    }
+PLAIN(plain_u8, uint8_t)
+PLAIN(plain_u16, uint16_t)
+
+enum { TN = 6000 };
+static void pair_functions(int best) {
+    static uint16_t t16[TN];
+    static uint8_t t8[TN], need0[1025], need1[1025], need2[1025], mark1[1025], mark2[1025];
+    t_rng r = { 77 };
+    int bad = 0, runs = 0;
+    for (int it = 0; it < 4000; it++) {
+        static const uint64_t Ps[6] = { 256, 128, 64, 256, 512, 1024 };
+        int kind = (int)t_range(&r, 0, 5);     /* 0, 1: u8 tables; 2..5: u16 */
+        uint64_t P = Ps[kind];
+        for (int i = 0; i < TN; i++) {
+            /* skewed: small values common (as in the games), so searches run long */
+            uint64_t v = t_range(&r, 0, 3) ? (uint64_t)t_range(&r, 0, (int64_t)P / 8) : (uint64_t)t_range(&r, 0, (int64_t)P - 1);
+            t16[i] = (uint16_t)v;
+            t8[i] = (uint8_t)v;
+        }
+        uint64_t lim = (uint64_t)t_range(&r, 1, (int64_t)P);
+        memset(need0, 0, sizeof need0);
+        int64_t count0 = 0;
+        for (uint64_t y = 0; y < lim; y++)
+            if (t_range(&r, 0, 2) == 0) { need0[y] = 1; count0++; }
+        if (!count0) { need0[0] = 1; count0 = 1; }
+        int64_t m = t_range(&r, 100, TN - 1), a = t_range(&r, 1, 40), hi = t_range(&r, a, m / 2);
+        int64_t budget0 = t_range(&r, 0, 3) ? INT64_MAX : t_range(&r, 0, 3000);
+        int withmark = (int)t_range(&r, 0, 1);
+        for (int path = GR_SIMD_AVX2; path <= best; path++) {
+            if (kind >= 2 && ((path == GR_SIMD_AVX2 && P > 512) || P > 1024)) continue;
+            memcpy(need1, need0, sizeof need0);
+            memcpy(need2, need0, sizeof need0);
+            memset(mark1, 0, sizeof mark1);
+            memset(mark2, 0, sizeof mark2);
+            int64_t c1 = count0, c2 = count0, b1 = budget0, b2 = budget0, r1, r2;
+            uint8_t *mk1 = withmark ? mark1 : NULL, *mk2 = withmark ? mark2 : NULL;
+            if (kind < 2) {
+                r1 = plain_u8(t8, m, a, hi, need1, mk1, &c1, &b1);
+                r2 = path == GR_SIMD_AVX512 ? gr_sparse_pairs_avx512_u8(t8, m, a, hi, need2, mk2, &c2, &b2, lim)
+                                            : gr_sparse_pairs_avx2_u8(t8, m, a, hi, need2, mk2, &c2, &b2, lim);
+            } else {
+                r1 = plain_u16(t16, m, a, hi, need1, mk1, &c1, &b1);
+                r2 = path == GR_SIMD_AVX512 ? gr_sparse_pairs_avx512_u16(t16, m, a, hi, need2, mk2, &c2, &b2, lim, P)
+                                            : gr_sparse_pairs_avx2_u16(t16, m, a, hi, need2, mk2, &c2, &b2, lim);
+            }
+            runs++;
+            if (r1 != r2 || c1 != c2 || b1 != b2 || memcmp(need1, need2, sizeof need1) || memcmp(mark1, mark2, sizeof mark1)) {
+                if (bad++ < 5)
+                    printf("pair search, %s, P %llu, m %lld, a %lld..%lld: stop %lld/%lld count %lld/%lld budget %lld/%lld\n",
+                           gr_simd_name(path), (unsigned long long)P, (long long)m, (long long)a, (long long)hi,
+                           (long long)r2, (long long)r1, (long long)c2, (long long)c1, (long long)b2, (long long)b1);
+            }
+        }
+    }
+    CHECK_EQ(bad, 0);
+    printf("pair search: %d runs of the vector functions as the plain loop\n", runs);
+}
+#endif
+
+int main(void) {
+    int best = gr_simd_best();
+    printf("paths: best %s\n", gr_simd_name(best));
+    CHECK_EQ(gr_simd_force(GR_SIMD_SCALAR), GR_SIMD_SCALAR);
+    /* the references, by the scalar path */
+    static char codes[CODES][32];
+    int64_t **ref = malloc(CODES * sizeof *ref), **refp = malloc(CODES * sizeof *refp);
+    int64_t *six = malloc((BIG + 1) * sizeof *six), *grundy = malloc((BIG + 1) * sizeof *grundy);
+    int64_t *got = malloc((BIG + 1 > UP + 1 ? BIG + 1 : UP + 1) * sizeof *got);
+    t_rng r = { 2024 };
+    for (int i = 0; i < CODES; i++) {
+        random_code(&r, codes[i]);
+        ref[i] = malloc((N + 1) * sizeof **ref);
+        refp[i] = malloc((UP + 1) * sizeof **refp);
+        CHECK(values(codes[i], N, 0, ref[i]));
+        CHECK(values(codes[i], UP, 1, refp[i]));
+    }
+    CHECK(values("0.6", BIG, 0, six));
+    CHECK(values("4!.0", BIG, 0, grundy));
+    for (int path = GR_SIMD_SCALAR; path < GR_SIMD_LEVELS; path++) {
+        int now = gr_simd_force(path);
+        CHECK_EQ(now, path <= best ? path : best);      /* lacking it: the best below */
+        if (path > best) continue;
+        int bad = 0;
+        for (int i = 0; i < CODES; i++) {
+            bad += !(values(codes[i], N, 0, got) && same("code", codes[i], path, ref[i], got, N));
+            bad += !(values(codes[i], UP, 1, got) && same("pipeline, code", codes[i], path, refp[i], got, UP));
+        }
+        bad += !(values("0.6", BIG, 0, got) && same("officers", "0.6", path, six, got, BIG));
+        bad += !(values("0.6", BIG, 1, got) && same("officers, pipeline", "0.6", path, six, got, BIG));
+        bad += !(values("4!.0", BIG, 0, got) && same("grundy", "4!.0", path, grundy, got, BIG));
+        bad += !(values("4!.0", BIG, 1, got) && same("grundy, pipeline", "4!.0", path, grundy, got, BIG));
+        CHECK_EQ(bad, 0);
+        gr_program *p = gr_compile("game a = octal \"0.6\";\ngame g = octal \"4!.0\";\n", "cols.game", NULL);
+        if (CHECK(p != NULL)) {
+            gr_limits lim = { .threads = 1 };
+            CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+            columns(p, "a periodic", 284, 18855, 0x1ee, 1583, 18833);
+            columns(p, "g periodic", 147, 17751, 0xfe, 1196, 19687);
+            gr_program_free(p);
+        }
+        printf("%s path: %d codes, 0.6 and 4!.0 to %d as the scalar path\n", gr_simd_name(path), CODES, BIG);
+    }
+    printf("rare-value kernel chosen in %d of %d runs\n", sparse_used, (2 * CODES + 4) * (best + 2));
+    CHECK(sparse_used > CODES);
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    pair_functions(best);
+#endif
+    gr_simd_force(-1);
+    for (int i = 0; i < CODES; i++) { free(ref[i]); free(refp[i]); }
+    free(ref); free(refp); free(six); free(grundy); free(got);
+    return t_finish("unit_sparsevec");
+}
