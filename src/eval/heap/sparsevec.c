@@ -203,11 +203,10 @@ int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a,
             uint32_t k = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(got, zero));
             if (k) {
                 _mm256_store_si256((__m256i *)(void *)xs, x);
-                HITS(k, 0, xs, {
-                    bytes[y >> 3] &= (uint8_t)~(h << (y & 7));
-                    n0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)bytes));
-                    n1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16)));
-                });
+                HITS(k, 0, xs, bytes[y >> 3] &= (uint8_t)~(h << (y & 7)));
+                /* the tables again once per vector (not per lane: a load that waits on stores) */
+                n0 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)bytes));
+                n1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(bytes + 16)));
             }
             a += 32;
             bud -= 32;
@@ -258,7 +257,8 @@ int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t 
             uint32_t k = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(got, zero));
             if (k) {
                 _mm256_store_si256((__m256i *)(void *)xs, x);
-                HITS(k & 0x55555555u, 1, xs, { bytes[y >> 3] &= (uint8_t)~(h << (y & 7)); LOAD_TABLES });
+                HITS(k & 0x55555555u, 1, xs, bytes[y >> 3] &= (uint8_t)~(h << (y & 7)));
+                LOAD_TABLES         /* once per vector, as in the u8 search */
             }
             a += 16;
             bud -= 16;
