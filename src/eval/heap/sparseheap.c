@@ -3,6 +3,7 @@
  * for the rare-class values below it (sparsescan.c); from nothing, or from a pipeline slot's
  * work (sparsepar.c). And the commit of a value: the rare heaps' list grows. */
 #include "eval/heap/sparseint.h"
+#include "simd.h"
 
 void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
     if (s->nr == s->rcap) {
@@ -17,6 +18,9 @@ void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
 
 /* A slot's marks, packed as bits by the member (sparsepar.c), back as bytes 0 or 1. */
 static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_unpack_avx512(mark, bits, P); return; }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (P % 8 == 0) {
         for (size_t i = 0; i < P / 8; i++) {

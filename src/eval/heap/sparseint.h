@@ -176,6 +176,9 @@ int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t 
 int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                 int64_t *budget, uint64_t lim);
+/* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
+void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
+void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);
 #endif
 
 /* sparsepar.c: heaps tab->n .. end (at most CHUNK) by the pipeline across threads. Returns 0,

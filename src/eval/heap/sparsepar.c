@@ -3,6 +3,7 @@
  * finishes the heaps in order, lock-free; the values are those of one thread. */
 #include "eval/heap/sparseint.h"
 #include "pool.h"
+#include "simd.h"
 #include <sched.h>
 #include <time.h>
 #include <stdatomic.h>
@@ -81,6 +82,9 @@ static inline void spin_wait(unsigned *spins) {
 /* A slot's marks as bits (one cache line for P = 256 rather than four: the slot goes from one
  * core to another); the marks are bytes 0 or 1. sparseheap.c unpacks them. */
 static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_pack_avx512(bits, mark, P); return; }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (P % 8 == 0) {
         for (size_t i = 0; i < P / 8; i++) {

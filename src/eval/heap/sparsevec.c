@@ -164,6 +164,27 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
     SCALAR_REST(uint8_t)
 }
 
+/* The pipeline's marks (sparsepar.c), bytes 0 or 1 to bits and back, 64 at a time (P a
+ * multiple of 64): a heap's slot is packed by one member and unpacked by the finisher, both per
+ * heap, so with two threads these loops were a few percent of all the work. */
+void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) AVX512;
+void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) {
+    for (size_t x = 0; x < P; x += 64) {
+        __m512i v = _mm512_loadu_si512((const void *)(mark + x));
+        uint64_t k = _mm512_test_epi8_mask(v, v);
+        memcpy(bits + x / 8, &k, 8);
+    }
+}
+void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) AVX512;
+void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) {
+    const __m512i one = _mm512_set1_epi8(1);
+    for (size_t x = 0; x < P; x += 64) {
+        uint64_t k;
+        memcpy(&k, bits + x / 8, 8);
+        _mm512_storeu_si512((void *)(mark + x), _mm512_maskz_mov_epi8((__mmask64)k, one));
+    }
+}
+
 /* AVX2: the bitset of need[0 .. lim) as bytes (lim <= 512). */
 static void need_bytes(const uint8_t *need, uint64_t lim, uint8_t *bytes) {
     memset(bytes, 0, 64);
