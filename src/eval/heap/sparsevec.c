@@ -100,21 +100,37 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
                                              20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
         const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
-        uint16_t xs[32] __attribute__((aligned(64)));
-        /* P <= 512: one register of bitset; the second only when values reach past 511 */
+        uint16_t xs[64] __attribute__((aligned(64)));
+        /* two vectors a step while 64 pairs are left (one branch for both: most steps of the
+         * long tail hit nothing), then one; P <= 512: one register of bitset, else two */
+#define TEST16(X, OFF, LOOKUP)                                                                        \
+        __m512i X = _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + a + (OFF))),              \
+                                     _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - a - (OFF) - 31)))); \
+        __mmask32 k##X;                                                                               \
+        {                                                                                             \
+            __m512i x = X, w = LOOKUP;                                                                \
+            k##X = _mm512_test_epi16_mask(_mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one);  \
+        }
 #define LOOP16(LOOKUP, CLEAR)                                                                         \
-        while (a + 31 <= hi && bud >= 32) {                                                       \
-            __m512i va = _mm512_loadu_si512((const void *)(t + a));                                   \
-            __m512i vb = _mm512_loadu_si512((const void *)(tm - a - 31));                             \
-            __m512i x = _mm512_xor_si512(va, _mm512_permutexvar_epi16(rev, vb));                      \
-            __m512i w = LOOKUP;                                                                       \
-            __mmask32 k = _mm512_test_epi16_mask(_mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one); \
-            if (k) {                                                                                  \
-                _mm512_store_si512((void *)xs, x);                                                    \
-                HITS(k, 0, xs, CLEAR);                                                                   \
+        while (a + 63 <= hi && bud >= 64) {                                                           \
+            TEST16(x0, 0, LOOKUP)                                                                     \
+            TEST16(x1, 32, LOOKUP)                                                                    \
+            if (kx0 | kx1) {                                                                          \
+                _mm512_store_si512((void *)xs, x0);                                                   \
+                _mm512_store_si512((void *)(xs + 32), x1);                                            \
+                HITS((uint64_t)kx0 | (uint64_t)kx1 << 32, 0, xs, CLEAR);                              \
+            }                                                                                         \
+            a += 64;                                                                                  \
+            bud -= 64;                                                                                \
+        }                                                                                             \
+        while (a + 31 <= hi && bud >= 32) {                                                           \
+            TEST16(x0, 0, LOOKUP)                                                                     \
+            if (kx0) {                                                                                \
+                _mm512_store_si512((void *)xs, x0);                                                   \
+                HITS(kx0, 0, xs, CLEAR);                                                              \
             }                                                                                         \
             a += 32;                                                                                  \
-            bud -= 32;                                                                            \
+            bud -= 32;                                                                                \
         }
         if (P <= 512) {
             LOOP16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo), lo = clear_bit(lo, y, h))
@@ -123,6 +139,7 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             LOOP16(_mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
                    if (y < 512) lo = clear_bit(lo, y, h); else hi2 = clear_bit(hi2, y - 512, h))
         }
+#undef TEST16
 #undef LOOP16
     }
     SCALAR_REST(uint16_t)
