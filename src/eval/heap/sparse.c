@@ -113,7 +113,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 
 /* One width. Returns 1 when the next value does not fit T (tab->n is that heap); 0 when done
  * to `to` or when a new choice is due (mode reset to undecided). */
-#define SPARSE_RUN(NAME, T, TMAX, FIN)                                                                \
+#define SPARSE_RUN(NAME, T, TMAX, FIN, BATCH)                                                              \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {        \
         T *restrict t = tab->data;                                                                    \
         int64_t stopped = 0, wasted = 0;                                                              \
@@ -135,6 +135,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                 gr_poll(c);                                                                           \
                 continue;                                                                             \
             }                                                                                         \
+            if (!s->bvalid || n < s->bn0 || n >= s->bn0 + 16 || s->bchosen != s->chosen_n) BATCH;      \
             uint64_t v = FIN(s, t, n, NULL, NULL, s->mark, s->need, &stopped, &wasted);              \
             if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                       \
             t[n] = (T)v;                                                                              \
@@ -144,9 +145,9 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
         }                                                                                             \
         return 0;                                                                                     \
     }
-SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, gr_sparse_finish_u8)
-SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, gr_sparse_finish_u16)
-SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, gr_sparse_finish_u32)
+SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, gr_sparse_finish_u8, gr_sparse_batch_u8(s, t, n))
+SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, gr_sparse_finish_u16, gr_sparse_batch_u16(s, t, n))
+SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, gr_sparse_finish_u32, (void)(s->bvalid = 0))
 
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     (void)g;

@@ -43,6 +43,9 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
                          int64_t *stopped, int64_t *wasted) {                                         \
         const uint64_t P = s->P;                                                                      \
         int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
+        /* the 16-heap look-ups, when made for this heap (one thread) */                            \
+        int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + 16; \
+    again:                                                                                            \
         if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
         else memset(mark, 0, (size_t)P);                                                              \
         for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
@@ -51,23 +54,38 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
             int64_t r = n - s->equal[i];                                                              \
             if (r >= 2 && !(r & 1)) mark[0] = 1;                                                      \
         }                                                                                             \
-        /* every split with a rare part: all options of the common class */                         \
-        for (int j = 0; j < s->nsplit; j++) {                                                         \
-            int64_t m = n - s->split[j];                                                              \
-            if (m < 2) continue;                                                                      \
-            const int64_t *ra = s->ra;                                                                \
-            int64_t nr = s->nr;                                                                       \
-            /* with a slot the members did the rare heaps i in [lo, nrL): skip them */                \
-            int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                       \
-            int64_t hi = sl ? nrL : nr;                                                               \
-            int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                               \
-            MARKS(ra, s->rk, mark, t, m, 0, lo < top ? lo : top, s->uneq[j]);                               \
-            MARKS(ra, s->rk, mark, t, m, hi, top, s->uneq[j]);                                        \
+        if (batched) {                                                                                \
+            /* the batch's values, and the rare heaps it left out: one by one */                     \
+            int k = (int)(n - s->bn0);                                                                \
+            for (int q = 0; q < 4; q++)                                                               \
+                for (uint32_t w = s->bbits[q][k]; w; w &= w - 1)                                      \
+                    mark[s->bval[32 * q + __builtin_ctz(w)]] = 1;                                     \
+            int64_t m = n - s->split[0];                                                              \
+            int64_t top = first_above(s->ra, s->nr, m - 1);                                           \
+            MARKS(s->ra, s->rk, mark, t, m, 0, s->bilo < top ? s->bilo : top, s->uneq[0]);            \
+            MARKS(s->ra, s->rk, mark, t, m, s->bihi, top, s->uneq[0]);                                \
+        } else {                                                                                      \
+            /* every split with a rare part: all options of the common class */                     \
+            for (int j = 0; j < s->nsplit; j++) {                                                     \
+                int64_t m = n - s->split[j];                                                          \
+                if (m < 2) continue;                                                                  \
+                const int64_t *ra = s->ra;                                                            \
+                int64_t nr = s->nr;                                                                   \
+                /* with a slot the members did the rare heaps i in [lo, nrL): skip them */            \
+                int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                   \
+                int64_t hi = sl ? nrL : nr;                                                           \
+                int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                           \
+                MARKS(ra, s->rk, mark, t, m, 0, lo < top ? lo : top, s->uneq[j]);                     \
+                MARKS(ra, s->rk, mark, t, m, hi, top, s->uneq[j]);                                    \
+            }                                                                                         \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
         v = least_common(mark, rc, P);                                                                \
+        /* the batch holds values below 256 only: every common one there is an option, so the      \
+         * least one missing is above: this heap again, all of its look-ups here (seldom) */        \
+        if (batched && v >= 256) { batched = 0; goto again; }                                         \
         /* rare-class values below v not seen yet: only common-common splits give them */            \
         int64_t count = 0;                                                                            \
         int resumed = 0;                                                                              \
@@ -104,6 +122,48 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
 FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
 FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
+
+/* The 16-heap look-ups (sparsevec.c's gr_sparse_batch16_*), one thread, made before heap n when
+ * the last batch does not hold it. Taken: the rare heaps a whose 16 look-ups read only finished
+ * heaps (a >= 16 - s, s the split place) and whose other part is of the common class (above
+ * the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
+ * the class of a value fixes b, so an index of 7 bits holds the 128 common values below 256.
+ * Only with AVX-512, one split place, no heap-parity bit and P <= 512 (above 256 a heap whose
+ * common values below 256 are all options is done again without the batch: 8% of the heaps of
+ * 0.6). Measured to 2^22, one thread: 0.6 4.30 s -> 3.87 s, 4!.0 3.45 s -> 2.89 s (the look-ups
+ * cost about 0.45 cycles each instead of 0.9: no byte store per look-up). */
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define BATCH(NAME, T, B16)                                                                           \
+    void NAME(gr_sparse *s, const T *t, int64_t n) {                                                  \
+        s->bvalid = 0;                                                                                \
+        if (gr_simd_level() < GR_SIMD_AVX512 || s->nsplit != 1 || s->hp || s->P > 512 || n < 4096 ||  \
+            n > INT32_MAX || !s->mask || !s->nr)                                                      \
+            return;                                                                                   \
+        int64_t s0 = s->split[0], last = s->ra[s->nr - 1];                                           \
+        int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;   /* a < lim */    \
+        int64_t i0 = first_above(s->ra, s->nr, 15 - s0), i1 = first_above(s->ra, s->nr, lim - 1);     \
+        if (i1 - i0 < 64) return;                                                                     \
+        int b = __builtin_ctzll(s->mask);                                                             \
+        if (s->bchosen != s->chosen_n || !s->bval[1]) {                                               \
+            for (unsigned idx = 0; idx < 128; idx++) {                                                \
+                unsigned v = ((idx >> b) << (b + 1)) | (idx & ((1u << b) - 1));                       \
+                if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;                           \
+                s->bval[idx] = (uint16_t)v;                                                           \
+            }                                                                                         \
+        }                                                                                             \
+        B16(t, n - s0, s->rk, i0, i1, b, s->bbits);                                                   \
+        s->bn0 = n;                                                                                   \
+        s->bilo = i0;                                                                                 \
+        s->bihi = i1;                                                                                 \
+        s->bchosen = s->chosen_n;                                                                     \
+        s->bvalid = 1;                                                                                \
+    }
+BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch16_u8)
+BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch16_u16)
+#else
+void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }
+void gr_sparse_batch_u16(gr_sparse *s, const uint16_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }
+#endif
 
 /* Heap n gets value v (below P, or P: the rare class); returns 1 when the rare-value choice
  * is to be made again (v >= P). The caller checked that v fits T. */

@@ -38,6 +38,13 @@ struct gr_sparse {
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
     int64_t piped;                     /* heaps finished from a slot of the pipeline */
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
+    /* one thread with AVX-512: the look-ups of 16 heaps bn0 .. bn0 + 15 done at once
+     * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
+     * common-class values below 256 by index (bval: index to value), for the choice bchosen */
+    int bvalid;
+    int64_t bn0, bilo, bihi, bchosen;
+    uint32_t bbits[4][16];
+    uint16_t bval[128];
 };
 
 static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
@@ -144,6 +151,11 @@ GR_SPARSE_FINISH_DECL(gr_sparse_finish_u8, uint8_t)
 GR_SPARSE_FINISH_DECL(gr_sparse_finish_u16, uint16_t)
 GR_SPARSE_FINISH_DECL(gr_sparse_finish_u32, uint32_t)
 
+/* sparseheap.c: one thread, before heap n: the look-ups of heaps n .. n + 15 at once when the
+ * processor and the choice allow (AVX-512; one split place; no heap-parity bit; P <= 512). */
+void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n);
+void gr_sparse_batch_u16(gr_sparse *s, const uint16_t *t, int64_t n);
+
 /* sparsescan.c: the search for rare-class values over the pairs with a part at n0 or above
  * (need_scan), and over those with both parts below n0, resumable, within a budget (need_upper). */
 #define GR_SPARSE_SCAN_DECL(NAME, T)                                                              \
@@ -176,6 +188,11 @@ int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t 
 int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                 int64_t *budget, uint64_t lim);
+/* The look-ups of 16 consecutive heaps at once (see gr_sparse_batch_u16). */
+void gr_sparse_batch16_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                           uint32_t bits[4][16]);
+void gr_sparse_batch16_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                          uint32_t bits[4][16]);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);

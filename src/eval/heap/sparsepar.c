@@ -296,6 +296,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
 }
 
 int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr) {
+    s->bvalid = 0;                       /* the one-thread batch (sparseheap.c) is not the team's */
     switch (tab->width) {
     case 1: return pipe_chunk(c, s, tab, end, pipe_job_u8, pr);
     case 2: return pipe_chunk(c, s, tab, end, pipe_job_u16, pr);

@@ -181,6 +181,45 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
     SCALAR_REST(uint8_t)
 }
 
+/* The look-ups of rare heaps i in [i0, i1) for the 16 heaps n0 .. n0 + 15 at once (one thread;
+ * sparseheap.c): a rare heap a's 16 look-ups t[n0 + k - s - a] are 16 consecutive entries, one
+ * load; and each lane is one heap, so its options can be collected as bits in the lane, with
+ * no store. Only common-class values are wanted here (the caller picks rare heaps whose other
+ * part is of the common class, so all of them are), and those below 256 are half of 256:
+ * value v's index drops bit b (the mask's lowest), which the class fixes. bits[q][k]: heap
+ * n0 + k's indices 32q .. 32q + 31. The caller makes sure every t read is below n0. */
+#define BATCH16(NAME, T, ZEXT)                                                                        \
+    void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
+              uint32_t bits[4][16]) AVX512;                                                           \
+    void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
+              uint32_t bits[4][16]) {                                                                 \
+        const T *tb = t + base;                                                                       \
+        const __m512i one = _mm512_set1_epi32(1), low = _mm512_set1_epi32((1 << b) - 1);            \
+        const __m512i c32 = _mm512_set1_epi32(32), c64 = _mm512_set1_epi32(64), c96 = _mm512_set1_epi32(96); \
+        const __m128i sh = _mm_cvtsi32_si128(1);                                                      \
+        __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;                               \
+        for (int64_t i = i0; i < i1; i++) {                                                           \
+            uint64_t e = rk[i];                                                                       \
+            __m512i x = ZEXT(tb + (int32_t)(uint32_t)e);                                              \
+            x = _mm512_xor_si512(x, _mm512_set1_epi32((int)(uint32_t)(e >> 32)));                     \
+            /* index: bits below b as they are, those above b one down (0xca: low ? x : x >> 1) */  \
+            __m512i idx = _mm512_ternarylogic_epi32(low, x, _mm512_srl_epi32(x, sh), 0xca);          \
+            /* a shift by 32 or more gives 0: each register takes its 32 indices */                  \
+            a0 = _mm512_or_si512(a0, _mm512_sllv_epi32(one, idx));                                    \
+            a1 = _mm512_or_si512(a1, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c32)));             \
+            a2 = _mm512_or_si512(a2, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c64)));             \
+            a3 = _mm512_or_si512(a3, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c96)));             \
+        }                                                                                             \
+        _mm512_storeu_si512((void *)bits[0], a0);                                                     \
+        _mm512_storeu_si512((void *)bits[1], a1);                                                     \
+        _mm512_storeu_si512((void *)bits[2], a2);                                                     \
+        _mm512_storeu_si512((void *)bits[3], a3);                                                     \
+    }
+#define ZEXT_u16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define ZEXT_u8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+BATCH16(gr_sparse_batch16_u16, uint16_t, ZEXT_u16)
+BATCH16(gr_sparse_batch16_u8, uint8_t, ZEXT_u8)
+
 /* The pipeline's marks (sparsepar.c), bytes 0 or 1 to bits and back, 64 at a time (P a
  * multiple of 64): a heap's slot is packed by one member and unpacked by the finisher, both per
  * heap, so with two threads these loops were a few percent of all the work. */
