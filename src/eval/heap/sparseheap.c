@@ -34,6 +34,17 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
     for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
 }
 
+/* A batch's bits of its heap k into marks (only x86-64 makes batches). */
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define BATCH_MARKS(S, MARK, K, P)                                                                    \
+    gr_sparse_batch_marks(MARK, (S)->bbits[0][K] | (uint64_t)(S)->bbits[1][K] << 32,                  \
+                          (S)->bbits[2][K] | (uint64_t)(S)->bbits[3][K] << 32, (S)->bix, (S)->bcm, P)
+#else
+#define BATCH_MARKS(S, MARK, K, P)                                                                    \
+    for (int q = 0; q < 4; q++)                                                                       \
+        for (uint32_t w = (S)->bbits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[32 * q + __builtin_ctz(w)]] = 1
+#endif
+
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
  * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
  * and left clear). The value is capped at P (of the rare class, never an option). */
@@ -57,9 +68,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         if (batched) {                                                                                \
             /* the batch's values, and the rare heaps it left out: one by one */                     \
             int k = (int)(n - s->bn0);                                                                \
-            for (int q = 0; q < 4; q++)                                                               \
-                for (uint32_t w = s->bbits[q][k]; w; w &= w - 1)                                      \
-                    mark[s->bval[32 * q + __builtin_ctz(w)]] = 1;                                     \
+            BATCH_MARKS(s, mark, k, P);                                                               \
             int64_t m = n - s->split[0];                                                              \
             int64_t top = first_above(s->ra, s->nr, m - 1);                                           \
             MARKS(s->ra, s->rk, mark, t, m, 0, s->bilo < top ? s->bilo : top, s->uneq[0]);            \
@@ -149,6 +158,10 @@ FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_
                 unsigned v = ((idx >> b) << (b + 1)) | (idx & ((1u << b) - 1));                       \
                 if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;                           \
                 s->bval[idx] = (uint16_t)v;                                                           \
+            }                                                                                         \
+            for (unsigned v = 0; v < 256; v++) {                                                      \
+                s->bix[v] = (uint8_t)((v & ((1u << b) - 1)) | ((v >> (b + 1)) << b));                 \
+                s->bcm[v] = __builtin_parityll(v & s->mask) == s->cc;                                 \
             }                                                                                         \
         }                                                                                             \
         B16(t, n - s0, s->rk, i0, i1, b, s->bbits);                                                   \

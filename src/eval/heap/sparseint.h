@@ -45,6 +45,7 @@ struct gr_sparse {
     int64_t bn0, bilo, bihi, bchosen;
     uint32_t bbits[4][16];
     uint16_t bval[128];
+    uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
 };
 
 static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
@@ -193,6 +194,8 @@ void gr_sparse_batch16_u16(const uint16_t *t, int64_t base, const uint64_t *rk, 
                            uint32_t bits[4][16]);
 void gr_sparse_batch16_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                           uint32_t bits[4][16]);
+void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
+                           uint64_t P);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);

@@ -220,6 +220,25 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
 BATCH16(gr_sparse_batch16_u16, uint16_t, ZEXT_u16)
 BATCH16(gr_sparse_batch16_u8, uint8_t, ZEXT_u8)
 
+/* A batch's 128 bits of one heap (lo: indices 0..63, hi: 64..127) into its marks: mark[v] |= 1
+ * for each common value v below min(P, 256) whose index is set (ix[v]: v's index, cm[v]: 1 if v
+ * is of the common class). Bits to bytes, bytes to values by vpermi2b: no branch per bit. */
+void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
+                           uint64_t P) AVX512;
+void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
+                           uint64_t P) {
+    const __m512i one = _mm512_set1_epi8(1);
+    __m512i b0 = _mm512_maskz_mov_epi8((__mmask64)lo, one), b1 = _mm512_maskz_mov_epi8((__mmask64)hi, one);
+    uint64_t top = P < 256 ? P : 256;
+    for (uint64_t q = 0; q < top; q += 64) {
+        __mmask64 in = top - q >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (top - q)) - 1);
+        __m512i v = _mm512_permutex2var_epi8(b0, _mm512_loadu_si512((const void *)(ix + q)), b1);
+        v = _mm512_and_si512(v, _mm512_loadu_si512((const void *)(cm + q)));
+        __m512i old = _mm512_maskz_loadu_epi8(in, mark + q);
+        _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(old, v));
+    }
+}
+
 /* The pipeline's marks (sparsepar.c), bytes 0 or 1 to bits and back, 64 at a time (P a
  * multiple of 64): a heap's slot is packed by one member and unpacked by the finisher, both per
  * heap, so with two threads these loops were a few percent of all the work. */
