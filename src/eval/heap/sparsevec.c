@@ -188,7 +188,16 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
  * part is of the common class, so all of them are), and those below 256 are half of 256:
  * value v's index drops bit b (the mask's lowest), which the class fixes. bits[q][k]: heap
  * n0 + k's indices 32q .. 32q + 31. The caller makes sure every t read is below n0. */
-#define BATCH16(NAME, T, ZEXT)                                                                        \
+/* rare heap i's 16 indices: its value (the entry's high half, broadcast from memory) xor the 16
+ * look-ups; bits below b as they are, those above b one down (0xe2: low ? x : x >> 1, into x) */
+#define IDX16(NAME, T, ZEXT)                                                                          \
+    AVX512 static inline __m512i NAME(const T *tb, const uint64_t *rk, int64_t i, __m512i low, __m128i sh) { \
+        int32_t v;                                                                                    \
+        memcpy(&v, (const char *)(rk + i) + 4, 4);                                                    \
+        __m512i x = _mm512_xor_si512(ZEXT(tb + (int32_t)(uint32_t)rk[i]), _mm512_set1_epi32(v));      \
+        return _mm512_ternarylogic_epi32(x, low, _mm512_srl_epi32(x, sh), 0xe2);                      \
+    }
+#define BATCH16(NAME, T, IDX)                                                                         \
     void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
               uint32_t bits[4][16]) AVX512;                                                           \
     void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
@@ -198,17 +207,24 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
         const __m512i c32 = _mm512_set1_epi32(32), c64 = _mm512_set1_epi32(64), c96 = _mm512_set1_epi32(96); \
         const __m128i sh = _mm_cvtsi32_si128(1);                                                      \
         __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;                               \
-        for (int64_t i = i0; i < i1; i++) {                                                           \
-            uint64_t e = rk[i];                                                                       \
-            __m512i x = ZEXT(tb + (int32_t)(uint32_t)e);                                              \
-            x = _mm512_xor_si512(x, _mm512_set1_epi32((int)(uint32_t)(e >> 32)));                     \
-            /* index: bits below b as they are, those above b one down (0xca: low ? x : x >> 1) */  \
-            __m512i idx = _mm512_ternarylogic_epi32(low, x, _mm512_srl_epi32(x, sh), 0xca);          \
-            /* a shift by 32 or more gives 0: each register takes its 32 indices */                  \
-            a0 = _mm512_or_si512(a0, _mm512_sllv_epi32(one, idx));                                    \
-            a1 = _mm512_or_si512(a1, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c32)));             \
-            a2 = _mm512_or_si512(a2, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c64)));             \
-            a3 = _mm512_or_si512(a3, _mm512_sllv_epi32(one, _mm512_sub_epi32(idx, c96)));             \
+        /* two rare heaps a step: each register ORs both in one ternary-logic op (0xfe) */         \
+        int64_t i = i0;                                                                               \
+        for (; i + 2 <= i1; i += 2) {                                                                 \
+            __m512i p = IDX(tb, rk, i, low, sh), q = IDX(tb, rk, i + 1, low, sh);                                                   \
+            a0 = _mm512_ternarylogic_epi32(a0, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
+            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
+            a1 = _mm512_ternarylogic_epi32(a1, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
+            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
+            a2 = _mm512_ternarylogic_epi32(a2, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
+            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
+            a3 = _mm512_ternarylogic_epi32(a3, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
+        }                                                                                             \
+        for (; i < i1; i++) {                                                                         \
+            __m512i p = IDX(tb, rk, i, low, sh);                                                                     \
+            a0 = _mm512_or_si512(a0, _mm512_sllv_epi32(one, p));                                      \
+            a1 = _mm512_or_si512(a1, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c32)));               \
+            a2 = _mm512_or_si512(a2, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c64)));               \
+            a3 = _mm512_or_si512(a3, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c96)));               \
         }                                                                                             \
         _mm512_storeu_si512((void *)bits[0], a0);                                                     \
         _mm512_storeu_si512((void *)bits[1], a1);                                                     \
@@ -217,8 +233,10 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
     }
 #define ZEXT_u16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 #define ZEXT_u8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
-BATCH16(gr_sparse_batch16_u16, uint16_t, ZEXT_u16)
-BATCH16(gr_sparse_batch16_u8, uint8_t, ZEXT_u8)
+IDX16(idx16_u16, uint16_t, ZEXT_u16)
+IDX16(idx16_u8, uint8_t, ZEXT_u8)
+BATCH16(gr_sparse_batch16_u16, uint16_t, idx16_u16)
+BATCH16(gr_sparse_batch16_u8, uint8_t, idx16_u8)
 
 /* A batch's 128 bits of one heap (lo: indices 0..63, hi: 64..127) into its marks: mark[v] |= 1
  * for each common value v below min(P, 256) whose index is set (ix[v]: v's index, cm[v]: 1 if v
