@@ -95,6 +95,11 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         /* the batch holds values below 256 only: every common one there is an option, so the      \
          * least one missing is above: this heap again, all of its look-ups here (seldom) */        \
         if (batched && v >= 256) { batched = 0; goto again; }                                         \
+        if (sl && sl->batched && v >= 256) {   /* a slot's batch: the same, without the slot */     \
+            sl = NULL;                                                                                \
+            L = nrL = 0;                                                                              \
+            goto again;                                                                               \
+        }                                                                                             \
         /* rare-class values below v not seen yet: only common-common splits give them */            \
         int64_t count = 0;                                                                            \
         int resumed = 0;                                                                              \
@@ -142,28 +147,33 @@ FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_
  * 0.6). Measured to 2^22, one thread: 0.6 4.30 s -> 3.87 s, 4!.0 3.45 s -> 2.89 s (the look-ups
  * cost about 0.45 cycles each instead of 0.9: no byte store per look-up). */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+int gr_sparse_batch_prep(gr_sparse *s) {
+    if (gr_simd_level() < GR_SIMD_AVX512 || s->nsplit != 1 || s->hp || s->P > 512 || !s->mask) return -1;
+    int b = __builtin_ctzll(s->mask);
+    if (s->btables != s->chosen_n || !s->bval[1]) {      /* the tables of this choice */
+        for (unsigned idx = 0; idx < 128; idx++) {
+            unsigned v = ((idx >> b) << (b + 1)) | (idx & ((1u << b) - 1));
+            if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;
+            s->bval[idx] = (uint16_t)v;
+        }
+        for (unsigned v = 0; v < 256; v++) {
+            s->bix[v] = (uint8_t)((v & ((1u << b) - 1)) | ((v >> (b + 1)) << b));
+            s->bcm[v] = __builtin_parityll(v & s->mask) == s->cc;
+        }
+        s->btables = s->chosen_n;
+    }
+    return b;
+}
 #define BATCH(NAME, T, B16)                                                                           \
     void NAME(gr_sparse *s, const T *t, int64_t n) {                                                  \
         s->bvalid = 0;                                                                                \
-        if (gr_simd_level() < GR_SIMD_AVX512 || s->nsplit != 1 || s->hp || s->P > 512 || n < 4096 ||  \
-            n > INT32_MAX || !s->mask || !s->nr)                                                      \
-            return;                                                                                   \
+        if (n < 4096 || n > INT32_MAX || !s->nr) return;                                              \
+        int b = gr_sparse_batch_prep(s);                                                              \
+        if (b < 0) return;                                                                            \
         int64_t s0 = s->split[0], last = s->ra[s->nr - 1];                                           \
         int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;   /* a < lim */    \
         int64_t i0 = first_above(s->ra, s->nr, 15 - s0), i1 = first_above(s->ra, s->nr, lim - 1);     \
         if (i1 - i0 < 64) return;                                                                     \
-        int b = __builtin_ctzll(s->mask);                                                             \
-        if (s->bchosen != s->chosen_n || !s->bval[1]) {                                               \
-            for (unsigned idx = 0; idx < 128; idx++) {                                                \
-                unsigned v = ((idx >> b) << (b + 1)) | (idx & ((1u << b) - 1));                       \
-                if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;                           \
-                s->bval[idx] = (uint16_t)v;                                                           \
-            }                                                                                         \
-            for (unsigned v = 0; v < 256; v++) {                                                      \
-                s->bix[v] = (uint8_t)((v & ((1u << b) - 1)) | ((v >> (b + 1)) << b));                 \
-                s->bcm[v] = __builtin_parityll(v & s->mask) == s->cc;                                 \
-            }                                                                                         \
-        }                                                                                             \
         B16(t, n - s0, s->rk, i0, i1, b, s->bbits);                                                   \
         s->bn0 = n;                                                                                   \
         s->bilo = i0;                                                                                 \
@@ -174,6 +184,7 @@ FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_
 BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch16_u8)
 BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch16_u16)
 #else
+int gr_sparse_batch_prep(gr_sparse *s) { (void)s; return -1; }
 void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }
 void gr_sparse_batch_u16(gr_sparse *s, const uint16_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }
 #endif

@@ -42,7 +42,7 @@ struct gr_sparse {
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
      * common-class values below 256 by index (bval: index to value), for the choice bchosen */
     int bvalid;
-    int64_t bn0, bilo, bihi, bchosen;
+    int64_t bn0, bilo, bihi, bchosen, btables;
     uint32_t bbits[4][16];
     uint16_t bval[128];
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
@@ -65,8 +65,17 @@ typedef struct spec {
 typedef struct slot {
     int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
     spec sp;             /* its search */
-    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec)];   /* a cache line each */
+    int32_t batched;     /* its marks of common values are only those below 256 (a batch) */
+    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - sizeof(int32_t)];   /* a cache line each */
 } slot;
+
+/* A member's 16-heap batch (sparsepar.c; as the one thread's, sparseheap.c): the heaps n0 ..
+ * n0 + 15, from the finished heaps below L, the rare heaps i in [lo, hi). */
+typedef struct member_batch {
+    int valid;
+    int64_t n0, L, lo, hi;
+    uint32_t bits[4][16];
+} member_batch;
 
 /* The first index i < nr with ra[i] > x (ra increasing). */
 static inline int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
@@ -154,6 +163,7 @@ GR_SPARSE_FINISH_DECL(gr_sparse_finish_u32, uint32_t)
 
 /* sparseheap.c: one thread, before heap n: the look-ups of heaps n .. n + 15 at once when the
  * processor and the choice allow (AVX-512; one split place; no heap-parity bit; P <= 512). */
+int gr_sparse_batch_prep(gr_sparse *s);   /* the mask's lowest bit, or -1: no batches */
 void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n);
 void gr_sparse_batch_u16(gr_sparse *s, const uint16_t *t, int64_t n);
 

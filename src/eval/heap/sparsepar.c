@@ -42,6 +42,7 @@ typedef struct pipe {
     where_at *where;     /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
     uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
     int64_t budget;      /* pairs per heap for the speculative search */
+    int bb;              /* 16-heap batches (the mask's lowest bit), or -1: none */
     /* each written by its own writer, on cache lines of their own (64 bytes apart) */
     char pad0[64];
     atomic_llong claim;  /* the next heap no member took yet */
@@ -100,9 +101,9 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
 }
 
 /* A member's work for heap n into its slot e (of its `ahead`). */
-#define PRECOMPUTE(NAME, T, MARKS, UPPER)                                                                  \
+#define PRECOMPUTE(NAME, T, MARKS, UPPER, B16)                                                        \
     static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need,       \
-                     int member, int64_t e) {                                                         \
+                     int member, int64_t e, member_batch *mb) {                                       \
         const gr_sparse *s = J->s;                                                                    \
         const T *restrict t = J->t;                                                                   \
         const int64_t *ra = J->ra;                                                                    \
@@ -111,16 +112,42 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         uint8_t *restrict mark = need + J->P;          /* the member's own, packed into the slot */   \
         sl->L = L;                                                                                    \
         sl->nrL = nrL;                                                                                \
-        memset(mark, 0, J->P);                                                                        \
-        for (int j = 0; j < s->nsplit; j++) {                                                         \
-            int64_t m = n - s->split[j];                                                              \
-            if (m < 2) continue;                                                                      \
-            MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), first_above(ra, nrL, m - 1), s->uneq[j]); \
+        /* a batch (see sparseheap.c) for n .. n + 15 unless the member's last one holds n: the    \
+         * rare heaps whose 16 look-ups read heaps below L only, whose other part is common */     \
+        int batched = 0;                                                                              \
+        if (J->bb >= 0 && nrL && n <= INT32_MAX) {                                                    \
+            if (!(mb->valid && n >= mb->n0 && n < mb->n0 + 16 && mb->L <= L)) {                       \
+                int64_t s0 = s->split[0], last = ra[nrL - 1];                                        \
+                int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;            \
+                int64_t i0 = first_above(ra, nrL, n + 15 - s0 - L), i1 = first_above(ra, nrL, lim - 1); \
+                mb->valid = i1 - i0 >= 64;                                                            \
+                if (mb->valid) {                                                                      \
+                    B16(t, n - s0, J->rk, i0, i1, J->bb, mb->bits);                                   \
+                    mb->n0 = n; mb->L = L; mb->lo = i0; mb->hi = i1;                                  \
+                }                                                                                     \
+            }                                                                                         \
+            batched = mb->valid && n >= mb->n0 && n < mb->n0 + 16 && mb->L <= L;                      \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0, P = J->P;                                                                     \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
+    again:                                                                                            \
+        memset(mark, 0, J->P);                                                                        \
+        if (batched) {                                                                                \
+            int k = (int)(n - mb->n0);                                                                \
+            int64_t m = n - s->split[0];                                                              \
+            PIPE_BATCH_MARKS(mark, mb, k, s, P);                                                      \
+            MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), mb->lo, s->uneq[0]);            \
+            MARKS(ra, J->rk, mark, t, m, mb->hi, first_above(ra, nrL, m - 1), s->uneq[0]);            \
+        } else                                                                                        \
+            for (int j = 0; j < s->nsplit; j++) {                                                     \
+                int64_t m = n - s->split[j];                                                          \
+                if (m < 2) continue;                                                                  \
+                MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), first_above(ra, nrL, m - 1), s->uneq[j]); \
+            }                                                                                         \
         v = least_common(mark, rc, P);                                                                \
+        if (batched && v >= 256) { batched = 0; goto again; }   /* values past the batch's */       \
+        sl->batched = batched;                                                                        \
         uint64_t vlim = v < P ? v : P;                                                                \
         int64_t count = 0;                                                                            \
         count = needed(mark, rc, need, vlim);                                                         \
@@ -133,9 +160,23 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
                               memory_order_release);                                                  \
     }
-PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8)
-PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16)
-PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32)
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+#define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
+    gr_sparse_batch_marks(MARK, (MB)->bits[0][K] | (uint64_t)(MB)->bits[1][K] << 32,                  \
+                          (MB)->bits[2][K] | (uint64_t)(MB)->bits[3][K] << 32, (S)->bix, (S)->bcm, P)
+#define B16_u8 gr_sparse_batch16_u8
+#define B16_u16 gr_sparse_batch16_u16
+#else
+#define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
+    for (int q = 0; q < 4; q++)                                                                       \
+        for (uint32_t w = (MB)->bits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[32 * q + __builtin_ctz(w)]] = 1
+#define B16_u8(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+#define B16_u16(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+#endif
+#define B16_u32(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8, B16_u8)
+PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16, B16_u16)
+PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32, B16_u32)
 /* After B heaps, of whose searches `stopped` ran out of budget and `wasted` of those were not
  * gone on with (the heap got the values otherwise): a quarter wasted shrinks the budget, a
  * sixteenth gone on with grows it. Only the work moves. */
@@ -159,6 +200,8 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
         unsigned spins = 0, late = 0;                                                                 \
         long long stalled = -1;          /* a member's last look at the finished heaps */              \
         int64_t e = 0;                   /* the member's next slot */                                 \
+        member_batch mb;                 /* its last 16-heap batch */                                 \
+        mb.valid = 0;                                                                                 \
         while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
             long long h = atomic_load_explicit(&J->done, memory_order_acquire);                       \
             long long q = atomic_load(&J->claim);                                                     \
@@ -167,7 +210,7 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 if (k > J->end - h + 1) k = J->end - h + 1;                                           \
                 if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                    \
                 for (int64_t i = 0; i < k; i++) {                                                     \
-                    PRE(J, h + i, h, s->nr, need, member, e);                                         \
+                    PRE(J, h + i, h, s->nr, need, member, e, &mb);                                    \
                     e = e + 1 == J->ahead ? 0 : e + 1;                                                \
                 }                                                                                     \
                 continue;                                                                             \
@@ -219,10 +262,18 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 continue;                                                                             \
             }                                                                                         \
             if (q < h + J->ahead && q <= J->end) {                                                    \
-                if (atomic_compare_exchange_weak(&J->claim, &q, q + 1)) {                             \
+                /* with batches, 16 heaps at a time (one batch's): the heaps of a member's batch    \
+                 * are its own, done in order, so the finisher waits on one heap at most */          \
+                long long len = J->bb >= 0 ? 16 - (q & 15) : 1;                                        \
+                if (len > h + J->ahead - q) len = h + J->ahead - q;                                   \
+                if (len > J->end + 1 - q) len = J->end + 1 - q;                                       \
+                if (atomic_compare_exchange_weak(&J->claim, &q, q + len)) {                           \
                     long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);            \
-                    PRE(J, q, h, first_above(J->ra, nr, h - 1), need, member, e);                     \
-                    e = e + 1 == J->ahead ? 0 : e + 1;                                                \
+                    int64_t nrh = first_above(J->ra, nr, h - 1);                                      \
+                    for (long long i = 0; i < len; i++) {                                             \
+                        PRE(J, q + i, h, nrh, need, member, e, &mb);                                  \
+                        e = e + 1 == J->ahead ? 0 : e + 1;                                            \
+                    }                                                                                 \
                     spins = late = 0;                                                                 \
                 }                                                                                     \
                 continue;                                                                             \
@@ -276,6 +327,7 @@ static int pipe_chunk(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_
     J->bstride = bstride;
     J->needs = s->bmarks + marks;
     J->budget = s->spec_budget;
+    J->bb = c->threads > 1 || s->solo ? gr_sparse_batch_prep(s) : -1;   /* (serial: it may build tables) */
     for (int64_t i = 0; i < ahead; i++) atomic_init(&J->where[i].w, -1);
     atomic_init(&J->claim, tab->n);
     atomic_init(&J->done, tab->n);
