@@ -268,10 +268,12 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 if (len > h + J->ahead - q) len = h + J->ahead - q;                                   \
                 if (len > J->end + 1 - q) len = J->end + 1 - q;                                       \
                 if (atomic_compare_exchange_weak(&J->claim, &q, q + len)) {                           \
-                    long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);            \
-                    int64_t nrh = first_above(J->ra, nr, h - 1);                                      \
                     for (long long i = 0; i < len; i++) {                                             \
-                        PRE(J, q + i, h, nrh, need, member, e, &mb);                                  \
+                        /* the heaps finished meanwhile too: the less a slot leaves to the finisher \
+                         * (the pairs with a part at L or above), the shorter its search */         \
+                        if (i) h = atomic_load_explicit(&J->done, memory_order_acquire);              \
+                        long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);        \
+                        PRE(J, q + i, h, first_above(J->ra, nr, h - 1), need, member, e, &mb);        \
                         e = e + 1 == J->ahead ? 0 : e + 1;                                            \
                     }                                                                                 \
                     spins = late = 0;                                                                 \
