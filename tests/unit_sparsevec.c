@@ -168,7 +168,9 @@ int main(void) {
     static char codes[CODES][32];
     int64_t **ref = malloc(CODES * sizeof *ref), **refp = malloc(CODES * sizeof *refp);
     int64_t *six = malloc((BIG + 1) * sizeof *six), *grundy = malloc((BIG + 1) * sizeof *grundy);
-    int64_t *got = malloc((BIG + 1 > UP + 1 ? BIG + 1 : UP + 1) * sizeof *got);
+    int64_t most = (int64_t)BIG > (int64_t)UP ? (int64_t)BIG : (int64_t)UP;
+    if (most < N) most = N;
+    int64_t *got = malloc((size_t)(most + 1) * sizeof *got);
     t_rng r = { 2024 };
     for (int i = 0; i < CODES; i++) {
         random_code(&r, codes[i]);
