@@ -65,6 +65,8 @@ typedef struct gr_quotient {
     int over_budget;         /* ... and this says so (the caller clears both) */
     int no_grow;             /* set: a heap that would make Q grow is left out as over budget
                               * (heaps added only to prove a period, at the cost of a check) */
+    char stage[200];         /* the progress label: the heap being added and what its search is
+                              * doing (a heap can take minutes) */
     int64_t refused[8];      /* a union: the heap of games[i] a caller's budget once left out
                               * (0: none), for that caller not to pay for it again */
 } gr_quotient;

@@ -7,7 +7,24 @@
 void gr_qmon_free(gr_ctx *c, gr_qmon *k) {
     gr_free(c, k->mul);
     gr_free(c, k->P);
+    gr_free(c, k->gnext);
+    gr_free(c, k->par);
+    gr_free(c, k->pgen);
     memset(k, 0, sizeof *k);
+}
+
+void gr_qmon_table(gr_ctx *c, gr_qmon *k) {
+    if (k->mul) return;
+    size_t n = (size_t)k->n, ng = (size_t)k->ng;
+    int32_t *mul = gr_alloc(c, gr_size_mul(c, n, n * sizeof *mul));
+    /* the normal forms' parents come first in the walk's numbering (par[x] < x) */
+    for (size_t a = 0; a < n; a++) {
+        int32_t *row = mul + a * n;
+        row[0] = (int32_t)a;
+        for (size_t x = 1; x < n; x++) row[x] = k->gnext[(size_t)row[k->par[x]] * ng + (size_t)k->pgen[x]];
+        if ((a & 255) == 0) gr_poll(c);
+    }
+    k->mul = mul;
 }
 
 void gr_qmon_cycle(gr_ctx *c, const gr_qmon *k, int32_t x, int32_t *index, int32_t *period) {
@@ -17,7 +34,7 @@ void gr_qmon_cycle(gr_ctx *c, const gr_qmon *k, int32_t x, int32_t *index, int32
     for (int32_t i = 0; i < k->n; i++) seen[i] = -1;
     while (seen[y] < 0) {
         seen[y] = step++;
-        y = k->mul[(size_t)y * (size_t)k->n + (size_t)x];
+        y = gr_qmon_mul(k, y, x);
     }
     *index = seen[y];
     *period = step - seen[y];
@@ -36,20 +53,26 @@ void gr_qmon_regenerate(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, int32_
         if (!dup) gens[ng++] = img[a];
     }
     for (size_t i = 0; i < n; i++) map[i] = -1;
+    /* the breadth-first walk from 0 by the generators: the numbering, the normal forms and
+     * the products by generators at once (the submonoid's generator form, no table) */
+    int32_t *par = gr_alloc(c, n * sizeof *par), *pgen = gr_alloc(c, n * sizeof *pgen);
+    int32_t *gnext = gr_alloc(c, gr_size_mul(c, n, (size_t)(ng ? ng : 1) * sizeof *gnext));
     int32_t cnt = 0;
-    map[0] = cnt; old[cnt++] = 0;
+    map[0] = cnt; old[cnt] = 0; par[cnt] = -1; pgen[cnt++] = 0;
     for (int32_t at_i = 0; at_i < cnt; at_i++)
         for (int32_t j = 0; j < ng; j++) {
-            int32_t y = k->mul[(size_t)old[at_i] * n + (size_t)gens[j]];
-            if (map[y] < 0) { map[y] = cnt; old[cnt++] = y; }
+            int32_t y = gr_qmon_mul(k, old[at_i], gens[j]);
+            if (map[y] < 0) { map[y] = cnt; old[cnt] = y; par[cnt] = at_i; pgen[cnt++] = j; }
+            gnext[(size_t)at_i * (size_t)ng + (size_t)j] = map[y];
         }
     out->n = cnt;
+    out->mul = NULL;
+    out->ng = ng;
     out->P = gr_alloc(c, (size_t)cnt);
-    out->mul = gr_alloc(c, gr_size_mul(c, (size_t)cnt, (size_t)cnt * sizeof *out->mul));
-    for (int32_t a = 0; a < cnt; a++) {
-        out->P[a] = k->P[old[a]];
-        for (int32_t b = 0; b < cnt; b++) out->mul[(size_t)a * (size_t)cnt + (size_t)b] = map[k->mul[(size_t)old[a] * n + (size_t)old[b]]];
-    }
+    for (int32_t a = 0; a < cnt; a++) out->P[a] = k->P[old[a]];
+    out->gnext = gr_realloc(c, gnext, gr_size_mul(c, (size_t)cnt, (size_t)(ng ? ng : 1) * sizeof *gnext));
+    out->par = gr_realloc(c, par, (size_t)cnt * sizeof *par);
+    out->pgen = gr_realloc(c, pgen, (size_t)cnt * sizeof *pgen);
     for (int64_t a = 0; a < at->n; a++) img[a] = at->opt_off[a] == at->opt_off[a + 1] ? 0 : map[img[a]];
     gr_free(c, map); gr_free(c, old); gr_free(c, gens);
 }
@@ -63,7 +86,7 @@ int64_t gr_qsum_gen(const gr_qsum *d, int j) {
 
 int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b) {
     int64_t rn = d->R->n;
-    int64_t out = d->R->mul[(size_t)(a % rn) * (size_t)rn + (size_t)(b % rn)], place = rn;
+    int64_t out = gr_qmon_mul(d->R, (int32_t)(a % rn), (int32_t)(b % rn)), place = rn;
     a /= rn; b /= rn;
     for (int j = 0; j < d->m; j++) {
         int64_t len = d->index[j] + d->period[j];
@@ -74,6 +97,43 @@ int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b) {
         a /= len; b /= len;
     }
     return out;
+}
+
+/* Products in a direct sum without a division per component: an element is r + |R| c, c the
+ * index of its cyclic part; x / |R| by a multiply and a shift (Lemire, Kaser and Kurz, "Faster
+ * remainder by direct computation", 2019: exact for x below 2^32), and the cyclic parts' products
+ * from a table when they are few. The marking walk does hundreds of millions of these. */
+__extension__ typedef unsigned __int128 qs_u128;
+typedef struct qsfast {
+    const gr_qsum *d;
+    uint64_t rn, M;          /* M = 2^64 / rn, rounded up (rn > 1) */
+    int32_t C;               /* cyclic parts */
+    int32_t *cyc;            /* [C * C], or NULL: by components */
+} qsfast;
+enum { QS_CYC_TABLE = 2048 };   /* cyclic parts up to this many get a product table */
+
+static void qsfast_init(gr_ctx *c, qsfast *f, const gr_qsum *d) {
+    f->d = d;
+    f->rn = (uint64_t)d->R->n;
+    f->M = UINT64_MAX / f->rn + 1;
+    f->C = (int32_t)(d->size / d->R->n);
+    f->cyc = NULL;
+    if (f->C <= QS_CYC_TABLE) {
+        f->cyc = gr_alloc(c, gr_size_mul(c, (size_t)f->C * (size_t)f->C, sizeof *f->cyc));
+        for (int64_t a = 0; a < f->C; a++)
+            for (int64_t b = 0; b < f->C; b++)
+                f->cyc[a * f->C + b] = (int32_t)(gr_qsum_mul(d, a * d->R->n, b * d->R->n) / d->R->n);
+    }
+}
+
+static inline int64_t qsfast_mul(const qsfast *f, int64_t x, int64_t y) {
+    /* (rn = 1: 2^64 / 1 does not fit, and x is its own cyclic part) */
+    uint64_t cx = f->rn == 1 ? (uint64_t)x : (uint64_t)(((qs_u128)f->M * (uint64_t)x) >> 64);
+    uint64_t cy = f->rn == 1 ? (uint64_t)y : (uint64_t)(((qs_u128)f->M * (uint64_t)y) >> 64);
+    int32_t rx = (int32_t)((uint64_t)x - cx * f->rn), ry = (int32_t)((uint64_t)y - cy * f->rn);
+    int64_t r = gr_qmon_mul(f->d->R, rx, ry);
+    if (f->cyc) return r + (int64_t)f->rn * f->cyc[(size_t)cx * (size_t)f->C + cy];
+    return r + (int64_t)f->rn * (gr_qsum_mul(f->d, (int64_t)(cx * f->rn), (int64_t)(cy * f->rn)) / (int64_t)f->rn);
 }
 
 /* ---- the candidate ---- */
@@ -126,6 +186,9 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
                       int64_t *work, int64_t work_cap) {
     if (d->size > max_sum) return 0;
     size_t D = (size_t)d->size;
+    if (d->size >= ((int64_t)1 << 32)) return 0;   /* (qsfast_mul's division is exact below 2^32) */
+    qsfast qf;
+    qsfast_init(c, &qf, d);
     int32_t L;
     letter *let = make_letters(c, d, at, img, &L);
     uint8_t *marked = gr_alloc(c, D), *P = gr_alloc(c, D);
@@ -164,7 +227,7 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
         exps[depth]++;
         if (exps[depth] > 0) {
             const letter *lt = &let[depth];
-            int64_t nx = gr_qsum_mul(d, elem[depth], lt->e);
+            int64_t nx = qsfast_mul(&qf, elem[depth], lt->e);
             if (marked[nx]) { exps[depth] = -1; depth++; continue; }
             /* T' = T e  +  x opts */
             int64_t need = (tsrc[depth] >= 0 ? tn[tsrc[depth]] : 0) + lt->nopts;
@@ -173,11 +236,11 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
             if (++cur == 0) { memset(stamp, 0, D * sizeof *stamp); cur = 1; }
             if (tsrc[depth] >= 0)
                 for (int64_t i = 0; i < tn[tsrc[depth]]; i++) {
-                    int64_t y = gr_qsum_mul(d, tset[tsrc[depth]][i], lt->e);
+                    int64_t y = qsfast_mul(&qf, tset[tsrc[depth]][i], lt->e);
                     if (stamp[y] != cur) { stamp[y] = cur; tmp[m++] = y; }
                 }
             for (int32_t i = 0; i < lt->nopts; i++) {
-                int64_t y = gr_qsum_mul(d, elem[depth], lt->opts[i]);
+                int64_t y = qsfast_mul(&qf, elem[depth], lt->opts[i]);
                 if (stamp[y] != cur) { stamp[y] = cur; tmp[m++] = y; }
             }
             if (m > tcap[depth]) { tcap[depth] = m * 2; tset[depth] = gr_realloc(c, tset[depth], (size_t)tcap[depth] * sizeof **tset); }
@@ -198,6 +261,7 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
         gr_free(c, reach); gr_free(c, marked); gr_free(c, P);
         for (int32_t l = 0; l < L; l++) gr_free(c, let[l].opts);
         gr_free(c, let);
+        gr_free(c, qf.cyc);
         return 0;
     }
 
@@ -216,7 +280,7 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     int32_t *next = gr_alloc(c, gr_size_mul(c, N, (size_t)(G ? G : 1) * sizeof *next));
     for (size_t i = 0; i < N; i++)
         for (int32_t g = 0; g < G; g++) {
-            int32_t y = loc[gr_qsum_mul(d, reach[i], gen[g])];
+            int32_t y = loc[qsfast_mul(&qf, reach[i], gen[g])];
             if (y < 0) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: an element the marking did not reach (a bug)");
             next[i * (size_t)G + (size_t)g] = y;
         }
@@ -248,27 +312,26 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     gr_free(c, sig); gr_free(c, ht); gr_free(c, ncls);
     int ok = ncl <= max_out;
     if (ok) {
-        /* number the classes breadth-first from the identity's */
+        /* number the classes breadth-first from the identity's: the result's generator form
+         * (its table is made only for a candidate that is checked: gr_qmon_table) */
         int32_t *num = gr_alloc(c, (size_t)ncl * sizeof *num), *rep = gr_alloc(c, (size_t)ncl * sizeof *rep);
+        int32_t *par = gr_alloc(c, (size_t)ncl * sizeof *par), *pgen = gr_alloc(c, (size_t)ncl * sizeof *pgen);
+        int32_t *gnext = gr_alloc(c, gr_size_mul(c, (size_t)ncl, (size_t)(G ? G : 1) * sizeof *gnext));
         for (int32_t i = 0; i < ncl; i++) num[i] = -1;
         int32_t cnt = 0;
-        num[cls[loc[0]]] = cnt; rep[cnt++] = loc[0];
+        num[cls[loc[0]]] = cnt; par[cnt] = -1; pgen[cnt] = 0; rep[cnt++] = loc[0];
         for (int32_t a = 0; a < cnt; a++)
             for (int32_t g = 0; g < G; g++) {
                 int32_t y = next[(size_t)rep[a] * (size_t)G + (size_t)g];
-                if (num[cls[y]] < 0) { num[cls[y]] = cnt; rep[cnt++] = y; }
+                if (num[cls[y]] < 0) { num[cls[y]] = cnt; par[cnt] = a; pgen[cnt] = g; rep[cnt++] = y; }
+                gnext[(size_t)a * (size_t)G + (size_t)g] = num[cls[y]];
             }
         out->n = cnt;
+        out->mul = NULL;
+        out->ng = G;
+        out->gnext = gnext; out->par = par; out->pgen = pgen;
         out->P = gr_alloc(c, (size_t)cnt);
-        out->mul = gr_alloc(c, gr_size_mul(c, (size_t)cnt, (size_t)cnt * sizeof *out->mul));
-        for (int32_t a = 0; a < cnt; a++) {
-            out->P[a] = P[reach[rep[a]]];
-            for (int32_t b = a; b < cnt; b++) {
-                int32_t y = num[cls[loc[gr_qsum_mul(d, reach[rep[a]], reach[rep[b]])]]];
-                out->mul[(size_t)a * (size_t)cnt + (size_t)b] = y;
-                out->mul[(size_t)b * (size_t)cnt + (size_t)a] = y;
-            }
-        }
+        for (int32_t a = 0; a < cnt; a++) out->P[a] = P[reach[rep[a]]];
         for (int64_t a = 0; a < at->n; a++)
             out_img[a] = at->opt_off[a] == at->opt_off[a + 1] ? 0 : num[cls[loc[img[a]]]];
         gr_free(c, num); gr_free(c, rep);
@@ -277,5 +340,6 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     gr_free(c, reach); gr_free(c, marked); gr_free(c, P);
     for (int32_t l = 0; l < L; l++) gr_free(c, let[l].opts);
     gr_free(c, let);
+    gr_free(c, qf.cyc);
     return ok;
 }

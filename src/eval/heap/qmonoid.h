@@ -9,15 +9,37 @@
 #include <stdint.h>
 #include "core/ctx.h"
 
-/* An explicit commutative monoid: n elements, 0 the identity, the full product table, and the
- * elements whose sums are P-positions. */
+/* An explicit commutative monoid: n elements, 0 the identity, the elements whose sums are
+ * P-positions, and its products in one of two forms:
+ * - the full product table (mul), n^2 entries: what the check and the stored quotient read;
+ * - its generators only (ng of them): gnext[x * ng + j] = x times generator j, and a normal
+ *   form of each element, the word of generators on its path from 0 in a breadth-first walk
+ *   (x = par[x] times generator pgen[x]). n * ng entries: a candidate of tens of thousands of
+ *   elements costs megabytes, not gigabytes, and most candidates are thrown away before
+ *   anything needs more than products by generators. gr_qmon_table makes the table from them
+ *   when a candidate is to be checked. */
 typedef struct gr_qmon {
     int32_t n;
-    int32_t *mul;            /* [n * n] */
+    int32_t *mul;            /* [n * n], or NULL (then the generator form is there) */
     uint8_t *P;              /* [n] */
+    int32_t ng;              /* generators; 0 when only the table is there */
+    int32_t *gnext;          /* [n * ng] */
+    int32_t *par, *pgen;     /* [n]: par[0] = -1 */
 } gr_qmon;
 
 void gr_qmon_free(gr_ctx *c, gr_qmon *k);
+/* a times b: a look-up in the table, else b's normal form applied to a (one step for a
+ * generator, the length of b's shortest word in general). */
+static inline int32_t gr_qmon_mul(const gr_qmon *k, int32_t a, int32_t b) {
+    if (k->mul) return k->mul[(size_t)a * (size_t)k->n + (size_t)b];
+    for (; b; b = k->par[b]) a = k->gnext[(size_t)a * (size_t)k->ng + (size_t)k->pgen[b]];
+    return a;
+}
+/* The bytes the full table of an n-element monoid takes. */
+static inline double gr_qmon_table_bytes(int32_t n) { return (double)n * (double)n * 4.0; }
+/* Makes k's full table from its generator form if it has none (n^2 look-ups, by the normal
+ * forms: a * x = (a * par[x]) * generator pgen[x]). */
+void gr_qmon_table(gr_ctx *c, gr_qmon *k);
 /* The index and period of x: the least i, p >= 1 with x^(i + p) = x^i. */
 void gr_qmon_cycle(gr_ctx *c, const gr_qmon *k, int32_t x, int32_t *index, int32_t *period);
 

@@ -37,7 +37,14 @@ static void on_option(void *user, const int64_t *parts, int nparts) {
 }
 
 /* Limits of the search: past them the quotient stops at the heap (q->failed, q->why_failed). */
-enum { MAX_ORDER = 4096, MAX_ROUNDS = 400 };
+enum { MAX_ORDER = 1 << 16, MAX_ROUNDS = 400 };
+/* A quotient searched within a budget (for a sum, or a census member) keeps its candidates to
+ * BUDGET_ORDER elements: the budget counts work, and a candidate of tens of thousands of
+ * elements costs memory long before it costs much work; the cap is also the same on every
+ * machine and share of memory, so a census's bytes are too. Without a budget (the quotient
+ * query) candidates go to MAX_ORDER, as far as --max-memory lets them. */
+enum { BUDGET_ORDER = 4096 };
+static int32_t max_order(const gr_quotient *q) { return q->budget ? BUDGET_ORDER : MAX_ORDER; }
 #define MAX_SUM ((int64_t)1 << 23)      /* elements of a trial direct sum */
 #define MAX_STATES ((int64_t)1 << 22)   /* states of one check */
 
@@ -71,14 +78,16 @@ static int32_t option_images(gr_ctx *c, const gr_quotient *q, const int32_t *mul
 static int32_t phi_of(const gr_qmon *k, const int32_t *img, const int32_t *exps, int64_t natoms) {
     int32_t x = 0;
     for (int64_t a = 0; a < natoms; a++)
-        for (int32_t i = 0; i < exps[a]; i++) x = k->mul[(size_t)x * (size_t)k->n + (size_t)img[a]];
+        for (int32_t i = 0; i < exps[a]; i++) x = gr_qmon_mul(k, x, img[a]);
     return x;
 }
 
 static void store(gr_ctx *c, gr_quotient *q, gr_qmon *k, const int32_t *img, int64_t n) {
     if (k->n > q->order) q->last_growth = q->ngames == 1 ? n : q->atom_heap[n];
     gr_free(c, q->mul); gr_free(c, q->inP);
+    gr_qmon_table(c, k);
     q->order = k->n; q->mul = k->mul; q->inP = k->P;
+    gr_free(c, k->gnext); gr_free(c, k->par); gr_free(c, k->pgen);
     q->p_order = 0;
     for (int32_t x = 0; x < k->n; x++) q->p_order += k->P[x];
     memcpy(q->pret, img, (size_t)(n + 1) * sizeof *img);
@@ -107,7 +116,7 @@ static int conservative(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn,
     size_t N = (size_t)q->order;
     int nextP = 1;
     for (int32_t i = 0; i < un && nextP; i++) if (q->inP[tn[i]]) nextP = 0;
-    gr_qmon k = { q->order, q->mul, q->inP };
+    gr_qmon k = { .n = q->order, .mul = q->mul, .P = q->inP };
     gr_qatoms at = atoms_upto(q, n + 1);
     for (int32_t x = 0; x < q->order; x++) {
         if (q->inP[x] != nextP) continue;
@@ -140,7 +149,7 @@ static int next_combination(int32_t *ix, int s, int ni) {
  * generate, and the marked and merged direct sum is the next candidate if it classifies w
  * right. 1: found; 0: none does; -1: none within the limits; -2: the work passed the budget
  * (0: none) first. */
-static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img, int64_t *work, int64_t budget) {
+static int recalibrate(gr_ctx *c, int32_t maxo, const gr_qatoms *at, const gr_qmon *k, const int32_t *img, const int32_t *w, int wantP, gr_qmon *out, int32_t *out_img, int64_t *work, int64_t budget) {
     int64_t N = at->n;
     int32_t *inv = gr_alloc(c, (size_t)(N + 1) * sizeof *inv), ni = 0;
     for (int64_t a = 0; a < N; a++) if (w[a] > 0 && at->opt_off[a] != at->opt_off[a + 1]) inv[ni++] = (int32_t)a;
@@ -176,7 +185,7 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
                     for (int64_t a = 0; a < N; a++) imgD[a] = imgR[a];
                     for (int j = 0; j < s; j++) imgD[inv[ix[j]]] = gr_qsum_gen(&d, j);
                     gr_qmon next;
-                    if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, MAX_ORDER, &next, out_img, work, budget)) {
+                    if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, maxo, &next, out_img, work, budget)) {
                         if (next.P[phi_of(&next, out_img, w, N)] == wantP) { *out = next; done = 1; }
                         else gr_qmon_free(c, &next);
                     } else over = 1;
@@ -189,28 +198,55 @@ static int recalibrate(gr_ctx *c, const gr_qatoms *at, const gr_qmon *k, const i
     return done ? 1 : spent ? -2 : over ? -1 : 0;
 }
 
+/* What the search for heap n is doing, in the progress label and in the message of a limit
+ * (--max-time names it): base is the caller's note. */
+static void stage(gr_ctx *c, gr_quotient *q, const char *base, int64_t n, int round, const char *what, int32_t order) {
+    int64_t heap = q->ngames == 1 ? n : q->atom_heap[n];
+    snprintf(q->stage, sizeof q->stage, "misere quotient%s (heaps; heap %lld, round %d: %s %d)",
+             q->ngames == 1 ? "" : " of a union", (long long)heap, round, what, order);
+    snprintf(c->limit_note, sizeof c->limit_note, "%.200s; heap %lld was being added (round %d of its search: %.60s %d)",
+             base, (long long)heap, round, what, order);
+}
+
 /* Heap n is a new generator: start from Q_{n-1} + C(2, 2) and recalibrate at the least sum the
  * candidate gets wrong until the check proves it. */
 static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     gr_qatoms at = atoms_upto(q, n + 1);
-    gr_qmon base = { q->order, q->mul, q->inP };
+    gr_qmon base = { .n = q->order, .mul = q->mul, .P = q->inP };
     gr_qsum d = { &base, 1, { 2 }, { 2 }, (int64_t)q->order * 4 };
     int64_t *imgD = gr_alloc(c, (size_t)(n + 1) * sizeof *imgD);
     for (int64_t a = 0; a < n; a++) imgD[a] = q->pret[a];
     imgD[n] = gr_qsum_gen(&d, 0);
     int32_t *img = gr_alloc(c, (size_t)(n + 1) * sizeof *img), *w = gr_alloc(c, (size_t)(n + 1) * sizeof *w);
     int32_t *img2 = gr_alloc(c, (size_t)(n + 1) * sizeof *img2);
-    gr_qmon k = { 0, NULL, NULL };
-    if (!gr_qsum_candidate(c, &d, &at, imgD, MAX_SUM, MAX_ORDER, &k, img, &q->checked_states, q->budget)) {
+    gr_qmon k = { .n = 0 };
+    char note[sizeof c->limit_note];
+    snprintf(note, sizeof note, "%s", c->limit_note);
+    char label[sizeof q->stage];
+    snprintf(label, sizeof label, "%s", q->stage);
+    stage(c, q, note, n, 0, "marking candidates from order", q->order);
+    if (!gr_qsum_candidate(c, &d, &at, imgD, MAX_SUM, max_order(q), &k, img, &q->checked_states, q->budget)) {
         if (q->budget && q->checked_states > q->budget) q->over_budget = 1;
         else {
-            snprintf(q->why_failed, sizeof q->why_failed, "the trial monoid passed %d elements", MAX_ORDER);
+            snprintf(q->why_failed, sizeof q->why_failed, "the trial monoid passed %d elements", max_order(q));
             q->failed = n;
         }
     }
     for (int round = 0; !q->failed && !q->over_budget; round++) {
+        stage(c, q, note, n, round, "checking order", k.n);
         int r = gr_qcheck(c, &k, &at, img, w, &q->checked_states, MAX_STATES);
-        if (r == 1) { store(c, q, &k, img, n); break; }
+        if (r == 1) {
+            /* the quotient keeps its full table (what sums, moves and the presentation read) */
+            if (!k.mul && c->mem_used + gr_qmon_table_bytes(k.n) > (double)c->mem_limit) {
+                snprintf(q->why_failed, sizeof q->why_failed,
+                         "the quotient of order %d was proved, but its product table (%.0f MiB) would pass the memory limit (--max-memory)",
+                         k.n, gr_qmon_table_bytes(k.n) / 1048576.0);
+                q->failed = n;
+                break;
+            }
+            store(c, q, &k, img, n);
+            break;
+        }
         if (q->budget && q->checked_states > q->budget) { q->over_budget = 1; break; }
         if (r < 0) {
             snprintf(q->why_failed, sizeof q->why_failed, "the check of a candidate of order %d passed %lld states", k.n, (long long)MAX_STATES);
@@ -220,13 +256,14 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
             q->failed = n;
         } else {
             int wantP = !k.P[phi_of(&k, img, w, n + 1)];
+            stage(c, q, note, n, round + 1, "recalibrating order", k.n);
             gr_qmon next;
-            int rc = recalibrate(c, &at, &k, img, w, wantP, &next, img2, &q->checked_states, q->budget);
+            int rc = recalibrate(c, max_order(q), &at, &k, img, w, wantP, &next, img2, &q->checked_states, q->budget);
             if (rc == -2) q->over_budget = 1;
             else if (rc <= 0) {
                 if (rc < 0)
                     snprintf(q->why_failed, sizeof q->why_failed, "the candidates passed %d elements (or their trial sums %lld), the limits of this search, after %d recalibrations at order %d",
-                             MAX_ORDER, (long long)MAX_SUM, round, k.n);
+                             max_order(q), (long long)MAX_SUM, round, k.n);
                 else
                     snprintf(q->why_failed, sizeof q->why_failed, "no recalibration of a candidate of order %d classifies its least misclassified sum", k.n);
                 q->failed = n;
@@ -239,6 +276,8 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     }
     gr_qmon_free(c, &k);
     gr_free(c, imgD); gr_free(c, img); gr_free(c, img2); gr_free(c, w);
+    snprintf(c->limit_note, sizeof c->limit_note, "%s", note);
+    snprintf(q->stage, sizeof q->stage, "%s", label);
 }
 
 /* Adds the next heap of games[gi] as atom nheaps (one game: gi is 0 and the atom the heap). */
@@ -322,7 +361,8 @@ gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size
     int64_t want = upto;
     if (q->proved && want >= q->proof_to) want = q->proof_to - 1;
     gr_progress pr;
-    gr_progress_begin_at(&pr, c, "misere quotient (heaps)", (uint64_t)want + 1, (uint64_t)q->nheaps);
+    snprintf(q->stage, sizeof q->stage, "misere quotient (heaps)");
+    gr_progress_begin_at(&pr, c, q->stage, (uint64_t)want + 1, (uint64_t)q->nheaps);
     while (q->nheaps <= want && !q->failed && !q->over_budget) {
         snprintf(c->limit_note, sizeof c->limit_note, "the misere quotient of %s had reached heap %lld with order %d",
                  g->name, (long long)q->nheaps, q->order);
@@ -357,7 +397,7 @@ void gr_quotient_free(gr_ctx *c, gr_quotient *q) {
  * through least sums gives the true outcomes, the quotient being correct). */
 static int32_t restricted_order(gr_ctx *c, const gr_quotient *q, int64_t natoms, gr_quotient *out) {
     gr_qatoms at = atoms_upto(q, natoms);
-    gr_qmon k = { q->order, q->mul, q->inP }, R, red;
+    gr_qmon k = { .n = q->order, .mul = q->mul, .P = q->inP }, R, red;
     int32_t *img = gr_alloc(c, (size_t)(natoms + 1) * sizeof *img);
     memcpy(img, q->pret, (size_t)natoms * sizeof *img);
     gr_qmon_regenerate(c, &k, &at, img, &R);
@@ -371,6 +411,8 @@ static int32_t restricted_order(gr_ctx *c, const gr_quotient *q, int64_t natoms,
     gr_free(c, imgD);
     int32_t order = red.n;
     if (out) {
+        gr_qmon_table(c, &red);
+        gr_free(c, red.gnext); gr_free(c, red.par); gr_free(c, red.pgen);
         out->order = red.n; out->mul = red.mul; out->inP = red.P; out->pret = img;
         out->p_order = 0;
         for (int32_t x = 0; x < red.n; x++) out->p_order += red.P[x];
@@ -436,7 +478,8 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const in
     uint64_t want = 0;
     for (int i = 0; i < n; i++) want += (uint64_t)(tops[i] + 1 > q->count[i] ? tops[i] + 1 : q->count[i]);
     gr_progress pr;
-    gr_progress_begin_at(&pr, c, "misere quotient of a union (heaps)", want, (uint64_t)q->nheaps);
+    snprintf(q->stage, sizeof q->stage, "misere quotient of a union (heaps)");
+    gr_progress_begin_at(&pr, c, q->stage, want, (uint64_t)q->nheaps);
     while (!q->failed && !q->over_budget) {
         int gi = -1;
         for (int i = 0; i < n && gi < 0; i++)
