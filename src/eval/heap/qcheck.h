@@ -38,4 +38,7 @@
  * -1: more than max_states states. *states counts the states visited. */
 int gr_qcheck(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, const int32_t *img,
               int32_t *fail_exps, int64_t *states, int64_t max_states);
+/* Tests: the check's two halves (--threads) from candidates of this many elements (0: the
+ * default, 8192). (Its scalar loop instead of AVX-512: gr_simd_force, core/simd.h.) */
+void gr_qcheck_split_from(int elements);
 #endif
