@@ -16,33 +16,11 @@
  *
  * usage: bench_period [--sizes K1 K2] [--threads-to T] [--threads N] [--rounds R] [--only 1|2] */
 #include <unistd.h>
-#include "benchlib.h"
+#include "benchoctal.h"
 #include "detect.h"
-#include "eval/heap/heap.h"
 #include "eval/evaluator.h"
 #include "eval/cache.h"
 #include "eval/heap/sgtable.h"
-
-static gr_game *fresh(unit *u, const char *code, int threads, int prove) {
-    char src[128];
-    snprintf(src, sizeof src, "game a = octal \"%s\";\n", code);
-    gr_game *g = compile(u, src, "a");
-    gr_heap_tune(&u->c, g, 0, prove);
-    u->c.threads = threads;
-    return g;
-}
-
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double fill(unit *u, gr_game *g, int64_t n) {
-    double t0 = now();
-    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_period: %s is not a recurrence\n", g->name); exit(2); }
-    return now() - t0;
-}
 
 /* The detector over the table in the check's stages; returns a checksum of what it read so
  * that nothing is optimised away. */
@@ -85,11 +63,11 @@ int main(int argc, char **argv) {
         printf("%-6s %4s %10s %10s %9s\n", "code", "2^k", "table s", "detect s", "ratio");
         for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {
             unit u;
-            gr_game *g = fresh(&u, codes[ci], 1, 0);
+            gr_game *g = octal_fresh(&u, codes[ci], 1, 0);
             double tt = 0;
             for (int k = K1; k <= K2; k += K2 - K1 > 0 ? K2 - K1 : 1) {
                 int64_t n = (int64_t)1 << k;
-                tt += fill(&u, g, n - 1);
+                tt += octal_fill(&u, g, n - 1);
                 double t0 = now();
                 volatile int64_t sum = detect_stages(&u.c, GR_CACHED(g, sg), n);
                 (void)sum;
@@ -122,13 +100,13 @@ int main(int argc, char **argv) {
             int same = 1;
             for (int r = 0; r < rounds; r++) {
                 unit u1, u2;
-                gr_game *a = fresh(&u1, tcodes[ci], 1, 1);
+                gr_game *a = octal_fresh(&u1, tcodes[ci], 1, 1);
                 double c1 = cpu_now();
-                double t1 = fill(&u1, a, n);
+                double t1 = octal_fill(&u1, a, n);
                 if (t1 < best[0]) cpu1 = cpu_now() - c1;
-                gr_game *b = fresh(&u2, tcodes[ci], threads, 1);
+                gr_game *b = octal_fresh(&u2, tcodes[ci], threads, 1);
                 double c0 = cpu_now();
-                double t2 = fill(&u2, b, n);
+                double t2 = octal_fill(&u2, b, n);
                 if (t2 < best[1]) cpu2 = cpu_now() - c0;
                 if (t1 < best[0]) best[0] = t1;
                 if (t2 < best[1]) best[1] = t2;

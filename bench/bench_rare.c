@@ -10,33 +10,11 @@
  *
  * usage: bench_rare [--size K] [--threads N] [--rounds R] [--paths avx512,sse2,...] [--only 1|2] */
 #include <unistd.h>
-#include "benchlib.h"
+#include "benchoctal.h"
 #include "simd.h"
-#include "eval/heap/heap.h"
 #include "eval/evaluator.h"
 #include "eval/cache.h"
 #include "eval/heap/sgtable.h"
-
-static gr_game *fresh(unit *u, const char *code, int threads) {
-    char src[128];
-    snprintf(src, sizeof src, "game a = octal \"%s\";\n", code);
-    gr_game *g = compile(u, src, "a");
-    gr_heap_tune(&u->c, g, 0, 0);
-    u->c.threads = threads;
-    return g;
-}
-
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double fill(unit *u, gr_game *g, int64_t n) {
-    double t0 = now();
-    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_rare: %s is not a recurrence\n", g->name); exit(2); }
-    return now() - t0;
-}
 
 /* The rare class's size at the end, from --explain's line (0 if the kernel was not in use). */
 static int64_t rare_heaps(const gr_game *g) {
@@ -84,8 +62,8 @@ int main(int argc, char **argv) {
                 if (paths && !strstr(paths, gr_simd_name(path))) continue;
                 gr_simd_force(path);
                 unit u;
-                gr_game *g = fresh(&u, codes[ci], 1);
-                double t = fill(&u, g, n);
+                gr_game *g = octal_fresh(&u, codes[ci], 1, 0);
+                double t = octal_fill(&u, g, n);
                 int64_t nr = rare_heaps(g);
                 const gr_sgtable *tb = GR_CACHED(g, sg);
                 size_t sz = (size_t)tb->n * (size_t)tb->width;
@@ -116,13 +94,13 @@ int main(int argc, char **argv) {
             int same = 1;
             for (int r = 0; r < rounds; r++) {
                 unit u1, u2;
-                gr_game *a = fresh(&u1, codes[ci], 1);
+                gr_game *a = octal_fresh(&u1, codes[ci], 1, 0);
                 double c1 = cpu_now();
-                double t1 = fill(&u1, a, n);
+                double t1 = octal_fill(&u1, a, n);
                 if (t1 < bt[0]) { cpu1 = cpu_now() - c1; bt[0] = t1; }
-                gr_game *b = fresh(&u2, codes[ci], threads);
+                gr_game *b = octal_fresh(&u2, codes[ci], threads, 0);
                 double c0 = cpu_now();
-                double t2 = fill(&u2, b, n);
+                double t2 = octal_fill(&u2, b, n);
                 if (t2 < bt[1]) { cpu2 = cpu_now() - c0; bt[1] = t2; }
                 const gr_sgtable *ta = GR_CACHED(a, sg), *tb = GR_CACHED(b, sg);
                 same &= ta->n == tb->n && ta->width == tb->width &&
