@@ -13,10 +13,16 @@
  *   6. sums mixing two or three rule sets (octal codes, subtraction sets, Nim heaps), Kayles
  *      heaps past 20 beside Nim heaps past 5 among them (where the quotient of the union is
  *      made for the sum alone, bounded): outcome, winning moves and remoteness against the
- *      position graph, the share the quotient decides, and kayles(40) + kayles(50) + *7. */
+ *      position graph, the share the quotient decides, and kayles(40) + kayles(50) + *7;
+ *   8. past the old wall of 4,096 elements (issue 29): a quotient of order at least 5,000 (of a
+ *      union of two rule sets, made without a budget), every outcome of random sums of its
+ *      heaps against the position graph; and the check's paths (its scalar loop, AVX-512, the
+ *      two halves --threads gives) give byte for byte the same quotients. */
 #include "gamefix.h"
 #include "misquot.h"
 #include "eval/heap/quotient.h"
+#include "eval/heap/qcheck.h"
+#include "core/simd.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +240,70 @@ static void huge_body(gf *f, void *arg) {
                                    (long long)th.moves_unlisted, (long long)hj->count, (long long)small_wins);
     }
     mfree(&a);
+}
+
+/* ---- part 8: a large quotient against the graph; the check's paths ---- */
+typedef struct big_job {
+    const char *names[2]; int64_t tops[2]; int ngames;
+    int sums, total, agreed, order, p_order, failed;   /* sums of at most `total` tokens */
+    uint64_t fp;            /* the quotient's table and pretending function, hashed */
+} big_job;
+
+static uint64_t fp_mix(uint64_t h, uint32_t x) { h ^= x; h *= 1099511628211ull; return h ^ (h >> 29); }
+
+static void big_body(gf *f, void *arg) {
+    big_job *b = arg;
+    gr_game *gs[2] = { gf_game(f, b->names[0]), b->ngames > 1 ? gf_game(f, b->names[1]) : NULL };
+    gr_quotient *q = b->ngames > 1 ? gr_quotient_union(&f->c, gs, 2, b->tops, 0, NULL, 0)
+                                   : gr_quotient_of(&f->c, gs[0], b->tops[0], NULL, 0);
+    b->failed = !q || q->failed;
+    if (b->failed) return;
+    b->order = q->order;
+    b->p_order = q->p_order;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < (size_t)q->order * (size_t)q->order; i++) h = fp_mix(h, (uint32_t)q->mul[i]);
+    for (int64_t a = 0; a < q->nheaps; a++) h = fp_mix(h, (uint32_t)q->pret[a]);
+    b->fp = h;
+    t_rng r = { 2929 };
+    for (int s = 0; s < b->sums; s++) {
+        gr_comp comps[4];
+        int n = (int)t_range(&r, 2, 4);
+        int32_t x = 0;
+        int64_t left = b->total;   /* the graph of a sum grows with its tokens: at most this many */
+        for (int i = 0; i < n; i++) {
+            int gi = b->ngames > 1 ? (int)t_range(&r, 0, 1) : 0;
+            int64_t most = b->tops[gi] < left ? b->tops[gi] : left;
+            int64_t heap = t_range(&r, 0, most);
+            left -= heap;
+            comps[i] = gf_comp(gs[gi], heap, 0);
+            int32_t e = b->ngames > 1 ? gr_quotient_elem_of(&f->c, q, gi, heap) : gr_quotient_elem(&f->c, q, heap);
+            x = q->mul[(size_t)x * (size_t)q->order + (size_t)e];
+        }
+        mlist l = { 0 };
+        int out = mgraph_solve(&f->c, &f->mod, comps, n, CONV_MISERE, &l);
+        mfree(&l);
+        int agree = (out == 0) == (q->inP[x] != 0);   /* outcome 0: P */
+        b->agreed += agree;
+        if (!agree) {
+            fprintf(stderr, "quotient %s the graph %c for", q->inP[x] ? "P," : "N,", "PND"[out]);
+            for (int i = 0; i < n; i++) fprintf(stderr, " %s(%lld)", comps[i].game->name, (long long)comps[i].c[0]);
+            fprintf(stderr, "\n");
+        }
+    }
+}
+
+static int big_run(const char *prog, big_job *b, int threads, int split_from, int scalar) {
+    gf f;
+    if (!gf_open(&f, prog)) return 0;
+    f.c.threads = threads;
+    gr_qcheck_split_from(split_from);
+    if (scalar) gr_simd_force(GR_SIMD_SCALAR);
+    int ok = gf_run(&f, big_body, b);
+    if (!ok) gf_report_failure(&f, "a large quotient");
+    gr_qcheck_split_from(0);
+    gr_simd_force(-1);
+    gf_close(&f);
+    return ok && !b->failed;
 }
 
 int main(void) {
@@ -480,5 +550,40 @@ int main(void) {
             gf_close(&hf);
         }
     }
+    /* part 8: the union of 0.35's heaps to 20 and Kayles' to 20 has a quotient of order 7224
+     * (|P| 901), past the 4,096 elements candidates were once limited to: every outcome of
+     * random sums of its heaps against the graph. Then 0.35 alone to heap 24 by every path of
+     * the check: the same table and pretending function, bit for bit. */
+    {
+        static const char *bigprog = "game k = octal \"0.77\";\ngame t = octal \"0.35\";\n";
+#ifdef T_SANITIZED
+        big_job big = { { "t", "k" }, { 14, 14 }, 2, 40, 24, 0, 0, 0, 0, 0 };
+        big_job paths[3] = { { { "t", NULL }, { 18, 0 }, 1, 0, 0, 0, 0, 0, 0, 0 } };
+#else
+        big_job big = { { "t", "k" }, { 20, 20 }, 2, 200, 30, 0, 0, 0, 0, 0 };
+        big_job paths[3] = { { { "t", NULL }, { 24, 0 }, 1, 0, 0, 0, 0, 0, 0, 0 } };
+#endif
+        if (CHECK(big_run(bigprog, &big, 1, 0, 0))) {
+            printf("a quotient of order %d (|P| %d) of the union of 0.35 and 0.77 to heaps %lld: %d of %d random sums agree with the graph\n",
+                   big.order, big.p_order, (long long)big.tops[0], big.agreed, big.sums);
+#ifndef T_SANITIZED
+            CHECK_EQ(big.order, 7224);
+            CHECK_EQ(big.p_order, 901);
+#endif
+            CHECK_EQ(big.agreed, big.sums);
+        }
+        paths[1] = paths[2] = paths[0];
+        int ok0 = big_run(bigprog, &paths[0], 1, 0, 0);        /* one thread, the machine's loop */
+        int ok1 = big_run(bigprog, &paths[1], 2, 32, 1);       /* two halves from 32 elements, scalar */
+        int ok2 = big_run(bigprog, &paths[2], 2, 32, 0);       /* two halves, AVX-512 where there is */
+        if (CHECK(ok0 && ok1 && ok2)) {
+            printf("0.35 to heap %lld: order %d by every path of the check\n", (long long)paths[0].tops[0], paths[0].order);
+            CHECK_EQ(paths[1].order, paths[0].order);
+            CHECK_EQ(paths[2].order, paths[0].order);
+            CHECK(paths[1].fp == paths[0].fp);
+            CHECK(paths[2].fp == paths[0].fp);
+        }
+    }
     return t_finish("unit_quotient");
 }
+

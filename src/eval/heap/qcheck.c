@@ -61,6 +61,7 @@ static void make_types(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, const i
     for (int32_t j = 0; j < ty->T; j++)
         for (size_t z = 0; z < n; z++) ty->erow[(size_t)j * n + z] = gr_qmon_mul(k, (int32_t)z, ty->img[j]);
     for (int32_t j = 0; j < ty->T; j++) {
+        gr_poll_clock(c);
         for (size_t y = 0; y < n; y++) {
             int hit = 0;
             for (int32_t i = 0; i < setn[j] && !hit; i++) hit = k->P[gr_qmon_mul(k, (int32_t)y, sets[j][i])];

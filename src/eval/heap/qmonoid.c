@@ -22,7 +22,7 @@ void gr_qmon_table(gr_ctx *c, gr_qmon *k) {
         int32_t *row = mul + a * n;
         row[0] = (int32_t)a;
         for (size_t x = 1; x < n; x++) row[x] = k->gnext[(size_t)row[k->par[x]] * ng + (size_t)k->pgen[x]];
-        if ((a & 255) == 0) gr_poll(c);
+        if ((a & 255) == 0) gr_poll_clock(c);
     }
     k->mul = mul;
 }
@@ -59,12 +59,14 @@ void gr_qmon_regenerate(gr_ctx *c, const gr_qmon *k, const gr_qatoms *at, int32_
     int32_t *gnext = gr_alloc(c, gr_size_mul(c, n, (size_t)(ng ? ng : 1) * sizeof *gnext));
     int32_t cnt = 0;
     map[0] = cnt; old[cnt] = 0; par[cnt] = -1; pgen[cnt++] = 0;
-    for (int32_t at_i = 0; at_i < cnt; at_i++)
+    for (int32_t at_i = 0; at_i < cnt; at_i++) {
+        if ((at_i & 4095) == 0) gr_poll_clock(c);
         for (int32_t j = 0; j < ng; j++) {
             int32_t y = gr_qmon_mul(k, old[at_i], gens[j]);
             if (map[y] < 0) { map[y] = cnt; old[cnt] = y; par[cnt] = at_i; pgen[cnt++] = j; }
             gnext[(size_t)at_i * (size_t)ng + (size_t)j] = map[y];
         }
+    }
     out->n = cnt;
     out->mul = NULL;
     out->ng = ng;
@@ -278,12 +280,14 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     }
     size_t N = (size_t)nreach;
     int32_t *next = gr_alloc(c, gr_size_mul(c, N, (size_t)(G ? G : 1) * sizeof *next));
-    for (size_t i = 0; i < N; i++)
+    for (size_t i = 0; i < N; i++) {
+        if ((i & 65535) == 0) gr_poll_clock(c);
         for (int32_t g = 0; g < G; g++) {
             int32_t y = loc[qsfast_mul(&qf, reach[i], gen[g])];
             if (y < 0) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: an element the marking did not reach (a bug)");
             next[i * (size_t)G + (size_t)g] = y;
         }
+    }
     int32_t *cls = gr_alloc(c, N * sizeof *cls), *ncls = gr_alloc(c, N * sizeof *ncls);
     int32_t ncl = 1;
     for (size_t i = 0; i < N; i++) { cls[i] = P[reach[i]]; if (cls[i] + 1 > ncl) ncl = cls[i] + 1; }
@@ -293,10 +297,11 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
     while ((size_t)hcap < 2 * N) hcap *= 2;
     int64_t *ht = gr_alloc(c, (size_t)hcap * sizeof *ht);
     for (;;) {
-        gr_poll(c);
+        gr_poll_clock(c);
         for (int64_t i = 0; i < hcap; i++) ht[i] = -1;
         int32_t nn = 0;
         for (size_t i = 0; i < N; i++) {
+            if ((i & 65535) == 0) gr_poll_clock(c);
             int32_t *sv = sig + i * (size_t)w;
             sv[0] = cls[i];
             for (int32_t g = 0; g < G; g++) sv[1 + g] = cls[next[i * (size_t)G + (size_t)g]];

@@ -120,6 +120,7 @@ static int conservative(gr_ctx *c, gr_quotient *q, int64_t n, const int32_t *tn,
     gr_qatoms at = atoms_upto(q, n + 1);
     for (int32_t x = 0; x < q->order; x++) {
         if (q->inP[x] != nextP) continue;
+        gr_poll_clock(c);   /* (order^2 products a heap: limits and Ctrl-C between elements) */
         int ok = 1;
         for (size_t z = 0; z < N && ok; z++)
             if (q->inP[q->mul[(size_t)x * N + z]])
@@ -163,7 +164,7 @@ static int recalibrate(gr_ctx *c, int32_t maxo, const gr_qatoms *at, const gr_qm
             for (int j = 0; j < s; j++) ix[j] = j;
             int combos = 0;
             do {
-                gr_poll(c);
+                gr_poll_clock(c);
                 memcpy(imgR, img, (size_t)N * sizeof *imgR);
                 for (int j = 0; j < s; j++) imgR[inv[ix[j]]] = 0;
                 gr_qmon R;
@@ -234,6 +235,7 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     }
     for (int round = 0; !q->failed && !q->over_budget; round++) {
         stage(c, q, note, n, round, "checking order", k.n);
+        gr_poll_clock(c);   /* (a round can take seconds: the limits read the clock each one) */
         int r = gr_qcheck(c, &k, &at, img, w, &q->checked_states, MAX_STATES);
         if (r == 1) {
             /* the quotient keeps its full table (what sums, moves and the presentation read) */
