@@ -99,22 +99,11 @@ int main(int argc, char **argv) {
             double best[2] = { 1e300, 1e300 }, cpu1 = 0, cpu2 = 0;
             int same = 1;
             for (int r = 0; r < rounds; r++) {
-                unit u1, u2;
-                gr_game *a = octal_fresh(&u1, tcodes[ci], 1, 1);
-                double c1 = cpu_now();
-                double t1 = octal_fill(&u1, a, n);
-                if (t1 < best[0]) cpu1 = cpu_now() - c1;
-                gr_game *b = octal_fresh(&u2, tcodes[ci], threads, 1);
-                double c0 = cpu_now();
-                double t2 = octal_fill(&u2, b, n);
-                if (t2 < best[1]) cpu2 = cpu_now() - c0;
-                if (t1 < best[0]) best[0] = t1;
-                if (t2 < best[1]) best[1] = t2;
-                const gr_sgtable *ta = GR_CACHED(a, sg), *tb = GR_CACHED(b, sg);
-                same &= ta->n == tb->n && ta->width == tb->width &&
-                        !memcmp(ta->data, tb->data, (size_t)ta->n * (size_t)ta->width);
-                gr_ctx_free(&u1.c);
-                gr_ctx_free(&u2.c);
+                double cpu[2] = { 0, 0 };
+                double prev[2] = { best[0], best[1] };
+                same &= octal_thread_round(tcodes[ci], threads, 1, n, best, cpu);
+                if (best[0] < prev[0]) cpu1 = cpu[0];
+                if (best[1] < prev[1]) cpu2 = cpu[1];
             }
             /* cores got: each run's CPU time over its wall time, i.e. how many cores it actually
              * had (on a loaded machine far below its thread count: read the ratio with that) */

@@ -93,20 +93,11 @@ int main(int argc, char **argv) {
             double bt[2] = { 1e300, 1e300 }, cpu1 = 0, cpu2 = 0;
             int same = 1;
             for (int r = 0; r < rounds; r++) {
-                unit u1, u2;
-                gr_game *a = octal_fresh(&u1, codes[ci], 1, 0);
-                double c1 = cpu_now();
-                double t1 = octal_fill(&u1, a, n);
-                if (t1 < bt[0]) { cpu1 = cpu_now() - c1; bt[0] = t1; }
-                gr_game *b = octal_fresh(&u2, codes[ci], threads, 0);
-                double c0 = cpu_now();
-                double t2 = octal_fill(&u2, b, n);
-                if (t2 < bt[1]) { cpu2 = cpu_now() - c0; bt[1] = t2; }
-                const gr_sgtable *ta = GR_CACHED(a, sg), *tb = GR_CACHED(b, sg);
-                same &= ta->n == tb->n && ta->width == tb->width &&
-                        !memcmp(ta->data, tb->data, (size_t)ta->n * (size_t)ta->width);
-                gr_ctx_free(&u1.c);
-                gr_ctx_free(&u2.c);
+                double cpu[2] = { 0, 0 };
+                double prev[2] = { bt[0], bt[1] };
+                same &= octal_thread_round(codes[ci], threads, 0, n, bt, cpu);
+                if (bt[0] < prev[0]) cpu1 = cpu[0];
+                if (bt[1] < prev[1]) cpu2 = cpu[1];
             }
             printf("%-5s %10.3f %10.3f %8.2fx %6.2f %6.2f  %s\n", codes[ci], bt[0], bt[1], bt[0] / bt[1], cpu1 / bt[0],
                    cpu2 / bt[1], same ? "same bytes" : "DIFFER");

@@ -5,6 +5,9 @@
 #define GRUNDY_BENCHOCTAL_H
 #include "benchlib.h"
 #include "eval/heap/heap.h"
+#include "eval/evaluator.h"
+#include "eval/cache.h"
+#include "eval/heap/sgtable.h"
 
 /* The game `octal "code"` compiled afresh in u (nothing cached), with `threads`, and with
  * periods proved while filling when prove is set. */
@@ -28,5 +31,23 @@ static inline double octal_fill(unit *u, gr_game *g, int64_t n) {
     double t0 = now();
     if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench: %s is not a recurrence\n", g->name); exit(2); }
     return now() - t0;
+}
+/* One round of 1 thread against `threads` on a fresh game each: best[0..1] the best wall times
+ * so far, cpu[0..1] the CPU time of the best run; returns whether both tables are byte for
+ * byte the same. */
+static inline int octal_thread_round(const char *code, int threads, int prove, int64_t n, double best[2], double cpu[2]) {
+    unit u[2];
+    gr_game *g[2];
+    for (int k = 0; k < 2; k++) {
+        g[k] = octal_fresh(&u[k], code, k ? threads : 1, prove);
+        double c0 = cpu_now();
+        double t = octal_fill(&u[k], g[k], n);
+        if (t < best[k]) { cpu[k] = cpu_now() - c0; best[k] = t; }
+    }
+    const gr_sgtable *ta = GR_CACHED(g[0], sg), *tb = GR_CACHED(g[1], sg);
+    int same = ta->n == tb->n && ta->width == tb->width && !memcmp(ta->data, tb->data, (size_t)ta->n * (size_t)ta->width);
+    gr_ctx_free(&u[0].c);
+    gr_ctx_free(&u[1].c);
+    return same;
 }
 #endif
