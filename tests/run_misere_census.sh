@@ -153,5 +153,22 @@ printf 'game g = octal "0.6";\nquotient g(0..30);\n' > t.game
 "$grundy" t.game --max-time 1 > out 2> err; st=$?
 [ $st = 3 ] && grep -q "misere quotient" err && pass=$((pass + 1)) || bad "quotient --max-time 1: want exit 3 naming the quotient ($st)"
 
+# a limit in the search of a heap (here --max-memory, which stops at the same place on every
+# machine): how far the quotient got, in text and JSON, before the limit's message (exit 3)
+printf 'game d = octal "0.07";\nquotient d(0..36);\n' > dk.game
+"$grundy" dk.game --max-memory 64M > dk.txt 2> err; st=$?
+[ $st = 3 ] && grep -q "stopped at heap 34 (order 638 at heap 33): memory limit reached" dk.txt && grep -q "33:638" dk.txt \
+    && grep -q "heap 34 was being added" err && pass=$((pass + 1)) || bad "quotient d(0..36) --max-memory 64M: how far it got ($st)"
+"$grundy" dk.game --max-memory 64M --format json > dk.json 2> err; st=$?
+python3 - dk.json <<'P' && [ $st = 3 ] && pass=$((pass + 1)) || bad "quotient d(0..36) --max-memory 64M in JSON ($st)"
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+assert (r["status"], r["reached"], r["order"]) == ("limit", 33, 638), r
+assert r["growth"][30:] == [[30, 360], [31, 520], [32, 552], [33, 638]] and len(r["growth"]) == 34, r["growth"]
+assert r["limit"].startswith("memory limit reached"), r["limit"]
+b = r["proved_at_least"]
+assert b["heap"] == 34 and 638 <= b["order"] and b["powers"] >= 1, b
+P
+
 echo "misere census: $pass passed, $fail failed"
 [ "$fail" = 0 ]

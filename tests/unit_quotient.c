@@ -17,7 +17,11 @@
  *   8. past the old wall of 4,096 elements (issue 29): a quotient of order at least 5,000 (of a
  *      union of two rule sets, made without a budget), every outcome of random sums of its
  *      heaps against the position graph; and the check's paths (its scalar loop, AVX-512, the
- *      two halves --threads gives) give byte for byte the same quotients. */
+ *      two halves --threads gives) give byte for byte the same quotients;
+ *   9. what a refuted candidate proves (eval/heap/qbound.h): the bounds, taken from a correct
+ *      quotient as if it had been refuted at a sum with e copies of heap h, never pass the order
+ *      of the quotient of heaps 0..h or the powers of h's element there; Dawson's Kayles's
+ *      search at heap 30 proves what it proves. */
 #include "gamefix.h"
 /* ThreadSanitizer (.ci/run runs this test under it: the check's two halves on two threads) is as
  * slow as the others: the small sizes too */
@@ -35,6 +39,7 @@
 #include "misquot.h"
 #include "eval/heap/quotient.h"
 #include "eval/heap/qcheck.h"
+#include "eval/heap/qbound.h"
 #include "core/simd.h"
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +328,7 @@ int main(void) {
     t_rng r = { 1919 };
     /* .ci/run's ThreadSanitizer pass: only part 8, whose check runs on two threads */
     if (getenv("UNIT_QUOTIENT_PART8")) goto part8;
+    if (getenv("UNIT_QUOTIENT_PART9")) goto part9;   /* (development: that part alone) */
 #ifdef T_SANITIZED
     int programs = 12, trials = 8;
 #else
@@ -491,6 +497,12 @@ int main(void) {
             CHECK_EQ(q->order, 360);
             CHECK_EQ(q->p_order, 65);
             CHECK_EQ(q->last_growth, 30);
+            /* part 9: the candidates heap 30's search refuted proved this much of Q_30 */
+            printf("Dawson's Kayles at heap 30: its refuted candidates proved |Q| >= %lld, %d powers of heap 30\n",
+                   (long long)q->cert_order, q->cert_powers);
+            CHECK_EQ(q->cert_heap, 30);
+            CHECK_EQ(q->cert_order, 336);   /* of the 360 */
+            CHECK_EQ(q->cert_powers, 3);
         }
         quotient_to(&f, "k", 40);
         static const struct { const char *g; int h; } cut[] = { { "d", 8 }, { "d", 12 }, { "d", 14 }, { "d", 21 }, { "d", 25 }, { "d", 28 },
@@ -564,6 +576,57 @@ int main(void) {
             CHECK_EQ(ok, ran);
             gf_close(&hf);
         }
+    }
+part9:
+    /* part 9: the certified bounds against quotients computed whole */
+    {
+#ifdef T_SANITIZED
+        int bprogs = 6;
+#else
+        int bprogs = 24;
+#endif
+        int bounds = 0, tight = 0, tight_powers = 0;
+        for (int bp = 0; bp < bprogs; bp++) {
+            char src[512];
+            t_random_sub_octal(&r, src, sizeof src, 6);
+            gf bf9;
+            if (!gf_open(&bf9, src)) { CHECK(0); continue; }
+            for (int gi = 0; gi < 2; gi++) {
+                gr_quotient *q = quotient_to(&bf9, gi ? "o" : "s", 10);
+                if (!q || q->failed || q->nheaps < 2 || q->order > 600) continue;
+                gr_ctx *c = &bf9.c;
+                int64_t top = q->nheaps - 1;
+                uint8_t *has_move = gr_alloc(c, (size_t)top + 1);
+                for (int64_t a = 0; a <= top; a++) has_move[a] = q->opt_off[a] != q->opt_off[a + 1];
+                gr_qmon whole = { .n = q->order, .mul = q->mul, .P = q->inP };
+                for (int64_t h = 1; h <= top; h++) {
+                    if (!has_move[h]) continue;
+                    gr_quotient *qh = gr_quotient_restrict(c, q, h);
+                    gr_qmon kh = { .n = qh->order, .mul = qh->mul, .P = qh->inP };
+                    int32_t idx, per;
+                    gr_qmon_cycle(c, &kh, qh->pret[h], &idx, &per);
+                    for (int32_t e = 1; e <= 5; e += 2) {
+                        gr_qbound b = gr_qbound_of(c, &whole, q->pret, has_move, h, e, (int64_t)1 << 22);
+                        bounds++;
+                        if (!CHECK(b.order <= qh->order && b.powers <= idx + per && b.powers <= e))
+                            fprintf(stderr, "program:\n%sheap %lld, e %d: bound %lld > order %d or powers %d > %d\n", src,
+                                    (long long)h, e, (long long)b.order, qh->order, b.powers, idx + per);
+                        if (e == 5) { tight += b.order == qh->order; tight_powers += b.powers == (idx + per < 5 ? idx + per : 5); }
+                    }
+                    gr_quotient_free(c, qh);
+                }
+                gr_free(c, has_move);
+            }
+            gf_close(&bf9);
+        }
+        printf("%d certified bounds from correct quotients: none past the truth; at 5 copies %d reach the order, %d the powers\n",
+               bounds, tight, tight_powers);
+        CHECK(bounds > 0);
+        /* from a correct quotient the bounds are nearly exact: a bound that never bounded would
+         * pass the first check too */
+        CHECK(tight >= bounds / 3 * 9 / 10);
+        CHECK(tight_powers >= bounds / 3 * 9 / 10);
+        if (getenv("UNIT_QUOTIENT_PART9")) return t_finish("unit_quotient");
     }
 part8:
     /* part 8: the union of 0.35's heaps to 20 and Kayles' to 20 has a quotient of order 7224

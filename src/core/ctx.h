@@ -82,7 +82,7 @@ typedef struct gr_ctx {
     const char *query_text;
     const char *step_label;
     uint64_t step_done, step_total;
-    char limit_note[320];     /* added to a limit's message when set (e.g. heaps that grow) */
+    char limit_note[512];     /* added to a limit's message when set (e.g. heaps that grow) */
     /* The position whose rules are being evaluated (eval_n > 0: at run time), so that an
      * arithmetic error there is status 3 and names the position; 0 at compile time. */
     int eval_n;

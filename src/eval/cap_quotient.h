@@ -65,6 +65,11 @@ typedef struct gr_quotient {
     int over_budget;         /* ... and this says so (the caller clears both) */
     int no_grow;             /* set: a heap that would make Q grow is left out as over budget
                               * (heaps added only to prove a period, at the cost of a check) */
+    /* heap cert_heap's search refuted candidates whose sums still proved (eval/heap/qbound.h)
+     * that Q, with that heap, has at least cert_order elements and that heap's element at
+     * least cert_powers distinct powers */
+    int64_t cert_heap, cert_order; int32_t cert_powers;
+    int64_t adding;          /* the heap being added (its search may be cut short by a limit), -1: none */
     char stage[200];         /* the progress label: the heap being added and what its search is
                               * doing (a heap can take minutes) */
     int64_t refused[8];      /* a union: the heap of games[i] a caller's budget once left out
@@ -86,6 +91,9 @@ typedef struct gr_quotient_cap {
      * at the limits (--max-memory, --max-time), naming the heap and the order reached. NULL
      * (and why) when g is not a heap rule set whose moves lead to smaller heaps. */
     gr_quotient *(*of)(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap);
+    /* g's quotient as far as it got, with no work (NULL: none yet): after a limit stopped
+     * `of`, what it had proved (heaps 0..reached, order_at) for the query to show. */
+    gr_quotient *(*so_far)(gr_game *g, int64_t *reached);
     /* The quotient of heaps 0..upto only, from q computed at least that far (a new quotient
      * the caller frees with free; no proof or unions carried). */
     gr_quotient *(*restrict_to)(gr_ctx *c, const gr_quotient *q, int64_t upto);

@@ -3,6 +3,7 @@
  * tameness, the heap of the last growth, and whether a theorem carries it to every heap. */
 #include "show.h"
 #include "eval/cap_quotient.h"
+#include "core/worker.h"
 #include <string.h>
 
 static void json_str(FILE *out, const char *s) {
@@ -14,35 +15,75 @@ static void json_str(FILE *out, const char *s) {
     fputc('"', out);
 }
 
+/* How far a quotient got (heaps 0..last proved, then heap `stopped` not added, and why): the
+ * order at each heap and what the search at the stopped heap proved, in every format. */
+static void show_partial(const gr_quotient *q, gr_game *g, int64_t to, int64_t last, int64_t stopped, const char *why,
+                         gr_format fmt, FILE *out) {
+    int cert = q->cert_heap == stopped && q->ngames == 1 && stopped > 0;   /* what its refuted candidates proved */
+    if (fmt == GR_FMT_JSON) {
+        fputs("{\"query\":\"quotient\",\"game\":", out);
+        json_str(out, g->name);
+        fprintf(out, ",\"to\":%lld,\"status\":\"limit\",\"reached\":%lld,\"order\":%d,\"limit\":", (long long)to,
+                (long long)last, last >= 0 ? q->order_at[last] : 1);
+        json_str(out, why);
+        if (cert) fprintf(out, ",\"proved_at_least\":{\"heap\":%lld,\"order\":%lld,\"powers\":%d}", (long long)stopped,
+                          (long long)q->cert_order, q->cert_powers);
+        fputs(",\"growth\":[", out);
+        for (int64_t h = 0; h <= last; h++) fprintf(out, "%s[%lld,%d]", h ? "," : "", (long long)h, q->order_at[h]);
+        fputs("]}\n", out);
+    } else if (fmt == GR_FMT_CSV) {
+        fputs("heap,order\n", out);
+        for (int64_t h = 0; h <= last; h++) fprintf(out, "%lld,%d\n", (long long)h, q->order_at[h]);
+    } else {
+        fprintf(out, "%s(0..%lld): misere quotient stopped at heap %lld (order %d at heap %lld): %s\n  order by heap:", g->name,
+                (long long)to, (long long)stopped, last >= 0 ? q->order_at[last] : 1, (long long)last, why);
+        for (int64_t h = 0; h <= last; h++) fprintf(out, "%s%lld:%d", h % 12 ? " " : "\n   ", (long long)h, q->order_at[h]);
+        if (cert && (q->cert_order > (last >= 0 ? q->order_at[last] : 1) || q->cert_powers > 1))
+            fprintf(out, "\n  proved on the way: with heap %lld the quotient has at least %lld elements, and heap %lld's element at least %d distinct powers",
+                    (long long)stopped, (long long)q->cert_order, (long long)stopped, q->cert_powers);
+        fputs("\n\n", out);
+    }
+}
+
+/* The quotient of g's heaps 0..to; a limit (--max-time, --max-memory) in its search shows how
+ * far it got before the limit's message, as a search that stopped at its own limits does. */
+static gr_quotient *quotient_or_how_far(gr_ctx *c, const gr_quotient_cap *Q, gr_game *g, int64_t to, gr_format fmt, FILE *out,
+                                        char *why, size_t cap) {
+    gr_guard gd;
+    gr_guard_enter(c, &gd);
+    if (setjmp(gd.jb)) {
+        int64_t last = -1;
+        gr_quotient *q = c->fail_status == GR_EXIT_LIMIT ? Q->so_far(g, &last) : NULL;
+        if (q && last >= 0 && last < to) {
+            /* the limit's own words, to the first ';' (the full message follows on stderr) */
+            char lim[200];
+            const char *e = strstr(c->fail_msg, "error: ");
+            e = e ? e + 7 : c->fail_msg;
+            size_t len = strcspn(e, ";\n");
+            if (len >= sizeof lim) len = sizeof lim - 1;
+            memcpy(lim, e, len);
+            lim[len] = '\0';
+            show_partial(q, g, to, last, last + 1, lim, fmt, out);
+        }
+        gr_guard_rethrow(c, &gd);
+    }
+    gr_quotient *q = Q->of(c, g, to, why, cap);
+    gr_guard_leave(c, &gd);
+    return q;
+}
+
 void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt, FILE *out) {
     (void)m;
     gr_game *g = r->game;
     int64_t to = r->hi[0];
     char why[512];
     const gr_quotient_cap *Q = gr_cap_quotient(g, why, sizeof why);
-    gr_quotient *q = Q ? Q->of(c, g, to, why, sizeof why) : NULL;
+    gr_quotient *q = Q ? quotient_or_how_far(c, Q, g, to, fmt, out, why, sizeof why) : NULL;
     if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
     if (q->failed && q->failed <= to) {
         /* how far it got: the order at each heap proved, then the limit (status 3) */
         int64_t last = q->failed - 1;
-        if (fmt == GR_FMT_JSON) {
-            fputs("{\"query\":\"quotient\",\"game\":", out);
-            json_str(out, g->name);
-            fprintf(out, ",\"to\":%lld,\"status\":\"limit\",\"reached\":%lld,\"order\":%d,\"limit\":", (long long)to,
-                    (long long)last, q->order_at[last]);
-            json_str(out, q->why_failed);
-            fputs(",\"growth\":[", out);
-            for (int64_t h = 0; h <= last; h++) fprintf(out, "%s[%lld,%d]", h ? "," : "", (long long)h, q->order_at[h]);
-            fputs("]}\n", out);
-        } else if (fmt == GR_FMT_CSV) {
-            fputs("heap,order\n", out);
-            for (int64_t h = 0; h <= last; h++) fprintf(out, "%lld,%d\n", (long long)h, q->order_at[h]);
-        } else {
-            fprintf(out, "%s(0..%lld): misere quotient stopped at heap %lld (order %d at heap %lld): %s\n  order by heap:", g->name,
-                    (long long)to, (long long)q->failed, q->order_at[last], (long long)last, q->why_failed);
-            for (int64_t h = 0; h <= last; h++) fprintf(out, "%s%lld:%d", h % 12 ? " " : "\n   ", (long long)h, q->order_at[h]);
-            fputs("\n\n", out);
-        }
+        show_partial(q, g, to, last, q->failed, q->why_failed, fmt, out);
         gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
                 g->name, (long long)last, q->order_at[last], (long long)q->failed, q->why_failed);
     }

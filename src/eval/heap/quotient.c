@@ -6,11 +6,17 @@
 #include "eval/heap/quotient.h"
 #include "eval/heap/qmonoid.h"
 #include "eval/heap/qcheck.h"
+#include "eval/heap/qbound.h"
 #include "eval/heap/heapmoves.h"
 #include "eval/cache.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* GRUNDY_QTRACE=1: a line per round of the search on standard error (development) */
+static double qt_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + ts.tv_nsec * 1e-9; }
+static int qtrace(void) { return getenv("GRUNDY_QTRACE") != NULL; }
 
 /* ---- options of heaps, as words of heaps ---- */
 typedef struct opt_collect { gr_ctx *c; gr_quotient *q; int64_t heap; int gi, bad; } opt_collect;
@@ -187,7 +193,14 @@ static int recalibrate(gr_ctx *c, int32_t maxo, const gr_qatoms *at, const gr_qm
                     for (int j = 0; j < s; j++) imgD[inv[ix[j]]] = gr_qsum_gen(&d, j);
                     gr_qmon next;
                     if (gr_qsum_candidate(c, &d, at, imgD, MAX_SUM, maxo, &next, out_img, work, budget)) {
-                        if (next.P[phi_of(&next, out_img, w, N)] == wantP) { *out = next; done = 1; }
+                        if (next.P[phi_of(&next, out_img, w, N)] == wantP) {
+                            *out = next; done = 1;
+                            if (qtrace()) {
+                                fprintf(stderr, "  recal: bump %d, free", bump);
+                                for (int j = 0; j < s; j++) fprintf(stderr, " %d(i%d p%d)", inv[ix[j]], d.index[j], d.period[j]);
+                                fprintf(stderr, "; R %d, sum %lld -> %d\n", R.n, (long long)d.size, next.n);
+                            }
+                        }
                         else gr_qmon_free(c, &next);
                     } else over = 1;
                 }
@@ -203,10 +216,27 @@ static int recalibrate(gr_ctx *c, int32_t maxo, const gr_qatoms *at, const gr_qm
  * (--max-time names it): base is the caller's note. */
 static void stage(gr_ctx *c, gr_quotient *q, const char *base, int64_t n, int round, const char *what, int32_t order) {
     int64_t heap = q->ngames == 1 ? n : q->atom_heap[n];
+    char cert[120] = "";
+    if (q->cert_heap == n && (q->cert_order > q->order || q->cert_powers > 1))
+        snprintf(cert, sizeof cert, "; proved so far: at least %lld elements, heap %lld's element at least %d distinct powers",
+                 (long long)q->cert_order, (long long)heap, q->cert_powers);
     snprintf(q->stage, sizeof q->stage, "misere quotient%s (heaps; heap %lld, round %d: %s %d)",
              q->ngames == 1 ? "" : " of a union", (long long)heap, round, what, order);
-    snprintf(c->limit_note, sizeof c->limit_note, "%.200s; heap %lld was being added (round %d of its search: %.60s %d)",
-             base, (long long)heap, round, what, order);
+    snprintf(c->limit_note, sizeof c->limit_note, "%.200s; heap %lld was being added (round %d of its search: %.60s %d%s)",
+             base, (long long)heap, round, what, order, cert);
+}
+
+/* What the refuted candidate k (least misclassified sum w) proves of Q with heap n in
+ * (qbound.h), kept as the best so far. */
+static void certify(gr_ctx *c, gr_quotient *q, const gr_qmon *k, const int32_t *img, const int32_t *w, int64_t n) {
+    if (w[n] < 1) return;
+    uint8_t *has_move = gr_alloc(c, (size_t)(n + 1));
+    for (int64_t a = 0; a <= n; a++) has_move[a] = q->opt_off[a] != q->opt_off[a + 1];
+    gr_qbound b = gr_qbound_of(c, k, img, has_move, n, w[n], (int64_t)1 << 26);
+    gr_free(c, has_move);
+    if (q->cert_heap != n) { q->cert_heap = n; q->cert_order = 1; q->cert_powers = 1; }
+    if (b.order > q->cert_order) q->cert_order = b.order;
+    if (b.powers > q->cert_powers) q->cert_powers = b.powers;
 }
 
 /* Heap n is a new generator: start from Q_{n-1} + C(2, 2) and recalibrate at the least sum the
@@ -236,7 +266,19 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
     for (int round = 0; !q->failed && !q->over_budget; round++) {
         stage(c, q, note, n, round, "checking order", k.n);
         gr_poll_clock(c);   /* (a round can take seconds: the limits read the clock each one) */
+        double t0 = qt_now();
+        int64_t st0 = q->checked_states;
         int r = gr_qcheck(c, &k, &at, img, w, &q->checked_states, MAX_STATES);
+        if (qtrace()) {
+            fprintf(stderr, "heap %lld round %d: order %d check %.2fs %lld states ->", (long long)n, round, k.n, qt_now() - t0, (long long)(q->checked_states - st0));
+            if (r == 1) fprintf(stderr, " proved\n");
+            else {
+                int32_t ci, cp;
+                gr_qmon_cycle(c, &k, img[n], &ci, &cp);
+                for (int64_t a = 0; a <= n; a++) if (w[a] > 0) fprintf(stderr, " %lld^%d", (long long)a, w[a]);
+                fprintf(stderr, " [new heap: index %d period %d]\n", ci, cp);
+            }
+        }
         if (r == 1) {
             /* the quotient keeps its full table (what sums, moves and the presentation read) */
             if (!k.mul && c->mem_used + gr_qmon_table_bytes(k.n) > (double)c->mem_limit) {
@@ -250,6 +292,8 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
             break;
         }
         if (q->budget && q->checked_states > q->budget) { q->over_budget = 1; break; }
+        if (r == 0 && !q->budget) certify(c, q, &k, img, w, n);
+        if (qtrace() && r == 0) fprintf(stderr, "  proved: |Q| >= %lld, powers of the newest heap >= %d\n", (long long)q->cert_order, q->cert_powers);
         if (r < 0) {
             snprintf(q->why_failed, sizeof q->why_failed, "the check of a candidate of order %d passed %lld states", k.n, (long long)MAX_STATES);
             q->failed = n;
@@ -285,6 +329,7 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
 /* Adds the next heap of games[gi] as atom nheaps (one game: gi is 0 and the atom the heap). */
 static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     int64_t n = q->nheaps;
+    q->adding = n;
     int64_t heap = q->ngames == 1 ? n : q->count[gi];
     gr_game *g = q->games[gi];
     if (q->ngames > 1) {   /* which heap atom n is, both ways */
@@ -317,7 +362,7 @@ static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
     q->nheaps = n + 1;
     q->count[gi] = heap + 1;
     q->pret[n] = 0;
-    if (q->nwords == start) return;   /* no move: the zero game */
+    if (q->nwords == start) { q->adding = -1; return; }   /* no move: the zero game */
     int32_t *tn, un = option_images(c, q, q->mul, q->order, q->pret, n, &tn);
     int done = same_as_earlier(c, q, n, tn, un) || conservative(c, q, n, tn, un);
     gr_free(c, tn);
@@ -327,9 +372,11 @@ static void add_heap(gr_ctx *c, gr_quotient *q, int gi) {
         q->nheaps = n;
         q->count[gi] = heap;
         q->nwords = start;
+        q->adding = -1;
         return;
     }
     q->order_at[n] = q->order;
+    q->adding = -1;
 }
 
 /* Does g have a quotient (a heap rule set whose moves lead to smaller heaps, no terminal that
@@ -576,9 +623,16 @@ int64_t gr_quotient_moves_where(gr_ctx *c, gr_quotient *q, int64_t heap, int32_t
     return gr_heap_moves_where(c, g, heap, &v, limit, fn, user);
 }
 
+static gr_quotient *quotient_so_far(gr_game *g, int64_t *reached) {
+    gr_quotient *q = has_quotient(g, NULL, 0) ? GR_CACHED(g, quotient) : NULL;
+    if (q && reached) *reached = (q->adding >= 0 && q->adding < q->nheaps ? q->adding : q->nheaps) - 1;
+    return q;
+}
+
 /* ---- the capability (cap_quotient.h) ---- */
 static const gr_quotient_cap quotient_cap = {
     .of = gr_quotient_of,
+    .so_far = quotient_so_far,
     .restrict_to = gr_quotient_restrict,
     .elem = gr_quotient_elem,
     .union_of = gr_quotient_union,
