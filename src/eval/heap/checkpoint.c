@@ -63,7 +63,11 @@ static uint64_t program_hash(const gr_ctx *c) {
     uint64_t h = hash_bytes(HASH0, VERSION_TEXT, sizeof VERSION_TEXT);
     h = hash_bytes(h, c->src, c->src_len);
     int64_t opts[2] = { c->query_only, c->no_theory };
-    return hash_bytes(h, opts, sizeof opts);
+    h = hash_bytes(h, opts, sizeof opts);
+    /* a long search's tables never stop at a proved period: not the same run (hashed only
+     * when given, so other checkpoints keep their hash) */
+    if (c->histogram) h = hash_bytes(h, "histogram", 9);
+    return h;
 }
 
 /* ---- reading ---- */
