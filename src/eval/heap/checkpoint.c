@@ -140,7 +140,11 @@ static void load(gr_ctx *c, struct gr_ckpt *k) {
     int err = ferror(f);
     int trailing = !r.bad && fgetc(f) != EOF;
     gr_free(c, r.buf);
-    if (err) gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s", c->checkpoint);
+    if (err) {
+        fclose(f);
+        k->old = NULL;
+        gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s", c->checkpoint);
+    }
     if (r.bad || r.left || trailing || r.sum != sum) refuse(c, k, "is damaged (its length, records or checksum are wrong)");
     if (program != k->program)
         refuse(c, k, "belongs to another program (another source text, rule set, query or --query)");
