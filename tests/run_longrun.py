@@ -11,6 +11,7 @@
   - the text rows on standard output say the same
   - the CSV's exact bytes for a small case (0.77 to heap 1100), written out here
   - the final columns of 0.6 and Grundy's game to heap 20000 are the published ones
+  - a second `check G periodic` in the same run, and a family's, are input errors (status 2)
   - a run stopped by --max-time with --checkpoint (status 3) leaves a whole CSV whose rows are
     those of the full run, and the same command resumes it to the bytes of an uninterrupted
     run (standard output and CSV), with --threads 2 as with 1
@@ -181,6 +182,19 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.stdout.splitlines()[0] == '{"query":"histogram","game":"k","n":1024,"largest":8,"largest_at":27,"rare_mask":15,'
           '"rare_heap_parity":false,"rare_count":10,"last_rare":70,"counts":[1,255,253,4,173,1,4,168,165]}',
           "0.77: the JSON row: " + r.stdout.splitlines()[0])
+
+    # ---- one long search a run, and only of one heap game ----
+    with open(os.path.join(tmp, "two.game"), "w") as f:
+        f.write('game a = octal "0.6";\ngame b = octal "0.77";\ncheck a periodic;\ncheck b periodic;\n')
+    r = run(["two.game", "--to", "2000", "--histogram", "two.csv"], tmp)
+    check(r.returncode == 2 and "--histogram two.csv serves one" in r.stderr and r.stdout.startswith("heaps 0..1023 of a"),
+          "a second long search: status %d, %s" % (r.returncode, r.stderr.strip()))
+    r = run(["two.game", "--to", "2000", "--histogram", "two.csv", "--query", "2"], tmp)
+    check(r.returncode == 0 and r.stdout.startswith("heaps 0..1023 of b"), "--query picks the one: status %d" % r.returncode)
+    with open(os.path.join(tmp, "fam.game"), "w") as f:
+        f.write('game s[m] = subtract 1..m;\ncheck s[m] periodic for m in 1..3;\n')
+    r = run(["fam.game", "--histogram", "fam.csv"], tmp)
+    check(r.returncode == 2 and "not a family's" in r.stderr, "a family: status %d, %s" % (r.returncode, r.stderr.strip()))
 
     # ---- the published columns at heap 20000 ----
     for code, want in (("0.6", "largest value 284, first at heap 18855; rare mask 0x1ee: 1583 rare heaps, the last at heap 18833"),
