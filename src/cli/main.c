@@ -38,6 +38,8 @@ static const char USAGE[] =
     "  --max-time SECONDS       wall-clock limit; past it the run stops with status 3\n"
     "  --threads N              worker threads for large work, census members (default: all cores)\n"
     "  --checkpoint FILE        save long runs to FILE and resume from it\n"
+    "  --histogram FILE         'check G periodic' as a long search with no period asked for: a row\n"
+    "                           of columns and value counts at every power of two, saved to FILE (CSV)\n"
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
     "  --plot-size WxH          the size of plots in pixels\n"
@@ -52,7 +54,7 @@ typedef struct options {
     int64_t to;
     double max_time;
     int threads, query;
-    const char *checkpoint;
+    const char *checkpoint, *histogram;
     int plot_width, plot_height;
     uint64_t max_positions;
     size_t max_memory;
@@ -73,7 +75,7 @@ static void stdout_gone(gr_ctx *c) {
 /* An unknown option: the nearest known one, if any is close. */
 _Noreturn static void unknown_option(const char *name) {
     static const char *const KNOWN[] = { "--format", "--explain", "--to", "--max-positions", "--max-memory", "--max-time",
-        "--threads", "--checkpoint", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
+        "--threads", "--checkpoint", "--histogram", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
         "--version", "--interactive" };
     gr_suggest sg;
     gr_suggest_init(&sg, name);
@@ -136,7 +138,7 @@ static options parse_args(int argc, char **argv) {
             memcpy(name, a, len);
             name[len] = '\0';
             static const char *const WITH_VALUE[] = { "--format", "--to", "--max-positions", "--max-memory",
-                "--max-time", "--threads", "--checkpoint", "--query", "--plot-size" };
+                "--max-time", "--threads", "--checkpoint", "--histogram", "--query", "--plot-size" };
             int known = 0;
             for (size_t k = 0; k < sizeof WITH_VALUE / sizeof *WITH_VALUE; k++) known |= !strcmp(name, WITH_VALUE[k]);
             if (!known) unknown_option(name);
@@ -159,6 +161,9 @@ static options parse_args(int argc, char **argv) {
             } else if (!strcmp(name, "--checkpoint")) {
                 if (!*val) gr_cli_usage_error("%s", "--checkpoint needs a file name");
                 o.checkpoint = val;
+            } else if (!strcmp(name, "--histogram")) {
+                if (!*val) gr_cli_usage_error("%s", "--histogram needs a file name");
+                o.histogram = val;
             } else if (!strcmp(name, "--query")) {
                 uint64_t q = parse_count("--query", val);
                 if (q < 1 || q > 1000000000) gr_cli_usage_error("--query needs a query number from 1, not '%s'", val);
@@ -216,7 +221,8 @@ static int run_file(gr_ctx *c, gr_module *mod, const void *user) {
         gr_spread_processes(&procs);
         c->spread = &procs;
     }
-    int status = gr_parallel_queries(c, mod, o->format, stdout, note_query_start, NULL);
+    /* (a long search prints its rows as it goes: in this process) */
+    int status = c->histogram ? -1 : gr_parallel_queries(c, mod, o->format, stdout, note_query_start, NULL);
     if (status < 0) status = gr_run_queries_ex(c, mod, o->format, stdout, note_query_start, NULL);
     return gr_ckpt_close(c, status);
 #endif
@@ -267,6 +273,7 @@ int main(int argc, char **argv) {
     apply_options(&c, &o);
     c.checkpoint = o.checkpoint;
     c.query_only = o.query;
+    c.histogram = o.histogram;
     struct stat st;
     if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 

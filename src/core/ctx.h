@@ -62,6 +62,14 @@ typedef struct gr_ctx {
     const char *checkpoint;   /* --checkpoint FILE: save and resume long runs (NULL: none) */
     struct gr_ckpt *ckpt;     /* its state while a run uses it (eval/heap/checkpoint.c) */
     int ckpt_keep;            /* a search stopped at --to: keep the checkpoint so a larger --to goes on */
+    /* --histogram FILE: `check G periodic` is a long search with no period asked for (query/
+     * longrun.h): no period detector, heap tables never stop at a proved period; at every
+     * power of two a row of the research columns and the count of each value, printed to
+     * histogram_out as the run goes (NULL: not printed; JSON lines when histogram_json) and
+     * written whole to FILE. histogram_runs counts the checks that used it (one is allowed). */
+    const char *histogram;
+    FILE *histogram_out;
+    int histogram_json, histogram_runs;
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
     int no_prelude;           /* compile without the prelude's classic games (front/parse.c) */

@@ -192,13 +192,24 @@ int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value
     int64_t *h = gr_alloc(c, size * sizeof *h);
     memset(h, 0, size * sizeof *h);
     for (int64_t x = 0; x < n; x++) h[(size_t)gr_values_get(vals, x) | ((size_t)(x & 1) << k)]++;
-    for (size_t len = 1; len < size; len <<= 1)   /* h[m] becomes (heaps of parity 0) - (of parity 1) */
+    int r = gr_detect_rare_classes_of(h, k, col);
+    gr_free(c, h);
+    return r;
+}
+
+void gr_detect_walsh(int64_t *h, size_t size) {
+    for (size_t len = 1; len < size; len <<= 1)
         for (size_t i = 0; i < size; i += 2 * len)
             for (size_t j = i; j < i + len; j++) {
                 int64_t a = h[j], b = h[j + len];
                 h[j] = a + b;
                 h[j + len] = a - b;
             }
+}
+
+int gr_detect_rare_classes_of(int64_t *h, int k, gr_value_columns *col) {
+    size_t size = (size_t)1 << (k + 1);
+    gr_detect_walsh(h, size);   /* h[m] becomes (heaps of parity 0) - (of parity 1) */
     size_t best = 0;
     for (size_t m = 1; m < size; m++) {
         int64_t d = h[m] < 0 ? -h[m] : h[m], bd = best ? (h[best] < 0 ? -h[best] : h[best]) : -1;
@@ -208,6 +219,5 @@ int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value
     col->rare_mask = best & (((size_t)1 << k) - 1);
     col->rare_heap_parity = (int)(best >> k) & 1;
     col->rare_common = best && h[best] < 0;   /* more heaps of parity 1: they are the common class */
-    gr_free(c, h);
     return col->has_rare;
 }

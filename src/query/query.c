@@ -1,6 +1,7 @@
 /* query: table, solve and check, as text, CSV or JSON; see query.h. */
 #include "query.h"
 #include "check.h"
+#include "longrun.h"
 #include "solve.h"
 #include "census.h"
 #include "family.h"
@@ -329,10 +330,17 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
 
 /* ---- check ---- */
 static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fmt, FILE *out) {
-    if (q->nmembers && q->check != CK_FORMULA) return gr_run_check_family(c, m, qi, fmt, out);
+    /* (with --histogram a family's periodic check is refused by the long search) */
+    if (q->nmembers && q->check != CK_FORMULA && !(c->histogram && q->check == CK_PERIODIC))
+        return gr_run_check_family(c, m, qi, fmt, out);
     gr_check_result r;
     memset(&r, 0, sizeof r);
-    gr_check_run(c, q, &r);
+    if (c->histogram && q->check == CK_PERIODIC) {   /* a long search, its rows printed as it goes */
+        c->histogram_out = fmt == GR_FMT_CSV ? NULL : out;
+        c->histogram_json = fmt == GR_FMT_JSON;
+        gr_long_search(c, q, &r);
+        c->histogram_out = NULL;
+    } else gr_check_run(c, q, &r);
     const char *status = gr_check_status_name(r.status);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"check\",\"claim\":");

@@ -45,7 +45,7 @@ typedef struct record {
 
 struct gr_ckpt {
     uint64_t program;
-    uint8_t *file; size_t file_len;
+    FILE *old;                        /* the checkpoint read, while records are read from it */
     record *recs; uint32_t nrecs;
     gr_game **games; size_t ngames;   /* games computed in this run, saved from themselves */
     double last_save, save_cost;
@@ -63,18 +63,36 @@ static uint64_t program_hash(const gr_ctx *c) {
     uint64_t h = hash_bytes(HASH0, VERSION_TEXT, sizeof VERSION_TEXT);
     h = hash_bytes(h, c->src, c->src_len);
     int64_t opts[2] = { c->query_only, c->no_theory };
-    return hash_bytes(h, opts, sizeof opts);
+    h = hash_bytes(h, opts, sizeof opts);
+    /* a long search's tables never stop at a proved period: not the same run (hashed only
+     * when given, so other checkpoints keep their hash) */
+    if (c->histogram) h = hash_bytes(h, "histogram", 9);
+    return h;
 }
 
-/* ---- reading ---- */
-typedef struct reader { const uint8_t *p, *end; int bad; } reader;
+/* ---- reading ----
+ * The file is read once, in chunks, checking its checksum on the way; a record's values stay
+ * in the file (their offset is kept, the file stays open) until its game claims them and reads
+ * them straight into its table: a long search's values are never in memory twice. */
+enum { CHUNK_BYTES = 1 << 20 };
+typedef struct reader { FILE *f; uint64_t left, sum, at; int bad; uint8_t *buf; } reader;
 static void take(reader *r, void *out, size_t n) {
-    if ((size_t)(r->end - r->p) < n) { r->bad = 1; memset(out, 0, n); return; }
-    memcpy(out, r->p, n);
-    r->p += n;
+    if (r->bad || n > r->left || fread(out, 1, n, r->f) != n) { r->bad = 1; memset(out, 0, n); return; }
+    r->sum = hash_bytes(r->sum, out, n);
+    r->left -= n;
+    r->at += n;
+}
+static void skip(reader *r, uint64_t n) {
+    while (n && !r->bad) {
+        size_t m = n < CHUNK_BYTES ? (size_t)n : CHUNK_BYTES;
+        take(r, r->buf, m);
+        n -= m;
+    }
 }
 
-_Noreturn static void refuse(gr_ctx *c, const char *why) {
+_Noreturn static void refuse(gr_ctx *c, struct gr_ckpt *k, const char *why) {
+    if (k->old) fclose(k->old);
+    k->old = NULL;
     gr_fail(c, GR_EXIT_INPUT, "checkpoint %s %s; it is not used (remove it, or name another file, to start afresh)",
             c->checkpoint, why);
 }
@@ -85,57 +103,51 @@ static void load(gr_ctx *c, struct gr_ckpt *k) {
         if (errno == ENOENT) return;                 /* a first run */
         gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s: %s", c->checkpoint, strerror(errno));
     }
-    size_t cap = 1 << 16, n = 0;
-    struct stat st;          /* the file's size: one buffer, not a doubling one, for a long search */
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX - 1) cap = (size_t)st.st_size + 1;
-    uint8_t *buf = gr_alloc(c, cap);
-    for (;;) {
-        if (n == cap) buf = gr_realloc(c, buf, cap = gr_size_mul(c, cap, 2));
-        size_t got = fread(buf + n, 1, cap - n, f);
-        if (!got) break;
-        n += got;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s", c->checkpoint);
-    k->file = buf;
-    k->file_len = n;
-    reader r = { buf, buf + n, 0 };
-    char magic[8];
+    k->old = f;                                      /* closed with the checkpoint (gr_ckpt_close) */
+    uint8_t header[HEADER];
     uint32_t format = 0, marker = 0;
     uint64_t program = 0, len = 0, sum = 0;
-    take(&r, magic, 8);
-    if (r.bad || memcmp(magic, MAGIC, 8)) refuse(c, "is not a grundy checkpoint");
-    take(&r, &format, 4);
-    take(&r, &marker, 4);
-    if (r.bad || format != FORMAT || marker != 0x01020304u) refuse(c, "was written by another version of grundy or on another machine");
-    take(&r, &program, 8);
-    take(&r, &len, 8);
-    take(&r, &sum, 8);
-    if (r.bad || len != (uint64_t)(r.end - r.p) || hash_bytes(HASH0, r.p, (size_t)len) != sum)
-        refuse(c, "is damaged (its length or checksum is wrong)");
-    if (program != k->program)
-        refuse(c, "belongs to another program (another source text, rule set, query or --query)");
+    size_t got = fread(header, 1, HEADER, f);
+    if (got < 8 || memcmp(header, MAGIC, 8)) refuse(c, k, "is not a grundy checkpoint");
+    if (got < HEADER) refuse(c, k, "is damaged (its length or checksum is wrong)");
+    memcpy(&format, header + 8, 4);
+    memcpy(&marker, header + 12, 4);
+    if (format != FORMAT || marker != 0x01020304u) refuse(c, k, "was written by another version of grundy or on another machine");
+    memcpy(&program, header + 16, 8);
+    memcpy(&len, header + 24, 8);
+    memcpy(&sum, header + 32, 8);
+    reader r = { f, len, HASH0, HEADER, 0, gr_alloc(c, CHUNK_BYTES) };
     take(&r, &k->nrecs, 4);
-    if (k->nrecs > (uint32_t)(len / 8)) refuse(c, "is damaged (its records do not add up)");
-    k->recs = gr_alloc(c, gr_size_mul(c, k->nrecs + 1, sizeof *k->recs));
+    if (!r.bad && k->nrecs > (uint32_t)(len / 8)) r.bad = 1;
+    k->recs = gr_alloc(c, gr_size_mul(c, r.bad ? 1 : k->nrecs + 1, sizeof *k->recs));
     for (uint32_t i = 0; i < k->nrecs && !r.bad; i++) {
         record *rec = &k->recs[i];
         uint32_t nl = 0;
         take(&r, &nl, 4);
-        if (r.bad || nl == 0 || nl > (size_t)(r.end - r.p)) { r.bad = 1; break; }
+        if (r.bad || nl == 0 || nl > r.left) { r.bad = 1; break; }
         char *name = gr_alloc(c, nl + 1);
         take(&r, name, nl);
         rec->name = name;
         take(&r, rec->saved.f, sizeof rec->saved.f);
         uint64_t bytes = 0;
         take(&r, &bytes, 8);
-        if (r.bad || bytes > (uint64_t)(r.end - r.p)) { r.bad = 1; break; }
-        rec->saved.values = r.p;
+        if (r.bad || bytes > r.left) { r.bad = 1; break; }
+        rec->saved.from = f;
+        rec->saved.at = r.at;
         rec->saved.bytes = (size_t)bytes;
-        r.p += bytes;
+        skip(&r, bytes);
     }
-    if (r.bad || r.p != r.end) refuse(c, "is damaged (its records do not add up)");
+    int err = ferror(f);
+    int trailing = !r.bad && fgetc(f) != EOF;
+    gr_free(c, r.buf);
+    if (err) {
+        fclose(f);
+        k->old = NULL;
+        gr_fail(c, GR_EXIT_INPUT, "cannot read checkpoint %s", c->checkpoint);
+    }
+    if (r.bad || r.left || trailing || r.sum != sum) refuse(c, k, "is damaged (its length, records or checksum are wrong)");
+    if (program != k->program)
+        refuse(c, k, "belongs to another program (another source text, rule set, query or --query)");
 }
 
 void gr_ckpt_open(gr_ctx *c) {
@@ -156,15 +168,14 @@ void gr_ckpt_claim(gr_ctx *c, gr_game *g) {
         record *rec = &k->recs[i];
         if (rec->claimed || strcmp(rec->name, g->name)) continue;
         rec->claimed = 1;
-        if (gr_heap_restore(c, g, &rec->saved) < 0) refuse(c, "is damaged (a saved table does not fit its game)");
+        if (gr_heap_restore(c, g, &rec->saved) < 0) refuse(c, k, "is damaged (a saved table does not fit its game)");
     }
-    /* Once every record is in a table, the file's bytes are not read again: a long search's
-     * values would otherwise sit in memory twice. */
+    /* once every record is in a table, the file is not read again */
     uint32_t left = 0;
     for (uint32_t i = 0; i < k->nrecs; i++) left += !k->recs[i].claimed;
-    if (!left && k->file) {
-        gr_free(c, k->file);
-        k->file = NULL;
+    if (!left && k->old) {
+        fclose(k->old);
+        k->old = NULL;
     }
 }
 
@@ -177,14 +188,26 @@ static void put(writer *w, const void *p, size_t n) {
     w->len += n;
 }
 
-static void put_record(writer *w, const char *name, const gr_heap_saved *s) {
+static void put_record(gr_ctx *c, writer *w, const char *name, const gr_heap_saved *s) {
     uint32_t nl = (uint32_t)strlen(name);
     uint64_t bytes = s->bytes;
     put(w, &nl, 4);
     put(w, name, nl);
     put(w, s->f, sizeof s->f);
     put(w, &bytes, 8);
-    put(w, s->values, s->bytes);
+    if (s->values) { put(w, s->values, s->bytes); return; }
+    /* a record of the file read, not claimed by this run: copied from it (the old file stays
+     * readable through its handle after the rename) */
+    uint8_t *buf = gr_alloc(c, CHUNK_BYTES);
+    int bad = fseeko(s->from, (off_t)s->at, SEEK_SET) != 0;
+    for (size_t left = s->bytes; left && !bad;) {
+        size_t m = left < CHUNK_BYTES ? left : CHUNK_BYTES;
+        bad = fread(buf, 1, m, s->from) != m;
+        put(w, buf, m);
+        left -= m;
+    }
+    gr_free(c, buf);
+    if (bad) gr_fail(c, GR_EXIT_LIMIT, "cannot read checkpoint %s again to save it", c->checkpoint);
 }
 
 /* Writes FILE.tmp and renames it over FILE. */
@@ -205,9 +228,9 @@ static void save(gr_ctx *c, struct gr_ckpt *k) {
     for (uint32_t i = 0; i < k->nrecs; i++) count += !k->recs[i].claimed;
     put(&w, &count, 4);
     for (size_t i = 0; i < k->ngames; i++)
-        if (gr_heap_save(k->games[i], &s)) put_record(&w, k->games[i]->name, &s);
+        if (gr_heap_save(k->games[i], &s)) put_record(c, &w, k->games[i]->name, &s);
     for (uint32_t i = 0; i < k->nrecs; i++)          /* tables this run has not reached yet */
-        if (!k->recs[i].claimed) put_record(&w, k->recs[i].name, &k->recs[i].saved);
+        if (!k->recs[i].claimed) put_record(c, &w, k->recs[i].name, &k->recs[i].saved);
     uint32_t format = FORMAT, marker = 0x01020304u;
     memcpy(header, MAGIC, 8);
     memcpy(header + 8, &format, 4);
@@ -266,5 +289,7 @@ int gr_ckpt_close(gr_ctx *c, int status) {
     } else if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
         remove(c->checkpoint);
     }
+    if (k->old) fclose(k->old);
+    k->old = NULL;
     return status;
 }

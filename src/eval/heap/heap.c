@@ -436,7 +436,8 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     gr_sgtable *t = GR_CACHED(g, sg);
     struct gr_heap_state *hs = gr_heap_state_of(c, g);
     if (t->n > n || hs->period) return 0;
-    int proving = gr_proved_applies(g) && !hs->no_proof;
+    /* a long search (--histogram) asks for no period: no detector array beside the table */
+    int proving = gr_proved_applies(g) && !hs->no_proof && !c->histogram;
     gr_progress pr;
     gr_progress_begin_at(&pr, c, g->name, (uint64_t)(c->heap_goal > n ? c->heap_goal : n) + 1, (uint64_t)t->n);
     int rc = 0;

@@ -42,7 +42,9 @@ int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in) {
     if (!t) t = gr_eval_cache_of(c, g)->sg = gr_sgt_new(c, (int)w);
     t->width = (int)w;
     gr_sgt_reserve(c, t, n);
-    memcpy(t->data, in->values, in->bytes);
+    if (in->values) memcpy(t->data, in->values, in->bytes);
+    else if (fseeko(in->from, (off_t)in->at, SEEK_SET) != 0 || fread(t->data, 1, in->bytes, in->from) != in->bytes)
+        return -1;
     int64_t max = 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t v = gr_sgt_get(t, i);

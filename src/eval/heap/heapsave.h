@@ -1,6 +1,7 @@
 /* heapsave: what checkpoints (checkpoint.h) write of a heap game and read back. */
 #ifndef GRUNDY_HEAPSAVE_H
 #define GRUNDY_HEAPSAVE_H
+#include <stdio.h>
 #include "game.h"
 
 /* For checkpoints (checkpoint.h): a heap game's computed values and its kernels' state, as
@@ -8,7 +9,15 @@
  * infinite subtraction set, an empty table); restore fills an empty table of g and returns -1
  * if the numbers cannot be a state of g (a damaged or foreign checkpoint). */
 enum { GR_HEAP_SAVED = 20 };
-typedef struct gr_heap_saved { int64_t f[GR_HEAP_SAVED]; const void *values; size_t bytes; } gr_heap_saved;
+/* The values: in memory at `values`, or (values NULL) `bytes` bytes at offset `at` of the file
+ * `from`, read straight into the table (a checkpoint being resumed). */
+typedef struct gr_heap_saved {
+    int64_t f[GR_HEAP_SAVED];
+    const void *values;
+    size_t bytes;
+    FILE *from;
+    uint64_t at;
+} gr_heap_saved;
 int gr_heap_save(const gr_game *g, gr_heap_saved *out);
 int gr_heap_restore(gr_ctx *c, gr_game *g, const gr_heap_saved *in);
 #endif

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""run_longrun.py GRUNDY: the long search of `check G periodic` with --histogram FILE
+(src/query/longrun.c, docs/periodicity.md "Long runs").
+
+  - for several octal codes, the CSV file, byte for byte, against one made here from a plain
+    table: the values by brute force over every move of the code (numpy), cross-checked with
+    the command's own `table`; at each power of two from 1024 and at the last heap the
+    largest value and where it first appears, the count of heaps with each value, and the
+    classes by the rare-value kernel's rule tried mask by mask (or, where the kernel does not
+    apply, the split with the fewest heaps on one side), their rare count and last rare heap
+  - the text rows on standard output say the same
+  - the CSV's exact bytes for a small case (0.77 to heap 1100), written out here
+  - the final columns of 0.6 and Grundy's game to heap 20000 are the published ones
+  - a second `check G periodic` in the same run, and a family's, are input errors (status 2)
+  - a run stopped by --max-time with --checkpoint (status 3) leaves a whole CSV whose rows are
+    those of the full run, and the same command resumes it to the bytes of an uninterrupted
+    run (standard output and CSV), with --threads 2 as with 1
+Prints "N passed, M failed"."""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+GRUNDY = os.path.abspath(sys.argv[1])
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL", what)
+
+
+def run(args, cwd):
+    return subprocess.run([GRUNDY] + args + ["--no-progress"], cwd=cwd, capture_output=True, text=True)
+
+
+def parse_code(code):
+    """digits[j] = (bits, unequal) for an octal code such as '0.6' or '4!.0'."""
+    head, tail = code.split(".")
+    digits = []
+    for part in (head, tail):
+        i = 0
+        while i < len(part):
+            d = int(part[i])
+            uneq = i + 1 < len(part) and part[i + 1] == "!"
+            digits.append((d, uneq))
+            i += 2 if uneq else 1
+    return digits
+
+
+def values(code, n):
+    """sg(0..n-1) by every move of the code."""
+    digits = parse_code(code)
+    sg = np.zeros(n, dtype=np.int64)
+    for h in range(n):
+        opts = set()
+        for j, (d, uneq) in enumerate(digits):
+            if d & 1 and h == j:
+                opts.add(0)
+            if d & 2 and j >= 1 and h - j >= 1:
+                opts.add(int(sg[h - j]))
+            m = h - j
+            if d & 4 and m >= 2:
+                half = (m - 1) // 2 if uneq else m // 2
+                a = np.arange(1, half + 1)
+                opts.update(np.unique(sg[a] ^ sg[m - a]).tolist())
+        v = 0
+        while v in opts:
+            v += 1
+        sg[h] = v
+    return sg
+
+
+def rule(code):
+    """The rare-value kernel's parity of the split places (-1 mixed), -2 where it does not apply."""
+    digits = parse_code(code)
+    if digits[0][0] & 3:
+        return -2
+    ps = {j & 1 for j, (d, _) in enumerate(digits) if d & 4}
+    return -2 if not ps else ps.pop() if len(ps) == 1 else -1
+
+
+def parity(a):
+    a = a.copy()
+    p = np.zeros_like(a)
+    while a.any():
+        p ^= a & 1
+        a >>= 1
+    return p
+
+
+def columns(sg, kappa):
+    """(largest, largest_at, mask, heap_parity, rare_count, last_rare, counts) of sg, every mask tried."""
+    n = len(sg)
+    largest = int(sg.max())
+    k = largest.bit_length()
+    heap_par = np.arange(n) & 1
+    best = None
+    if kappa == -2:
+        for m in range(1, 1 << (k + 1)):
+            mask, hp = m & ((1 << k) - 1), m >> k
+            cl = parity(sg & mask) ^ (hp & heap_par)
+            d = int((cl == 0).sum()) - int((cl == 1).sum())
+            if best is None or abs(d) > abs(best[0]):
+                best = (d, mask, hp, 1 if d < 0 else 0)
+    else:
+        for mask in range(1, 1 << k):
+            for hp in (0, 1):
+                if hp and kappa < 0:
+                    continue
+                cc = 1 ^ (hp & kappa)
+                cl = parity(sg & mask) ^ (hp & heap_par)
+                rare = int((cl != cc).sum())
+                if best is None or rare < best[0]:
+                    best = (rare, mask, hp, cc)
+    _, mask, hp, cc = best
+    rare = np.nonzero((parity(sg & mask) ^ (hp & heap_par)) != cc)[0]
+    counts = np.bincount(sg, minlength=largest + 1)
+    return (largest, int(np.argmax(sg == largest)), mask, hp, len(rare), int(rare[-1]) if len(rare) else -1, counts)
+
+
+def expected_csv(sg, kappa, to):
+    ends = [1 << e for e in range(10, 40) if (1 << e) <= to + 1]
+    if not ends or ends[-1] != to + 1:
+        ends.append(to + 1)
+    rows = [columns(sg[:e], kappa) for e in ends]
+    top = rows[-1][0]
+    out = ["n,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare" +
+           "".join(",count_%d" % v for v in range(top + 1))]
+    texts = []
+    for e, (lg, at, mask, hp, rc, last, counts) in zip(ends, rows):
+        cells = [e, lg, at, mask, "true" if hp else "false", rc, last if last >= 0 else ""]
+        cells += [int(counts[v]) if v <= lg else 0 for v in range(top + 1)]
+        out.append(",".join(str(c) for c in cells))
+        t = "heaps 0..%d of a: largest value %d, first at heap %d; rare mask 0x%x%s: %d rare heap%s" % (
+            e - 1, lg, at, mask, " with heap parity" if hp else "", rc, "" if rc == 1 else "s")
+        if last >= 0:
+            t += ", the last at heap %d" % last
+        texts.append(t)
+        texts.append("  heaps with value 0..%d: %s" % (lg, " ".join(str(int(c)) for c in counts)))
+    return "\n".join(out) + "\n", texts
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # ---- several codes against the plain table made here ----
+    N = 2100
+    for code in ("0.6", "4!.0", "0.77", "0.137", "0.56", "0.26", "0.33", "0.07"):
+        with open(os.path.join(tmp, "a.game"), "w") as f:
+            f.write('game a = octal "%s";\ncheck a periodic;\ntable a(0..%d);\n' % (code, N))
+        sg = values(code, N + 1)
+        r = run(["a.game", "--query", "2", "--format", "csv"], tmp)
+        got = [int(l.split(",")[1]) for l in r.stdout.splitlines()[1:]]
+        check(got == sg.tolist(), "%s: the brute-force values are the command's table" % code)
+        r = run(["a.game", "--query", "1", "--to", str(N), "--histogram", "h.csv"], tmp)
+        csv, texts = expected_csv(sg, rule(code), N)
+        check(r.returncode == 0, "%s: status %d (%s)" % (code, r.returncode, r.stderr.strip()))
+        with open(os.path.join(tmp, "h.csv")) as f:
+            got = f.read()
+        check(got == csv, "%s: the CSV\n--- got\n%s--- expected\n%s" % (code, got[:600], csv[:600]))
+        lines = r.stdout.splitlines()
+        check(lines[:len(texts)] == texts, "%s: the text rows\n%s\n%s" % (code, lines[:2], texts[:2]))
+        check(lines[len(texts)] == "check a periodic" and lines[len(texts) + 1] == "  none (checked to %d)" % N,
+              "%s: the check's answer follows the rows" % code)
+
+    # ---- exact bytes, written out ----
+    with open(os.path.join(tmp, "k.game"), "w") as f:
+        f.write('game k = octal "0.77";\ncheck k periodic;\n')
+    r = run(["k.game", "--to", "1100", "--histogram", "k.csv", "--format", "json"], tmp)
+    with open(os.path.join(tmp, "k.csv")) as f:
+        got = f.read()
+    want = ("n,largest,largest_at,rare_mask,rare_heap_parity,rare_count,last_rare,count_0,count_1,count_2,count_3,"
+            "count_4,count_5,count_6,count_7,count_8\n"
+            "1024,8,27,15,false,10,70,1,255,253,4,173,1,4,168,165\n"
+            "1101,8,27,15,false,10,70,1,275,272,4,186,1,4,181,177\n")
+    check(got == want, "0.77: the CSV's bytes:\n" + got)
+    check(r.stdout.splitlines()[0] == '{"query":"histogram","game":"k","n":1024,"largest":8,"largest_at":27,"rare_mask":15,'
+          '"rare_heap_parity":false,"rare_count":10,"last_rare":70,"counts":[1,255,253,4,173,1,4,168,165]}',
+          "0.77: the JSON row: " + r.stdout.splitlines()[0])
+
+    # ---- one long search a run, and only of one heap game ----
+    with open(os.path.join(tmp, "two.game"), "w") as f:
+        f.write('game a = octal "0.6";\ngame b = octal "0.77";\ncheck a periodic;\ncheck b periodic;\n')
+    r = run(["two.game", "--to", "2000", "--histogram", "two.csv"], tmp)
+    check(r.returncode == 2 and "--histogram two.csv serves one" in r.stderr and r.stdout.startswith("heaps 0..1023 of a"),
+          "a second long search: status %d, %s" % (r.returncode, r.stderr.strip()))
+    r = run(["two.game", "--to", "2000", "--histogram", "two.csv", "--query", "2"], tmp)
+    check(r.returncode == 0 and r.stdout.startswith("heaps 0..1023 of b"), "--query picks the one: status %d" % r.returncode)
+    with open(os.path.join(tmp, "fam.game"), "w") as f:
+        f.write('game s[m] = subtract 1..m;\ncheck s[m] periodic for m in 1..3;\n')
+    r = run(["fam.game", "--histogram", "fam.csv"], tmp)
+    check(r.returncode == 2 and "not a family's" in r.stderr, "a family: status %d, %s" % (r.returncode, r.stderr.strip()))
+
+    # ---- the published columns at heap 20000 ----
+    for code, want in (("0.6", "largest value 284, first at heap 18855; rare mask 0x1ee: 1583 rare heaps, the last at heap 18833"),
+                       ("4!.0", "largest value 147, first at heap 17751; rare mask 0xfe: 1196 rare heaps, the last at heap 19687")):
+        with open(os.path.join(tmp, "p.game"), "w") as f:
+            f.write('game a = octal "%s";\ncheck a periodic;\n' % code)
+        r = run(["p.game", "--to", "20000", "--histogram", "p.csv"], tmp)
+        check("  in heaps 0..20000: " + want in r.stdout.splitlines(), "%s: the columns at 20000:\n%s" % (code, r.stdout[-400:]))
+
+    # ---- --max-time with --checkpoint, and resume ----
+    with open(os.path.join(tmp, "a.game"), "w") as f:
+        f.write('game a = octal "0.6";\ncheck a periodic;\n')
+    to = str((1 << 21) - 1)
+    for d in ("whole", "stopped"):
+        os.mkdir(os.path.join(tmp, d))
+        with open(os.path.join(tmp, d, "a.game"), "w") as f:
+            f.write('game a = octal "0.6";\ncheck a periodic;\n')
+    whole = run(["a.game", "--to", to, "--histogram", "h.csv", "--threads", "1"], os.path.join(tmp, "whole"))
+    check(whole.returncode == 0, "0.6 to 2^21: status %d" % whole.returncode)
+    sd = os.path.join(tmp, "stopped")
+    first = run(["a.game", "--to", to, "--histogram", "h.csv", "--threads", "1", "--checkpoint", "a.ck", "--max-time", "0.2"], sd)
+    check(first.returncode == 3 and "saved in a.ck" in first.stderr, "--max-time: status %d, %s" % (first.returncode, first.stderr))
+    with open(os.path.join(tmp, "whole", "h.csv")) as f:
+        full = [l.split(",") for l in f.read().splitlines()]
+    if os.path.exists(os.path.join(sd, "h.csv")):
+        with open(os.path.join(sd, "h.csv")) as f:
+            part = [l.split(",") for l in f.read().splitlines()]
+        ok = len(part) >= 2 and part[0] == full[0][:len(part[0])]
+        for i in range(1, len(part)):
+            row = part[i] + ["0"] * (len(full[0]) - len(part[0]))
+            ok = ok and row == full[i]
+        check(ok, "the stopped run's CSV holds whole rows of the full run's")
+    else:
+        check(False, "the stopped run wrote no CSV (the run stopped before heap 1024?)")
+    again = run(["a.game", "--to", to, "--histogram", "h.csv", "--threads", "2", "--checkpoint", "a.ck"], sd)
+    check(again.returncode == 0, "resumed: status %d %s" % (again.returncode, again.stderr))
+    check(again.stdout == whole.stdout, "resumed: standard output is the uninterrupted run's")
+    with open(os.path.join(sd, "h.csv")) as f, open(os.path.join(tmp, "whole", "h.csv")) as g:
+        check(f.read() == g.read(), "resumed: the CSV is the uninterrupted run's")
+    check(os.path.exists(os.path.join(sd, "a.ck")), "the checkpoint of a search stopped at --to is kept")
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
