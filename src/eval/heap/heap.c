@@ -543,6 +543,8 @@ int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int
     return hs && hs->sparse && gr_sparse_classes(hs->sparse, mask, heap_parity, common);
 }
 
+int gr_heap_rare_orientation(const gr_game *g) { return gr_sparse_kappa(g); }
+
 int gr_heap_streams(const gr_game *g, gr_conv conv) {
     return conv == CONV_NORMAL && g->evaluator == EVAL_HEAP && g->shape == SHAPE_HEAP && g->kernel <= KER_TB;
 }

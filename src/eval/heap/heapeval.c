@@ -138,6 +138,7 @@ static const gr_heap_table_cap heap_table_cap = {
     .read = heap_read,
     .read16 = heap_read16,
     .rare_classes = gr_heap_rare_classes,
+    .rare_orientation = gr_heap_rare_orientation,
     .check_budget = heap_check_budget,
 };
 

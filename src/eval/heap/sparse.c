@@ -15,6 +15,17 @@ int gr_sparse_applies(const gr_game *g) {
     return 0;
 }
 
+int gr_sparse_kappa(const gr_game *g) {
+    if (!gr_sparse_applies(g)) return -2;
+    int kappa = -2;
+    for (int k = 0; k <= g->tb.last_place; k++) {
+        gr_tbdigit d = g->tb.d[k];
+        if (!(d.mask & 4u) || d.constraint == TB_EQUAL) continue;
+        kappa = kappa == -2 ? (k & 1) : kappa == (k & 1) ? kappa : -1;
+    }
+    return kappa;
+}
+
 static int64_t *push_place(gr_ctx *c, int64_t *a, int *n, int64_t k) {
     a = gr_realloc(c, a, (size_t)(*n + 1) * sizeof *a);
     a[(*n)++] = k;
