@@ -12,6 +12,7 @@
 #include "eval/heap/subthreads.h"
 #include "worker.h"
 #include "eval/heap/octscan.h"
+#include "eval/heap/octneed.h"
 #include "eval/heap/checkpoint.h"
 #include "eval/heap/heapstate.h"
 #include <stdlib.h>
@@ -319,6 +320,13 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                 }                                                                               \
                 uint64_t all = m0 | m1 | m2 | m3;                                               \
                 v = ~all ? (uint64_t)__builtin_ctzll(~all) : 64;                                \
+            } else if (sizeof(T) == 2 && gr_octneed_ok(P)) {                                    \
+                /* a search for every value: no store per pair (octneed.h) */                   \
+                if (*seen_cap < P + 1) {                                                        \
+                    *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
+                    *seen_cap = (size_t)P + 1;                                                  \
+                }                                                                               \
+                v = gr_octneed_value(code, (const uint16_t *)(const void *)t, n, P, *seen);     \
             } else {                                                                            \
                 if (*seen_cap < P + 1) {                                                        \
                     *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \

@@ -1,6 +1,7 @@
 /* octpar: the plain octal kernel across threads; see octpar.h. */
 #include "eval/heap/octpar.h"
 #include "eval/heap/octscan.h"
+#include "eval/heap/octneed.h"
 #include "pool.h"
 #include "worker.h"
 #include <stdatomic.h>
@@ -37,7 +38,10 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
             int64_t last = code->last_place < n ? code->last_place : n;                          \
             uint8_t *restrict s = J->marks + (size_t)j * J->stride;                               \
             uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                              \
-            if (J->P0 > 64) memset(s, 0, J->stride);                                              \
+            /* u16 with AVX-512: a search for every value (octneed.h), then need -> marks */      \
+            int byneed = sizeof(T) == 2 && J->P0 > 64 && gr_octneed_ok(J->P0);                    \
+            int64_t count = (int64_t)J->P0;                                                       \
+            if (J->P0 > 64) memset(s, byneed, J->stride);                                         \
             for (int64_t k = k0; k <= last; k++) {                                                \
                 const gr_tbdigit *d = &code->d[k];                                                \
                 int64_t r = n - k;                                                                \
@@ -46,8 +50,10 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
                 if (a < 1) a = 1;                                                                 \
                 const T *restrict tr = t + r;                                                     \
                 if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
+                else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s, &count, J->P0); \
                 else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
             }                                                                                     \
+            if (byneed) for (size_t x = 0; x < J->stride; x++) s[x] ^= 1;                         \
             if (J->P0 <= 64) {                                                                    \
                 uint64_t all = m0 | m1 | m2 | m3;                                                 \
                 memcpy(s, &all, sizeof all);                                                      \
