@@ -2,11 +2,14 @@
  * class stays large, so the rare-value kernel never runs) and its search for every value
  * (eval/heap/octneed.h, the AVX-512 path of u16 tables):
  *   - gr_octneed_value against the mex of every option, byte marks as the old loop set them,
- *     on random u16 tables (values below P = 128 .. 4096, so every register count of the
- *     bitset is used), random codes (take, whole, '=', '!' and plain splits) and heaps;
+ *     on random u16 tables (values below P = 128 .. 16384: every register count of the
+ *     bitset, and past 4096 the window, whose heaps with a value from 4096 on are left
+ *     undecided), random codes (take, whole, '=', '!' and plain splits) and heaps;
  *   - the kernel end to end, the rare-value kernel off: 0.04, 0.06 and other codes with
  *     growing values, and random codes, to 20000 heaps, every vector path forced, one thread
- *     and two (octpar.c), against a brute-force twin in this file (the mex of every option);
+ *     and two (octpar.c), and with AVX-512 also a window of 256 (the heaps past it done by the
+ *     byte marks: serially, and again by octpar's finisher), against a brute-force twin in
+ *     this file (the mex of every option);
  *   - the research columns of 0.04 and 0.06 to 20000 through the C API, against the columns
  *     computed here from the twin's values (every mask tried, oriented as the rare-value
  *     kernel: split place 2, so heap parity allowed and the common class 1); and to 2^17
@@ -88,14 +91,15 @@ static uint64_t mex_marks(const gr_tbcode *code, const uint16_t *t, int64_t n, u
 
 static void search_function(void) {
     if (!gr_octneed_ok(4096)) { printf("octneed: no AVX-512 here, the function is not used\n"); return; }
-    enum { TN = 7000 };
+    enum { TN = 9000 };
     static uint16_t t[TN];
-    static uint8_t need[4097], s[4097];
+    static uint8_t need[16385], s[16385];
     t_rng r = { 3030 };
-    int agree = 0, missing = 0;
+    int agree = 0, missing = 0, undecided = 0;
     for (int it = 0; it < TRIALS; it++) {
-        static const uint64_t Ps[6] = { 128, 256, 512, 1024, 2048, 4096 };
-        uint64_t P = Ps[t_range(&r, 0, 5)];
+        /* past 4096 the window: values below 4096 decided, the rest left to the marks */
+        static const uint64_t Ps[8] = { 128, 256, 512, 1024, 2048, 4096, 8192, 16384 };
+        uint64_t P = Ps[t_range(&r, 0, 7)];
         /* values skewed low (as in the games), some up to P - 1; a few left out: missing values */
         uint64_t hole = (uint64_t)t_range(&r, 0, (int64_t)P - 1);
         for (int i = 0; i < TN; i++) {
@@ -117,14 +121,33 @@ static void search_function(void) {
         code.d[code.last_place].mask |= 4u;
         int64_t n = t_range(&r, 1, TN - 1);
         uint64_t want = mex_marks(&code, t, n, s, P), got = gr_octneed_value(&code, t, n, P, need);
+        if (P > GR_OCTNEED_WINDOW && want >= GR_OCTNEED_WINDOW) want = UINT64_MAX;   /* not decided there */
+        undecided += got == UINT64_MAX;
         agree += want == got;
         missing += want < P;
         if (want != got) printf("octneed: P %llu, heap %lld: %llu, the marks' mex %llu\n", (unsigned long long)P, (long long)n,
                                 (unsigned long long)got, (unsigned long long)want);
     }
-    printf("octneed: %d of %d random heaps as the mex of the marks (%d with a value below P)\n", agree, TRIALS, missing);
+    {
+        /* planted: every value 0..4096 an option of heap 8194 (0.6, P = 8192), so past the window */
+        gr_tbdigit digs[2] = { { 0, 0 }, { 6, TB_ANY } };
+        gr_tbcode code = { digs, 2, 0, 2, 1 };
+        for (int i = 0; i < TN; i++) t[i] = (uint16_t)(i <= 4096 ? i : 0);
+        uint64_t want = mex_marks(&code, t, 8194, s, 8192), got = gr_octneed_value(&code, t, 8194, 8192, need);
+        printf("octneed, planted: the marks' mex %llu, the search %s\n", (unsigned long long)want,
+               got == UINT64_MAX ? "undecided" : "decided");
+        CHECK(want > GR_OCTNEED_WINDOW);
+        CHECK_EQ(got, UINT64_MAX);
+        undecided += got == UINT64_MAX;
+        /* and with P = 4096 (no window) the search decides it: every value below P met */
+        for (int i = 0; i < TN; i++) t[i] = (uint16_t)(i < 4096 ? i : 0);
+        CHECK_EQ(gr_octneed_value(&code, t, 8194, 4096, need), mex_marks(&code, t, 8194, s, 4096));
+    }
+    printf("octneed: %d of %d random heaps as the mex of the marks (%d with a value below P, %d past the window)\n", agree,
+           TRIALS, missing, undecided);
     CHECK_EQ(agree, TRIALS);
     CHECK(missing > TRIALS / 4);
+    CHECK(undecided > 0);
 }
 
 /* Every mask and heap parity, oriented as the rare-value kernel for split place 2 (kappa 0:
@@ -191,17 +214,22 @@ int main(void) {
         wide += top >= 256;    /* a u16 table: the search for every value runs (AVX-512) */
         for (int path = GR_SIMD_SCALAR; path <= best; path++) {
             gr_simd_force(path);
-            for (int threads = 1; threads <= 2; threads++) {
-                runs++;
-                int ok = values(codes[i], N, threads, got);
-                int64_t x = 0;
-                while (ok && x <= N && got[x] == twin[x]) x++;
-                if (!ok || x <= N) {
-                    bad++;
-                    printf("%s, %s path, %d threads: heap %lld differs from the twin\n", codes[i], gr_simd_name(path), threads,
-                           (long long)x);
+            /* window 0: the search's own (4096, past these values); 256: heaps past it left to
+             * the byte marks, serially and in octpar's finisher */
+            for (int win = 0; win <= (path == GR_SIMD_AVX512 ? 256 : 0); win += 256)
+                for (int threads = 1; threads <= 2; threads++) {
+                    gr_octneed_test_window((uint64_t)win);
+                    runs++;
+                    int ok = values(codes[i], N, threads, got);
+                    int64_t x = 0;
+                    while (ok && x <= N && got[x] == twin[x]) x++;
+                    if (!ok || x <= N) {
+                        bad++;
+                        printf("%s, %s path, window %d, %d threads: heap %lld differs from the twin\n", codes[i],
+                               gr_simd_name(path), win, threads, (long long)x);
+                    }
                 }
-            }
+            gr_octneed_test_window(0);
         }
     }
     gr_simd_force(-1);

@@ -320,18 +320,17 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                 }                                                                               \
                 uint64_t all = m0 | m1 | m2 | m3;                                               \
                 v = ~all ? (uint64_t)__builtin_ctzll(~all) : 64;                                \
-            } else if (sizeof(T) == 2 && gr_octneed_ok(P)) {                                    \
-                /* a search for every value: no store per pair (octneed.h) */                   \
-                if (*seen_cap < P + 1) {                                                        \
-                    *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
-                    *seen_cap = (size_t)P + 1;                                                  \
-                }                                                                               \
-                v = gr_octneed_value(code, (const uint16_t *)(const void *)t, n, P, *seen);     \
             } else {                                                                            \
+                v = UINT64_MAX;                                                                 \
                 if (*seen_cap < P + 1) {                                                        \
                     *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
                     *seen_cap = (size_t)P + 1;                                                  \
                 }                                                                               \
+                /* a search for every value: no store per pair (octneed.h) */                   \
+                if (sizeof(T) == 2 && gr_octneed_ok(P))                                         \
+                    v = gr_octneed_value(code, (const uint16_t *)(const void *)t, n, P, *seen); \
+            }                                                                                   \
+            if (v == UINT64_MAX) {      /* the byte marks */                                    \
                 uint8_t *restrict s = *seen;                                                    \
                 memset(s, 0, (size_t)P + 1);                                                    \
                 for (int64_t k = k0; k <= last; k++) {                                          \
