@@ -270,7 +270,7 @@ static void test_rare_classes(void) {
     gr_ctx c;
     gr_ctx_init(&c, "unit_detect", "", 0);
     t_rng r = { 4242 };
-    int agree = 0, trials = 300;
+    int agree = 0, trials = 300, oriented = 0;
     for (int trial = 0; trial < trials; trial++) {
         gr_values t;
         gr_values_init(&t, &c);
@@ -303,10 +303,37 @@ static void test_rare_classes(void) {
         if (!has || col.rare_count != best)
             fprintf(stderr, "trial %d: %lld heaps, the transform's class %lld, the least by every mask %lld\n", trial, (long long)n,
                     (long long)col.rare_count, (long long)best);
+        /* oriented as the rare-value kernel (kappa -1, 0, 1): every (mask, hp) in its order, the
+         * common class 1 xor (hp and kappa), hp only with kappa >= 0; the first of the least */
+        for (int kappa = -1; kappa <= 1; kappa++) {
+            int64_t least = INT64_MAX, bmask = 0;
+            int bhp = 0;
+            for (int64_t mask = 1; mask < ((int64_t)1 << k); mask++)
+                for (int hp = 0; hp < 2; hp++) {
+                    if (hp && kappa < 0) continue;
+                    int cc = 1 ^ (hp & kappa);
+                    int64_t rare = 0;
+                    for (int64_t x = 0; x < n; x++)
+                        rare += (__builtin_parityll((uint64_t)(gr_values_get(&t, x) & mask)) ^ (hp & (int)(x & 1))) != cc;
+                    if (rare < least) { least = rare; bmask = mask; bhp = hp; }
+                }
+            gr_value_columns oc = { 0 };
+            int ohas = gr_detect_rare_classes_as(&c, &t, n, kappa, &oc);
+            gr_detect_columns(&t, n, &oc);
+            int ok = k == 0 ? !ohas
+                            : ohas && oc.rare_count == least && (int64_t)oc.rare_mask == bmask && oc.rare_heap_parity == bhp;
+            oriented += ok;
+            if (!ok)
+                fprintf(stderr, "trial %d kappa %d: transform mask %llx hp %d rare %lld, every mask: %llx hp %d rare %lld\n", trial,
+                        kappa, (unsigned long long)oc.rare_mask, oc.rare_heap_parity, (long long)oc.rare_count,
+                        (unsigned long long)bmask, bhp, (long long)least);
+        }
         gr_values_free(&t);
     }
     printf("rare classes by the Walsh-Hadamard transform: %d of %d random sequences as every mask tried alone\n", agree, trials);
     CHECK_EQ(agree, trials);
+    printf("oriented as the rare-value kernel: %d of %d (3 orientations each) as every mask tried alone\n", oriented, 3 * trials);
+    CHECK_EQ(oriented, 3 * trials);
     CHECK_EQ(c.mem_used, 0);
     gr_ctx_free(&c);
 }

@@ -26,11 +26,11 @@ typedef struct gr_heap_table_cap {
      * rare values, the parity of heaps holding them, the common class): 1, or 0 when no such
      * kernel ran. */
     int (*rare_classes)(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
-    /* The rule by which the rare-value kernel picks its classes, for those who pick them again
-     * from counts of (value, heap parity) (query/longrun.c): -2 when the kernel does not apply
-     * to g; else the common class is 1 xor (heap_parity and r), r the parity of every split
-     * place, or -1 when they are mixed (then never with the heap's parity). */
-    int (*rare_rule)(const gr_game *g);
+    /* Where it did not run (or not yet), the orientation of the classes it would take, as the
+     * published tables count them: the parity of the code's split places (0 or 1, -1 when they
+     * differ; period/detect.h: gr_detect_rare_classes_as), or -2 (GR_RARE_ANY) for a game it
+     * does not handle: then the smaller side of any split. */
+    int (*rare_orientation)(const gr_game *g);
     /* The options a check of periodicity may enumerate by default before it stops computing
      * (kernels whose work per heap grows with the heap); 0: unbounded, the heap bound suffices. */
     uint64_t (*check_budget)(const gr_game *g);

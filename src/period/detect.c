@@ -178,6 +178,10 @@ void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col) 
 }
 
 int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value_columns *col) {
+    return gr_detect_rare_classes_as(c, vals, n, GR_RARE_ANY, col);
+}
+
+int gr_detect_rare_classes_as(gr_ctx *c, const gr_values *vals, int64_t n, int kappa, gr_value_columns *col) {
     if (n > vals->n) n = vals->n;
     if (n < 1) return 0;
     int64_t largest = 0;
@@ -192,7 +196,7 @@ int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value
     int64_t *h = gr_alloc(c, size * sizeof *h);
     memset(h, 0, size * sizeof *h);
     for (int64_t x = 0; x < n; x++) h[(size_t)gr_values_get(vals, x) | ((size_t)(x & 1) << k)]++;
-    int r = gr_detect_rare_classes_of(h, k, col);
+    int r = gr_detect_rare_classes_of(h, k, n, kappa, col);
     gr_free(c, h);
     return r;
 }
@@ -207,17 +211,33 @@ void gr_detect_walsh(int64_t *h, size_t size) {
             }
 }
 
-int gr_detect_rare_classes_of(int64_t *h, int k, gr_value_columns *col) {
+int gr_detect_rare_classes_of(int64_t *h, int k, int64_t n, int kappa, gr_value_columns *col) {
     size_t size = (size_t)1 << (k + 1);
     gr_detect_walsh(h, size);   /* h[m] becomes (heaps of parity 0) - (of parity 1) */
     size_t best = 0;
-    for (size_t m = 1; m < size; m++) {
-        int64_t d = h[m] < 0 ? -h[m] : h[m], bd = best ? (h[best] < 0 ? -h[best] : h[best]) : -1;
-        if (d > bd) best = m;
+    if (kappa == GR_RARE_ANY) {
+        for (size_t m = 1; m < size; m++) {
+            int64_t d = h[m] < 0 ? -h[m] : h[m], bd = best ? (h[best] < 0 ? -h[best] : h[best]) : -1;
+            if (d > bd) best = m;
+        }
+    } else {
+        /* as the rare-value kernel chooses (sparse.c): the common class is 1 xor (hp and kappa),
+         * a heap-parity bit only when every split place has the parity kappa; the first of the
+         * least in its order, (mask << 1) | hp */
+        int64_t least = INT64_MAX;
+        for (size_t mask = 1; mask < ((size_t)1 << k); mask++)
+            for (int hp = 0; hp < 2; hp++) {
+                if (hp && kappa < 0) continue;
+                size_t m = mask | ((size_t)hp << k);
+                int cc = 1 ^ (hp & kappa);
+                int64_t rare = cc ? (n + h[m]) / 2 : (n - h[m]) / 2;   /* h[m]: class 0 - class 1 */
+                if (rare < least) { least = rare; best = m; }
+            }
     }
     col->has_rare = best != 0;
     col->rare_mask = best & (((size_t)1 << k) - 1);
     col->rare_heap_parity = (int)(best >> k) & 1;
-    col->rare_common = best && h[best] < 0;   /* more heaps of parity 1: they are the common class */
+    col->rare_common = kappa == GR_RARE_ANY ? best && h[best] < 0   /* more heaps of parity 1: the common class */
+                                            : 1 ^ (col->rare_heap_parity & kappa);
     return col->has_rare;
 }

@@ -84,9 +84,18 @@ void gr_detect_columns(const gr_values *vals, int64_t n, gr_value_columns *col);
  * (value, heap parity) (bit k of the index the heap's parity, k the values' bit length). 0 when
  * some value is past 2^20 (or negative): no columns then. */
 int gr_detect_rare_classes(gr_ctx *c, const gr_values *vals, int64_t n, gr_value_columns *col);
-/* The same from the counts themselves: h[v | parity << k] heaps of value v < 2^k and that heap
- * parity (2^(k+1) entries, overwritten by their transform); sets the classes of col. */
-int gr_detect_rare_classes_of(int64_t *h, int k, gr_value_columns *col);
+/* The same with the orientation the rare-value kernel takes (eval/heap/sparse.h) and the
+ * published tables count (tczajka's, Flammenkamp's): kappa, the parity of every split place of
+ * the code (0 or 1) or -1 when they differ, fixes the common class as 1 xor (hp and kappa), hp
+ * the heap-parity bit, allowed only when kappa >= 0; of those, the mask with the fewest rare
+ * heaps (the first in the order (mask << 1) | hp, as the kernel takes it). GR_RARE_ANY: the
+ * rule above. */
+enum { GR_RARE_ANY = -2 };
+int gr_detect_rare_classes_as(gr_ctx *c, const gr_values *vals, int64_t n, int kappa, gr_value_columns *col);
+/* The same from the counts themselves (query/longrun.c keeps them as it goes): h[v | parity << k]
+ * heaps of value v < 2^k and that heap parity among n heaps (2^(k+1) entries, overwritten by
+ * their transform); sets the classes of col. */
+int gr_detect_rare_classes_of(int64_t *h, int k, int64_t n, int kappa, gr_value_columns *col);
 /* The Walsh-Hadamard transform in place (size a power of two): h[m] becomes the sum over i of
  * h[i] times -1 to the parity of (i & m). */
 void gr_detect_walsh(int64_t *h, size_t size);

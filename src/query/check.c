@@ -230,9 +230,10 @@ static void periodic_columns(gr_ctx *c, const gr_heap_table_cap *table, const gr
     if (out->checked_to < 0) return;
     gr_value_columns *col = &out->columns;
     memset(col, 0, sizeof *col);
-    /* the rare-value kernel's own classes, else (every other kernel) the split the values give */
+    /* the rare-value kernel's own classes, else the split the values give: oriented as that
+     * kernel would (and the published tables count) for a code it handles, any for the rest */
     col->has_rare = table->rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
-    if (!col->has_rare) gr_detect_rare_classes(c, vals, sat_add(out->checked_to, 1), col);
+    if (!col->has_rare) gr_detect_rare_classes_as(c, vals, sat_add(out->checked_to, 1), table->rare_orientation(g), col);
     gr_detect_columns(vals, sat_add(out->checked_to, 1), col);
     out->has_columns = col->upto >= 0;
 }

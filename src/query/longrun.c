@@ -2,8 +2,8 @@
  *
  * What it keeps besides the heap table: the counts of (value, heap parity), 2^(k+1) numbers for
  * values below 2^k, and the rows so far (one count per value each). The columns come from the
- * counts: the classes are those of gr_detect_rare_classes_of (the split with the fewest heaps
- * on one side, the same choice `check G periodic` makes for the plain kernels), rare_count is
+ * counts: the classes are those of gr_detect_rare_classes_of (oriented as the rare-value kernel
+ * orients them, the same choice `check G periodic` makes for the plain kernels), rare_count is
  * read off the counts, and only last_rare reads the table again: the heaps added since the last
  * row, or (when the classes changed) backwards from the newest heap to the last rare one. */
 #include "longrun.h"
@@ -99,31 +99,12 @@ static int64_t last_rare_in(longrun *L, const gr_value_columns *col, int64_t lo,
     return -1;
 }
 
-/* The classes of heaps 0..L->n-1 from w, a copy of the counts. Where the rare-value kernel
- * applies, by its rule (eval/heap/sparse.c, choose()): of the masks M >= 1 and heap-parity bits
- * h, in the order 2M + h, the first with the fewest heaps outside the common class, which is
- * 1 xor (h and the parity of the split places); so the columns name the classes the published
- * tables do (0.6: 0x1ee), from the values alone. Elsewhere the split the values give
- * (gr_detect_rare_classes_of, as `check G periodic` for the plain kernels). */
+/* The classes of heaps 0..L->n-1 from w, a copy of the counts, oriented as the rare-value
+ * kernel orients them where it applies (its rule, eval/heap/sparse.c), so the columns name the
+ * classes the published tables do (0.6: 0x1ee), from the values alone; elsewhere the split the
+ * values give, as `check G periodic` takes them (period/detect.h). */
 static void choose_classes(longrun *L, int64_t *w, gr_value_columns *col) {
-    int rule = L->table->rare_rule(L->g);
-    if (rule == -2) { gr_detect_rare_classes_of(w, L->k, col); return; }
-    size_t half = (size_t)1 << L->k;
-    gr_detect_walsh(w, 2 * half);     /* w[M | h << k]: heaps of class 0 - heaps of class 1 */
-    int64_t best = -1;
-    for (size_t m = 1; m < half; m++)
-        for (int hp = 0; hp < 2; hp++) {
-            if (hp && rule < 0) continue;
-            int cc = 1 ^ (hp & rule);
-            int64_t d = w[m | (size_t)hp << L->k], rare = cc ? (L->n + d) / 2 : (L->n - d) / 2;
-            if (best < 0 || rare < best) {
-                best = rare;
-                col->has_rare = 1;
-                col->rare_mask = m;
-                col->rare_heap_parity = hp;
-                col->rare_common = cc;
-            }
-        }
+    gr_detect_rare_classes_of(w, L->k, L->n, L->table->rare_orientation(L->g), col);
 }
 
 /* The row of heaps 0..L->n-1. */

@@ -12,6 +12,7 @@
 #include "eval/heap/subthreads.h"
 #include "worker.h"
 #include "eval/heap/octscan.h"
+#include "eval/heap/octneed.h"
 #include "eval/heap/checkpoint.h"
 #include "eval/heap/heapstate.h"
 #include <stdlib.h>
@@ -320,10 +321,16 @@ static void fill_subtract_inf(gr_ctx *c, gr_game *g, int64_t to, gr_progress *pr
                 uint64_t all = m0 | m1 | m2 | m3;                                               \
                 v = ~all ? (uint64_t)__builtin_ctzll(~all) : 64;                                \
             } else {                                                                            \
+                v = UINT64_MAX;                                                                 \
                 if (*seen_cap < P + 1) {                                                        \
                     *seen = gr_realloc(c, *seen, (size_t)P + 1);                                \
                     *seen_cap = (size_t)P + 1;                                                  \
                 }                                                                               \
+                /* a search for every value: no store per pair (octneed.h) */                   \
+                if (sizeof(T) == 2 && gr_octneed_ok(P))                                         \
+                    v = gr_octneed_value(code, (const uint16_t *)(const void *)t, n, P, *seen); \
+            }                                                                                   \
+            if (v == UINT64_MAX) {      /* the byte marks */                                    \
                 uint8_t *restrict s = *seen;                                                    \
                 memset(s, 0, (size_t)P + 1);                                                    \
                 for (int64_t k = k0; k <= last; k++) {                                          \
@@ -543,6 +550,8 @@ int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int
     const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     return hs && hs->sparse && gr_sparse_classes(hs->sparse, mask, heap_parity, common);
 }
+
+int gr_heap_rare_orientation(const gr_game *g) { return gr_sparse_kappa(g); }
 
 int gr_heap_streams(const gr_game *g, gr_conv conv) {
     return conv == CONV_NORMAL && g->evaluator == EVAL_HEAP && g->shape == SHAPE_HEAP && g->kernel <= KER_TB;

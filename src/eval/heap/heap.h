@@ -51,6 +51,9 @@ void gr_heap_describe(const gr_game *g, char *buf, size_t cap);
 
 /* The rare-value kernel's latest classes (sparse.h: gr_sparse_classes); 0 if it never ran. */
 int gr_heap_rare_classes(const gr_game *g, uint64_t *mask, int *heap_parity, int *common);
+/* The orientation of the classes the rare-value kernel would take for g (sparse.h:
+ * gr_sparse_kappa), -2 when it does not handle g. */
+int gr_heap_rare_orientation(const gr_game *g);
 
 /* The plain recurrence over gr_heap_options with no kernel at all: the brute-force twin the
  * tests compare every kernel with. Fills out[0..n]. */

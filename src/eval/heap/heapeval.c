@@ -138,7 +138,7 @@ static const gr_heap_table_cap heap_table_cap = {
     .read = heap_read,
     .read16 = heap_read16,
     .rare_classes = gr_heap_rare_classes,
-    .rare_rule = gr_sparse_rare_rule,
+    .rare_orientation = gr_heap_rare_orientation,
     .check_budget = heap_check_budget,
 };
 

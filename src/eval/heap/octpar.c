@@ -1,6 +1,7 @@
 /* octpar: the plain octal kernel across threads; see octpar.h. */
 #include "eval/heap/octpar.h"
 #include "eval/heap/octscan.h"
+#include "eval/heap/octneed.h"
 #include "pool.h"
 #include "worker.h"
 #include <stdatomic.h>
@@ -15,6 +16,8 @@ typedef struct block {
     const void *t;           /* the table: only heaps below n0 are read by the members */
     int64_t n0, B;
     uint64_t P0;             /* a power of two above every value below n0 */
+    uint64_t w;              /* the members' marks hold the values below w only (octneed.h's
+                              * window; P0 when they hold every one) */
     size_t stride;           /* bytes of reached values per heap: 8 (a mask) or P0 */
     uint8_t *marks;
     atomic_llong next;       /* the next heap of the block to scan, taken by whoever is free */
@@ -37,7 +40,12 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
             int64_t last = code->last_place < n ? code->last_place : n;                          \
             uint8_t *restrict s = J->marks + (size_t)j * J->stride;                               \
             uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                              \
+            /* u16 with AVX-512: a search for every value below the window (octneed.h), then   \
+             * need -> marks */                                                                   \
+            int byneed = sizeof(T) == 2 && J->P0 > 64 && gr_octneed_ok(J->P0);                    \
+            int64_t count = (int64_t)J->w;                                                        \
             if (J->P0 > 64) memset(s, 0, J->stride);                                              \
+            if (byneed) memset(s, 1, (size_t)J->w);                                               \
             for (int64_t k = k0; k <= last; k++) {                                                \
                 const gr_tbdigit *d = &code->d[k];                                                \
                 int64_t r = n - k;                                                                \
@@ -46,8 +54,10 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
                 if (a < 1) a = 1;                                                                 \
                 const T *restrict tr = t + r;                                                     \
                 if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
+                else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s, &count, J->w); \
                 else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
             }                                                                                     \
+            if (byneed) for (size_t x = 0; x < J->w; x++) s[x] ^= 1;                              \
             if (J->P0 <= 64) {                                                                    \
                 uint64_t all = m0 | m1 | m2 | m3;                                                 \
                 memcpy(s, &all, sizeof all);                                                      \
@@ -120,6 +130,24 @@ static void *grow(gr_ctx *c, void *p, size_t *cap, size_t want) {
             }                                                                                     \
             uint64_t v = 0;                                                                       \
             while (s[v]) v++;                                                                     \
+            if (v >= J->w && J->w < J->P0) {                                                      \
+                /* the members' marks stop at the window and every value below it is an        \
+                 * option: this heap again, every split, byte marks (seldom) */                   \
+                memset(s, 0, (size_t)P + 1);                                                      \
+                for (int64_t k = k0; k <= last; k++) {                                            \
+                    const gr_tbdigit *d = &code->d[k];                                            \
+                    int64_t r = n - k;                                                            \
+                    if (r == 0) { if (d->mask & 1u) s[0] = 1; continue; }                        \
+                    if (d->mask & 2u) s[t[r]] = 1;                                                \
+                    if (!(d->mask & 4u)) continue;                                                \
+                    if (d->constraint == TB_EQUAL) { if (r % 2 == 0) s[0] = 1; continue; }        \
+                    int64_t half = split_half(d, r), a = 1;                                       \
+                    const T *restrict tr = t + r;                                                 \
+                    GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                         \
+                }                                                                                 \
+                v = 0;                                                                            \
+                while (s[v]) v++;                                                                 \
+            }                                                                                     \
             if (v > (uint64_t)(TMAX)) return 1;                                                   \
             t[n] = (T)v;                                                                          \
             if ((int64_t)v > tab->max) tab->max = (int64_t)v;                                     \
@@ -160,7 +188,9 @@ int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_
         if (B > MAX_BLOCK) B = MAX_BLOCK;
         if (B > n0 / 4) B = n0 / 4;
         if (B > to - n0 + 1) B = to - n0 + 1;
-        block J = { &g->tb, tab->data, n0, B, P0, P0 <= 64 ? 8 : (size_t)P0, NULL, 0 };
+        /* u16 past the window with AVX-512: the members look for the values below it only */
+        uint64_t w = tab->width == 2 && P0 > 64 && gr_octneed_ok(P0) ? gr_octneed_window(P0) : P0;
+        block J = { &g->tb, tab->data, n0, B, P0, w, P0 <= 64 ? 8 : (size_t)P0, NULL, 0 };
         if (H->marks_cap < (size_t)B * J.stride) {
             uint8_t *nm = grow(c, H->marks, &H->marks_cap, (size_t)B * J.stride);
             if (!nm) break;

@@ -15,13 +15,13 @@ int gr_sparse_applies(const gr_game *g) {
     return 0;
 }
 
-int gr_sparse_rare_rule(const gr_game *g) {
+int gr_sparse_kappa(const gr_game *g) {
     if (!gr_sparse_applies(g)) return -2;
     int kappa = -2;
     for (int k = 0; k <= g->tb.last_place; k++) {
         gr_tbdigit d = g->tb.d[k];
         if (!(d.mask & 4u) || d.constraint == TB_EQUAL) continue;
-        kappa = kappa == -2 ? (k & 1) : kappa == (k & 1) ? kappa : -1;   /* as gr_sparse_new */
+        kappa = kappa == -2 ? (k & 1) : kappa == (k & 1) ? kappa : -1;
     }
     return kappa;
 }

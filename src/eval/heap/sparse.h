@@ -29,9 +29,10 @@ typedef struct gr_sparse gr_sparse;
 
 /* Is the code one the kernel handles (at most two heaps, no repeating digits, some split)? */
 int gr_sparse_applies(const gr_game *g);
-/* -2 if the kernel does not apply to g, else the parity of every split place of its code (-1:
- * mixed): the common class of a choice with the heap-parity bit h is 1 xor (h and this). */
-int gr_sparse_rare_rule(const gr_game *g);
+/* The parity of every split place of such a code (0 or 1), -1 when they differ; -2 when the
+ * kernel does not handle the code. It orients the classes: the common class is 1 xor (hp and
+ * kappa), a heap-parity bit hp only when kappa >= 0. */
+int gr_sparse_kappa(const gr_game *g);
 /* warmup: heaps computed by the plain kernel before the first choice (0: the default, 1024). */
 gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup);
 /* (Tracked memory, kept in the game's cache for later calls: freed with the context.) */

@@ -170,7 +170,7 @@ static inline int64_t pairs_u16(const uint16_t *restrict t, int64_t m, int64_t a
                                 uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
                                 int level) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (level >= GR_SIMD_AVX512 && P <= 1024)
+    if (level >= GR_SIMD_AVX512 && (P <= 1024 || lim <= 4096))
         return gr_sparse_pairs_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
     if (level >= GR_SIMD_AVX2 && P <= 512) return gr_sparse_pairs_avx2_u16(t, m, a, hi, need, mark, count, budget, lim);
 #else

@@ -9,7 +9,9 @@
  * permute, so a vector of pairs costs the same few instructions however many values are needed:
  *   AVX-512, u16 table (values below 1024): 32 pairs; the bitset is 32 (or 64) words, lane
  *     x's word x >> 4 by vpermw (vpermi2w over two registers past 512), its bit x & 15 by a
- *     variable shift;
+ *     variable shift; with larger values (0.04 from about heap 2^19, P = 2048) while the values
+ *     needed are below 2048: two registers (or four, two vpermi2w and a blend by bit 10) and
+ *     the lanes past the bitset masked off by a compare;
  *   AVX-512 (VBMI), u8 table: 64 pairs; 32 bytes of bitset, byte x >> 3 by vpermb, its bit
  *     1 << (x & 7) from a vpshufb table;
  *   AVX2, u8 table: 32 pairs; the bitset's bytes by two vpshufb (16 bytes each) and a blend;
@@ -68,9 +70,10 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 #define AVX2 __attribute__((target("avx2")))
 
-/* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 1024. */
+/* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 4096 (bits: 64
+ * words; those past 1024 are cleared only when lim is past 1024). */
 AVX512 static void need_bits512(const uint8_t *need, uint64_t lim, uint64_t *bits) {
-    memset(bits, 0, 128);
+    memset(bits, 0, lim > 1024 ? 512 : 128);
     for (uint64_t y = 0; y < lim; y += 64) {
         uint64_t left = lim - y;
         __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
@@ -94,7 +97,7 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
     const uint16_t *restrict tm = t + m;
     int64_t cnt = *count, bud = *budget;
     if (cnt && a + 31 <= hi && bud >= 32) {
-        uint64_t bits[16] __attribute__((aligned(64)));
+        uint64_t bits[64] __attribute__((aligned(64)));
         need_bits512(need, lim, bits);
         __m512i lo = _mm512_load_si512(bits), hi2 = _mm512_load_si512(bits + 8);
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
@@ -103,18 +106,19 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
         uint16_t xs[64] __attribute__((aligned(64)));
         /* two vectors a step while 64 pairs are left (one branch for both: most steps of the
          * long tail hit nothing), then one; P <= 512: one register of bitset, else two */
-#define TEST16(X, OFF, LOOKUP)                                                                        \
+#define TEST16(X, OFF, LOOKUP, RANGE)                                                                 \
         __m512i X = _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + a + (OFF))),              \
                                      _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - a - (OFF) - 31)))); \
         __mmask32 k##X;                                                                               \
         {                                                                                             \
             __m512i x = X, w = LOOKUP;                                                                \
-            k##X = _mm512_test_epi16_mask(_mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one);  \
+            k##X = _mm512_mask_test_epi16_mask(RANGE, _mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one); \
         }
-#define LOOP16(LOOKUP, CLEAR)                                                                         \
+#define LOOP16(LOOKUP, CLEAR) LOOP16R(LOOKUP, CLEAR, (__mmask32)~0u)
+#define LOOP16R(LOOKUP, CLEAR, RANGE)                                                                 \
         while (a + 63 <= hi && bud >= 64) {                                                           \
-            TEST16(x0, 0, LOOKUP)                                                                     \
-            TEST16(x1, 32, LOOKUP)                                                                    \
+            TEST16(x0, 0, LOOKUP, RANGE)                                                              \
+            TEST16(x1, 32, LOOKUP, RANGE)                                                             \
             if (kx0 | kx1) {                                                                          \
                 _mm512_store_si512((void *)xs, x0);                                                   \
                 _mm512_store_si512((void *)(xs + 32), x1);                                            \
@@ -124,7 +128,7 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             bud -= 64;                                                                                \
         }                                                                                             \
         while (a + 31 <= hi && bud >= 32) {                                                           \
-            TEST16(x0, 0, LOOKUP)                                                                     \
+            TEST16(x0, 0, LOOKUP, RANGE)                                                              \
             if (kx0) {                                                                                \
                 _mm512_store_si512((void *)xs, x0);                                                   \
                 HITS(kx0, 0, xs, CLEAR);                                                              \
@@ -134,13 +138,60 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
         }
         if (P <= 512) {
             LOOP16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo), lo = clear_bit(lo, y, h))
-        } else {
+        } else if (P <= 1024) {
             /* 512 <= P <= 1024: two registers */
             LOOP16(_mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
                    if (y < 512) lo = clear_bit(lo, y, h); else hi2 = clear_bit(hi2, y - 512, h))
+        } else if (lim <= 1024) {
+            /* values past 1024 (P > 1024) but none of them needed: the two registers, and the
+             * lanes from 1024 on (whose word index wraps) masked off */
+            const __m512i top = _mm512_set1_epi16(1024);
+            LOOP16R(_mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
+                    if (y < 512) lo = clear_bit(lo, y, h); else hi2 = clear_bit(hi2, y - 512, h),
+                    _mm512_cmplt_epu16_mask(x, top))
+        } else if (lim <= 2048) {
+            /* 1024 < lim <= 2048: four registers, two lookups and a blend by the value's bit 10;
+             * the lanes from 2048 on masked off */
+            __m512i b2 = _mm512_load_si512(bits + 16), b3 = _mm512_load_si512(bits + 24);
+            const __m512i top = _mm512_set1_epi16(2048), b10 = _mm512_set1_epi16(1024);
+            LOOP16R(_mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, b10),
+                                            _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2),
+                                            _mm512_permutex2var_epi16(b2, _mm512_srli_epi16(x, 4), b3)),
+                    switch (y >> 9) {
+                    case 0: lo = clear_bit(lo, y, h); break;
+                    case 1: hi2 = clear_bit(hi2, y - 512, h); break;
+                    case 2: b2 = clear_bit(b2, y - 1024, h); break;
+                    default: b3 = clear_bit(b3, y - 1536, h); break;
+                    },
+                    _mm512_cmplt_epu16_mask(x, top))
+        } else {
+            /* 2048 < lim <= 4096 (the plain kernel's search of every value, octneed.c): eight
+             * registers, four lookups and blends by bits 10 and 11 */
+            __m512i b2 = _mm512_load_si512(bits + 16), b3 = _mm512_load_si512(bits + 24);
+            __m512i b4 = _mm512_load_si512(bits + 32), b5 = _mm512_load_si512(bits + 40);
+            __m512i b6 = _mm512_load_si512(bits + 48), b7 = _mm512_load_si512(bits + 56);
+            const __m512i top = _mm512_set1_epi16(4096), b10 = _mm512_set1_epi16(1024), b11 = _mm512_set1_epi16(2048);
+#define PAIR4(X, R0, R1, R2, R3)                                                                      \
+            _mm512_mask_blend_epi16(_mm512_test_epi16_mask(X, b10),                                   \
+                                    _mm512_permutex2var_epi16(R0, _mm512_srli_epi16(X, 4), R1),       \
+                                    _mm512_permutex2var_epi16(R2, _mm512_srli_epi16(X, 4), R3))
+            LOOP16R(_mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, b11), PAIR4(x, lo, hi2, b2, b3), PAIR4(x, b4, b5, b6, b7)),
+                    switch (y >> 9) {
+                    case 0: lo = clear_bit(lo, y, h); break;
+                    case 1: hi2 = clear_bit(hi2, y - 512, h); break;
+                    case 2: b2 = clear_bit(b2, y - 1024, h); break;
+                    case 3: b3 = clear_bit(b3, y - 1536, h); break;
+                    case 4: b4 = clear_bit(b4, y - 2048, h); break;
+                    case 5: b5 = clear_bit(b5, y - 2560, h); break;
+                    case 6: b6 = clear_bit(b6, y - 3072, h); break;
+                    default: b7 = clear_bit(b7, y - 3584, h); break;
+                    },
+                    _mm512_cmplt_epu16_mask(x, top))
+#undef PAIR4
         }
 #undef TEST16
 #undef LOOP16
+#undef LOOP16R
     }
     SCALAR_REST(uint16_t)
 }
