@@ -111,7 +111,14 @@ class Runner:
 
     def wants_more(self, row):
         """After the first stage: does the member go on to --rare-heaps?"""
-        return row['status'] != 'proved' and bool(row.get('rare_kernel')) and self.args.rare_heaps > self.args.heaps
+        if row['status'] == 'proved' or not row.get('rare_kernel') or self.args.rare_heaps <= self.args.heaps:
+            return False
+        # --sparse settled: only a sparse space, whose rare heaps ended in the first half of the
+        # heaps (0.6: none past heap 20627). The kernel also takes codes whose rare class keeps
+        # growing (0.04 from 2^19 on, about 4% of the heaps rare), and its work per heap grows
+        # with the rare heaps: those would take hours to 2^26.
+        last = row.get('last_rare')
+        return self.args.sparse == 'rare' or last is None or last < self.args.heaps // 2
 
     def member(self, code):
         mdir = os.path.join(self.args.state, dirname_of(code))
@@ -232,11 +239,15 @@ def table(args, codes, results, published, command, runs_wall):
     out.append('Grundy\'s game (`4!.0`), %d codes `0.xyz` and %d codes `4.xyz`, the family of'
                % (sum(c.startswith('0.') for c in codes), sum(c.startswith('4.') for c in codes)))
     out.append('[`examples/unsolved-octal.game`](../../examples/unsolved-octal.game). Every code is computed to')
-    out.append('%s heaps (heaps 0..%s - 1, the published tables\' n) and a code the rare-value kernel was computing'
+    out.append('%s heaps (heaps 0..%s - 1, the published tables\' n), and a code the rare-value kernel was computing'
                % (power(args.heaps), power(args.heaps)))
-    out.append('there goes on to %s heaps; a period proved earlier ends the code (n is then the heaps its proof'
-               % power(args.rare_heaps))
-    out.append('read). Over heaps 0..n-1: the largest value and the first heap with it, the rare-value mask')
+    if args.sparse == 'settled':
+        out.append('there with no rare heap in the second half (a sparse space) goes on to %s heaps; a period proved'
+                   % power(args.rare_heaps))
+    else:
+        out.append('there goes on to %s heaps; a period proved' % power(args.rare_heaps))
+    out.append('earlier ends the code (n is then the heaps its proof read). Over heaps 0..n-1: the largest')
+    out.append('value and the first heap with it, the rare-value mask')
     out.append('(hexadecimal; `p` after it: with the heap\'s parity), how many heaps are rare (heap 0 counted, as')
     out.append('the published tables count it) and the last of them. Kernel `rare`: the rare-value kernel\'s own')
     out.append('classes; `plain`: a plain kernel computed the values, and the classes are the split the values')
@@ -292,6 +303,9 @@ def main():
     ap.add_argument('--heaps', type=count, default=2 ** 22, help='heaps of every member (default 2^22)')
     ap.add_argument('--rare-heaps', type=count, default=2 ** 26,
                     help='heaps of a member the rare-value kernel computes (default 2^26)')
+    ap.add_argument('--sparse', choices=('settled', 'rare'), default='settled',
+                    help='who goes on to --rare-heaps: rare-value members whose rare heaps ended in the first '
+                         'half of --heaps (settled, the default), or every member the rare-value kernel computed')
     ap.add_argument('--state', default='unsolved.state', help='folder of finished rows and checkpoints')
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'tables', 'unsolved-octal.md'))
     ap.add_argument('--family', default=os.path.join(ROOT, 'examples', 'unsolved-octal.game'))
@@ -316,7 +330,7 @@ def main():
     os.makedirs(args.state, exist_ok=True)
     # the state belongs to one pair of targets: another pair would mix rows of different n
     key = os.path.join(args.state, 'targets.txt')
-    targets = '%d %d\n' % (args.heaps, args.rare_heaps)
+    targets = '%d %d %s\n' % (args.heaps, args.rare_heaps, args.sparse)
     if os.path.exists(key) and open(key).read() != targets:
         sys.exit('unsolved_table: %s holds rows for other targets (%s); remove it or name another --state'
                  % (args.state, open(key).read().strip()))
@@ -351,6 +365,8 @@ def main():
         command += ' --heaps %s' % power(args.heaps)
     if args.rare_heaps != 2 ** 26:
         command += ' --rare-heaps %s' % power(args.rare_heaps)
+    if args.sparse != 'settled':
+        command += ' --sparse %s' % args.sparse
     if args.members:
         command += ' --members %s' % args.members
     write_whole(args.out, table(args, codes, results, published_rows(args.published), command, runs_wall))
