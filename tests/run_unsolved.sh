@@ -89,6 +89,18 @@ cmp <(strip t1.md) <(strip t3.md) > /dev/null || bad "the resumed table differs 
 $tool --heaps 2^12 --state s2 --out t4.md 2> err.txt && bad "other targets over a state were taken"
 grep -q 'holds rows for other targets' err.txt || bad "the refusal's message: $(cat err.txt)"
 
+# ---- two runs at once over one state folder (as on two machines over a shared file system):
+# each member is computed by one of them, once; a third run then only assembles the table ----
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc1.md 2> /dev/null &
+pa=$!
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc2.md 2> /dev/null
+wait $pa
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc.md || bad "the shared-state table failed"
+cmp <(strip t1.md) <(strip tc.md) > /dev/null || bad "two runs over one state differ apart from times"
+runs=$(cat sc/*/times.txt | wc -l) stages=$(grep -c '^| `' tc.md) taken=$(grep -c '^| `[^|]*| none | 2^14 |' tc.md)
+[ "$runs" = $((stages + taken)) ] || bad "two runs over one state ran $runs processes for $stages members, $taken of them twice"
+[ -z "$(ls -d sc/*/lock 2>/dev/null)" ] || bad "locks were left behind"
+
 # ---- interrupted in the middle of members, then resumed: the same rows as uninterrupted ----
 $tool --threads 2 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state si --out ti.md &
 pid=$!

@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -63,6 +64,16 @@ def dirname_of(code):
     return code.replace('!', 'x').replace('?', 'q').replace('=', 'e')
 
 
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def write_whole(path, text):
     tmp = path + '.tmp'
     with open(tmp, 'w', encoding='utf-8') as f:
@@ -81,6 +92,7 @@ class Runner:
         self.lock = threading.Lock()
         self.children = set()
         self.failed = []
+        self.elsewhere = []               # members another process holds the lock of
 
     def run_grundy(self, mdir, to):
         """One grundy run of the member in mdir to heap `to`: (status, json, wall, cpu)."""
@@ -126,6 +138,37 @@ class Runner:
         done = os.path.join(mdir, 'row.json')
         if os.path.exists(done):
             return
+        if not self.lock_member(mdir):
+            with self.lock:
+                self.elsewhere.append(code)
+            return
+        try:
+            self.member_locked(code, mdir, done)
+        finally:
+            shutil.rmtree(os.path.join(mdir, 'lock'), ignore_errors=True)
+
+    def lock_member(self, mdir):
+        """A member is computed by one process at a time, whatever shares the state folder (runs
+        on other machines over a shared file system): mkdir is atomic. A lock left by a process of
+        this machine that is gone is taken over."""
+        lock = os.path.join(mdir, 'lock')
+        me = '%s %d\n' % (socket.gethostname(), os.getpid())
+        for _ in range(2):
+            try:
+                os.mkdir(lock)
+                write_whole(os.path.join(lock, 'owner'), me)
+                return True
+            except FileExistsError:
+                try:
+                    host, pid = open(os.path.join(lock, 'owner')).read().split()
+                except (OSError, ValueError):
+                    return False          # being taken right now
+                if host != socket.gethostname() or pid_alive(int(pid)):
+                    return False
+                shutil.rmtree(lock, ignore_errors=True)
+        return False
+
+    def member_locked(self, code, mdir, done):
         game = 'game u = octal "%s";\ncheck u periodic;\n' % code
         gpath = os.path.join(mdir, 'member.game')
         if not os.path.exists(gpath) or open(gpath).read() != game:
@@ -354,6 +397,9 @@ def main():
             print('unsolved_table: member %s failed (grundy exit status %d); see %s/stderr.txt' % (code, status, mdir),
                   file=sys.stderr)
         return 3
+    if runner.elsewhere:
+        print('unsolved_table: %d members are being computed by another run over %s (%s); run again when it is done'
+              % (len(runner.elsewhere), args.state_shown, ', '.join(runner.elsewhere)), file=sys.stderr)
     results = {}
     for code in codes:
         path = os.path.join(args.state, dirname_of(code), 'row.json')
