@@ -294,7 +294,7 @@ def table(args, codes, results, published, command, runs_wall):
     out.append('(hexadecimal; `p` after it: with the heap\'s parity), how many heaps are rare (heap 0 counted, as')
     out.append('the published tables count it) and the last of them. Kernel `rare`: the rare-value kernel\'s own')
     out.append('classes; `plain`: a plain kernel computed the values, and the classes are the split the values')
-    out.append('give (see docs/periodicity.md, "The research tables\' columns"), not a sparse space. Time: the')
+    out.append('give (see [periodicity.md](../periodicity.md), "The research tables\' columns"), not a sparse space. Time: the')
     out.append('member\'s own processes, wall clock and CPU. The published columns (Czajka, where his table')
     out.append('has them) stand beside ours; they are counted over their own n.')
     out.append('')
