@@ -14,20 +14,23 @@ cd "$dir" || exit 1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# ---- the family: 83 members, Grundy's game first, 69 codes 0.xyz (and 0.xy), 13 codes 4.xyz ----
-"$grundy" "$src/examples/unsolved-octal.game" --to 64 --threads 1 --format csv --no-progress > fam.csv || bad "the family's check failed"
+# ---- the family: 83 members, Grundy's game first, 69 codes 0.xyz (and 0.xy), 13 codes 4.xyz;
+# its census to heap 4095 has no two members in a class ----
+"$grundy" "$src/examples/unsolved-octal.game" --threads 1 --no-progress > fam.txt || bad "the family's census failed"
+grep -q ' to 4095: 83 members in 83 classes$' fam.txt || bad "not 83 members in 83 classes: $(head -c 300 fam.txt)"
+"$grundy" "$src/examples/unsolved-octal.game" --threads 1 --no-progress --format json > fam.json || bad "the family's census failed"
 members=$("$python" -c '
-import csv, sys
-rows = list(csv.DictReader(open("fam.csv")))
-print(" ".join(r["member"] for r in rows))')
+import json
+print(" ".join(m["code"] for l in open("fam.json") for m in json.loads(l)["members"]))')
 set -- $members
 [ $# = 83 ] || bad "the family has $# members, not 83"
-[ "$1" = "u[4!.0]" ] && [ "$2" = "u[0.6]" ] && [ "${83}" = "u[4.406]" ] || bad "first or last members: $1 $2 ... ${83}"
-[ "$(printf '%s\n' $members | grep -c '^u\[0\.')" = 69 ] || bad "not 69 codes 0.x"
-[ "$(printf '%s\n' $members | grep -c '^u\[4\.')" = 13 ] || bad "not 13 codes 4.x"
-for m in 'u[0.04]' 'u[0.06]' 'u[0.14]' 'u[0.776]' 'u[4.344]' 'u[4.064]'; do
+[ "$1" = "4!.0" ] && [ "$2" = "0.6" ] && [ "${83}" = "4.406" ] || bad "first or last members: $1 $2 ... ${83}"
+[ "$(printf '%s\n' $members | grep -c '^0\.')" = 69 ] || bad "not 69 codes 0.x"
+[ "$(printf '%s\n' $members | grep -c '^4\.')" = 13 ] || bad "not 13 codes 4.x"
+for m in 0.04 0.06 0.14 0.776 4.344 4.064; do
     printf '%s\n' $members | grep -qxF "$m" || bad "$m is not a member"
 done
+grep -q '^  [0-9]* *proved  *51  *998 .* 4.344$' fam.txt || bad "4.344's period 51 from 998 in the census"
 
 # cells of a table's rows without the time columns (wall, CPU: the 10th and 11th) and without
 # the closing note's times
@@ -81,7 +84,7 @@ cmp <(strip t1.md) <(strip t2.md) > /dev/null || { bad "1 and 2 at once differ a
 runs_before=$(cat s2/0.04/times.txt | wc -l)
 rm s2/0.054/row.json s2/0.054/stages.json s2/0.04/row.json s2/0.04/stages.json
 $tool --threads 2 --heaps 2^13 --rare-heaps 2^14 --state s2 --out t3.md || bad "the resumed table failed"
-cmp <(strip t1.md) <(strip t3.md) > /dev/null || bad "the resumed table differs apart from times"
+cmp <(strip t1.md) <(strip t3.md) > /dev/null || { bad "the resumed table differs apart from times"; diff <(strip t1.md) <(strip t3.md); }
 [ "$(wc -l < s2/0.04/times.txt)" = $((runs_before + 1)) ] || bad "0.04 was not computed once more"
 [ "$(wc -l < s2/0.054/times.txt)" = 4 ] || bad "0.054 was not computed again in two stages"
 [ "$(wc -l < s2/0.6/times.txt)" -le 2 ] || bad "0.6, finished, was computed again"
@@ -96,7 +99,7 @@ pa=$!
 $tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc2.md 2> /dev/null
 wait $pa
 $tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc.md || bad "the shared-state table failed"
-cmp <(strip t1.md) <(strip tc.md) > /dev/null || bad "two runs over one state differ apart from times"
+cmp <(strip t1.md) <(strip tc.md) > /dev/null || { bad "two runs over one state differ apart from times"; diff <(strip t1.md) <(strip tc.md); }
 runs=$(cat sc/*/times.txt | wc -l) stages=$(grep -c '^| `' tc.md) taken=$(grep -c '^| `[^|]*| none | 2^14 |' tc.md)
 [ "$runs" = $((stages + taken)) ] || bad "two runs over one state ran $runs processes for $stages members, $taken of them twice"
 [ -z "$(ls -d sc/*/lock 2>/dev/null)" ] || bad "locks were left behind"
