@@ -73,6 +73,7 @@ typedef struct gr_value_columns {
     int64_t upto;                      /* the last heap counted */
     int64_t largest, largest_at;
     int has_rare;
+    int rare_kernel;                   /* the classes are the rare-value kernel's own (it ran) */
     uint64_t rare_mask;
     int rare_heap_parity, rare_common;
     int64_t rare_count, last_rare;

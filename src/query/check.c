@@ -232,7 +232,7 @@ static void periodic_columns(gr_ctx *c, const gr_heap_table_cap *table, const gr
     memset(col, 0, sizeof *col);
     /* the rare-value kernel's own classes, else the split the values give: oriented as that
      * kernel would (and the published tables count) for a code it handles, any for the rest */
-    col->has_rare = table->rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
+    col->has_rare = col->rare_kernel = table->rare_classes(g, &col->rare_mask, &col->rare_heap_parity, &col->rare_common);
     if (!col->has_rare) gr_detect_rare_classes_as(c, vals, sat_add(out->checked_to, 1), table->rare_orientation(g), col);
     gr_detect_columns(vals, sat_add(out->checked_to, 1), col);
     out->has_columns = col->upto >= 0;
@@ -311,6 +311,10 @@ void gr_check_columns_json(const gr_check_result *r, FILE *out) {
     if (!r->has_columns || !col->has_rare) return;
     fprintf(out, ",\"largest\":%lld,\"largest_at\":%lld", (long long)col->largest, (long long)col->largest_at);
     gr_check_rare_json(r, out);
+}
+
+void gr_check_kernel_json(const gr_check_result *r, FILE *out) {
+    if (r->has_columns) fprintf(out, ",\"rare_kernel\":%s", r->columns.rare_kernel ? "true" : "false");
 }
 
 void gr_check_columns_csv(const gr_check_result *r, FILE *out) {

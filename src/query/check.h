@@ -37,6 +37,10 @@ void gr_check_run(gr_ctx *c, gr_rquery *q, gr_check_result *out);
 /* The columns of a periodic check where the rare-value kernel ran (nothing otherwise): JSON
  * members ,"largest":..,"last_rare":.. and a text line with the given indent. */
 void gr_check_columns_json(const gr_check_result *r, FILE *out);
+/* ,"rare_kernel":true|false where the columns were made: whether the rare-value kernel computed
+ * the values (its classes are the columns'), or a plain kernel did (the classes the values give).
+ * Written last in the object, after "theorem", so that the fields before it stay as they were. */
+void gr_check_kernel_json(const gr_check_result *r, FILE *out);
 /* The rare-value columns alone (rare_mask .. last_rare), for rows that write largest themselves. */
 void gr_check_rare_json(const gr_check_result *r, FILE *out);
 void gr_check_columns_text(const gr_check_result *r, const char *indent, FILE *out);

@@ -28,6 +28,7 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
         gr_check_columns_json(r, out);
         fprintf(out, ",\"theorem\":");
         gr_json_string(out, r->theorem);
+        gr_check_kernel_json(r, out);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         gr_csv_string(out, q->text);

@@ -354,6 +354,7 @@ static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fm
         gr_check_columns_json(&r, out);
         fprintf(out, ",\"theorem\":");
         gr_json_string(out, r.theorem);
+        gr_check_kernel_json(&r, out);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fputs("claim,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);

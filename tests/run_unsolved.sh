@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The table of unsolved octal games (tools/unsolved_table.py, docs/tables/unsolved-octal.md):
+# the family's members; the table's rows against single `check` runs of the same members (the
+# second stage went on from the first's checkpoint; a fresh run computes from heap 0); the same
+# bytes apart from times for 1 and 2 members at once, after a resume of deleted rows and after an
+# interruption; our columns at 2^17 pinned beside the published rows.
+#   run_unsolved.sh GRUNDY PYTHON3 SOURCE_DIR
+set -u
+grundy=$1 python=$2 src=$3
+tool="$python $src/tools/unsolved_table.py --grundy $grundy --no-progress"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# ---- the family: 83 members, Grundy's game first, 69 codes 0.xyz (and 0.xy), 13 codes 4.xyz;
+# its census to heap 4095 has no two members in a class ----
+"$grundy" "$src/examples/unsolved-octal.game" --threads 1 --no-progress > fam.txt || bad "the family's census failed"
+grep -q ' to 4095: 83 members in 83 classes$' fam.txt || bad "not 83 members in 83 classes: $(head -c 300 fam.txt)"
+"$grundy" "$src/examples/unsolved-octal.game" --threads 1 --no-progress --format json > fam.json || bad "the family's census failed"
+members=$("$python" -c '
+import json
+print(" ".join(m["code"] for l in open("fam.json") for m in json.loads(l)["members"]))')
+set -- $members
+[ $# = 83 ] || bad "the family has $# members, not 83"
+[ "$1" = "4!.0" ] && [ "$2" = "0.6" ] && [ "${83}" = "4.406" ] || bad "first or last members: $1 $2 ... ${83}"
+[ "$(printf '%s\n' $members | grep -c '^0\.')" = 69 ] || bad "not 69 codes 0.x"
+[ "$(printf '%s\n' $members | grep -c '^4\.')" = 13 ] || bad "not 13 codes 4.x"
+for m in 0.04 0.06 0.14 0.776 4.344 4.064; do
+    printf '%s\n' $members | grep -qxF "$m" || bad "$m is not a member"
+done
+grep -q '^  [0-9]* *proved  *51  *998 .* 4.344$' fam.txt || bad "4.344's period 51 from 998 in the census"
+
+# cells of a table's rows without the time columns (wall, CPU: the 10th and 11th) and without
+# the closing note's times
+strip() {
+    sed -e 's/^\(|\([^|]*|\)\{9\}\)[^|]*|[^|]*|/\1 | |/' -e 's/took .* of CPU time (.* of wall time/took T of CPU time (T of wall time/' \
+        -e 's/command .* of wall time in all/command T of wall time in all/' -e 's/(`[^`]*`); the times/(STATE); the times/' "$1"
+}
+
+# ---- every member to 2^13 heaps, the sparse ones to 2^14, two at once ----
+$tool --threads 2 --heaps 2^13 --rare-heaps 2^14 --state s2 --out t2.md || bad "the table (2 at once) failed"
+[ "$(grep -c '^| `' t2.md)" = 83 ] || bad "the table has $(grep -c '^| `' t2.md) rows, not 83"
+rare=$(grep '^| `' t2.md | grep -c '| rare |')
+[ "$rare" -ge 5 ] || bad "only $rare members by the rare-value kernel at 2^13"
+grep -q '^| `0.054` | none | 2^14 | 34 | 3762 | 3d | 38 | 796 | rare |' t2.md || bad "0.054 (a sparse space by 2^13) was not taken to 2^14"
+grep -q '^| `0.36` | none | 2^13 | .* | 7587 | rare |' t2.md || bad "0.36 (rare-value, a rare heap at 7587) was taken past 2^13"
+grep -q '^| `0.04` | none | 2^13 |' t2.md || bad "0.04 (plain) is not at 2^13"
+grep -q '^| `4.344` | proved: period 51, preperiod 998 | 2101 |' t2.md || bad "4.344's period (51 from 998, proof read to heap 2100)"
+grep -q '^| `4.364` | proved: period 62, preperiod 11687 | 2^14 |' t2.md && bad "4.364 proved by 2^14: its window ends at 23500"
+grep -q '^| `4!.0` | .* | 2^21 | 231 | 763622 | fe | 1274 | 82860 |$' t2.md || bad "Grundy's game's published cells"
+
+# each row against a single check of that member alone, computed from heap 0 to the row's n
+"$python" - "$grundy" t2.md <<'EOF' || bad "rows differ from single check runs"
+import json, subprocess, sys
+grundy, path = sys.argv[1], sys.argv[2]
+rows = [l.split('|')[1:-1] for l in open(path) if l.startswith('| `')]
+bad = 0
+for i, r in enumerate(rows):
+    if i % 4 and r[8].strip() != 'rare' and 'proved' not in r[1]:
+        continue   # a quarter of the plain rows, every rare-value and proved row
+    code = r[0].strip().strip('`')
+    n = r[2].strip()
+    n = 2 ** int(n[2:]) if n.startswith('2^') else int(n)
+    prog = 'game u = octal "%s";\ncheck u periodic;\n' % code
+    out = subprocess.run([grundy, '-', '--to', str(n - 1), '--threads', '1', '--format', 'json', '--no-progress'],
+                         input=prog.encode(), capture_output=True, check=True).stdout.decode()
+    j = json.loads(out.splitlines()[-1])
+    status = j['status'] if j['status'] != 'proved' else 'proved: period %d, preperiod %d' % (j['period'], j['preperiod'])
+    mask = '%x%s' % (j['rare_mask'], 'p' if j['rare_heap_parity'] else '')
+    want = [status, str(j['largest']), str(j['largest_at']), mask, str(j['rare_count']),
+            '' if j['last_rare'] is None else str(j['last_rare']), 'rare' if j['rare_kernel'] else 'plain']
+    got = [r[1].strip()] + [c.strip() for c in r[3:9]]
+    if j['checked_to'] + 1 != n or got != want:
+        print('row %s: %s, single run: %s (checked to %d)' % (code, got, want, j['checked_to']))
+        bad = 1
+sys.exit(bad)
+EOF
+
+# ---- the same bytes apart from times: one at a time, and resumed after rows were lost ----
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state s1 --out t1.md || bad "the table (1 at once) failed"
+cmp <(strip t1.md) <(strip t2.md) > /dev/null || { bad "1 and 2 at once differ apart from times"; diff <(strip t1.md) <(strip t2.md) | head; }
+runs_before=$(cat s2/0.04/times.txt | wc -l)
+rm s2/0.054/row.json s2/0.054/stages.json s2/0.04/row.json s2/0.04/stages.json
+$tool --threads 2 --heaps 2^13 --rare-heaps 2^14 --state s2 --out t3.md || bad "the resumed table failed"
+cmp <(strip t1.md) <(strip t3.md) > /dev/null || { bad "the resumed table differs apart from times"; diff <(strip t1.md) <(strip t3.md); }
+[ "$(wc -l < s2/0.04/times.txt)" = $((runs_before + 1)) ] || bad "0.04 was not computed once more"
+[ "$(wc -l < s2/0.054/times.txt)" = 4 ] || bad "0.054 was not computed again in two stages"
+[ "$(wc -l < s2/0.6/times.txt)" -le 2 ] || bad "0.6, finished, was computed again"
+# another pair of targets over the same state is refused
+$tool --heaps 2^12 --state s2 --out t4.md 2> err.txt && bad "other targets over a state were taken"
+grep -q 'holds rows for other targets' err.txt || bad "the refusal's message: $(cat err.txt)"
+
+# ---- two runs at once over one state folder (as on two machines over a shared file system):
+# each member is computed by one of them, once; a third run then only assembles the table ----
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc1.md 2> /dev/null &
+pa=$!
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc2.md 2> /dev/null
+wait $pa
+$tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state sc --out tc.md || bad "the shared-state table failed"
+cmp <(strip t1.md) <(strip tc.md) > /dev/null || { bad "two runs over one state differ apart from times"; diff <(strip t1.md) <(strip tc.md); }
+runs=$(cat sc/*/times.txt | wc -l) stages=$(grep -c '^| `' tc.md) taken=$(grep -c '^| `[^|]*| none | 2^14 |' tc.md)
+[ "$runs" = $((stages + taken)) ] || bad "two runs over one state ran $runs processes for $stages members, $taken of them twice"
+[ -z "$(ls -d sc/*/lock 2>/dev/null)" ] || bad "locks were left behind"
+
+# ---- interrupted in the middle of members, then resumed: the same rows as uninterrupted ----
+$tool --threads 2 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state si --out ti.md &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+st=$?
+[ "$st" = 130 ] || [ "$st" = 0 ] || bad "the interrupted table exited $st"
+$tool --threads 1 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state si --out ti.md || bad "the resumed table failed"
+$tool --threads 2 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state sj --out tj.md || bad "the uninterrupted table failed"
+cmp <(strip ti.md) <(strip tj.md) > /dev/null || { bad "interrupted and resumed differs"; diff <(strip ti.md) <(strip tj.md); }
+
+# ---- our columns at 2^17 beside the published rows (Czajka, UnsolvedGames.md) ----
+$tool --threads 2 --heaps 2^17 --rare-heaps 2^17 --members '4!.0,0.6,0.04,0.06' --state sp --out tp.md || bad "the 2^17 table failed"
+# Grundy's game and 0.6 (published to 2^21): the same mask, rare heaps and last rare heap by 2^17;
+# 0.04 and 0.06 (published to 2^17): the same largest value at the same heap (the plain kernel's
+# split of the values is not the published mask)
+grep -q '^| `4!.0` | none | 2^17 | 230 | 45668 | fe | 1274 | 82860 | rare | .* | 2^21 | 231 | 763622 | fe | 1274 | 82860 |$' tp.md || bad "4!.0 at 2^17"
+grep -q '^| `0.6` | none | 2^17 | 285 | 89634 | 1ee | 1584 | 20627 | rare | .* | 2^21 | 319 | 1274955 | 1ee | 1584 | 20627 |$' tp.md || bad "0.6 at 2^17"
+grep -q '^| `0.04` | none | 2^17 | 1024 | 109363 | [0-9a-f]* | [0-9]* | [0-9]* | plain | .* | 2^17 | 1024 | 109363 | 7b8 | 18860 | 131003 |$' tp.md || bad "0.04 at 2^17"
+grep -q '^| `0.06` | none | 2^17 | 1045 | 127083 | [0-9a-f]* | [0-9]* | [0-9]* | plain | .* | 2^17 | 1045 | 127083 | 5a0 | 52923 | 131070 |$' tp.md || bad "0.06 at 2^17"
+[ "$fail" = 0 ] || { echo "--- tp.md"; cat tp.md; }
+
+if [ "$fail" = 0 ]; then echo "unsolved table: all passed"; else exit 1; fi

@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""unsolved_table: the table of unsolved octal games, docs/tables/unsolved-octal.md.
+
+Every member of the family in examples/unsolved-octal.game (the codes of its `for c in {...}`
+list) is computed by `grundy` to --heaps heaps (heaps 0..heaps-1, as the published tables count
+n), and a member whose values the rare-value kernel was computing at that point (`rare_kernel`
+in the check's JSON) goes on to --rare-heaps. Each member is its own `grundy --threads 1`
+process with its own `--checkpoint`, so that:
+
+  * --threads N runs N members at once (the longest work is one member: a member is never split);
+  * a member's time is its own: the wall and CPU time of its processes (CPU from the kernel's
+    accounting of the child, wait4), never the time since the table started;
+  * the run is resumable at any point: a finished member's row is kept in STATE/<code>/row.json,
+    and an unfinished one goes on from its checkpoint (the second stage goes on from the first's
+    values: `check G periodic` keeps its checkpoint at its --to when it proves nothing). Ctrl-C
+    (or SIGTERM) makes every running grundy save its checkpoint and stop; run the same command
+    again to go on.
+
+The table's bytes are the same for every --threads apart from the time columns and the closing
+note's times: a member's row is what one `grundy` run of that member alone prints.
+
+  tools/unsolved_table.py [--grundy build/grundy] [--threads N] [--heaps 2^22] [--rare-heaps 2^26]
+                          [--state unsolved.state] [--out docs/tables/unsolved-octal.md]
+                          [--members CODE,CODE,...] [--family examples/unsolved-octal.game]
+                          [--published docs/tables/unsolved-published.csv]
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def count(text):
+    """'2^22', '4194304' or '4_194_304' as an integer."""
+    text = text.replace('_', '')
+    if '^' in text:
+        base, exp = text.split('^')
+        return int(base) ** int(exp)
+    return int(text)
+
+
+def family_codes(path):
+    """The codes of the family's list: the quoted strings of the first `for c in {...}`."""
+    src = open(path, encoding='utf-8').read()
+    src = '\n'.join(line.split('#', 1)[0] for line in src.splitlines())   # codes hold no '#'
+    m = re.search(r'for\s+\w+\s+in\s*\{([^}]*)\}', src)
+    if not m:
+        sys.exit('unsolved_table: no "for c in {...}" list in %s' % path)
+    return re.findall(r'"([^"]*)"', m.group(1))
+
+
+def dirname_of(code):
+    """A directory name for a code: '4!.0' -> '4x.0' ('!' and '?' are awkward in shells)."""
+    return code.replace('!', 'x').replace('?', 'q').replace('=', 'e')
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def write_whole(path, text):
+    tmp = path + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class Runner:
+    """Runs members' stages in grundy processes, remembering what each cost."""
+
+    def __init__(self, args):
+        self.args = args
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.children = set()
+        self.failed = []
+        self.elsewhere = []               # members another process holds the lock of
+
+    def run_grundy(self, mdir, to):
+        """One grundy run of the member in mdir to heap `to`: (status, json, wall, cpu)."""
+        cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', '1', '--format', 'json',
+               '--no-progress', '--checkpoint', 'member.ck']
+        if self.args.max_memory:
+            cmd += ['--max-memory', self.args.max_memory]
+        start = time.monotonic()
+        with open(os.path.join(mdir, 'stderr.txt'), 'ab') as err:
+            p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+            with self.lock:
+                self.children.add(p)
+            out = p.stdout.read()
+            _, status, usage = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            with self.lock:
+                self.children.discard(p)
+        wall = time.monotonic() - start
+        cpu = usage.ru_utime + usage.ru_stime
+        # every process's time counts, an interrupted one's too (its work is in the checkpoint)
+        with open(os.path.join(mdir, 'times.txt'), 'a', encoding='utf-8') as f:
+            f.write('%d %.3f %.3f %d\n' % (to, wall, cpu, p.returncode))
+        row = None
+        if p.returncode in (0, 1):
+            lines = [l for l in out.decode('utf-8').splitlines() if l.strip()]
+            row = json.loads(lines[-1])
+        return p.returncode, row
+
+    def wants_more(self, row):
+        """After the first stage: does the member go on to --rare-heaps?"""
+        if row['status'] == 'proved' or not row.get('rare_kernel') or self.args.rare_heaps <= self.args.heaps:
+            return False
+        # --sparse settled: only a sparse space, whose rare heaps ended in the first half of the
+        # heaps (0.6: none past heap 20627). The kernel also takes codes whose rare class keeps
+        # growing (0.04 from 2^19 on, about 4% of the heaps rare), and its work per heap grows
+        # with the rare heaps: those would take hours to 2^26.
+        last = row.get('last_rare')
+        return self.args.sparse == 'rare' or last is None or last < self.args.heaps // 2
+
+    def member(self, code):
+        mdir = os.path.join(self.args.state, dirname_of(code))
+        os.makedirs(mdir, exist_ok=True)
+        done = os.path.join(mdir, 'row.json')
+        if os.path.exists(done):
+            return
+        if not self.lock_member(mdir):
+            with self.lock:
+                self.elsewhere.append(code)
+            return
+        try:
+            self.member_locked(code, mdir, done)
+        finally:
+            shutil.rmtree(os.path.join(mdir, 'lock'), ignore_errors=True)
+
+    def lock_member(self, mdir):
+        """A member is computed by one process at a time, whatever shares the state folder (runs
+        on other machines over a shared file system): mkdir is atomic. A lock left by a process of
+        this machine that is gone is taken over."""
+        lock = os.path.join(mdir, 'lock')
+        me = '%s %d\n' % (socket.gethostname(), os.getpid())
+        for _ in range(2):
+            try:
+                os.mkdir(lock)
+                write_whole(os.path.join(lock, 'owner'), me)
+                return True
+            except FileExistsError:
+                try:
+                    host, pid = open(os.path.join(lock, 'owner')).read().split()
+                except (OSError, ValueError):
+                    return False          # being taken right now
+                if host != socket.gethostname() or pid_alive(int(pid)):
+                    return False
+                shutil.rmtree(lock, ignore_errors=True)
+        return False
+
+    def member_locked(self, code, mdir, done):
+        game = 'game u = octal "%s";\ncheck u periodic;\n' % code
+        gpath = os.path.join(mdir, 'member.game')
+        if not os.path.exists(gpath) or open(gpath).read() != game:
+            write_whole(gpath, game)
+        # the stages finished so far (a later run must not go back to the first stage's --to
+        # over a checkpoint that already holds the second's heaps)
+        spath = os.path.join(mdir, 'stages.json')
+        stages = json.load(open(spath, encoding='utf-8')) if os.path.exists(spath) else []
+        row = stages[-1]['row'] if stages else None
+        targets = [] if stages else [self.args.heaps]
+        if len(stages) == 1 and self.wants_more(row):
+            targets = [self.args.rare_heaps]
+        while targets and not self.stop.is_set():
+            heaps = targets.pop(0)
+            status, row = self.run_grundy(mdir, heaps - 1)
+            if row is None:
+                if not self.stop.is_set():
+                    self.failed.append((code, status, mdir))
+                return
+            stages.append({'heaps': heaps, 'row': row})
+            write_whole(spath, json.dumps(stages, sort_keys=True) + '\n')
+            if heaps == self.args.heaps and self.wants_more(row):
+                targets.append(self.args.rare_heaps)
+        if self.stop.is_set() and targets:
+            return
+        wall = cpu = 0.0
+        for line in open(os.path.join(mdir, 'times.txt'), encoding='utf-8'):
+            f = line.split()
+            wall += float(f[1])
+            cpu += float(f[2])
+        result = {'code': code, 'row': row, 'stages': [{'heaps': st['heaps'], 'row': st['row']} for st in stages], 'wall_seconds': round(wall, 3), 'cpu_seconds': round(cpu, 3)}
+        write_whole(done, json.dumps(result, sort_keys=True) + '\n')
+        if not self.args.keep_checkpoints:
+            for name in ('member.ck', 'member.ck.tmp'):
+                if os.path.exists(os.path.join(mdir, name)):
+                    os.remove(os.path.join(mdir, name))
+
+    def run(self, codes):
+        queue = list(codes)
+        qlock = threading.Lock()
+        finished = [0]
+        total = len(queue)
+
+        def worker():
+            while not self.stop.is_set():
+                with qlock:
+                    if not queue:
+                        return
+                    code = queue.pop(0)
+                self.member(code)
+                with qlock:
+                    finished[0] += 1
+                    if self.args.progress:
+                        print('unsolved_table: %d/%d members (%s)' % (finished[0], total, code), file=sys.stderr, flush=True)
+
+        threads = [threading.Thread(target=worker) for _ in range(max(1, self.args.threads))]
+        for t in threads:
+            t.start()
+        try:
+            while any(t.is_alive() for t in threads):
+                for t in threads:
+                    t.join(0.2)
+        except KeyboardInterrupt:
+            self.interrupt()
+            for t in threads:
+                t.join()
+            return False
+        return True
+
+    def interrupt(self):
+        """Every running grundy saves its checkpoint (SIGTERM) and stops; no new member starts."""
+        self.stop.set()
+        with self.lock:
+            for p in self.children:
+                try:
+                    p.send_signal(signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+
+
+def published_rows(path):
+    rows = {}
+    if path and os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
+            for r in csv.DictReader(line for line in f if not line.startswith('#')):
+                rows[r['code']] = r
+    return rows
+
+
+def power(n):
+    """4194304 -> '2^22'; other numbers as they are."""
+    if n > 0 and n & (n - 1) == 0:
+        return '2^%d' % (n.bit_length() - 1)
+    return str(n)
+
+
+def duration(s):
+    s = int(round(s))
+    if s < 60:
+        return '%d s' % s
+    if s < 3600:
+        return '%d min %02d s' % (s // 60, s % 60)
+    return '%d h %02d min' % (s // 3600, s % 3600 // 60)
+
+
+def table(args, codes, results, published, command, runs_wall):
+    out = []
+    out.append('# The unsolved octal games')
+    out.append('')
+    out.append('The codes of the list of unsolved games in T. Czajka\'s octal-games tables (`UnsolvedGames.md`):')
+    out.append('Grundy\'s game (`4!.0`), %d codes `0.xyz` and %d codes `4.xyz`, the family of'
+               % (sum(c.startswith('0.') for c in codes), sum(c.startswith('4.') for c in codes)))
+    out.append('[`examples/unsolved-octal.game`](../../examples/unsolved-octal.game). Every code is computed to')
+    out.append('%s heaps (heaps 0..%s - 1, the published tables\' n), and a code the rare-value kernel was computing'
+               % (power(args.heaps), power(args.heaps)))
+    if args.sparse == 'settled':
+        out.append('there with no rare heap in the second half (a sparse space) goes on to %s heaps; a period proved'
+                   % power(args.rare_heaps))
+    else:
+        out.append('there goes on to %s heaps; a period proved' % power(args.rare_heaps))
+    out.append('earlier ends the code (n is then the heaps its proof read). Over heaps 0..n-1: the largest')
+    out.append('value and the first heap with it, the rare-value mask')
+    out.append('(hexadecimal; `p` after it: with the heap\'s parity), how many heaps are rare (heap 0 counted, as')
+    out.append('the published tables count it) and the last of them. Kernel `rare`: the rare-value kernel\'s own')
+    out.append('classes; `plain`: a plain kernel computed the values, and the classes are the split the values')
+    out.append('give (see [periodicity.md](../periodicity.md), "The research tables\' columns"), not a sparse space. Time: the')
+    out.append('member\'s own processes, wall clock and CPU. The published columns (Czajka, where his table')
+    out.append('has them) stand beside ours; they are counted over their own n.')
+    out.append('')
+    out.append('| code | status | n | largest | at | rare mask | rare | last rare | kernel | wall (s) | CPU (s) |'
+               ' pub. n | pub. largest | pub. at | pub. mask | pub. rare | pub. last rare |')
+    out.append('|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|')
+    total_cpu = total_wall = 0.0
+    for code in codes:
+        res = results.get(code)
+        pub = published.get(code, {})
+        pcells = [pub.get(k, '') for k in ('n', 'largest', 'largest_at', 'rare_mask', 'rare_count', 'last_rare')]
+        if res is None:
+            out.append('| `%s` | not computed | | | | | | | | | | %s |' % (code, ' | '.join(pcells)))
+            continue
+        r = res['row']
+        status = r['status']
+        if status == 'proved':
+            status = 'proved: period %d, preperiod %d' % (r['period'], r['preperiod'])
+        mask = '' if 'rare_mask' not in r else '%x%s' % (r['rare_mask'], 'p' if r.get('rare_heap_parity') else '')
+        last = '' if r.get('last_rare') is None else str(r['last_rare'])
+        total_cpu += res['cpu_seconds']
+        total_wall += res['wall_seconds']
+        cells = [
+            '`%s`' % code, status, power(r['checked_to'] + 1), str(r.get('largest', '')), str(r.get('largest_at', '')),
+            mask, str(r.get('rare_count', '')), last, 'rare' if r.get('rare_kernel') else 'plain',
+            '%.1f' % res['wall_seconds'], '%.1f' % res['cpu_seconds'],
+        ] + pcells
+        out.append('| ' + ' | '.join(cells) + ' |')
+    out.append('')
+    done = sum(1 for c in codes if c in results)
+    rare = sum(1 for c in codes if c in results and results[c]['row'].get('rare_kernel'))
+    proved = sum(1 for c in codes if c in results and results[c]['row']['status'] == 'proved')
+    out.append('%d of %d codes computed; %d by the rare-value kernel, %d with a proved period.' % (done, len(codes), rare, proved))
+    out.append('')
+    out.append('Made by `%s`: the members took %s of CPU time (%s of wall time, member by member), the'
+               % (command, duration(total_cpu), duration(total_wall)))
+    out.append('command %s of wall time in all (over its runs; `--threads N` computes N members at once). Run it'
+               % duration(runs_wall))
+    out.append('again to go on from its state (`%s`); the times vary from run to run and machine to machine, the'
+               % args.state_shown)
+    out.append('other cells do not, whatever `--threads`.')
+    return '\n'.join(out) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(description='The table of unsolved octal games (docs/tables/unsolved-octal.md).')
+    ap.add_argument('--grundy', default=os.path.join(ROOT, 'build', 'grundy'))
+    ap.add_argument('--threads', type=int, default=os.cpu_count() or 1, help='members computed at once')
+    ap.add_argument('--heaps', type=count, default=2 ** 22, help='heaps of every member (default 2^22)')
+    ap.add_argument('--rare-heaps', type=count, default=2 ** 26,
+                    help='heaps of a member the rare-value kernel computes (default 2^26)')
+    ap.add_argument('--sparse', choices=('settled', 'rare'), default='settled',
+                    help='who goes on to --rare-heaps: rare-value members whose rare heaps ended in the first '
+                         'half of --heaps (settled, the default), or every member the rare-value kernel computed')
+    ap.add_argument('--state', default='unsolved.state', help='folder of finished rows and checkpoints')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'tables', 'unsolved-octal.md'))
+    ap.add_argument('--family', default=os.path.join(ROOT, 'examples', 'unsolved-octal.game'))
+    ap.add_argument('--published', default=os.path.join(ROOT, 'docs', 'tables', 'unsolved-published.csv'))
+    ap.add_argument('--members', help='only these codes (comma-separated), in family order')
+    ap.add_argument('--max-memory', help="each grundy's --max-memory")
+    ap.add_argument('--keep-checkpoints', action='store_true', help='keep each member\'s checkpoint (to go further later)')
+    ap.add_argument('--no-progress', dest='progress', action='store_false')
+    args = ap.parse_args()
+    args.grundy = os.path.abspath(args.grundy)
+    args.state_shown = args.state
+    args.state = os.path.abspath(args.state)
+    if args.rare_heaps < args.heaps:
+        args.rare_heaps = args.heaps
+    codes = family_codes(args.family)
+    if args.members:
+        want = args.members.split(',')
+        unknown = [c for c in want if c not in codes]
+        if unknown:
+            sys.exit('unsolved_table: not in the family: %s' % ', '.join(unknown))
+        codes = [c for c in codes if c in want]
+    os.makedirs(args.state, exist_ok=True)
+    # the state belongs to one pair of targets: another pair would mix rows of different n
+    key = os.path.join(args.state, 'targets.txt')
+    targets = '%d %d %s\n' % (args.heaps, args.rare_heaps, args.sparse)
+    if os.path.exists(key) and open(key).read() != targets:
+        sys.exit('unsolved_table: %s holds rows for other targets (%s); remove it or name another --state'
+                 % (args.state, open(key).read().strip()))
+    write_whole(key, targets)
+
+    runner = Runner(args)
+    start = time.monotonic()
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
+    completed = runner.run(codes)
+    with open(os.path.join(args.state, 'runs.txt'), 'a', encoding='utf-8') as f:
+        f.write('%.3f\n' % (time.monotonic() - start))
+    if not completed:
+        print('unsolved_table: stopped; the work so far is saved in %s: run the same command again to go on' % args.state_shown,
+              file=sys.stderr)
+        return 130
+    if runner.failed:
+        for code, status, mdir in runner.failed:
+            print('unsolved_table: member %s failed (grundy exit status %d); see %s/stderr.txt' % (code, status, mdir),
+                  file=sys.stderr)
+        return 3
+    if runner.elsewhere:
+        print('unsolved_table: %d members are being computed by another run over %s (%s); run again when it is done'
+              % (len(runner.elsewhere), args.state_shown, ', '.join(runner.elsewhere)), file=sys.stderr)
+    results = {}
+    for code in codes:
+        path = os.path.join(args.state, dirname_of(code), 'row.json')
+        if os.path.exists(path):
+            results[code] = json.load(open(path, encoding='utf-8'))
+    runs_wall = sum(float(l) for l in open(os.path.join(args.state, 'runs.txt'), encoding='utf-8') if l.strip())
+    command = 'tools/unsolved_table.py'
+    if args.heaps != 2 ** 22:
+        command += ' --heaps %s' % power(args.heaps)
+    if args.rare_heaps != 2 ** 26:
+        command += ' --rare-heaps %s' % power(args.rare_heaps)
+    if args.sparse != 'settled':
+        command += ' --sparse %s' % args.sparse
+    if args.members:
+        command += ' --members %s' % args.members
+    write_whole(args.out, table(args, codes, results, published_rows(args.published), command, runs_wall))
+    print('unsolved_table: %d members, table in %s' % (len(results), args.out), file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
