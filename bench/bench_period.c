@@ -84,14 +84,7 @@ int main(int argc, char **argv) {
                threads, T, rounds);
         /* the machine's load (Linux): with more runnable threads than cores the ratio below
          * measures the scheduler's shares, not the kernel (see "cores got") */
-        FILE *la = fopen("/proc/loadavg", "r");
-        double load = -1;
-        if (la) {
-            if (fscanf(la, "%lf", &load) != 1) load = -1;
-            fclose(la);
-        }
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load >= cores ? ": busy, the speed-up is not the kernel's" : "");
+        print_load(0, ": busy, the speed-up is not the kernel's");
         printf("%-6s %10s %10s %9s %13s  %s\n", "code", "1 thread", "threads", "speed-up", "cores got", "values");
         static const char *tcodes[] = { "4!.0", "0.6" };
         int64_t n = ((int64_t)1 << T) - 1;

@@ -15,12 +15,6 @@
 #include "benchoctal.h"
 #include "simd.h"
 
-static double seconds_to(unit *u, gr_game *g, int64_t n) {
-    double t0 = now();
-    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_plain: %s is not a recurrence\n", g->name); exit(2); }
-    return now() - t0;
-}
-
 int main(int argc, char **argv) {
     int K = 19, P = 18, threads = 2;
     const char *only = NULL;
@@ -33,14 +27,7 @@ int main(int argc, char **argv) {
     }
     if (K < 14 || K > 30 || P < 0 || P > 30) { fprintf(stderr, "bench_plain: K from 14 to 30\n"); return 2; }
     if (threads < 1 || threads > 256) { fprintf(stderr, "bench_plain: --threads from 1 to 256\n"); return 2; }
-    FILE *la = fopen("/proc/loadavg", "r");
-    double load = -1;
-    if (la) {
-        if (fscanf(la, "%lf", &load) != 1) load = -1;
-        fclose(la);
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load >= cores - 0.5 ? ": busy, times are high" : "");
+    print_load(0.5, ": busy, times are high");
     printf("vector path: %s\n", gr_simd_name(gr_simd_level()));
     static const char *codes[] = { "0.04", "0.06" };
     printf("to 2^%d: grundy's kernels (%d thread%s) beside the old plain loop (one thread, to 2^%d) in the same process\n", K,
@@ -63,13 +50,13 @@ int main(int argc, char **argv) {
             int64_t n = ((int64_t)1 << k) - 1;
             u.c.threads = threads;
             double c0 = cpu_now();
-            double dt = seconds_to(&u, a, n);
+            double dt = octal_fill(&u, a, n);
             ca += cpu_now() - c0;
             sa += dt;
             if (k <= P) {
                 u.c.threads = 1;
                 gr_simd_force(GR_SIMD_SSE2);     /* the byte marks, one store a split */
-                sb += seconds_to(&u, b, n);
+                sb += octal_fill(&u, b, n);
                 gr_simd_force(-1);
             }
             char why[512];

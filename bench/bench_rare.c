@@ -39,14 +39,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_rare: --size from 12 to 30, --threads from 2\n");
         return 2;
     }
-    FILE *la = fopen("/proc/loadavg", "r");
-    double load = -1;
-    if (la) {
-        if (fscanf(la, "%lf", &load) != 1) load = -1;
-        fclose(la);
-    }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load >= cores - 0.5 ? ": busy, times are high" : "");
+    print_load(0.5, ": busy, times are high");
     int best = gr_simd_best();
     printf("vector paths: best here %s\n", gr_simd_name(best));
     static const char *codes[] = { "0.6", "4!.0" };

@@ -4,6 +4,7 @@
 #ifndef GRUNDY_BENCHLIB_H
 #define GRUNDY_BENCHLIB_H
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,21 @@ static inline double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The machine's load average (Linux), printed as a line "load average L on C cores" with note
+ * added when it reaches busy_from less than the cores: a bench's times on a busy machine are
+ * the scheduler's shares. -1 where there is none. */
+static inline double print_load(double busy_from, const char *note) {
+    FILE *la = fopen("/proc/loadavg", "r");
+    double load = -1;
+    if (la) {
+        if (fscanf(la, "%lf", &load) != 1) load = -1;
+        fclose(la);
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (load >= 0) printf("load average %.2f on %ld cores%s\n", load, cores, load >= (double)cores - busy_from ? note : "");
+    return load;
 }
 
 static inline void *xmalloc(size_t n) {

@@ -58,6 +58,7 @@ gr_qbound gr_qbound_of(gr_ctx *c, const gr_qmon *k, const int32_t *img, const ui
     ypow[0] = 0;
     for (int32_t e = 1; e < e_w; e++) ypow[e] = gr_qmon_mul(k, ypow[e - 1], img[n]);
     int32_t *row = gr_alloc(c, (size_t)m * sizeof *row);
+    int64_t since_clock = 0;   /* products since the clock was read (the limits, by work) */
     /* the P row of element a over y^f R0, f = 0..F, hashed */
     #define ROW_HASH(a, F, h) do { \
         h = 1469598103934665603ull; \
@@ -70,6 +71,7 @@ gr_qbound gr_qbound_of(gr_ctx *c, const gr_qmon *k, const int32_t *img, const ui
                 if (++bits == 64) { h = mix(h, word); word = 0; bits = 0; } \
             } \
             h = mix(h, word); \
+            if ((since_clock += m) > ((int64_t)1 << 22)) { since_clock = 0; gr_poll_clock(c); } \
         } \
     } while (0)
     /* the powers of y, told apart by y^f R0 with f + e < e_w (largest at e = 0: F = e_w - 1 - e

@@ -137,6 +137,7 @@ typedef struct qstates {
     int32_t *trans;               /* [cap * T], -1: not yet */
     int64_t *seen;                /* the least weight a sum reached it with (INT64_MAX: not yet) */
     int64_t *ht; int64_t hcap;
+    int64_t since_clock;          /* element steps since the clock was last read */
 } qstates;
 
 static uint64_t hash_vec(const int32_t *v, int w) {
@@ -300,6 +301,10 @@ static int64_t step(gr_ctx *c, qstates *s, const gr_qmon *k, const qtypes *ty, q
     const uint8_t *A = ty->acc + (size_t)t * n;
     const int32_t *xrow = qrow(rows, v[0]), *erow = ty->erow + (size_t)t * n;
     step_bits_split(half, erow, xrow, F, A, G, n);
+    /* the limits read the clock by work done, not by the walk's cheap polls: a step of a large
+     * candidate costs microseconds, and the adaptive poll, tuned on small ones, came far too
+     * seldom (--max-time 1 on 0.6's quotient ran 20 s) */
+    if ((s->since_clock += (int64_t)n) > ((int64_t)1 << 24)) { s->since_clock = 0; gr_poll_clock(c); }
     to = intern(c, s, nv);
     s->trans[from * s->T + t] = (int32_t)to;
     return to;
