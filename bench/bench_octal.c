@@ -10,14 +10,7 @@
  *
  * usage: bench_octal [K] [--plain P] [--only CODE] [--threads N] */
 #include <math.h>
-#include "benchlib.h"
-#include "eval/heap/heap.h"
-
-static double seconds_to(unit *u, gr_game *g, int64_t n) {
-    double t0 = now();
-    if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench_octal: %s is not a recurrence\n", g->name); exit(2); }
-    return now() - t0;
-}
+#include "benchoctal.h"
 
 int main(int argc, char **argv) {
     int K = 20, P = 18, threads = 1;
@@ -49,11 +42,11 @@ int main(int argc, char **argv) {
         int64_t prev = -1;
         for (int k = 16; k <= K; k++) {
             int64_t n = ((int64_t)1 << k) - 1;
-            sa += seconds_to(&u, a, n);
+            sa += octal_fill(&u, a, n);
             ta[k] = sa;
             if (k <= P) {
                 u.c.threads = 1;
-                sb += seconds_to(&u, b, n);
+                sb += octal_fill(&u, b, n);
                 u.c.threads = threads;
             }
             char why[512];
@@ -65,12 +58,7 @@ int main(int argc, char **argv) {
             else printf("%10s %9s", "-", "-");
             printf("  %.60s\n", why[0] ? why : "");
             fflush(stdout);
-            if (k <= P)
-                for (int64_t i = prev + 1; i <= n && !differ; i++)
-                    if (gr_heap_value(a, i) != gr_heap_value(b, i)) {
-                        printf("  %s: values DIFFER at heap %lld\n", codes[ci], (long long)i);
-                        differ = 1;
-                    }
+            if (k <= P && !differ) differ = octal_values_differ(codes[ci], a, b, prev + 1, n);
             prev = n;
         }
         gr_ctx_free(&u.c);

@@ -70,12 +70,7 @@ int main(int argc, char **argv) {
             else printf("%9s %9s", "-", "-");
             printf("  %.50s\n", why[0] ? why : "plain kernel");
             fflush(stdout);
-            if (k <= P)
-                for (int64_t i = prev + 1; i <= n && !differ; i++)
-                    if (gr_heap_value(a, i) != gr_heap_value(b, i)) {
-                        printf("  %s: values DIFFER at heap %lld\n", codes[ci], (long long)i);
-                        differ = 1;
-                    }
+            if (k <= P && !differ) differ = octal_values_differ(codes[ci], a, b, prev + 1, n);
             prev = n;
             last = sa;
         }

@@ -1,6 +1,6 @@
-/* benchoctal: what the octal-kernel benchmarks (bench_period, bench_rare) share: a fresh
+/* benchoctal: what the octal-kernel benchmarks (bench_octal, bench_period, bench_plain, bench_rare) share: a fresh
  * game of one code with a thread count, the process's CPU clock, and filling its table to a
- * heap, timed. Header-only, beside benchlib.h. */
+ * heap, timed, and the comparison of two tables. Header-only, beside benchlib.h. */
 #ifndef GRUNDY_BENCHOCTAL_H
 #define GRUNDY_BENCHOCTAL_H
 #include "benchlib.h"
@@ -32,6 +32,17 @@ static inline double octal_fill(unit *u, gr_game *g, int64_t n) {
     if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench: %s is not a recurrence\n", g->name); exit(2); }
     return now() - t0;
 }
+/* Whether a's and b's values differ on heaps from..to (the first difference printed, named by
+ * code): a bench's kernel against its baseline, which must agree. */
+static inline int octal_values_differ(const char *code, gr_game *a, gr_game *b, int64_t from, int64_t to) {
+    for (int64_t i = from; i <= to; i++)
+        if (gr_heap_value(a, i) != gr_heap_value(b, i)) {
+            printf("  %s: values DIFFER at heap %lld\n", code, (long long)i);
+            return 1;
+        }
+    return 0;
+}
+
 /* One round of 1 thread against `threads` on a fresh game each: best[0..1] the best wall times
  * so far, cpu[0..1] the CPU time of the best run; returns whether both tables are byte for
  * byte the same. */
