@@ -15,15 +15,8 @@
 int main(int argc, char **argv) {
     int K = 20, P = 18, threads = 1;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--plain") && i + 1 < argc) P = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
-        else if (argv[i][0] != '-') K = atoi(argv[i]);
-        else { fprintf(stderr, "usage: bench_octal [K] [--plain P] [--only CODE] [--threads N]\n"); return 2; }
-    }
+    if (octal_args(argc, argv, "bench_octal", "--plain", &K, &P, &threads, &only)) return 2;
     if (K < 16 || K > 40) { fprintf(stderr, "bench_octal: K from 16 to 40\n"); return 2; }
-    if (threads < 1 || threads > 256) { fprintf(stderr, "bench_octal: --threads from 1 to 256\n"); return 2; }
     static const char *codes[] = { "4!.0", "0.16", "0.007", "0.6", "0.77" };
     printf("octal games to 2^%d: grundy's default kernels (%d thread%s) beside the plain kernel (one thread, to 2^%d) "
            "in the same process\n", K, threads, threads > 1 ? "s" : "", P);

@@ -18,15 +18,8 @@
 int main(int argc, char **argv) {
     int K = 19, P = 18, threads = 2;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--old") && i + 1 < argc) P = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = atoi(argv[++i]);
-        else if (argv[i][0] != '-') K = atoi(argv[i]);
-        else { fprintf(stderr, "usage: bench_plain [K] [--old P] [--only CODE] [--threads N]\n"); return 2; }
-    }
+    if (octal_args(argc, argv, "bench_plain", "--old", &K, &P, &threads, &only)) return 2;
     if (K < 14 || K > 30 || P < 0 || P > 30) { fprintf(stderr, "bench_plain: K from 14 to 30\n"); return 2; }
-    if (threads < 1 || threads > 256) { fprintf(stderr, "bench_plain: --threads from 1 to 256\n"); return 2; }
     print_load(0.5, ": busy, times are high");
     printf("vector path: %s\n", gr_simd_name(gr_simd_level()));
     static const char *codes[] = { "0.04", "0.06" };

@@ -32,6 +32,21 @@ static inline double octal_fill(unit *u, gr_game *g, int64_t n) {
     if (gr_heap_ensure(&u->c, g, n) < 0) { fprintf(stderr, "bench: %s is not a recurrence\n", g->name); exit(2); }
     return now() - t0;
 }
+/* The arguments bench_octal and bench_plain share: [K] [PFLAG P] [--only CODE] [--threads N]
+ * (PFLAG names the baseline's own size); 0, or the usage on stderr and 2. */
+static inline int octal_args(int argc, char **argv, const char *name, const char *pflag, int *K, int *P, int *threads,
+                             const char **only) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], pflag) && i + 1 < argc) *P = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) *only = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) *threads = atoi(argv[++i]);
+        else if (argv[i][0] != '-') *K = atoi(argv[i]);
+        else { fprintf(stderr, "usage: %s [K] [%s P] [--only CODE] [--threads N]\n", name, pflag); return 2; }
+    }
+    if (*threads < 1 || *threads > 256) { fprintf(stderr, "%s: --threads from 1 to 256\n", name); return 2; }
+    return 0;
+}
+
 /* Whether a's and b's values differ on heaps from..to (the first difference printed, named by
  * code): a bench's kernel against its baseline, which must agree. */
 static inline int octal_values_differ(const char *code, gr_game *a, gr_game *b, int64_t from, int64_t to) {
