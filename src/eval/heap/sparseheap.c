@@ -167,13 +167,15 @@ int gr_sparse_batch_prep(gr_sparse *s) {
 #define BATCH(NAME, T, B16)                                                                           \
     void NAME(gr_sparse *s, const T *t, int64_t n) {                                                  \
         s->bvalid = 0;                                                                                \
-        if (n < 4096 || n > INT32_MAX || !s->nr) return;                                              \
+        if (n < 4096 || !s->nr) return;                                                               \
         int b = gr_sparse_batch_prep(s);                                                              \
         if (b < 0) return;                                                                            \
         int64_t s0 = s->split[0], last = s->ra[s->nr - 1];                                           \
         int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;   /* a < lim */    \
         int64_t i0 = first_above(s->ra, s->nr, 15 - s0), i1 = first_above(s->ra, s->nr, lim - 1);     \
-        if (i1 - i0 < 64) return;                                                                     \
+        /* each look-up is one load at t + (n - s0) - a, the offset -a the entry's low 32 bits:  \
+         * the rare heaps, not the heap number, must stay below 2^31 */                            \
+        if (i1 - i0 < 64 || s->ra[i1 - 1] > INT32_MAX) return;                                        \
         B16(t, n - s0, s->rk, i0, i1, b, s->bbits);                                                   \
         s->bn0 = n;                                                                                   \
         s->bilo = i0;                                                                                 \

@@ -115,7 +115,7 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         /* a batch (see sparseheap.c) for n .. n + 15 unless the member's last one holds n: the    \
          * rare heaps whose 16 look-ups read heaps below L only, whose other part is common */     \
         int batched = 0;                                                                              \
-        if (J->bb >= 0 && nrL && n <= INT32_MAX) {                                                    \
+        if (J->bb >= 0 && nrL && ra[nrL - 1] <= INT32_MAX) {   /* (the offsets -a: see sparseheap.c) */ \
             if (!(mb->valid && n >= mb->n0 && n < mb->n0 + 16 && mb->L <= L)) {                       \
                 int64_t s0 = s->split[0], last = ra[nrL - 1];                                        \
                 int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;            \
