@@ -116,6 +116,34 @@ $tool --threads 1 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --st
 $tool --threads 2 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state sj --out tj.md || bad "the uninterrupted table failed"
 cmp <(strip ti.md) <(strip tj.md) > /dev/null || { bad "interrupted and resumed differs"; diff <(strip ti.md) <(strip tj.md); }
 
+# ---- --plain-heaps: every member to 2^14 first; a plain one stops there (0.04), a rare-value one
+# goes on to --heaps (0.14: its rare heaps go on past half of 2^14, so not to --rare-heaps), a
+# sparse space to --rare-heaps (0.054) ----
+$tool --threads 2 --plain-heaps 2^14 --heaps 2^15 --rare-heaps 2^16 --members 0.04,0.14,0.054 --state sq --out tq.md \
+    || bad "the table with --plain-heaps failed"
+grep -q '^| `0.04` | none | 2^14 | .* | plain |' tq.md || bad "0.04 (plain at 2^14) did not stop there"
+grep -q '^| `0.14` | none | 2^15 | .* | rare |' tq.md || bad "0.14 did not go on to 2^15 only"
+grep -q '^| `0.054` | none | 2^16 | 34 | 3762 | 3d | 38 | 796 | rare |' tq.md || bad "0.054 did not go on to 2^16"
+grep -q 'Made by `tools/unsolved_table.py --heaps 2^15 --rare-heaps 2^16 --plain-heaps 2^14 ' tq.md || bad "the command in the note"
+
+# ---- --member-time: a member cut short shows how far it got, with the columns of the heaps its
+# checkpoint holds (against a single check to there), and the next run goes on from there ----
+mt() { $tool --threads 1 --heaps 2^30 --rare-heaps 2^30 --member-time 1 --members 0.054 --state sm --out tm.md; }
+mt || bad "the table with --member-time failed"
+n1=$(grep '^| `0.054` | limit (time) on the way to 2^30 | [0-9]* |' tm.md | cut -d'|' -f4 | tr -d ' ')
+[ -n "$n1" ] && [ "$n1" -gt 65536 ] || bad "0.054 cut short: $(grep '0.054' tm.md)"
+grep -q '1 stopped at their time limit (`--member-time`) on the way: `0.054`' tm.md || bad "the note on members cut short"
+[ -f sm/0.054/member.ck ] || bad "the checkpoint of a member cut short was not kept"
+if [ -n "$n1" ]; then
+    want=$(printf 'game u = octal "0.054";\ncheck u periodic;\n' | "$grundy" - --to $((n1 - 1)) --threads 1 --format json --no-progress |
+           "$python" -c 'import json,sys; j=json.loads(sys.stdin.read()); print(j["largest"], j["largest_at"], j["rare_count"], j["last_rare"])')
+    got=$(grep '^| `0.054`' tm.md | awk -F'|' '{gsub(/ /,""); print $5, $6, $8, $9}')
+    [ "$got" = "$want" ] || bad "0.054 cut short at $n1: $got, a single check to there: $want"
+fi
+mt || bad "the table with --member-time failed the second time"
+n2=$(grep '^| `0.054` | limit (time) on the way to 2^30 | [0-9]* |' tm.md | cut -d'|' -f4 | tr -d ' ')
+[ -n "$n2" ] && [ -n "$n1" ] && [ "$n2" -gt "$n1" ] || bad "0.054 did not go on from $n1 (now $n2)"
+
 # ---- our columns at 2^17 beside the published rows (Czajka, UnsolvedGames.md) ----
 $tool --threads 2 --heaps 2^17 --rare-heaps 2^17 --members '4!.0,0.6,0.04,0.06' --state sp --out tp.md || bad "the 2^17 table failed"
 # Grundy's game and 0.6 (published to 2^21): the same mask, rare heaps and last rare heap by 2^17;

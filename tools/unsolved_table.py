@@ -16,10 +16,18 @@ process with its own `--checkpoint`, so that:
     (or SIGTERM) makes every running grundy save its checkpoint and stop; run the same command
     again to go on.
 
+With --plain-heaps N every member goes to N heaps first, and one that a plain kernel computed there
+stops (0.06's work per heap grows with the heaps: 2^22 would take hours); the others go on. With
+--member-time S a member's stages in this run may take S seconds of wall time in all: one cut
+short keeps its checkpoint, its row shows how far it got (the columns of the heaps its checkpoint
+holds, read back by a run to just below them), and the same command goes on with it.
+
 The table's bytes are the same for every --threads apart from the time columns and the closing
-note's times: a member's row is what one `grundy` run of that member alone prints.
+note's times (and the n of a member a --member-time cut short): a member's row is what one
+`grundy` run of that member alone prints.
 
   tools/unsolved_table.py [--grundy build/grundy] [--threads N] [--heaps 2^22] [--rare-heaps 2^26]
+                          [--plain-heaps 2^18] [--member-time SECONDS]
                           [--state unsolved.state] [--out docs/tables/unsolved-octal.md]
                           [--members CODE,CODE,...] [--family examples/unsolved-octal.game]
                           [--published docs/tables/unsolved-published.csv]
@@ -94,24 +102,31 @@ class Runner:
         self.failed = []
         self.elsewhere = []               # members another process holds the lock of
 
-    def run_grundy(self, mdir, to):
-        """One grundy run of the member in mdir to heap `to`: (status, json, wall, cpu)."""
+    def run_grundy(self, mdir, to, max_time=None):
+        """One grundy run of the member in mdir to heap `to` (within max_time seconds, when
+        given): (exit status, the check's JSON row or None, what it printed on standard error)."""
         cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', '1', '--format', 'json',
                '--no-progress', '--checkpoint', 'member.ck']
         if self.args.max_memory:
             cmd += ['--max-memory', self.args.max_memory]
+        if max_time is not None:
+            cmd += ['--max-time', str(max_time)]
         start = time.monotonic()
-        with open(os.path.join(mdir, 'stderr.txt'), 'ab') as err:
-            p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=err, start_new_session=True)
+        last = os.path.join(mdir, 'stderr.last')
+        with open(last, 'wb') as errf:
+            p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=errf, start_new_session=True)
             with self.lock:
                 self.children.add(p)
             out = p.stdout.read()
-            _, status, usage = os.wait4(p.pid, 0)
+            _, status, usage = os.wait4(p.pid, 0)   # (not wait(): the child's CPU time comes with it)
             p.returncode = os.waitstatus_to_exitcode(status)
             with self.lock:
                 self.children.discard(p)
         wall = time.monotonic() - start
         cpu = usage.ru_utime + usage.ru_stime
+        err = open(last, 'rb').read()
+        with open(os.path.join(mdir, 'stderr.txt'), 'ab') as f:
+            f.write(err)
         # every process's time counts, an interrupted one's too (its work is in the checkpoint)
         with open(os.path.join(mdir, 'times.txt'), 'a', encoding='utf-8') as f:
             f.write('%d %.3f %.3f %d\n' % (to, wall, cpu, p.returncode))
@@ -119,24 +134,53 @@ class Runner:
         if p.returncode in (0, 1):
             lines = [l for l in out.decode('utf-8').splitlines() if l.strip()]
             row = json.loads(lines[-1])
-        return p.returncode, row
+        return p.returncode, row, err.decode('utf-8', 'replace')
 
-    def wants_more(self, row):
-        """After the first stage: does the member go on to --rare-heaps?"""
-        if row['status'] == 'proved' or not row.get('rare_kernel') or self.args.rare_heaps <= self.args.heaps:
-            return False
+    def next_target(self, stages):
+        """How far the member's next stage goes (heaps), or None: it is done. Every member goes
+        to --plain-heaps first (when below --heaps); one a plain kernel computed there stops (its
+        work per heap grows with the heaps: 0.06 would take hours to 2^22), the others go on to
+        --heaps, and a sparse space on to --rare-heaps. A stage a limit cut short (--member-time)
+        is gone on with, from its checkpoint."""
+        a = self.args
+        if not stages:
+            return min(a.heaps, a.plain_heaps)
+        last = stages[-1]
+        if last.get('limit'):
+            return last['limit']['target']
+        row, h = last['row'], last['heaps']
+        if row['status'] == 'proved' or not row.get('rare_kernel'):
+            return None
+        if h < a.heaps:
+            return a.heaps
         # --sparse settled: only a sparse space, whose rare heaps ended in the first half of the
         # heaps (0.6: none past heap 20627). The kernel also takes codes whose rare class keeps
         # growing (0.04 from 2^19 on, about 4% of the heaps rare), and its work per heap grows
         # with the rare heaps: those would take hours to 2^26.
-        last = row.get('last_rare')
-        return self.args.sparse == 'rare' or last is None or last < self.args.heaps // 2
+        lr = row.get('last_rare')
+        if h < a.rare_heaps and (a.sparse == 'rare' or lr is None or lr < h // 2):
+            return a.rare_heaps
+        return None
+
+    def cut_short(self, mdir, target, err):
+        """A stage a limit stopped (exit status 3): the stage it leaves, with the row of the heaps
+        its checkpoint holds (a run to just below them reads them from the checkpoint and computes
+        nothing), or None when grundy did not say how far it got."""
+        m = re.search(r': (\d+) of \d+ done', err)
+        if not m or int(m.group(1)) < 1:
+            return None
+        reached = int(m.group(1))
+        status, row, _ = self.run_grundy(mdir, reached - 1)
+        if row is None:
+            return None
+        reason = 'time' if 'time limit' in err else 'memory' if 'memory' in err else 'limit'
+        return {'heaps': reached, 'row': row, 'limit': {'target': target, 'reason': reason}}
 
     def member(self, code):
         mdir = os.path.join(self.args.state, dirname_of(code))
         os.makedirs(mdir, exist_ok=True)
         done = os.path.join(mdir, 'row.json')
-        if os.path.exists(done):
+        if os.path.exists(done) and not json.load(open(done, encoding='utf-8')).get('limit'):
             return
         if not self.lock_member(mdir):
             with self.lock:
@@ -177,31 +221,39 @@ class Runner:
         # over a checkpoint that already holds the second's heaps)
         spath = os.path.join(mdir, 'stages.json')
         stages = json.load(open(spath, encoding='utf-8')) if os.path.exists(spath) else []
-        row = stages[-1]['row'] if stages else None
-        targets = [] if stages else [self.args.heaps]
-        if len(stages) == 1 and self.wants_more(row):
-            targets = [self.args.rare_heaps]
-        while targets and not self.stop.is_set():
-            heaps = targets.pop(0)
-            status, row = self.run_grundy(mdir, heaps - 1)
-            if row is None:
+        # --member-time: this run's time for the member, all its stages together
+        deadline = None if self.args.member_time is None else time.monotonic() + self.args.member_time
+        heaps = self.next_target(stages)
+        while heaps is not None and not self.stop.is_set():
+            left = None if deadline is None else max(1, int(round(deadline - time.monotonic())))
+            status, row, err = self.run_grundy(mdir, heaps - 1, left)
+            stage = {'heaps': heaps, 'row': row}
+            if row is None and status == 3 and not self.stop.is_set():
+                stage = self.cut_short(mdir, heaps, err)
+            if stage is None or stage['row'] is None:
                 if not self.stop.is_set():
                     self.failed.append((code, status, mdir))
                 return
-            stages.append({'heaps': heaps, 'row': row})
+            if stages and stages[-1].get('limit'):
+                stages.pop()              # the stage gone on with replaces where it had stopped
+            stages.append(stage)
             write_whole(spath, json.dumps(stages, sort_keys=True) + '\n')
-            if heaps == self.args.heaps and self.wants_more(row):
-                targets.append(self.args.rare_heaps)
-        if self.stop.is_set() and targets:
-            return
+            if stage.get('limit'):
+                break
+            heaps = self.next_target(stages)
+        if heaps is not None and not (stages and stages[-1].get('limit')):
+            return                        # stopped (Ctrl-C): the next run goes on
+        row = stages[-1]['row']
         wall = cpu = 0.0
         for line in open(os.path.join(mdir, 'times.txt'), encoding='utf-8'):
             f = line.split()
             wall += float(f[1])
             cpu += float(f[2])
         result = {'code': code, 'row': row, 'stages': [{'heaps': st['heaps'], 'row': st['row']} for st in stages], 'wall_seconds': round(wall, 3), 'cpu_seconds': round(cpu, 3)}
+        if stages[-1].get('limit'):
+            result['limit'] = stages[-1]['limit']   # the checkpoint stays: the next run goes on
         write_whole(done, json.dumps(result, sort_keys=True) + '\n')
-        if not self.args.keep_checkpoints:
+        if not self.args.keep_checkpoints and not result.get('limit'):
             for name in ('member.ck', 'member.ck.tmp'):
                 if os.path.exists(os.path.join(mdir, name)):
                     os.remove(os.path.join(mdir, name))
@@ -282,8 +334,15 @@ def table(args, codes, results, published, command, runs_wall):
     out.append('Grundy\'s game (`4!.0`), %d codes `0.xyz` and %d codes `4.xyz`, the family of'
                % (sum(c.startswith('0.') for c in codes), sum(c.startswith('4.') for c in codes)))
     out.append('[`examples/unsolved-octal.game`](../../examples/unsolved-octal.game). Every code is computed to')
-    out.append('%s heaps (heaps 0..%s - 1, the published tables\' n), and a code the rare-value kernel was computing'
-               % (power(args.heaps), power(args.heaps)))
+    if args.plain_heaps < args.heaps:
+        out.append('%s heaps (heaps 0..%s - 1, the published tables\' n); one a plain kernel computed there stops (its'
+                   % (power(args.plain_heaps), power(args.plain_heaps)))
+        out.append('work per heap grows with the heaps), the others go on to %s heaps, and a code the rare-value kernel'
+                   % power(args.heaps))
+        out.append('was computing')
+    else:
+        out.append('%s heaps (heaps 0..%s - 1, the published tables\' n), and a code the rare-value kernel was computing'
+                   % (power(args.heaps), power(args.heaps)))
     if args.sparse == 'settled':
         out.append('there with no rare heap in the second half (a sparse space) goes on to %s heaps; a period proved'
                    % power(args.rare_heaps))
@@ -314,6 +373,8 @@ def table(args, codes, results, published, command, runs_wall):
         status = r['status']
         if status == 'proved':
             status = 'proved: period %d, preperiod %d' % (r['period'], r['preperiod'])
+        if res.get('limit'):
+            status = 'limit (%s) on the way to %s' % (res['limit']['reason'], power(res['limit']['target']))
         mask = '' if 'rare_mask' not in r else '%x%s' % (r['rare_mask'], 'p' if r.get('rare_heap_parity') else '')
         last = '' if r.get('last_rare') is None else str(r['last_rare'])
         total_cpu += res['cpu_seconds']
@@ -328,7 +389,12 @@ def table(args, codes, results, published, command, runs_wall):
     done = sum(1 for c in codes if c in results)
     rare = sum(1 for c in codes if c in results and results[c]['row'].get('rare_kernel'))
     proved = sum(1 for c in codes if c in results and results[c]['row']['status'] == 'proved')
+    limited = [c for c in codes if c in results and results[c].get('limit')]
     out.append('%d of %d codes computed; %d by the rare-value kernel, %d with a proved period.' % (done, len(codes), rare, proved))
+    if limited:
+        out.append('%d stopped at their time limit (`--member-time`) on the way: %s. Their n is how far they got, and'
+                   % (len(limited), ', '.join('`%s`' % c for c in limited)))
+        out.append('depends on the machine; the same command goes on with them from their checkpoints.')
     out.append('')
     out.append('Made by `%s`: the members took %s of CPU time (%s of wall time, member by member), the'
                % (command, duration(total_cpu), duration(total_wall)))
@@ -350,6 +416,12 @@ def main():
     ap.add_argument('--sparse', choices=('settled', 'rare'), default='settled',
                     help='who goes on to --rare-heaps: rare-value members whose rare heaps ended in the first '
                          'half of --heaps (settled, the default), or every member the rare-value kernel computed')
+    ap.add_argument('--plain-heaps', type=count,
+                    help='every member goes to these heaps first, and one a plain kernel computed there stops '
+                         '(default: --heaps)')
+    ap.add_argument('--member-time', type=float,
+                    help='seconds of wall time a member may take in this run, its stages together; one cut short '
+                         'shows how far it got, and the next run goes on from its checkpoint')
     ap.add_argument('--state', default='unsolved.state', help='folder of finished rows and checkpoints')
     ap.add_argument('--out', default=os.path.join(ROOT, 'docs', 'tables', 'unsolved-octal.md'))
     ap.add_argument('--family', default=os.path.join(ROOT, 'examples', 'unsolved-octal.game'))
@@ -364,6 +436,8 @@ def main():
     args.state = os.path.abspath(args.state)
     if args.rare_heaps < args.heaps:
         args.rare_heaps = args.heaps
+    if args.plain_heaps is None or args.plain_heaps > args.heaps:
+        args.plain_heaps = args.heaps
     codes = family_codes(args.family)
     if args.members:
         want = args.members.split(',')
@@ -374,7 +448,8 @@ def main():
     os.makedirs(args.state, exist_ok=True)
     # the state belongs to one pair of targets: another pair would mix rows of different n
     key = os.path.join(args.state, 'targets.txt')
-    targets = '%d %d %s\n' % (args.heaps, args.rare_heaps, args.sparse)
+    targets = '%d %d %s%s\n' % (args.heaps, args.rare_heaps, args.sparse,
+                                '' if args.plain_heaps == args.heaps else ' %d' % args.plain_heaps)
     if os.path.exists(key) and open(key).read() != targets:
         sys.exit('unsolved_table: %s holds rows for other targets (%s); remove it or name another --state'
                  % (args.state, open(key).read().strip()))
@@ -412,6 +487,10 @@ def main():
         command += ' --heaps %s' % power(args.heaps)
     if args.rare_heaps != 2 ** 26:
         command += ' --rare-heaps %s' % power(args.rare_heaps)
+    if args.plain_heaps != args.heaps:
+        command += ' --plain-heaps %s' % power(args.plain_heaps)
+    if args.member_time is not None:
+        command += ' --member-time %g' % args.member_time
     if args.sparse != 'settled':
         command += ' --sparse %s' % args.sparse
     if args.members:
