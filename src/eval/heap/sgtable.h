@@ -11,7 +11,9 @@ struct gr_sgtable {
     int width;          /* bytes per value */
     int64_t n;          /* values computed: heaps 0..n-1 */
     int64_t cap;
-    int64_t max;        /* largest value so far */
+    int64_t max;        /* at least the largest value so far: a bound for the kernels' bitsets, raised past it
+                         * when the table is widened for a value (gr_sgt_fit: heap.c asks for max * 2 + 2);
+                         * the largest value itself is read off the values (the checks do) */
 };
 typedef struct gr_sgtable gr_sgtable;
 
