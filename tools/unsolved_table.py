@@ -112,8 +112,8 @@ class Runner:
         if max_time is not None:
             cmd += ['--max-time', str(max_time)]
         start = time.monotonic()
-        last = os.path.join(mdir, 'stderr.last')
-        with open(last, 'wb') as errf:
+        with open(os.path.join(mdir, 'stderr.txt'), 'ab+') as errf:
+            since = errf.tell()           # this run's messages start here
             p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=errf, start_new_session=True)
             with self.lock:
                 self.children.add(p)
@@ -122,11 +122,10 @@ class Runner:
             p.returncode = os.waitstatus_to_exitcode(status)
             with self.lock:
                 self.children.discard(p)
+            errf.seek(since)
+            err = errf.read()
         wall = time.monotonic() - start
         cpu = usage.ru_utime + usage.ru_stime
-        err = open(last, 'rb').read()
-        with open(os.path.join(mdir, 'stderr.txt'), 'ab') as f:
-            f.write(err)
         # every process's time counts, an interrupted one's too (its work is in the checkpoint)
         with open(os.path.join(mdir, 'times.txt'), 'a', encoding='utf-8') as f:
             f.write('%d %.3f %.3f %d\n' % (to, wall, cpu, p.returncode))
@@ -173,7 +172,7 @@ class Runner:
         status, row, _ = self.run_grundy(mdir, reached - 1)
         if row is None:
             return None
-        reason = 'time' if 'time limit' in err else 'memory' if 'memory' in err else 'limit'
+        reason = 'time' if 'time limit' in err else 'limit'
         return {'heaps': reached, 'row': row, 'limit': {'target': target, 'reason': reason}}
 
     def member(self, code):
@@ -335,11 +334,11 @@ def table(args, codes, results, published, command, runs_wall):
                % (sum(c.startswith('0.') for c in codes), sum(c.startswith('4.') for c in codes)))
     out.append('[`examples/unsolved-octal.game`](../../examples/unsolved-octal.game). Every code is computed to')
     if args.plain_heaps < args.heaps:
-        out.append('%s heaps (heaps 0..%s - 1, the published tables\' n); one a plain kernel computed there stops (its'
+        out.append('%s heaps (heaps 0..%s - 1, the published tables\' n); one a plain kernel computed there stops'
                    % (power(args.plain_heaps), power(args.plain_heaps)))
-        out.append('work per heap grows with the heaps), the others go on to %s heaps, and a code the rare-value kernel'
+        out.append('(its work per heap grows with the heaps), the others go on to %s heaps, and a code the'
                    % power(args.heaps))
-        out.append('was computing')
+        out.append('rare-value kernel was computing')
     else:
         out.append('%s heaps (heaps 0..%s - 1, the published tables\' n), and a code the rare-value kernel was computing'
                    % (power(args.heaps), power(args.heaps)))
