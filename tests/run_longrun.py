@@ -15,6 +15,11 @@
   - a run stopped by --max-time with --checkpoint (status 3) leaves a whole CSV whose rows are
     those of the full run, and the same command resumes it to the bytes of an uninterrupted
     run (standard output and CSV), with --threads 2 as with 1
+  - --table-memory (the table in a mapped file past it, src/eval/heap/tablefile.c): the same
+    bytes as the table in memory, with and without a checkpoint; a peak resident set that does
+    not hold the table; a checkpoint whose values stay in FILE.GAME.values, resumed to the
+    uninterrupted run's bytes, refused (status 2) when that file is changed or gone, and
+    removed with it when the run finishes
 Prints "N passed, M failed"."""
 import os
 import subprocess
@@ -235,6 +240,77 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(sd, "h.csv")) as f, open(os.path.join(tmp, "whole", "h.csv")) as g:
         check(f.read() == g.read(), "resumed: the CSV is the uninterrupted run's")
     check(os.path.exists(os.path.join(sd, "a.ck")), "the checkpoint of a search stopped at --to is kept")
+
+    # ---- --table-memory: the table in a file ----
+    wd = os.path.join(tmp, "whole")
+    fd_ = os.path.join(tmp, "filed")
+    os.mkdir(fd_)
+    with open(os.path.join(fd_, "a.game"), "w") as f:
+        f.write('game a = octal "0.6";\ncheck a periodic;\n')
+    filed = run(["a.game", "--to", to, "--histogram", "h.csv", "--threads", "2", "--table-memory", "64K"], fd_)
+    check(filed.returncode == 0 and filed.stdout == whole.stdout, "--table-memory 64K: the output of the table in memory (%d %s)"
+          % (filed.returncode, filed.stderr))
+    with open(os.path.join(fd_, "h.csv")) as f, open(os.path.join(wd, "h.csv")) as g:
+        check(f.read() == g.read(), "--table-memory 64K: the CSV of the table in memory")
+    check(sorted(os.listdir(fd_)) == ["a.game", "h.csv"], "no checkpoint: the table's file is gone (%s)" % os.listdir(fd_))
+    r = run(["a.game", "--histogram", "h.csv", "--table-memory", "0"], fd_)
+    check(r.returncode == 2 and "--table-memory needs a size such as 512M or 4G, not '0'" in r.stderr,
+          "--table-memory 0: status %d, %s" % (r.returncode, r.stderr.strip()))
+
+    # the peak resident set: 2^23 heaps (16 MB of two-byte values) in memory and in a file
+    def peak_kb(args):
+        probe = ("import resource, subprocess, sys\n"
+                 "r = subprocess.run(sys.argv[1:], capture_output=True)\n"
+                 "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        out = subprocess.run([sys.executable, "-c", probe, GRUNDY] + args + ["--no-progress"], cwd=fd_,
+                             capture_output=True, text=True).stdout.split()
+        return int(out[0]), int(out[1])
+    big = str((1 << 23) - 1)
+    rc_mem, kb_mem = peak_kb(["a.game", "--to", big, "--histogram", "m.csv", "--threads", "2"])
+    rc_file, kb_file = peak_kb(["a.game", "--to", big, "--histogram", "f.csv", "--threads", "2", "--table-memory", "256K"])
+    check(rc_mem == 0 and rc_file == 0 and kb_file + 8192 < kb_mem,
+          "2^23 heaps: peak %d KB in a file against %d KB in memory (16 MB of values)" % (kb_file, kb_mem))
+    with open(os.path.join(fd_, "m.csv")) as f, open(os.path.join(fd_, "f.csv")) as g:
+        check(f.read() == g.read(), "2^23 heaps: the same CSV in memory and in a file")
+
+    # a checkpoint whose values are the table's file
+    cd = os.path.join(tmp, "filedck")
+    os.mkdir(cd)
+    with open(os.path.join(cd, "a.game"), "w") as f:
+        f.write('game a = octal "0.6";\ncheck a periodic;\n')
+    opts = ["a.game", "--to", to, "--histogram", "h.csv", "--table-memory", "64K", "--checkpoint", "a.ck"]
+    first = run(opts + ["--threads", "1", "--max-time", "0.3"], cd)
+    values = os.path.join(cd, "a.ck.a.values")
+    check(first.returncode == 3 and os.path.exists(values) and os.path.getsize(os.path.join(cd, "a.ck")) < 4096,
+          "stopped with the table in a file: status %d, a.ck %s bytes, values file %s" % (
+              first.returncode, os.path.getsize(os.path.join(cd, "a.ck")) if os.path.exists(os.path.join(cd, "a.ck")) else None,
+              os.path.exists(values)))
+    import shutil
+    for harm in ("changed", "gone"):
+        hd = os.path.join(tmp, "harm-" + harm)
+        shutil.copytree(cd, hd)
+        hv = os.path.join(hd, "a.ck.a.values")
+        if harm == "gone":
+            os.remove(hv)
+        else:
+            with open(hv, "r+b") as f:
+                f.seek(2000)
+                b = f.read(1)
+                f.seek(2000)
+                f.write(bytes([b[0] ^ 1]))
+        r = run(opts, hd)
+        check(r.returncode == 2 and "keeps its values in a.ck.a.values, which is missing, short or not the one it saved" in r.stderr,
+              "values file %s: status %d, %s" % (harm, r.returncode, r.stderr.strip()))
+    again = run(opts + ["--threads", "2"], cd)
+    check(again.returncode == 0 and again.stdout == whole.stdout, "resumed from the table's file: the uninterrupted output (%d %s)"
+          % (again.returncode, again.stderr.strip()))
+    with open(os.path.join(cd, "h.csv")) as f, open(os.path.join(wd, "h.csv")) as g:
+        check(f.read() == g.read(), "resumed from the table's file: the uninterrupted CSV")
+    check(os.path.exists(values) and os.path.getsize(os.path.join(cd, "a.ck")) < 4096, "kept at --to: a.ck small, its values beside it")
+    # a run that finishes (no --to: nothing kept) removes the checkpoint and its values file
+    r = run(["a.game", "--histogram", "z.csv", "--table-memory", "64K", "--checkpoint", "z.ck"], cd)
+    check(r.returncode == 0 and not os.path.exists(os.path.join(cd, "z.ck")) and not os.path.exists(os.path.join(cd, "z.ck.a.values")),
+          "a finished run removes z.ck and z.ck.a.values (%s)" % sorted(os.listdir(cd)))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

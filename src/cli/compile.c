@@ -70,20 +70,27 @@ void gr_cli_usage_error(const char *fmt, const char *arg) {
     exit(GR_EXIT_INPUT);
 }
 
-size_t gr_cli_parse_size(const char *s) {
+/* "--max-memory needs a size such as 512M or 4G, not 'x'" for the option named */
+_Noreturn static void bad_size(const char *opt, const char *s) {
+    char fmt[128];
+    snprintf(fmt, sizeof fmt, "%s needs a size such as 512M or 4G, not '%%s'", opt);
+    gr_cli_usage_error(fmt, s);
+}
+
+size_t gr_cli_parse_size(const char *opt, const char *s) {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || v <= 0) gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    if (errno || end == s || v <= 0) bad_size(opt, s);
     switch (*end) {
     case 'k': case 'K': v *= 1024.0; end++; break;
     case 'm': case 'M': v *= 1024.0 * 1024; end++; break;
     case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
     case '\0': break;
-    default: gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    default: bad_size(opt, s);
     }
     if (*end == 'B' || *end == 'b') end++;
-    if (*end || v > 1e18) gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
+    if (*end || v > 1e18) bad_size(opt, s);
     return (size_t)v;
 }
 

@@ -19,7 +19,7 @@ int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user);
  * cut), its parsers of limits (a bad value is a usage error) and the default memory limit (3/4
  * of RAM): main.c's, shared with play.c and the session. */
 _Noreturn void gr_cli_usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-size_t gr_cli_parse_size(const char *s);
+size_t gr_cli_parse_size(const char *opt, const char *s);
 double gr_cli_parse_seconds(const char *s);
 size_t gr_cli_default_memory(void);
 #endif

@@ -40,6 +40,8 @@ static const char USAGE[] =
     "  --checkpoint FILE        save long runs to FILE and resume from it\n"
     "  --histogram FILE         'check G periodic' as a long search with no period asked for: a row\n"
     "                           of columns and value counts at every power of two, saved to FILE (CSV)\n"
+    "  --table-memory SIZE      a long search keeps about SIZE of its heap table in memory, the rest\n"
+    "                           in a file beside the checkpoint, or a temporary one (default 512M)\n"
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
     "  --plot-size WxH          the size of plots in pixels\n"
@@ -57,7 +59,7 @@ typedef struct options {
     const char *checkpoint, *histogram;
     int plot_width, plot_height;
     uint64_t max_positions;
-    size_t max_memory;
+    size_t max_memory, table_memory;
 } options;
 
 
@@ -75,7 +77,7 @@ static void stdout_gone(gr_ctx *c) {
 /* An unknown option: the nearest known one, if any is close. */
 _Noreturn static void unknown_option(const char *name) {
     static const char *const KNOWN[] = { "--format", "--explain", "--to", "--max-positions", "--max-memory", "--max-time",
-        "--threads", "--checkpoint", "--histogram", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
+        "--threads", "--checkpoint", "--histogram", "--table-memory", "--query", "--no-theory", "--plot-size", "--progress", "--no-progress", "--help",
         "--version", "--interactive" };
     gr_suggest sg;
     gr_suggest_init(&sg, name);
@@ -138,7 +140,7 @@ static options parse_args(int argc, char **argv) {
             memcpy(name, a, len);
             name[len] = '\0';
             static const char *const WITH_VALUE[] = { "--format", "--to", "--max-positions", "--max-memory",
-                "--max-time", "--threads", "--checkpoint", "--histogram", "--query", "--plot-size" };
+                "--max-time", "--threads", "--checkpoint", "--histogram", "--table-memory", "--query", "--plot-size" };
             int known = 0;
             for (size_t k = 0; k < sizeof WITH_VALUE / sizeof *WITH_VALUE; k++) known |= !strcmp(name, WITH_VALUE[k]);
             if (!known) unknown_option(name);
@@ -152,7 +154,7 @@ static options parse_args(int argc, char **argv) {
                 else gr_cli_usage_error("--format is text, csv or json, not '%s'", val);
             } else if (!strcmp(name, "--to")) o.to = (int64_t)parse_count("--to", val);
             else if (!strcmp(name, "--max-positions")) o.max_positions = parse_count("--max-positions", val);
-            else if (!strcmp(name, "--max-memory")) o.max_memory = gr_cli_parse_size(val);
+            else if (!strcmp(name, "--max-memory")) o.max_memory = gr_cli_parse_size("--max-memory", val);
             else if (!strcmp(name, "--max-time")) o.max_time = gr_cli_parse_seconds(val);
             else if (!strcmp(name, "--threads")) {
                 uint64_t t = parse_count("--threads", val);
@@ -164,6 +166,8 @@ static options parse_args(int argc, char **argv) {
             } else if (!strcmp(name, "--histogram")) {
                 if (!*val) gr_cli_usage_error("%s", "--histogram needs a file name");
                 o.histogram = val;
+            } else if (!strcmp(name, "--table-memory")) {
+                o.table_memory = gr_cli_parse_size("--table-memory", val);
             } else if (!strcmp(name, "--query")) {
                 uint64_t q = parse_count("--query", val);
                 if (q < 1 || q > 1000000000) gr_cli_usage_error("--query needs a query number from 1, not '%s'", val);
@@ -274,6 +278,7 @@ int main(int argc, char **argv) {
     c.checkpoint = o.checkpoint;
     c.query_only = o.query;
     c.histogram = o.histogram;
+    c.table_memory = o.table_memory;
     struct stat st;
     if (fstat(STDOUT_FILENO, &st) == 0 && S_ISFIFO(st.st_mode)) c.interrupted = stdout_gone;
 

@@ -57,7 +57,7 @@ static play_opts parse_play_args(int argc, char **argv) {
         if (!strcmp(a, "--max-memory") || !strcmp(a, "--max-time") || !strcmp(a, "--threads")) {
             if (i + 1 >= argc) play_usage("this option needs a value:", a);
             const char *v = argv[++i];
-            if (!strcmp(a, "--max-memory")) o.max_memory = gr_cli_parse_size(v);
+            if (!strcmp(a, "--max-memory")) o.max_memory = gr_cli_parse_size("--max-memory", v);
             else if (!strcmp(a, "--max-time")) o.max_time = gr_cli_parse_seconds(v);
             else {
                 char *end;

@@ -15,6 +15,9 @@
  * the run began, so quick runs and the tests' captured stderr never see one. */
 #define GR_PROGRESS_LINE_INTERVAL 5.0
 
+/* --table-memory's default: 512 MiB of a long search's heap table stay in memory. */
+#define GR_TABLE_MEMORY_DEFAULT ((size_t)512 << 20)
+
 /* Exit statuses of the command-line contract. */
 enum { GR_EXIT_OK = 0, GR_EXIT_REFUTED = 1, GR_EXIT_INPUT = 2, GR_EXIT_LIMIT = 3 };
 
@@ -69,6 +72,9 @@ typedef struct gr_ctx {
      * written whole to FILE. histogram_runs counts the checks that used it (one is allowed). */
     const char *histogram;
     FILE *histogram_out;
+    /* --table-memory SIZE: in a long search, a heap table that would pass SIZE bytes moves to a
+     * file and keeps about SIZE of it resident (eval/heap/tablefile.h; 0: the default) */
+    size_t table_memory;
     int histogram_json, histogram_runs;
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */

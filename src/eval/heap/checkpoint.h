@@ -9,4 +9,6 @@
  * point is a safe point after some work on g (saves at intervals, stops on a signal). */
 void gr_ckpt_claim(gr_ctx *c, gr_game *g);
 void gr_ckpt_point(gr_ctx *c, gr_game *g);
+/* FILE.GAME.values: where a table kept in a file (tablefile.h) has its values (arena text). */
+const char *gr_ckpt_values_path(gr_ctx *c, const char *game);
 #endif

@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "eval/rules.h"
 #include "eval/heap/sgtable.h"
+#include "eval/heap/tablefile.h"
 #include "eval/heap/sparse.h"
 #include "proved.h"
 #include "eval/heap/octpar.h"
@@ -435,6 +436,14 @@ static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, in
     return p;
 }
 
+/* A long search's table (--histogram) that would pass --table-memory goes to a file, mapped
+ * (tablefile.h): beside the checkpoint when there is one, its values then saved in place. */
+static void to_file_if_large(gr_ctx *c, const gr_game *g, gr_sgtable *t, int64_t need) {
+    size_t budget = c->table_memory ? c->table_memory : GR_TABLE_MEMORY_DEFAULT;
+    if (!gr_tablefile_supported() || (uint64_t)need * (uint64_t)t->width <= budget) return;
+    gr_sgt_to_file(c, t, c->checkpoint ? gr_ckpt_values_path(c, g->name) : NULL, budget);
+}
+
 int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
     if (g->kernel == KER_NIM) return 0;
     if (g->state->not_recurrence) return -1;
@@ -457,13 +466,14 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
         /* In chunks of about a quarter second, each ending at a safe point: for a checkpoint,
          * and for the limits when the threaded kernels (which cannot jump out while their
          * team runs) do the work. */
-        int chunked = c->ckpt || c->threads > 1;
+        int chunked = c->ckpt || c->threads > 1 || c->histogram;
         double t0 = 0;
         if (chunked) {
             if (!hs->chunk) hs->chunk = 4096;
             if (t->n + hs->chunk - 1 < upto) upto = t->n + hs->chunk - 1;
             t0 = gr_now();
         }
+        if (c->histogram && !t->file) to_file_if_large(c, g, t, upto + 1);
         gr_sgt_reserve(c, t, upto + 1);
         /* With a checkpoint, --max-time stops the run at the safe point below (where the chunk's
          * work is saved first), not inside the kernel: a chunk is short, so it overruns little. */
@@ -476,6 +486,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
             if (dt < 0.1 && hs->chunk < (INT64_C(1) << 30)) hs->chunk *= 2;
             else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
         }
+        gr_sgt_trim(t);                                 /* a table in a file: what it need not keep */
         if (proving && rc == 0 && t->n >= hs->next_proof) {
             hs->period = prove_period(c, g, t, &hs->pre);
             hs->next_proof = t->n * 2;

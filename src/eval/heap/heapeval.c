@@ -9,6 +9,7 @@
 #include "eval/heap/heap.h"
 #include "eval/heap/heapmoves.h"
 #include "eval/heap/sparse.h"
+#include "eval/heap/tablefile.h"
 #include "eval/rules.h"
 #include <string.h>
 
@@ -88,6 +89,8 @@ static void heap_read(const gr_game *g, int64_t lo, int64_t n, int64_t *out) {
 
 static int heap_read16(const gr_game *g, int64_t lo, int64_t n, uint16_t *out) {
     const gr_sgtable *t = GR_CACHED(g, sg);
+    /* a table in a file is read with pread, which maps nothing in (tablefile.h) */
+    if (t->file && t->width == 2 && gr_sgt_read_bytes(t, lo, n, out) == 0) return 1;
     switch (t->width) {   /* the common widths copied without a test per value */
     case 1: for (int64_t i = 0; i < n; i++) out[i] = ((const uint8_t *)t->data)[lo + i]; return 1;
     case 2: memcpy(out, (const uint16_t *)t->data + lo, (size_t)n * sizeof *out); return 1;

@@ -1,6 +1,13 @@
 /* sgtable: narrow-width SG tables and the bitset mex; see sgtable.h. */
 #include "eval/heap/sgtable.h"
 #include <string.h>
+#include "eval/heap/tablefile.h"
+
+/* The storage for cap values of the given width: tracked memory, or the table's file. */
+static void resize(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
+    if (t->file) gr_tablefile_grow(c, t, cap, width);
+    else t->data = gr_realloc(c, t->data, gr_size_mul(c, (size_t)(cap ? cap : 1), (size_t)width));
+}
 
 gr_sgtable *gr_sgt_new(gr_ctx *c, int width) {
     gr_sgtable *t = gr_alloc(c, sizeof *t);
@@ -13,7 +20,7 @@ void gr_sgt_reserve(gr_ctx *c, gr_sgtable *t, int64_t n) {
     int64_t cap = t->cap ? t->cap : 1024;
     while (cap < n) cap = cap > INT64_MAX / 2 ? n : cap * 2;
     if (cap > n && cap - n > (int64_t)1 << 28 && n > 1024) cap = n + ((int64_t)1 << 28); /* do not double past need */
-    t->data = gr_realloc(c, t->data, gr_size_mul(c, (size_t)cap, (size_t)t->width));
+    resize(c, t, cap, t->width);
     t->cap = cap;
 }
 
@@ -24,7 +31,7 @@ void gr_sgt_fit(gr_ctx *c, gr_sgtable *t, int64_t v) {
     /* Widen in place, back to front: the new array is larger, so copy from the end. */
     int old = t->width;
     gr_sgtable tmp = *t;
-    t->data = gr_realloc(c, t->data, gr_size_mul(c, (size_t)(t->cap ? t->cap : 1), (size_t)w));
+    resize(c, t, t->cap, w);
     tmp.data = t->data;
     for (int64_t i = t->n - 1; i >= 0; i--) {
         tmp.width = old;

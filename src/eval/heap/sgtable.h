@@ -1,6 +1,6 @@
 /* sgtable: a growable table of Sprague-Grundy values of heaps 0, 1, 2, ..., stored at the
  * narrowest width (1, 2, 4 or 8 bytes) that holds every value so far; it widens in place when
- * a larger value arrives. Kernels read and write the typed arrays directly. */
+ * a larger value arrives. A long search's table may live in a mapped file (tablefile.h). Kernels read and write the typed arrays directly. */
 #ifndef GRUNDY_SGTABLE_H
 #define GRUNDY_SGTABLE_H
 #include <stdint.h>
@@ -14,6 +14,7 @@ struct gr_sgtable {
     int64_t max;        /* at least the largest value so far: a bound for the kernels' bitsets, raised past it
                          * when the table is widened for a value (gr_sgt_fit: heap.c asks for max * 2 + 2);
                          * the largest value itself is read off the values (the checks do) */
+    struct gr_tablefile *file;  /* NULL: data is tracked memory; else a mapped file (tablefile.h) */
 };
 typedef struct gr_sgtable gr_sgtable;
 

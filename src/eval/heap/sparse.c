@@ -2,6 +2,7 @@
  * that fill the table (one heap at a time, or by the pipeline of sparsepar.c), checkpoints
  * and --explain. One heap's value is sparseheap.c, the pair scans sparsescan.c. */
 #include "eval/heap/sparseint.h"
+#include "eval/heap/tablefile.h"
 
 enum { WARMUP = 1024 };
 #define MAX_SPARSE_P (UINT64_C(1) << 20)   /* values beyond: the histogram is not worth it */
@@ -69,6 +70,12 @@ static void scratch_for_choice(gr_ctx *c, gr_sparse *s) {
             s->rclass[(size_t)nb * P + x] = (uint8_t)((__builtin_parityll(x & s->mask) ^ nb) != s->cc);
 }
 
+/* In a scan of the whole table: a table in a file gives back the pages read so far, now and
+ * then, so a scan of 2^32 heaps does not make them all resident (tablefile.h). */
+static inline void scanned(const gr_sgtable *tab, int64_t x) {
+    if (tab->file && (x & ((INT64_C(1) << 20) - 1)) == 0) gr_sgt_trim(tab);
+}
+
 /* The mask and heap-parity bit whose rare class is smallest, from the Walsh-Hadamard transform
  * of the histogram of (value, heap parity): coefficient (M, h) is #class 0 - #class 1. The
  * common class must be 1 xor (h and kappa): a mixed split then gives the common class. */
@@ -86,7 +93,10 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
     }
     size_t L = (size_t)(2 * P);
     int64_t *w = gr_alloc(c, gr_size_mul(c, L, sizeof *w));
-    for (int64_t x = 0; x < N; x++) w[((uint64_t)gr_sgt_get(tab, x) << 1) | (uint64_t)(x & 1)]++;
+    for (int64_t x = 0; x < N; x++) {
+        w[((uint64_t)gr_sgt_get(tab, x) << 1) | (uint64_t)(x & 1)]++;
+        scanned(tab, x);
+    }
     for (size_t h = 1; h < L; h <<= 1)
         for (size_t i = 0; i < L; i += 2 * h)
             for (size_t j = i; j < i + h; j++) {
@@ -117,6 +127,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
     for (int64_t x = 1; x < N; x++) {
         uint64_t v = (uint64_t)gr_sgt_get(tab, x);
         if (cls(s, v, x) != s->cc) gr_sparse_push_rare(c, s, x, v);
+        scanned(tab, x);
     }
     s->chosen_rare = s->nr;
     scratch_for_choice(c, s);
@@ -227,6 +238,7 @@ gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const 
     for (int64_t x = 1; x < tab->n; x++) {
         uint64_t v = (uint64_t)gr_sgt_get(tab, x);
         if (cls(s, v, x) != s->cc) gr_sparse_push_rare(c, s, x, v);
+        scanned(tab, x);
     }
     scratch_for_choice(c, s);
     return s;

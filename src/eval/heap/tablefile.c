@@ -1,0 +1,212 @@
+/* tablefile: heap tables in mapped files; see tablefile.h. */
+#define _DEFAULT_SOURCE   /* madvise's MADV_DONTNEED: glibc's posix_madvise ignores POSIX_MADV_DONTNEED */
+#include "eval/heap/tablefile.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "hash.h"
+#ifndef __EMSCRIPTEN__
+#include <sys/mman.h>
+#endif
+
+enum { READ_CHUNK = 1 << 20 };
+
+#ifdef __EMSCRIPTEN__
+/* A browser has no files to spare: a long search's table stays in memory (the command's
+ * --table-memory is not offered there). */
+int gr_tablefile_supported(void) { return 0; }
+void gr_sgt_to_file(gr_ctx *c, gr_sgtable *t, const char *path, size_t budget) {
+    (void)t; (void)path; (void)budget;
+    gr_fail(c, GR_EXIT_LIMIT, "heap tables cannot live in files here");
+}
+int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int64_t n, size_t budget,
+                     uint64_t *sum, int64_t *max) {
+    (void)c; (void)t; (void)path; (void)width; (void)n; (void)budget; (void)sum; (void)max;
+    return -1;
+}
+void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) { (void)t; (void)cap; (void)width; gr_fail(c, GR_EXIT_LIMIT, "no table files here"); }
+void gr_sgt_trim(const gr_sgtable *t) { (void)t; }
+int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {
+    memcpy(dst, (const uint8_t *)t->data + (size_t)lo * (size_t)t->width, (size_t)n * (size_t)t->width);
+    return 0;
+}
+uint64_t gr_tablefile_sync(gr_ctx *c, gr_sgtable *t) { (void)c; (void)t; return 0; }
+#else
+
+int gr_tablefile_supported(void) { return 1; }
+
+static size_t page_bytes(void) {
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+_Noreturn static void file_failed(gr_ctx *c, const struct gr_tablefile *f, const char *what) {
+    int err = errno;
+    gr_fail(c, GR_EXIT_LIMIT, "cannot %s the heap table's file %s: %s", what, f->path ? f->path : "(a temporary file)",
+            strerror(err));
+}
+
+static void set_budget(struct gr_tablefile *f, int width) {
+    f->keep_first = (int64_t)(f->budget / 8 / (size_t)width);
+    f->keep_last = (int64_t)(f->budget / 2 / (size_t)width);
+}
+
+/* Maps the file's first `bytes` bytes (the file made that long), replacing t's mapping. */
+static void map_file(gr_ctx *c, gr_sgtable *t, struct gr_tablefile *f, size_t bytes) {
+    size_t pg = page_bytes();
+    if (bytes < pg) bytes = pg;
+    struct stat st;
+    if (fstat(f->fd, &st) != 0) file_failed(c, f, "read");
+    if ((size_t)st.st_size < bytes && ftruncate(f->fd, (off_t)bytes) != 0) file_failed(c, f, "grow");
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
+    if (p == MAP_FAILED) file_failed(c, f, "map");
+    if (t->file == f && t->data) munmap(t->data, f->mapped);
+    t->data = p;
+    f->mapped = bytes;
+}
+
+static int open_temp(void) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/var/tmp";      /* on disk, where /tmp may be memory */
+    char name[4096];
+    if (snprintf(name, sizeof name, "%s/grundy-table-XXXXXX", dir) >= (int)sizeof name) { errno = ENAMETOOLONG; return -1; }
+    int fd = mkstemp(name);
+    if (fd >= 0) unlink(name);               /* it goes with the process */
+    return fd;
+}
+
+static int write_all(int fd, const void *p, size_t n, off_t at) {
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = pwrite(fd, b, n, at);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        b += w; n -= (size_t)w; at += w;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n, off_t at) {
+    uint8_t *b = p;
+    while (n) {
+        ssize_t r = pread(fd, b, n, at);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        b += r; n -= (size_t)r; at += r;
+    }
+    return 0;
+}
+
+void gr_sgt_to_file(gr_ctx *c, gr_sgtable *t, const char *path, size_t budget) {
+    struct gr_tablefile *f = gr_alloc(c, sizeof *f);
+    f->path = path;
+    f->fd = path ? open(path, O_RDWR | O_CREAT | O_TRUNC, 0644) : open_temp();
+    if (f->fd < 0) file_failed(c, f, "create");
+    f->budget = budget;
+    set_budget(f, t->width);
+    f->sum = GR_FNV1A_INIT;
+    f->summed_width = t->width;
+    /* written, not copied through the mapping: none of it becomes resident */
+    if (write_all(f->fd, t->data, (size_t)t->n * (size_t)t->width, 0) != 0) file_failed(c, f, "write");
+    void *mem = t->data;
+    t->data = NULL;
+    map_file(c, t, f, gr_size_mul(c, (size_t)(t->cap > t->n ? t->cap : t->n), (size_t)t->width));
+    gr_free(c, mem);
+    t->file = f;
+}
+
+int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int64_t n, size_t budget,
+                     uint64_t *sum, int64_t *max) {
+    int fd = open(path, O_RDWR);
+    struct stat st;
+    size_t bytes = (size_t)n * (size_t)width;
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < bytes) { close(fd); return -1; }
+    uint8_t *buf = gr_alloc(c, READ_CHUNK);
+    int64_t top = 0;
+    gr_sgtable view = { buf, width, 0, 0, 0, NULL };
+    for (size_t at = 0; at < bytes; at += READ_CHUNK) {
+        size_t m = bytes - at < READ_CHUNK ? bytes - at : READ_CHUNK;
+        if (read_all(fd, buf, m, (off_t)at) != 0) { gr_free(c, buf); close(fd); return -1; }
+        *sum = gr_fnv1a(*sum, buf, m);
+        for (int64_t i = 0; i < (int64_t)(m / (size_t)width); i++) {
+            int64_t v = gr_sgt_get(&view, i);
+            if (v > top || v < 0) top = v < 0 ? INT64_MAX : v;
+        }
+        gr_poll(c);
+    }
+    gr_free(c, buf);
+    *max = top;
+    struct gr_tablefile *f = gr_alloc(c, sizeof *f);
+    f->fd = fd;
+    f->path = path;
+    f->budget = budget;
+    set_budget(f, width);
+    f->sum = *sum;
+    f->summed = bytes;
+    f->summed_width = width;
+    gr_free(c, t->data);
+    t->data = NULL;
+    t->file = f;
+    t->width = width;
+    map_file(c, t, f, (size_t)st.st_size - (size_t)st.st_size % (size_t)width);
+    t->cap = (int64_t)(f->mapped / (size_t)width);
+    return 0;
+}
+
+void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
+    struct gr_tablefile *f = t->file;
+    size_t bytes = gr_size_mul(c, (size_t)(cap ? cap : 1), (size_t)width);
+    if (bytes > f->mapped) map_file(c, t, f, bytes);
+    set_budget(f, width);
+}
+
+void gr_sgt_trim(const gr_sgtable *t) {
+    struct gr_tablefile *f = t->file;
+    if (!f) return;
+    size_t pg = page_bytes(), w = (size_t)t->width;
+    if (t->n - f->keep_last <= f->keep_first) return;
+    size_t lo = ((size_t)f->keep_first * w + pg - 1) / pg * pg;
+    size_t hi = (size_t)(t->n - f->keep_last) * w / pg * pg;
+    if (hi <= lo) return;
+    /* Neither can fail on a range of our own mapping; were one refused, the pages would only
+     * stay resident. */
+    (void)madvise((uint8_t *)t->data + lo, hi - lo, MADV_DONTNEED);
+    (void)posix_fadvise(f->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_DONTNEED);
+}
+
+int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {
+    size_t w = (size_t)t->width;
+    if (!t->file) {
+        memcpy(dst, (const uint8_t *)t->data + (size_t)lo * w, (size_t)n * w);
+        return 0;
+    }
+    return read_all(t->file->fd, dst, (size_t)n * w, (off_t)((size_t)lo * w));
+}
+
+uint64_t gr_tablefile_sync(gr_ctx *c, gr_sgtable *t) {
+    struct gr_tablefile *f = t->file;
+    if (f->summed_width != t->width) {         /* widened: every byte is new */
+        f->sum = GR_FNV1A_INIT;
+        f->summed = 0;
+        f->summed_width = t->width;
+    }
+    size_t end = (size_t)t->n * (size_t)t->width;
+    if (f->summed < end) {
+        uint8_t *buf = gr_alloc(c, READ_CHUNK);
+        while (f->summed < end) {
+            size_t m = end - f->summed < READ_CHUNK ? end - f->summed : READ_CHUNK;
+            if (read_all(f->fd, buf, m, (off_t)f->summed) != 0) file_failed(c, f, "read");
+            f->sum = gr_fnv1a(f->sum, buf, m);
+            f->summed += m;
+        }
+        gr_free(c, buf);
+    }
+    if (fdatasync(f->fd) != 0) file_failed(c, f, "write");
+    return f->sum;
+}
+#endif
