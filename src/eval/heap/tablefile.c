@@ -79,27 +79,20 @@ static int open_temp(void) {
     return fd;
 }
 
-static int write_all(int fd, const void *p, size_t n, off_t at) {
-    const uint8_t *b = p;
-    while (n) {
-        ssize_t w = pwrite(fd, b, n, at);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        b += w; n -= (size_t)w; at += w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n, off_t at) {
+/* All n bytes at offset `at`, written (pwrite) or read (pread), through short counts and
+ * signals; -1 on an error or the end of the file. */
+static int transfer(int fd, void *p, size_t n, off_t at, int writing) {
     uint8_t *b = p;
     while (n) {
-        ssize_t r = pread(fd, b, n, at);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        b += r; n -= (size_t)r; at += r;
+        ssize_t k = writing ? pwrite(fd, b, n, at) : pread(fd, b, n, at);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return -1;
+        b += k; n -= (size_t)k; at += k;
     }
     return 0;
 }
+static int write_all(int fd, const void *p, size_t n, off_t at) { return transfer(fd, (void *)(uintptr_t)p, n, at, 1); }
+static int read_all(int fd, void *p, size_t n, off_t at) { return transfer(fd, p, n, at, 0); }
 
 void gr_sgt_to_file(gr_ctx *c, gr_sgtable *t, const char *path, size_t budget) {
     struct gr_tablefile *f = gr_alloc(c, sizeof *f);
