@@ -73,7 +73,7 @@ static void scratch_for_choice(gr_ctx *c, gr_sparse *s) {
 /* In a scan of the whole table: a table in a file gives back the pages read so far, now and
  * then, so a scan of 2^32 heaps does not make them all resident (tablefile.h). */
 static inline void scanned(const gr_sgtable *tab, int64_t x) {
-    if (tab->file && (x & ((INT64_C(1) << 20) - 1)) == 0) gr_sgt_trim(tab);
+    if (tab->file && (x & ((INT64_C(1) << 20) - 1)) == 0) gr_sgt_trim_below(tab, x);
 }
 
 /* The mask and heap-parity bit whose rare class is smallest, from the Walsh-Hadamard transform

@@ -158,13 +158,16 @@ void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
     set_budget(f, width);
 }
 
-void gr_sgt_trim(const gr_sgtable *t) {
+void gr_sgt_trim(const gr_sgtable *t) { gr_sgt_trim_below(t, t->n); }
+
+void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) {
     struct gr_tablefile *f = t->file;
     if (!f) return;
     size_t pg = page_bytes(), w = (size_t)t->width;
-    if (t->n - f->keep_last <= f->keep_first) return;
+    if (upto > t->n - f->keep_last) upto = t->n - f->keep_last;
+    if (upto <= f->keep_first) return;
     size_t lo = ((size_t)f->keep_first * w + pg - 1) / pg * pg;
-    size_t hi = (size_t)(t->n - f->keep_last) * w / pg * pg;
+    size_t hi = (size_t)upto * w / pg * pg;
     if (hi <= lo) return;
     /* Neither can fail on a range of our own mapping; were one refused, the pages would only
      * stay resident. */

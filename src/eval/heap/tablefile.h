@@ -57,6 +57,9 @@ void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width);
 /* Gives back the resident pages between the first heaps and the window (madvise), and asks the
  * kernel to drop the file's cached pages there once written (posix_fadvise). */
 void gr_sgt_trim(const gr_sgtable *t);
+/* The same, only below heap `upto`: a scan of the whole table gives back what it has read and
+ * not what the kernel's read-ahead has brought in for it (that would be read again, and again). */
+void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto);
 
 /* Copies the bytes of heaps lo..lo+n-1 (n x width) to dst: by pread from a file (so a reader
  * far behind the window maps nothing in), else from memory. Returns -1 on a read error. */
