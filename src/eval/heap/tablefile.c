@@ -28,8 +28,12 @@ int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int6
     (void)c; (void)t; (void)path; (void)width; (void)n; (void)budget; (void)sum; (void)max;
     return -1;
 }
-void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) { (void)t; (void)cap; (void)width; gr_fail(c, GR_EXIT_LIMIT, "no table files here"); }
+void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
+    (void)t; (void)cap; (void)width;
+    gr_fail(c, GR_EXIT_LIMIT, "heap tables cannot live in files here");
+}
 void gr_sgt_trim(const gr_sgtable *t) { (void)t; }
+void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) { (void)t; (void)upto; }
 int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {
     memcpy(dst, (const uint8_t *)t->data + (size_t)lo * (size_t)t->width, (size_t)n * (size_t)t->width);
     return 0;
