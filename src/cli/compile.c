@@ -70,11 +70,11 @@ void gr_cli_usage_error(const char *fmt, const char *arg) {
     exit(GR_EXIT_INPUT);
 }
 
-/* "--max-memory needs a size such as 512M or 4G, not 'x'" for the option named */
+/* "--max-memory needs a size such as 512M or 4G, not 'x'" for the option named (literal
+ * formats: the usage error's argument is escaped and cut, the text around it is not) */
 _Noreturn static void bad_size(const char *opt, const char *s) {
-    char fmt[128];
-    snprintf(fmt, sizeof fmt, "%s needs a size such as 512M or 4G, not '%%s'", opt);
-    gr_cli_usage_error(fmt, s);
+    if (!strcmp(opt, "--table-memory")) gr_cli_usage_error("--table-memory needs a size such as 512M or 4G, not '%s'", s);
+    gr_cli_usage_error("--max-memory needs a size such as 512M or 4G, not '%s'", s);
 }
 
 size_t gr_cli_parse_size(const char *opt, const char *s) {

@@ -297,9 +297,14 @@ int gr_ckpt_close(gr_ctx *c, int status) {
     if (c->ckpt_keep && status == GR_EXIT_OK) {
         /* a search that stopped at --to: its values stay, for a run with a larger --to */
         save(c, k);
-        if (c->progress)
-            fprintf(stderr, "grundy: the values computed are kept in %s: the same command with a larger --to goes on "
-                            "from them\n", c->checkpoint);
+        if (c->progress) {
+            fprintf(stderr, "grundy: the values computed are kept in %s", c->checkpoint);
+            gr_heap_saved s;
+            for (size_t i = 0; i < k->ngames; i++)     /* a table in its own file (tablefile.h) */
+                if (gr_heap_save(c, k->games[i], &s) && !s.values && !s.bytes)
+                    fprintf(stderr, " and %s", gr_ckpt_values_path(c, k->games[i]->name));
+            fprintf(stderr, ": the same command with a larger --to goes on from them\n");
+        }
     } else if (status == GR_EXIT_OK || status == GR_EXIT_REFUTED) {
         remove(c->checkpoint);
         /* and the values files beside it (tablefile.h), which only it refers to */
