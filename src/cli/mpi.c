@@ -11,6 +11,7 @@
 #include "members.h"
 #include "parallel.h"
 #include "progress.h"
+#include "hash.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_STOP = 3, TAG_OUTPUT = 4 };
 
@@ -40,12 +41,6 @@ static mpi_state S;              /* one per process: MPI itself is process-wide 
 
 static const char MAGIC[16] = "grundy-census1\n";
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
-    return h;
-}
-
 int gr_mpi_begin(int *argc, char ***argv) {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &S.rank);
@@ -60,9 +55,9 @@ int gr_mpi_begin(int *argc, char ***argv) {
 /* ---- the checkpoint (rank 0) ---------------------------------------------------------------- */
 
 static void ckpt_open(gr_ctx *c) {
-    S.program = fnv(UINT64_C(0xcbf29ce484222325), c->src, c->src_len);
-    S.program = fnv(S.program, &c->check_to, sizeof c->check_to);
-    S.program = fnv(S.program, &c->no_theory, sizeof c->no_theory);
+    S.program = gr_fnv1a(GR_FNV1A_INIT, c->src, c->src_len);
+    S.program = gr_fnv1a(S.program, &c->check_to, sizeof c->check_to);
+    S.program = gr_fnv1a(S.program, &c->no_theory, sizeof c->no_theory);
     FILE *f = fopen(S.ckpt_path, "rb");
     if (f) {
         char magic[sizeof MAGIC];
@@ -77,7 +72,7 @@ static void ckpt_open(gr_ctx *c) {
             result_msg m;
             uint64_t sum;
             if (fread(&m, sizeof m, 1, f) != 1 || fread(&sum, sizeof sum, 1, f) != 1) break;   /* the end, or a torn record */
-            if (sum != fnv(S.program, &m, sizeof m) || m.r.state != GR_MEMBER_DONE) break;
+            if (sum != gr_fnv1a(S.program, &m, sizeof m) || m.r.state != GR_MEMBER_DONE) break;
             S.saved = realloc(S.saved, (size_t)(S.nsaved + 1) * sizeof *S.saved);
             if (!S.saved) gr_fail(c, GR_EXIT_LIMIT, "out of memory reading %s", S.ckpt_path);
             S.saved[S.nsaved++] = m;
@@ -92,7 +87,7 @@ static void ckpt_open(gr_ctx *c) {
     fwrite(MAGIC, 1, sizeof MAGIC, S.ckpt);
     fwrite(&S.program, sizeof S.program, 1, S.ckpt);
     for (int i = 0; i < S.nsaved; i++) {
-        uint64_t sum = fnv(S.program, &S.saved[i], sizeof S.saved[i]);
+        uint64_t sum = gr_fnv1a(S.program, &S.saved[i], sizeof S.saved[i]);
         fwrite(&S.saved[i], sizeof S.saved[i], 1, S.ckpt);
         fwrite(&sum, sizeof sum, 1, S.ckpt);
     }
@@ -102,7 +97,7 @@ static void ckpt_open(gr_ctx *c) {
 
 static void ckpt_record(const result_msg *m) {
     if (!S.ckpt || m->r.state != GR_MEMBER_DONE) return;
-    uint64_t sum = fnv(S.program, m, sizeof *m);
+    uint64_t sum = gr_fnv1a(S.program, m, sizeof *m);
     fwrite(m, sizeof *m, 1, S.ckpt);
     fwrite(&sum, sizeof sum, 1, S.ckpt);
     fflush(S.ckpt);

@@ -1,6 +1,7 @@
 /* hash: FNV-1a over bytes, 64 bits, a byte at a time (about 2 ns a byte). The checksum of
  * checkpoints (eval/heap/checkpoint.c) and of the table files beside them (tablefile.c), which
- * extend it as values are added, so both must use this one. */
+ * extend it as values are added, so both must use this one; also grundy-mpi's checkpoint
+ * (cli/mpi.c) and the text sets' hash (textset.c). */
 #ifndef GRUNDY_HASH_H
 #define GRUNDY_HASH_H
 #include <stddef.h>

@@ -1,5 +1,6 @@
 /* textset: growable text and a set of byte strings; see textset.h. */
 #include "textset.h"
+#include "hash.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,8 +49,7 @@ void gr_byteset_init(gr_byteset *s, gr_ctx *c) {
 }
 
 static uint64_t hash(const uint8_t *p, size_t len) {
-    uint64_t h = 0xcbf29ce484222325ULL ^ len;   /* FNV-1a, then a final mix */
-    for (size_t i = 0; i < len; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
+    uint64_t h = gr_fnv1a(GR_FNV1A_INIT ^ len, p, len);   /* FNV-1a, then a final mix */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;

@@ -54,9 +54,7 @@ struct gr_ckpt {
     double last_save, save_cost;
 };
 
-/* FNV-1a (core/hash.h: about 2 ns a byte, 0.5 s for 240 MB), as the table files' checksums. */
-#define hash_bytes gr_fnv1a
-static const uint64_t HASH0 = GR_FNV1A_INIT;
+/* The checksum: FNV-1a (core/hash.h: about 2 ns a byte, 0.5 s for 240 MB), as the table files'. */
 
 const char *gr_ckpt_values_path(gr_ctx *c, const char *game) {
     size_t n = strlen(c->checkpoint) + strlen(game) + sizeof ".." "values";
@@ -66,13 +64,13 @@ const char *gr_ckpt_values_path(gr_ctx *c, const char *game) {
 }
 
 static uint64_t program_hash(const gr_ctx *c) {
-    uint64_t h = hash_bytes(HASH0, VERSION_TEXT, sizeof VERSION_TEXT);
-    h = hash_bytes(h, c->src, c->src_len);
+    uint64_t h = gr_fnv1a(GR_FNV1A_INIT, VERSION_TEXT, sizeof VERSION_TEXT);
+    h = gr_fnv1a(h, c->src, c->src_len);
     int64_t opts[2] = { c->query_only, c->no_theory };
-    h = hash_bytes(h, opts, sizeof opts);
+    h = gr_fnv1a(h, opts, sizeof opts);
     /* a long search's tables never stop at a proved period: not the same run (hashed only
      * when given, so other checkpoints keep their hash) */
-    if (c->histogram) h = hash_bytes(h, "histogram", 9);
+    if (c->histogram) h = gr_fnv1a(h, "histogram", 9);
     return h;
 }
 
@@ -84,7 +82,7 @@ enum { CHUNK_BYTES = 1 << 20 };
 typedef struct reader { FILE *f; uint64_t left, sum, at; int bad; uint8_t *buf; } reader;
 static void take(reader *r, void *out, size_t n) {
     if (r->bad || n > r->left || fread(out, 1, n, r->f) != n) { r->bad = 1; memset(out, 0, n); return; }
-    r->sum = hash_bytes(r->sum, out, n);
+    r->sum = gr_fnv1a(r->sum, out, n);
     r->left -= n;
     r->at += n;
 }
@@ -122,7 +120,7 @@ static void load(gr_ctx *c, struct gr_ckpt *k) {
     memcpy(&program, header + 16, 8);
     memcpy(&len, header + 24, 8);
     memcpy(&sum, header + 32, 8);
-    reader r = { f, len, HASH0, HEADER, 0, gr_alloc(c, CHUNK_BYTES) };
+    reader r = { f, len, GR_FNV1A_INIT, HEADER, 0, gr_alloc(c, CHUNK_BYTES) };
     take(&r, &k->nrecs, 4);
     if (!r.bad && k->nrecs > (uint32_t)(len / 8)) r.bad = 1;
     k->recs = gr_alloc(c, gr_size_mul(c, r.bad ? 1 : k->nrecs + 1, sizeof *k->recs));
@@ -197,7 +195,7 @@ typedef struct writer { FILE *f; uint64_t sum, len; } writer;
 static void put(writer *w, const void *p, size_t n) {
     if (!n) return;
     fwrite(p, 1, n, w->f);
-    w->sum = hash_bytes(w->sum, p, n);
+    w->sum = gr_fnv1a(w->sum, p, n);
     w->len += n;
 }
 
@@ -235,7 +233,7 @@ static void save(gr_ctx *c, struct gr_ckpt *k) {
     if (!f) gr_fail(c, GR_EXIT_LIMIT, "cannot write checkpoint %s: %s", tmp, strerror(errno));
     uint8_t header[HEADER] = { 0 };
     fwrite(header, 1, HEADER, f);
-    writer w = { f, HASH0, 0 };
+    writer w = { f, GR_FNV1A_INIT, 0 };
     uint32_t count = 0;
     gr_heap_saved s;
     for (size_t i = 0; i < k->ngames; i++) count += (uint32_t)gr_heap_save(c, k->games[i], &s);

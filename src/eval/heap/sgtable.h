@@ -1,6 +1,7 @@
 /* sgtable: a growable table of Sprague-Grundy values of heaps 0, 1, 2, ..., stored at the
  * narrowest width (1, 2, 4 or 8 bytes) that holds every value so far; it widens in place when
- * a larger value arrives. A long search's table may live in a mapped file (tablefile.h). Kernels read and write the typed arrays directly. */
+ * a larger value arrives. Kernels read and write the typed arrays directly; a long search's
+ * table may live in a mapped file (tablefile.h). */
 #ifndef GRUNDY_SGTABLE_H
 #define GRUNDY_SGTABLE_H
 #include <stdint.h>

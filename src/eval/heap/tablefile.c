@@ -8,40 +8,21 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "hash.h"
-#ifndef __EMSCRIPTEN__
 #include <sys/mman.h>
-#endif
+#include "hash.h"
 
 enum { READ_CHUNK = 1 << 20 };
 
+/* A browser has no files to spare: there a long search's table stays in memory (and the rest
+ * of this file is compiled, not called). */
+int gr_tablefile_supported(void) {
 #ifdef __EMSCRIPTEN__
-/* A browser has no files to spare: a long search's table stays in memory (the command's
- * --table-memory is not offered there). */
-int gr_tablefile_supported(void) { return 0; }
-void gr_sgt_to_file(gr_ctx *c, gr_sgtable *t, const char *path, size_t budget) {
-    (void)t; (void)path; (void)budget;
-    gr_fail(c, GR_EXIT_LIMIT, "heap tables cannot live in files here");
-}
-int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int64_t n, size_t budget,
-                     uint64_t *sum, int64_t *max) {
-    (void)c; (void)t; (void)path; (void)width; (void)n; (void)budget; (void)sum; (void)max;
-    return -1;
-}
-void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
-    (void)t; (void)cap; (void)width;
-    gr_fail(c, GR_EXIT_LIMIT, "heap tables cannot live in files here");
-}
-void gr_sgt_trim(const gr_sgtable *t) { (void)t; }
-void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) { (void)t; (void)upto; }
-int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {
-    memcpy(dst, (const uint8_t *)t->data + (size_t)lo * (size_t)t->width, (size_t)n * (size_t)t->width);
     return 0;
-}
-uint64_t gr_tablefile_sync(gr_ctx *c, gr_sgtable *t) { (void)c; (void)t; return 0; }
 #else
+    return 1;
+#endif
+}
 
-int gr_tablefile_supported(void) { return 1; }
 
 static size_t page_bytes(void) {
     long p = sysconf(_SC_PAGESIZE);
@@ -209,4 +190,3 @@ uint64_t gr_tablefile_sync(gr_ctx *c, gr_sgtable *t) {
     if (fdatasync(f->fd) != 0) file_failed(c, f, "write");
     return f->sum;
 }
-#endif
