@@ -12,7 +12,9 @@
  *   - the pair search itself (x86-64): each vector function against a plain loop on random
  *     tables (u8; u16 with values below 64 to 1024, the AVX-512 path's two-register bitset
  *     past 512), random needed sets, ranges and budgets, with and without marks: the same
- *     stop, count, budget, need and marks.
+ *     stop, count, budget, need and marks; and the search from both ends (AVX-512), then the
+ *     plain loop over the range it left, against the plain loop over the whole: the same
+ *     count, need and marks, and the pairs it counted are those it did not leave.
  * Forcing a path the processor lacks falls back (a note on stderr): checked too. */
 #include "gamefix.h"
 #include "simd.h"
@@ -109,7 +111,7 @@ static void pair_functions(int best) {
     static uint16_t t16[TN];
     static uint8_t t8[TN], need0[4097], need1[4097], need2[4097], mark1[4097], mark2[4097];
     t_rng r = { 77 };
-    int bad = 0, runs = 0;
+    int bad = 0, runs = 0, both = 0;
     for (int it = 0; it < 6000; it++) {
         /* past 1024 (0.04 from about heap 2^19; the plain kernel's search of every value, 0.06) */
         static const uint64_t Ps[8] = { 256, 128, 64, 256, 512, 1024, 2048, 4096 };
@@ -136,7 +138,7 @@ static void pair_functions(int best) {
             memcpy(need2, need0, sizeof need0);
             memset(mark1, 0, sizeof mark1);
             memset(mark2, 0, sizeof mark2);
-            int64_t c1 = count0, c2 = count0, b1 = budget0, b2 = budget0, r1, r2;
+            int64_t c1 = count0, c2 = count0, b1 = budget0, b2 = budget0, r1, r2, c4;
             uint8_t *mk1 = withmark ? mark1 : NULL, *mk2 = withmark ? mark2 : NULL;
             if (kind < 2) {
                 r1 = plain_u8(t8, m, a, hi, need1, mk1, &c1, &b1);
@@ -148,6 +150,37 @@ static void pair_functions(int best) {
                                             : gr_sparse_pairs_avx2_u16(t16, m, a, hi, need2, mk2, &c2, &b2, lim);
             }
             runs++;
+            /* the search from both ends: within a budget, it leaves a range not looked at and
+             * counts the pairs it looked at; the plain loop over that range after it gives the
+             * plain loop's need, marks and count over the whole */
+            if (path == GR_SIMD_AVX512 && (kind < 2 || P <= 1024)) {
+                static uint8_t need3[4097], need4[4097], mark3[4097], mark4[4097];
+                memcpy(need3, need0, sizeof need0);
+                memcpy(need4, need0, sizeof need0);
+                memset(mark3, 0, sizeof mark3);
+                memset(mark4, 0, sizeof mark4);
+                uint8_t *mk3 = withmark ? mark3 : NULL, *mk4 = withmark ? mark4 : NULL;
+                int64_t c3 = count0, b3 = INT64_MAX, b4 = budget0, a4 = a, h4 = hi, b5 = INT64_MAX;
+                if (kind < 2) {
+                    plain_u8(t8, m, a, hi, need3, mk3, &c3, &b3);
+                    c4 = gr_sparse_both_avx512_u8(t8, m, &a4, &h4, need4, mk4, count0, &b4, lim);
+                    if (c4) plain_u8(t8, m, a4, h4, need4, mk4, &c4, &b5);
+                } else {
+                    plain_u16(t16, m, a, hi, need3, mk3, &c3, &b3);
+                    c4 = gr_sparse_both_avx512_u16(t16, m, &a4, &h4, need4, mk4, count0, &b4, lim, P);
+                    if (c4) plain_u16(t16, m, a4, h4, need4, mk4, &c4, &b5);
+                }
+                both++;
+                int64_t left = h4 >= a4 ? h4 - a4 + 1 : 0;
+                if (c3 != c4 || memcmp(need3, need4, sizeof need3) || memcmp(mark3, mark4, sizeof mark3) ||
+                    budget0 - b4 != (hi - a + 1) - left || a4 < a || h4 > hi) {
+                    if (bad++ < 5)
+                        printf("both ends, P %llu, m %lld, a %lld..%lld, budget %lld: count %lld/%lld, left %lld..%lld, "
+                               "used %lld\n", (unsigned long long)P, (long long)m, (long long)a, (long long)hi,
+                               (long long)budget0, (long long)c4, (long long)c3, (long long)a4, (long long)h4,
+                               (long long)(budget0 - b4));
+                }
+            }
             if (r1 != r2 || c1 != c2 || b1 != b2 || memcmp(need1, need2, sizeof need1) || memcmp(mark1, mark2, sizeof mark1)) {
                 if (bad++ < 5)
                     printf("pair search, %s, P %llu, m %lld, a %lld..%lld: stop %lld/%lld count %lld/%lld budget %lld/%lld\n",
@@ -157,7 +190,8 @@ static void pair_functions(int best) {
         }
     }
     CHECK_EQ(bad, 0);
-    printf("pair search: %d runs of the vector functions as the plain loop\n", runs);
+    printf("pair search: %d runs of the vector functions as the plain loop, %d from both ends\n", runs, both);
+    if (best >= GR_SIMD_AVX512) CHECK(both > 1000);
 }
 #endif
 

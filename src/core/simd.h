@@ -14,7 +14,7 @@ enum {
     GR_SIMD_SCALAR = 0,   /* portable C (words of 64 bits) */
     GR_SIMD_SSE2 = 1,     /* 16 bytes: every x86-64; WebAssembly through -msimd128 -msse2 */
     GR_SIMD_AVX2 = 2,     /* 32 bytes (AVX2) */
-    GR_SIMD_AVX512 = 3,   /* 64 bytes (AVX-512 F, BW and VBMI) */
+    GR_SIMD_AVX512 = 3,   /* 64 bytes (AVX-512 F, BW, VBMI and VBMI2) */
     GR_SIMD_LEVELS = 4
 };
 

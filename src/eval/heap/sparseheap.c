@@ -115,7 +115,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
                 uint64_t top = vlim;                                                                  \
                 while (top > sl->sp.v && !need[top - 1]) top--;                                       \
                 spec_at at = sl->sp.at;                                                               \
-                if (top > sl->sp.v) at = (spec_at){ 0, 0 };   /* searched for by nobody yet */       \
+                if (top > sl->sp.v) at = (spec_at){ 0, 0, 0 };   /* searched for by nobody yet */       \
                 resumed = w < sl->sp.v;                                                               \
                 if (w >= sl->sp.v || at.j < s->nsplit)                                                \
                     count = UPPER(t, s, n, L, need, NULL, count, &at, INT64_MAX, vlim);               \

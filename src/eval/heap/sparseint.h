@@ -52,9 +52,10 @@ static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
     return __builtin_parityll(v & s->mask) ^ (s->hp & (int)(n & 1));
 }
 
-/* Where a search of the pairs stopped (split j, pair a), and a search's result: the values
- * below v were searched for; at.j = nsplit when the search is complete. */
-typedef struct spec_at { int64_t j, a; } spec_at;
+/* Where a search of the pairs stopped (split j, the pairs a to b not looked at, b = 0: to the
+ * split's half), and a search's result: the values below v were searched for; at.j = nsplit
+ * when the search is complete. */
+typedef struct spec_at { int64_t j, a, b; } spec_at;
 typedef struct spec {
     uint64_t v;          /* the values below it were searched for */
     spec_at at;          /* where the search stopped (at.j = nsplit: complete) */
@@ -199,6 +200,15 @@ int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t 
 int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                 int64_t *budget, uint64_t lim);
+/* The search of the pairs a in [*a, *hi] from both ends at once (u16: P <= 1024), with the
+ * arguments of the one-ended ones; [*a, *hi] is left as the range not looked at. Returns how
+ * many values are still needed. */
+int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t *a, int64_t *hi,
+                                  uint8_t *restrict need, uint8_t *restrict mark, int64_t count,
+                                  int64_t *budget, uint64_t lim, uint64_t P);
+int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *a, int64_t *hi,
+                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t count,
+                                 int64_t *budget, uint64_t lim);
 /* The look-ups of 16 consecutive heaps at once (see gr_sparse_batch_u16). */
 void gr_sparse_batch16_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                            uint32_t bits[4][16]);

@@ -152,7 +152,7 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         int64_t count = 0;                                                                            \
         count = needed(mark, rc, need, vlim);                                                         \
         sl->sp.v = vlim;                                                                              \
-        sl->sp.at = (spec_at){ 0, 0 };                                                                \
+        sl->sp.at = (spec_at){ 0, 0, 0 };                                                                \
         if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
             memset(need, 0, vlim);                                                                    \
         if (!count) sl->sp.at.j = s->nsplit;                                                          \

@@ -187,11 +187,40 @@ static inline int64_t pairs_u32(const uint32_t *restrict t, int64_t m, int64_t a
     return pairs_word_u32(t, m, a, hi, need, mark, count, budget, lim);
 }
 
+/* The pairs a in [*a, *hi], from both ends at once where that is written (AVX-512: sparsevec.c;
+ * the ends find different values), else from the bottom; [*a, *hi] is left as the range not
+ * looked at. Returns how many values are still needed. */
+static inline int64_t range_u8(const uint8_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
+                               uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
+                               int level) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (level >= GR_SIMD_AVX512) return gr_sparse_both_avx512_u8(t, m, a, hi, need, mark, count, budget, lim);
+#endif
+    *a = pairs_u8(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
+    return count;
+}
+static inline int64_t range_u16(const uint16_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
+                                uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
+                                int level) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (level >= GR_SIMD_AVX512 && P <= 1024) return gr_sparse_both_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
+#endif
+    *a = pairs_u16(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
+    return count;
+}
+static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
+                                uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
+                                int level) {
+    *a = pairs_u32(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
+    return count;
+}
+
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
- * [1, min(half, m - n0)] (all pairs when n0 = 0). Each needed value met (all below lim) is
- * cleared from need. Returns how many are still needed. */
-#define NEED_SCAN(NAME, T, PAIRS_T)                                                               \
+ * [1, min(half, m - n0)] (all pairs when n0 = 0: then from both ends at once, see range_*).
+ * Each needed value met (all below lim) is cleared from need. Returns how many are still
+ * needed. */
+#define NEED_SCAN(NAME, T, RANGE_T)                                                               \
     int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                 \
                         uint8_t *restrict need, int64_t count, uint64_t lim) {                    \
         int64_t budget = INT64_MAX;                                                               \
@@ -199,36 +228,38 @@ static inline int64_t pairs_u32(const uint32_t *restrict t, int64_t m, int64_t a
         for (int j = 0; j < s->nsplit && count; j++) {                                            \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
-            int64_t hi = m - n0 > half ? half : m - n0;                                           \
-            PAIRS_T(t, m, 1, hi, need, NULL, &count, &budget, lim, s->P, level);                  \
+            int64_t a = 1, hi = m - n0 > half ? half : m - n0;                                    \
+            count = RANGE_T(t, m, &a, &hi, need, NULL, count, &budget, lim, s->P, level);          \
         }                                                                                         \
         return count;                                                                             \
     }
 /* The same over the pairs with both parts below n0, a in [max(1, m - n0 + 1), half], from
- * split j = at->j, a = at->a on (a = 0: the range's start), at most `budget` pairs; values met
- * are also set in mark (when given: they are options). When the budget runs out with values
- * still needed, at says where to go on; otherwise at->j = nsplit (the search is complete). */
-#define NEED_UPPER(NAME, T, PAIRS_T)                                                              \
+ * split j = at->j, the pairs at->a to at->b (a = 0: the range's start, b = 0: its end) on, at
+ * most `budget` pairs; values met are also set in mark (when given: they are options). When
+ * the budget runs out with values still needed, at says what is left; otherwise at->j =
+ * nsplit (the search is complete). */
+#define NEED_UPPER(NAME, T, RANGE_T)                                                              \
     int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                 \
                         uint8_t *restrict need, uint8_t *restrict mark, int64_t count,            \
                         spec_at *at, int64_t budget, uint64_t lim) {                              \
-        int64_t a = at->a;                                                                        \
+        int64_t a = at->a, b = at->b;                                                             \
         const int level = gr_simd_level();                                                        \
-        for (int64_t j = at->j; j < s->nsplit && count; j++, a = 0) {                             \
+        for (int64_t j = at->j; j < s->nsplit && count; j++, a = b = 0) {                         \
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             if (a < m - n0 + 1) a = m - n0 + 1;                                                   \
             if (a < 1) a = 1;                                                                     \
-            a = PAIRS_T(t, m, a, half, need, mark, &count, &budget, lim, s->P, level);            \
-            if (count && a <= half) { at->j = j; at->a = a; return count; }                       \
+            if (!b || b > half) b = half;                                                         \
+            count = RANGE_T(t, m, &a, &b, need, mark, count, &budget, lim, s->P, level);          \
+            if (count && a <= b) { at->j = j; at->a = a; at->b = b; return count; }               \
         }                                                                                         \
         at->j = s->nsplit;                                                                        \
-        at->a = 0;                                                                                \
+        at->a = at->b = 0;                                                                        \
         return count;                                                                             \
     }
-NEED_SCAN(gr_sparse_need_scan_u8, uint8_t, pairs_u8)
-NEED_SCAN(gr_sparse_need_scan_u16, uint16_t, pairs_u16)
-NEED_SCAN(gr_sparse_need_scan_u32, uint32_t, pairs_u32)
-NEED_UPPER(gr_sparse_need_upper_u8, uint8_t, pairs_u8)
-NEED_UPPER(gr_sparse_need_upper_u16, uint16_t, pairs_u16)
-NEED_UPPER(gr_sparse_need_upper_u32, uint32_t, pairs_u32)
+NEED_SCAN(gr_sparse_need_scan_u8, uint8_t, range_u8)
+NEED_SCAN(gr_sparse_need_scan_u16, uint16_t, range_u16)
+NEED_SCAN(gr_sparse_need_scan_u32, uint32_t, range_u32)
+NEED_UPPER(gr_sparse_need_upper_u8, uint8_t, range_u8)
+NEED_UPPER(gr_sparse_need_upper_u16, uint16_t, range_u16)
+NEED_UPPER(gr_sparse_need_upper_u32, uint32_t, range_u32)
