@@ -244,10 +244,24 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
  * after a group of blocks with no branch per lane; the bitset then loses the values found. A
  * group is a block from each end at first (the first pairs find many values), then four. When
  * the ends are closer than a group, or the budget is short of one, the one-ended search goes
- * on from the bottom. Values found leave need and are set in mark (when given); the budget
+ * on from the bottom. Values found leave need and are set in mark (when given: at the end,
+ * see mark_found); the budget
  * loses the pairs looked at; [*a, *hi] is left as the range not looked at. Returns how many
  * values are still needed. */
 enum { BOTH_GROUP = 4 };
+/* The values found, set in mark at the end rather than one by one in the list's loop (one
+ * store less a lane there): those in the bitset at the start (bits, lim <= 1024) and not in
+ * need now. */
+AVX512 static void mark_found(uint8_t *mark, const uint8_t *need, const uint64_t *bits, uint64_t lim) {
+    const __m512i one = _mm512_set1_epi8(1);
+    for (uint64_t y = 0; y < lim; y += 64) {
+        uint64_t left = lim - y;
+        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __m512i v = _mm512_maskz_loadu_epi8(in, need + y);
+        __mmask64 found = (__mmask64)bits[y / 64] & ~_mm512_test_epi8_mask(v, v) & in;
+        _mm512_mask_storeu_epi8(mark + y, found, one);
+    }
+}
 #define BOTH_LOOP(BLOCK, CLEAR)                                                                       \
     for (int groups = 1; hi - a + 1 >= 2 * 64 * groups && bud >= 2 * 64 * groups; groups = BOTH_GROUP) { \
         int nl = 0;                                                                                   \
@@ -261,7 +275,6 @@ enum { BOTH_GROUP = 4 };
         for (int i = 0; i < nl; i++) {                                                                \
             unsigned y = list[i], h = need[y];                                                        \
             need[y] = 0;                                                                              \
-            if (mark) mark[y] |= (uint8_t)h;                                                          \
             cnt -= h;                                                                                 \
             CLEAR;                                                                                    \
         }                                                                                             \
@@ -276,8 +289,9 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
                                   int64_t *budget, uint64_t lim, uint64_t P) {
     const uint16_t *restrict tm = t + m;
     int64_t a = *ap, hi = *hip, bud = *budget;
-    if (cnt && P <= 1024) {
-        uint64_t bits[64] __attribute__((aligned(64)));
+    uint64_t bits[64] __attribute__((aligned(64)));
+    int started = cnt && P <= 1024;
+    if (started) {
         need_bits512(need, lim, bits);
         __m512i lo = _mm512_load_si512(bits), hi2 = _mm512_load_si512(bits + 8);
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
@@ -308,8 +322,9 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
 #undef BLOCK_TWO
 #undef BOTH16
     }
-    if (cnt) a = gr_sparse_pairs_avx512_u16(t, m, a, hi, need, mark, &cnt, &bud, lim, P);
+    if (cnt) a = gr_sparse_pairs_avx512_u16(t, m, a, hi, need, started ? NULL : mark, &cnt, &bud, lim, P);
 out:
+    if (started && mark) mark_found(mark, need, bits, lim);
     *ap = a;
     *hip = hi;
     *budget = bud;
@@ -324,8 +339,9 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
                                  int64_t *budget, uint64_t lim) {
     const uint8_t *restrict tm = t + m;
     int64_t a = *ap, hi = *hip, bud = *budget;
-    if (cnt) {
-        uint64_t bits[16] __attribute__((aligned(64)));
+    uint64_t bits[16] __attribute__((aligned(64)));
+    int started = cnt != 0;
+    if (started) {
         need_bits512(need, lim < 256 ? lim : 256, bits);
         __m512i ns = _mm512_load_si512(bits);   /* bytes 0..31: values 0..255 */
         const __m512i rev = _mm512_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
@@ -348,8 +364,9 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
         BOTH_LOOP(BLOCK8, ns = clear_bit(ns, y, h))
 #undef BLOCK8
     }
-    if (cnt) a = gr_sparse_pairs_avx512_u8(t, m, a, hi, need, mark, &cnt, &bud, lim);
+    if (cnt) a = gr_sparse_pairs_avx512_u8(t, m, a, hi, need, started ? NULL : mark, &cnt, &bud, lim);
 out:
+    if (started && mark) mark_found(mark, need, bits, lim < 256 ? lim : 256);
     *ap = a;
     *hip = hi;
     *budget = bud;

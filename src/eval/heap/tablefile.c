@@ -38,6 +38,7 @@ _Noreturn static void file_failed(gr_ctx *c, const struct gr_tablefile *f, const
 static void set_budget(struct gr_tablefile *f, int width) {
     f->keep_first = (int64_t)(f->budget / 8 / (size_t)width);
     f->keep_last = (int64_t)(f->budget / 2 / (size_t)width);
+    f->keep_mid = (int64_t)(f->budget / 16 / (size_t)width);
 }
 
 /* Maps the file's first `bytes` bytes (the file made that long), replacing t's mapping. */
@@ -145,19 +146,37 @@ void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {
 
 void gr_sgt_trim(const gr_sgtable *t) { gr_sgt_trim_below(t, t->n); }
 
+/* Gives back the pages of heaps [from, upto) (whole pages inside it). Neither call can fail on
+ * a range of our own mapping; were one refused, the pages would only stay resident. */
+static void give_back(const gr_sgtable *t, int64_t from, int64_t upto) {
+    size_t pg = page_bytes(), w = (size_t)t->width;
+    if (upto <= from) return;
+    size_t lo = ((size_t)from * w + pg - 1) / pg * pg;
+    size_t hi = (size_t)upto * w / pg * pg;
+    if (hi <= lo) return;
+    (void)madvise((uint8_t *)t->data + lo, hi - lo, MADV_DONTNEED);
+    (void)posix_fadvise(t->file->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_DONTNEED);
+}
+
 void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) {
     struct gr_tablefile *f = t->file;
     if (!f) return;
-    size_t pg = page_bytes(), w = (size_t)t->width;
     if (upto > t->n - f->keep_last) upto = t->n - f->keep_last;
     if (upto <= f->keep_first) return;
-    size_t lo = ((size_t)f->keep_first * w + pg - 1) / pg * pg;
-    size_t hi = (size_t)upto * w / pg * pg;
-    if (hi <= lo) return;
-    /* Neither can fail on a range of our own mapping; were one refused, the pages would only
-     * stay resident. */
-    (void)madvise((uint8_t *)t->data + lo, hi - lo, MADV_DONTNEED);
-    (void)posix_fadvise(f->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_DONTNEED);
+    /* the window about the middle stays, and what it reaches next is read in meanwhile */
+    int64_t mid = t->n / 2, mlo = mid - f->keep_mid, mhi = mid + f->keep_mid;
+    if (mlo < f->keep_first) mlo = f->keep_first;
+    if (mhi > upto) mhi = upto;
+    if (mlo >= mhi) {
+        give_back(t, f->keep_first, upto);
+        return;
+    }
+    give_back(t, f->keep_first, mlo);
+    give_back(t, mhi, upto);
+    size_t pg = page_bytes(), w = (size_t)t->width;
+    size_t lo = (size_t)mid * w / pg * pg, hi = ((size_t)mhi * w + pg - 1) / pg * pg;
+    if (hi > f->mapped) hi = f->mapped;
+    if (hi > lo) (void)madvise((uint8_t *)t->data + lo, hi - lo, MADV_WILLNEED);
 }
 
 int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {

@@ -3,12 +3,16 @@
  * memory").
  *
  * The kernels read and write the mapping exactly as they would memory: nothing in them knows.
- * After each chunk of work the table gives back the pages between its first heaps and a window
- * behind the newest (gr_sgt_trim): the rare-value kernel's look-ups read only that window (the
- * last rare heap plus the split places behind the newest heap) and its pair searches the first
- * heaps and the newest, so what stays resident does not grow with the heaps. The few deep
- * searches that read the middle fault its pages back from the page cache or the disk, and the
- * next trim gives them back again: correctness never depends on what is resident.
+ * After each chunk of work the table gives back the pages between its first heaps, a window
+ * about the middle and a window behind the newest (gr_sgt_trim): the rare-value kernel's
+ * look-ups read only the last window (the last rare heap plus the split places behind the
+ * newest heap) and its pair searches the first heaps with the newest, and the heaps about the
+ * middle with each other (its search goes from both ends), so what stays resident does not grow
+ * with the heaps. The middle window moves up half a heap a heap: the pages it reaches were
+ * given back long ago, so each trim asks for those ahead of it to be read in (MADV_WILLNEED).
+ * The few deep searches that read elsewhere fault its pages back from the page cache or the
+ * disk, and the next trim gives them back again: correctness never depends on what is
+ * resident.
  *
  * With --checkpoint the file is FILE.GAME.values beside the checkpoint and is the checkpoint's
  * copy of the values too: values below the newest heap never change (except when the table
@@ -27,7 +31,8 @@ struct gr_tablefile {
     size_t mapped;              /* bytes mapped: the file's length, cap x width */
     size_t budget;              /* bytes of values kept resident: */
     int64_t keep_first;         /* heaps kept resident from heap 0 ... */
-    int64_t keep_last;          /* ... and behind the newest */
+    int64_t keep_last;          /* ... and behind the newest, */
+    int64_t keep_mid;           /* ... and each side of the middle (the pair search's far end) */
     /* the checkpoint's running checksum (checkpoint.c): of the file's bytes 0..summed-1 at the
      * width summed_width; a widening rewrites the bytes, and the sum starts again */
     uint64_t sum;
