@@ -48,7 +48,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
  * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
  * and left clear). The value is capped at P (of the rare class, never an option). */
-#define FINISH_HEAP(NAME, T, MARKS, NEED, UPPER)                                                             \
+#define FINISH_HEAP(NAME, T, MARKS, HITS, NEED, UPPER)                                                             \
     uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
                          const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,    \
                          int64_t *stopped, int64_t *wasted) {                                         \
@@ -56,6 +56,26 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
         /* the 16-heap look-ups, when made for this heap (one thread) */                            \
         int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + 16; \
+        if (sl && sl->all) {                                                                          \
+            /* the member found every rare-class value below w, the least common value its marks    \
+             * miss: w is the value unless an option it could not see is w (most often none is) */  \
+            uint64_t w = sl->sp.v;                                                                    \
+            int hit = 0;                                                                              \
+            for (int i = 0; i < s->ntake && s->take[i] < n; i++) hit |= t[n - s->take[i]] == w;        \
+            for (int i = 0; i < s->ntakeall; i++) hit |= s->takeall[i] == n && w == 0;                  \
+            for (int i = 0; i < s->nequal; i++) {                                                     \
+                int64_t r = n - s->equal[i];                                                          \
+                hit |= r >= 2 && !(r & 1) && w == 0;                                                  \
+            }                                                                                         \
+            for (int j = 0; j < s->nsplit && !hit; j++) {                                             \
+                int64_t m = n - s->split[j];                                                          \
+                if (m < 2) continue;                                                                  \
+                int64_t lo = first_above(s->ra, nrL, m - L), top = first_above(s->ra, s->nr, m - 1);  \
+                hit |= HITS(s->ra, s->rk, t, m, 0, lo < top ? lo : top, s->uneq[j], w);                \
+                hit |= HITS(s->ra, s->rk, t, m, nrL, top, s->uneq[j], w);                              \
+            }                                                                                         \
+            if (!hit) return w;                                                                       \
+        }                                                                                             \
     again:                                                                                            \
         if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
         else memset(mark, 0, (size_t)P);                                                              \
@@ -133,9 +153,9 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         }                                                                                             \
         return v > P ? P : v;                                                                         \
     }
-FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
-FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
-FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
+FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, rare_hits_u8, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
+FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, rare_hits_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
+FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, rare_hits_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
 
 /* The 16-heap look-ups (sparsevec.c's gr_sparse_batch16_*), one thread, made before heap n when
  * the last batch does not hold it. Taken: the rare heaps a whose 16 look-ups read only finished

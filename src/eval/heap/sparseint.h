@@ -67,7 +67,9 @@ typedef struct slot {
     int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
     spec sp;             /* its search */
     int32_t batched;     /* its marks of common values are only those below 256 (a batch) */
-    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - sizeof(int32_t)];   /* a cache line each */
+    int32_t all;         /* its search found every value it looked for (sp.v: the least common
+                          * value its marks miss, below P) */
+    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - 2 * sizeof(int32_t)];   /* a cache line each */
 } slot;
 
 /* A member's 16-heap batch (sparsepar.c; as the one thread's, sparseheap.c): the heaps n0 ..
@@ -124,6 +126,20 @@ static inline int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
 RARE_MARKS(rare_marks_u8, uint8_t)
 RARE_MARKS(rare_marks_u16, uint16_t)
 RARE_MARKS(rare_marks_u32, uint32_t)
+
+/* Whether one of the values RARE_MARKS would mark (the same rare heaps, the same '!' rule) is
+ * w. */
+#define RARE_HITS(NAME, T)                                                                            \
+    static inline int NAME(const int64_t *ra, const uint64_t *restrict rk, const T *restrict t,       \
+                           int64_t m, int64_t i0, int64_t i1, int uneq, uint64_t w) {                 \
+        int hit = 0;                                                                                  \
+        for (int64_t i = i0; i < i1; i++)                                                             \
+            hit |= ((uint64_t)(rk[i] >> 32) ^ (uint64_t)t[m - ra[i]]) == w && !(uneq && 2 * ra[i] == m); \
+        return hit;                                                                                   \
+    }
+RARE_HITS(rare_hits_u8, uint8_t)
+RARE_HITS(rare_hits_u16, uint16_t)
+RARE_HITS(rare_hits_u32, uint32_t)
 
 /* The least common-class value not in mark (rc: the rare-class table of the heap's parity),
  * or P when every one below P is; and the rare-class values below vlim not in mark, set in

@@ -153,9 +153,13 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         count = needed(mark, rc, need, vlim);                                                         \
         sl->sp.v = vlim;                                                                              \
         sl->sp.at = (spec_at){ 0, 0, 0 };                                                                \
-        if (count && UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim))               \
+        sl->all = !count;                                                                             \
+        if (count && (count = UPPER(t, s, n, L, need, mark, count, &sl->sp.at, J->budget, vlim)))     \
             memset(need, 0, vlim);                                                                    \
-        if (!count) sl->sp.at.j = s->nsplit;                                                          \
+        if (!count) {                                                                                 \
+            sl->sp.at.j = s->nsplit;                                                                  \
+            sl->all = vlim < P;                                                                       \
+        }                                                                                             \
         pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
         atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
                               memory_order_release);                                                  \
