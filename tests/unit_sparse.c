@@ -102,8 +102,9 @@ static int one_code(const code *k, int64_t *ref) {
  * one thread in its solo mode (the finisher itself does runs of up to 128 heaps ahead, so
  * heaps are finished from work that read only the heaps below a bound trailing them by 0 to
  * 127, whatever the timing) and with two threads (members really ahead), against the naive
- * values. The solo pipeline must have finished thousands of heaps from its slots. */
-static int64_t piped_solo, piped_team, pipe_heaps;
+ * values. The solo pipeline must have finished thousands of heaps from its slots, many of them
+ * by the short finish and many not. */
+static int64_t piped_solo, piped_team, pipe_heaps, short_solo, short_team;
 static int pipe_code(const code *k, int64_t *ref, int64_t upto) {
     char cs[80];
     gf f;
@@ -127,6 +128,8 @@ static int pipe_code(const code *k, int64_t *ref, int64_t upto) {
     if (solo) {
         piped_solo += ka.piped;
         piped_team += kb.piped;
+        short_solo += ka.shortcut;
+        short_team += kb.shortcut;
         pipe_heaps += ka.rare;
     }
     gf_close(&f);
@@ -153,9 +156,14 @@ static void pipeline(t_rng *r, int64_t *ref) {
     bad += !pipe_code(&grundy, ref, 16000 / STRIDE > UP ? 16000 / STRIDE : UP);
     bad += !pipe_code(&six, ref, 16000 / STRIDE > UP ? 16000 / STRIDE : UP);
     CHECK_EQ(bad, 0);
-    printf("pipeline: %lld heaps finished from slots by one thread (solo), %lld by two threads, of %lld rare-value heaps\n",
-           (long long)piped_solo, (long long)piped_team, (long long)pipe_heaps);
+    printf("pipeline: %lld heaps finished from slots by one thread (solo), %lld by two threads, of %lld rare-value heaps; "
+           "by the short finish %lld and %lld\n", (long long)piped_solo, (long long)piped_team, (long long)pipe_heaps,
+           (long long)short_solo, (long long)short_team);
     CHECK(piped_solo > 10000 / STRIDE);
+    /* the short finish decided many of the heaps checked against the naive values, and the
+     * full finish many others (so both are tested) */
+    CHECK(short_solo > 5000 / STRIDE);
+    CHECK(piped_solo - short_solo > 1000 / STRIDE);
 }
 
 /* Options as a flat list: count of parts then the parts. */

@@ -524,11 +524,12 @@ int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
 }
 
 gr_heap_counts gr_heap_count(const gr_game *g) {
-    gr_heap_counts none = { 0, 0, 0 };
+    gr_heap_counts none = { 0, 0, 0, 0 };
     const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     if (!hs) return none;
     gr_heap_counts k = hs->counts;
     k.piped = hs->sparse ? gr_sparse_piped(hs->sparse) : 0;
+    k.shortcut = hs->sparse ? gr_sparse_shortcut(hs->sparse) : 0;
     return k;
 }
 

@@ -39,8 +39,9 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre);
 void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods);
 /* For tests: how many heaps of an octal code the rare-value kernel computed, and how many the
  * plain kernel across threads (octpar.h); the rest were the plain serial kernel's. piped: of
- * the rare-value kernel's, those its --threads pipeline finished from work done ahead. */
-typedef struct gr_heap_counts { int64_t rare, threaded, piped; } gr_heap_counts;
+ * the rare-value kernel's, those its --threads pipeline finished from work done ahead;
+ * shortcut: of those, the ones finished by checking only what the member could not see. */
+typedef struct gr_heap_counts { int64_t rare, threaded, piped, shortcut; } gr_heap_counts;
 gr_heap_counts gr_heap_count(const gr_game *g);
 /* For tests: the rare-value kernel's pipeline even with one thread (gr_sparse_solo); returns 0
  * if the code is not one for the rare-value kernel. */

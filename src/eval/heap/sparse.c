@@ -190,6 +190,7 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
 }
 
 int64_t gr_sparse_piped(const gr_sparse *s) { return s->piped; }
+int64_t gr_sparse_shortcut(const gr_sparse *s) { return s->shortcut; }
 void gr_sparse_solo(gr_sparse *s, int on) { s->solo = on; }
 
 int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common) {

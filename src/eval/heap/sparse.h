@@ -60,6 +60,7 @@ int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int 
  * while it waited for one); and, for tests, the pipeline with one thread: the finisher does
  * runs of heaps ahead itself, so that every way a heap is finished runs whatever the timing. */
 int64_t gr_sparse_piped(const gr_sparse *s);
+int64_t gr_sparse_shortcut(const gr_sparse *s);   /* of those, finished by the short finish */
 void gr_sparse_solo(gr_sparse *s, int on);
 
 /* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */

@@ -74,7 +74,10 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
                 hit |= HITS(s->ra, s->rk, t, m, 0, lo < top ? lo : top, s->uneq[j], w);                \
                 hit |= HITS(s->ra, s->rk, t, m, nrL, top, s->uneq[j], w);                              \
             }                                                                                         \
-            if (!hit) return w;                                                                       \
+            if (!hit) {                                                                               \
+                s->shortcut++;                                                                        \
+                return w;                                                                             \
+            }                                                                                         \
         }                                                                                             \
     again:                                                                                            \
         if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \

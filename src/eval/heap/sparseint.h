@@ -36,7 +36,8 @@ struct gr_sparse {
     uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
-    int64_t piped;                     /* heaps finished from a slot of the pipeline */
+    int64_t piped;                     /* heaps finished from a slot of the pipeline, */
+    int64_t shortcut;                  /* of them by the short finish (sparseheap.c) */
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
     /* one thread with AVX-512: the look-ups of 16 heaps bn0 .. bn0 + 15 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
