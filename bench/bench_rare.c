@@ -3,7 +3,10 @@
  * this process, on Officers (0.6: u16 table, P = 512) and Grundy's game (4!.0: u8 table) to
  * 2^K heaps (default 22) with one thread and no proved period: seconds, ns per heap, ns per
  * look-up of a rare heap (per heap and rare heap: the kernel's unit of work), millions of
- * values a second, and whether the values are byte for byte those of the first path. Then the
+ * values a second, and whether the values are byte for byte those of the first path (the scalar
+ * path is the baseline in the same process); the first path's growth as the heaps double (its
+ * times to 2^(K-2), 2^(K-1), 2^K and the exponent of each doubling: 1, the same cost a heap).
+ * Then the
  * best path with 1 thread against N (default 2), best of R rounds (default 2), their ratio and
  * the cores each run got (CPU time over wall time: on a shared machine read the ratio with it).
  * The load average is printed first.
@@ -18,6 +21,7 @@
  * usage: bench_rare [--size K] [--threads N] [--rounds R] [--paths avx512,sse2,...] [--only 1|2]
  *                   [--peer PATH]   (default: $GRUNDY_PEER_TCZAJKA) */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -282,6 +286,23 @@ int main(int argc, char **argv) {
                 gr_ctx_free(&u.c);
             }
             free(first);
+        }
+        /* the growth as the heaps double, on the first path timed: the exponent e of time ~ n^e
+         * (1: the same cost a heap at every size) */
+        printf("growth on the %s path: seconds to 2^%d, 2^%d, 2^%d and the exponent of each doubling\n", ours_path, K - 2,
+               K - 1, K);
+        gr_simd_force(gr_simd_parse(ours_path));
+        for (size_t ci = 0; ci < NCODES && ours_t[ci] > 0; ci++) {
+            double tk[3];
+            for (int d = 2; d >= 1; d--) {
+                unit u;
+                gr_game *g = octal_fresh(&u, codes[ci], 1, 0);
+                tk[2 - d] = octal_fill(&u, g, ((int64_t)1 << (K - d)) - 1);
+                gr_ctx_free(&u.c);
+            }
+            tk[2] = ours_t[ci];
+            printf("%-5s %8.3f %8.3f %8.3f   exponents %.2f %.2f\n", codes[ci], tk[0], tk[1], tk[2], log2(tk[1] / tk[0]),
+                   log2(tk[2] / tk[1]));
         }
         bad |= peer_table(peer, K, codes, peer_names, NCODES, ours_t, ours_path, seen);
         for (size_t ci = 0; ci < NCODES; ci++) {
