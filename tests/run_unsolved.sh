@@ -120,11 +120,27 @@ cmp <(strip ti.md) <(strip tj.md) > /dev/null || { bad "interrupted and resumed 
 # goes on to --heaps (0.14: its rare heaps go on past half of 2^14, so not to --rare-heaps), a
 # sparse space to --rare-heaps (0.054) ----
 $tool --threads 2 --plain-heaps 2^14 --heaps 2^15 --rare-heaps 2^16 --members 0.04,0.14,0.054 --state sq --out tq.md \
-    || bad "the table with --plain-heaps failed"
+    --keep-checkpoints || bad "the table with --plain-heaps failed"
 grep -q '^| `0.04` | none | 2^14 | .* | plain |' tq.md || bad "0.04 (plain at 2^14) did not stop there"
 grep -q '^| `0.14` | none | 2^15 | .* | rare |' tq.md || bad "0.14 did not go on to 2^15 only"
 grep -q '^| `0.054` | none | 2^16 | 34 | 3762 | 3d | 38 | 796 | rare |' tq.md || bad "0.054 did not go on to 2^16"
 grep -q 'Made by `tools/unsolved_table.py --heaps 2^15 --rare-heaps 2^16 --plain-heaps 2^14 ' tq.md || bad "the command in the note"
+
+# ---- raised targets over that state (--plain-heaps now --heaps): 0.04 goes on from its checkpoint
+# at 2^14 to 2^15, the same row as a single check to 2^15; the finished others are not run again;
+# lower targets are still refused ----
+$tool --threads 2 --heaps 2^15 --rare-heaps 2^16 --members 0.04,0.14,0.054 --state sq --out tr.md \
+    || bad "the table with raised targets failed"
+grep -q '^| `0.04` | none | 2^15 | .* | plain |' tr.md || bad "0.04 did not go on to 2^15: $(grep 0.04 tr.md)"
+[ "$(wc -l < sq/0.04/times.txt)" = 2 ] || bad "0.04 did not run once more"
+[ "$(wc -l < sq/0.14/times.txt)" = 2 ] && [ "$(wc -l < sq/0.054/times.txt)" = 3 ] || bad "finished members ran again"
+want=$(printf 'game u = octal "0.04";\ncheck u periodic;\n' | "$grundy" - --to 32767 --threads 1 --format json --no-progress |
+       "$python" -c 'import json,sys; j=json.loads(sys.stdin.read()); print(j["largest"], j["largest_at"], j["rare_count"], j["last_rare"])')
+got=$(grep '^| `0.04`' tr.md | awk -F'|' '{gsub(/ /,""); print $5, $6, $8, $9}')
+[ "$got" = "$want" ] || bad "0.04 gone on to 2^15: $got, a single check: $want"
+$tool --threads 2 --plain-heaps 2^14 --heaps 2^15 --rare-heaps 2^16 --members 0.04 --state sq --out tr2.md 2> err.txt \
+    && bad "lower targets over a raised state were taken"
+grep -q 'holds rows for other targets' err.txt || bad "the refusal's message: $(cat err.txt)"
 
 # ---- --member-time: a member cut short shows how far it got, with the columns of the heaps its
 # checkpoint holds (against a single check to there), and the next run goes on from there ----

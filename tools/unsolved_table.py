@@ -22,6 +22,10 @@ stops (0.06's work per heap grows with the heaps: 2^22 would take hours); the ot
 short keeps its checkpoint, its row shows how far it got (the columns of the heaps its checkpoint
 holds, read back by a run to just below them), and the same command goes on with it.
 
+A state's targets may be raised (a higher --plain-heaps, --heaps or --rare-heaps, never lower):
+the members its old targets had finished go on from their checkpoints (with --keep-checkpoints;
+without, from heap 0), so a table made to 2^18 is taken further by the same state.
+
 The table's bytes are the same for every --threads apart from the time columns and the closing
 note's times (and the n of a member a --member-time cut short): a member's row is what one
 `grundy` run of that member alone prints.
@@ -148,8 +152,11 @@ class Runner:
         if last.get('limit'):
             return last['limit']['target']
         row, h = last['row'], last['heaps']
-        if row['status'] == 'proved' or not row.get('rare_kernel'):
+        if row['status'] == 'proved':
             return None
+        if not row.get('rare_kernel'):
+            # a plain kernel's member stops at --plain-heaps (a state made with a lower one goes on)
+            return a.plain_heaps if h < a.plain_heaps else None
         if h < a.heaps:
             return a.heaps
         # --sparse settled: only a sparse space, whose rare heaps ended in the first half of the
@@ -179,8 +186,11 @@ class Runner:
         mdir = os.path.join(self.args.state, dirname_of(code))
         os.makedirs(mdir, exist_ok=True)
         done = os.path.join(mdir, 'row.json')
-        if os.path.exists(done) and not json.load(open(done, encoding='utf-8')).get('limit'):
-            return
+        spath = os.path.join(mdir, 'stages.json')
+        if (os.path.exists(done) and not json.load(open(done, encoding='utf-8')).get('limit')
+                and (not os.path.exists(spath)
+                     or self.next_target(json.load(open(spath, encoding='utf-8'))) is None)):
+            return                        # finished, and the targets (maybe raised since) ask no more
         if not self.lock_member(mdir):
             with self.lock:
                 self.elsewhere.append(code)
@@ -298,6 +308,18 @@ class Runner:
                     p.send_signal(signal.SIGTERM)
                 except ProcessLookupError:
                     pass
+
+
+def raises(old, args):
+    """Whether the targets of args are those of the state's targets.txt line `old`, or higher:
+    the finished members then go on from their checkpoints (kept by --keep-checkpoints; a member
+    without one starts again) and no row of the state has more heaps than its new target."""
+    f = old.split()
+    if len(f) not in (3, 4) or f[2] != args.sparse:
+        return False
+    heaps, rare = int(f[0]), int(f[1])
+    plain = int(f[3]) if len(f) == 4 else heaps
+    return args.heaps >= heaps and args.rare_heaps >= rare and args.plain_heaps >= plain
 
 
 def published_rows(path):
@@ -449,8 +471,9 @@ def main():
     key = os.path.join(args.state, 'targets.txt')
     targets = '%d %d %s%s\n' % (args.heaps, args.rare_heaps, args.sparse,
                                 '' if args.plain_heaps == args.heaps else ' %d' % args.plain_heaps)
-    if os.path.exists(key) and open(key).read() != targets:
+    if os.path.exists(key) and open(key).read() != targets and not raises(open(key).read(), args):
         sys.exit('unsolved_table: %s holds rows for other targets (%s); remove it or name another --state'
+                 ' (targets may only be raised: the members go on from their checkpoints)'
                  % (args.state, open(key).read().strip()))
     write_whole(key, targets)
 
