@@ -91,13 +91,16 @@ static uint64_t mex_marks(const gr_tbcode *code, const uint16_t *t, int64_t n, u
 
 static void search_function(void) {
     if (!gr_octneed_ok(4096)) { printf("octneed: no AVX-512 here, the function is not used\n"); return; }
-    enum { TN = 9000 };
-    static uint16_t t[TN];
-    static uint8_t need[16385], s[16385];
+    enum { TN = 9000, PLANT = 32800 };
+    static uint16_t t[PLANT];
+    static uint8_t need[32769], s[32769];
     t_rng r = { 3030 };
-    int agree = 0, missing = 0, undecided = 0;
-    for (int it = 0; it < TRIALS; it++) {
-        /* past 4096 the window: values below 4096 decided, the rest left to the marks */
+    int agree = 0, missing = 0, undecided = 0, later = 0;
+    /* the search's own window, then one of 512 (so that heaps pass it and the next ones often) */
+    for (int it = 0; it < 2 * TRIALS; it++) {
+        uint64_t win = it < TRIALS ? GR_OCTNEED_WINDOW : 512;
+        gr_octneed_test_window(it < TRIALS ? 0 : 512);
+        /* past 4096 the window: values below 4096 decided by the first, the rest by the next */
         static const uint64_t Ps[8] = { 128, 256, 512, 1024, 2048, 4096, 8192, 16384 };
         uint64_t P = Ps[t_range(&r, 0, 7)];
         /* values skewed low (as in the games), some up to P - 1; a few left out: missing values */
@@ -121,32 +124,47 @@ static void search_function(void) {
         code.d[code.last_place].mask |= 4u;
         int64_t n = t_range(&r, 1, TN - 1);
         uint64_t want = mex_marks(&code, t, n, s, P), got = gr_octneed_value(&code, t, n, P, need);
-        if (P > GR_OCTNEED_WINDOW && want >= GR_OCTNEED_WINDOW) want = UINT64_MAX;   /* not decided there */
+        if (want >= GR_OCTNEED_WINDOWS * win && P > GR_OCTNEED_WINDOWS * win) want = UINT64_MAX;   /* not decided there */
         undecided += got == UINT64_MAX;
+        later += got != UINT64_MAX && got >= win;
         agree += want == got;
         missing += want < P;
         if (want != got) printf("octneed: P %llu, heap %lld: %llu, the marks' mex %llu\n", (unsigned long long)P, (long long)n,
                                 (unsigned long long)got, (unsigned long long)want);
     }
+    gr_octneed_test_window(0);
     {
-        /* planted: every value 0..4096 an option of heap 8194 (0.6, P = 8192), so past the window */
+        /* planted: every value 0..top an option of heap 2 top + 2 (0.6: the splits (a, 2 top - a)
+         * hold a ^ (2 top + 1 - a); P = 2 top, the power of two past top): top 4096 and 8192 are decided by
+         * the second and third windows, 16384 is past the four (the byte marks decide it) */
         gr_tbdigit digs[2] = { { 0, 0 }, { 6, TB_ANY } };
         gr_tbcode code = { digs, 2, 0, 2, 1 };
-        for (int i = 0; i < TN; i++) t[i] = (uint16_t)(i <= 4096 ? i : 0);
-        uint64_t want = mex_marks(&code, t, 8194, s, 8192), got = gr_octneed_value(&code, t, 8194, 8192, need);
-        printf("octneed, planted: the marks' mex %llu, the search %s\n", (unsigned long long)want,
-               got == UINT64_MAX ? "undecided" : "decided");
-        CHECK(want > GR_OCTNEED_WINDOW);
-        CHECK_EQ(got, UINT64_MAX);
-        undecided += got == UINT64_MAX;
+        static const int64_t tops[3] = { 4096, 8192, 16384 };
+        for (int q = 0; q < 3; q++) {
+            int64_t top = tops[q], heap = 2 * top + 2;
+            uint64_t P = 2 * (uint64_t)top;
+            for (int i = 0; i < PLANT; i++) t[i] = (uint16_t)(i <= top ? i : 0);
+            uint64_t want = mex_marks(&code, t, heap, s, P), got = gr_octneed_value(&code, t, heap, P, need);
+            printf("octneed, planted: every value to %lld an option; the marks' mex %llu, the search %llu\n", (long long)top,
+                   (unsigned long long)want, (unsigned long long)got);
+            CHECK(want > (uint64_t)top);
+            if (q < 2) {
+                CHECK_EQ(got, want);
+                later++;
+            } else {
+                CHECK_EQ(got, UINT64_MAX);
+                undecided++;
+            }
+        }
         /* and with P = 4096 (no window) the search decides it: every value below P met */
         for (int i = 0; i < TN; i++) t[i] = (uint16_t)(i < 4096 ? i : 0);
         CHECK_EQ(gr_octneed_value(&code, t, 8194, 4096, need), mex_marks(&code, t, 8194, s, 4096));
     }
-    printf("octneed: %d of %d random heaps as the mex of the marks (%d with a value below P, %d past the window)\n", agree,
-           TRIALS, missing, undecided);
-    CHECK_EQ(agree, TRIALS);
+    printf("octneed: %d of %d random heaps as the mex of the marks (%d with a value below P); %d decided past the first "
+           "window, %d past the last\n", agree, 2 * TRIALS, missing, later, undecided);
+    CHECK_EQ(agree, 2 * TRIALS);
     CHECK(missing > TRIALS / 4);
+    CHECK(later > TRIALS / 20);
     CHECK(undecided > 0);
 }
 

@@ -16,23 +16,25 @@ static uint64_t window_cap = GR_OCTNEED_WINDOW;
 void gr_octneed_test_window(uint64_t w) { window_cap = w ? w : GR_OCTNEED_WINDOW; }
 uint64_t gr_octneed_window(uint64_t P) { return P < window_cap ? P : window_cap; }
 
-void gr_octneed_splits(const uint16_t *t, int64_t r, int64_t a0, int64_t half, uint8_t *need, int64_t *count, uint64_t w) {
+void gr_octneed_splits(const uint16_t *t, int64_t r, int64_t a0, int64_t half, uint8_t *need, int64_t *count, uint64_t w,
+                       uint64_t base) {
     if (a0 > half || !*count) return;
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    /* (the search's P: a bound above w that its lane masks need, the lanes past w being clear) */
-    int64_t budget = INT64_MAX;
-    gr_sparse_pairs_avx512_u16(t, r, a0, half, need, NULL, count, &budget, w, w);
+    *count = gr_sparse_pairs_all_avx512_u16(t, r, a0, half, need, *count, w, base);
 #else
     for (int64_t a = a0; a <= half && *count; a++) {
-        unsigned x = (unsigned)(t[a] ^ t[r - a]);
-        *count -= need[x];
-        need[x] = 0;
+        uint64_t x = (uint64_t)(t[a] ^ t[r - a]) - base;
+        if (x < w) {
+            *count -= need[x];
+            need[x] = 0;
+        }
     }
-    (void)w;
 #endif
 }
 
-static void met(uint8_t *need, int64_t *count, uint64_t x, uint64_t w) {
+/* value x met: its need cleared (need: the window [base, base + w)) */
+static void met(uint8_t *need, int64_t *count, uint64_t x, uint64_t base, uint64_t w) {
+    x -= base;
     if (x >= w) return;
     *count -= need[x];
     need[x] = 0;
@@ -40,22 +42,31 @@ static void met(uint8_t *need, int64_t *count, uint64_t x, uint64_t w) {
 
 uint64_t gr_octneed_value(const gr_tbcode *code, const uint16_t *t, int64_t n, uint64_t P, uint8_t *need) {
     uint64_t w = gr_octneed_window(P);
-    memset(need, 0, (size_t)P + 1);    /* values from w on are not looked for */
-    memset(need, 1, (size_t)w);
-    int64_t count = (int64_t)w;
     int k0 = code->d[0].mask ? 0 : 1;
     int64_t last = code->last_place < n ? code->last_place : n;
-    for (int64_t k = k0; k <= last; k++) {
-        uint32_t d = code->d[k].mask;
-        int64_t r = n - k;
-        if (r == 0) { if (d & 1u) met(need, &count, 0, w); continue; }
-        if (d & 2u) met(need, &count, t[r], w);
-        if (!(d & 4u)) continue;
-        if (code->d[k].constraint == TB_EQUAL) { if (r % 2 == 0) met(need, &count, 0, w); continue; }
-        int64_t half = code->d[k].constraint ? (r - 1) / 2 : r / 2;
-        gr_octneed_splits(t, r, 1, half, need, &count, w);
+    /* window by window: the first with a value no option has holds the heap's value (every one
+     * below it is an option) */
+    for (uint64_t base = 0; base < P && base < GR_OCTNEED_WINDOWS * w; base += w) {
+        uint64_t len = P - base < w ? P - base : w;
+        uint8_t *nd = need + base;
+        memset(nd, 1, (size_t)len);
+        int64_t count = (int64_t)len;
+        for (int64_t k = k0; k <= last && count; k++) {
+            uint32_t d = code->d[k].mask;
+            int64_t r = n - k;
+            if (r == 0) { if (d & 1u) met(nd, &count, 0, base, len); continue; }
+            if (d & 2u) met(nd, &count, t[r], base, len);
+            if (!(d & 4u)) continue;
+            if (code->d[k].constraint == TB_EQUAL) { if (r % 2 == 0) met(nd, &count, 0, base, len); continue; }
+            int64_t half = code->d[k].constraint ? (r - 1) / 2 : r / 2;
+            gr_octneed_splits(t, r, 1, half, nd, &count, len, base);
+        }
+        if (count) {
+            uint64_t v = 0;
+            while (!nd[v]) v++;
+            return base + v;
+        }
     }
-    uint64_t v = 0;
-    while (v < w && !need[v]) v++;
-    return v < w || w == P ? v : UINT64_MAX;   /* every value below the window met: not decided */
+    /* every value of the windows is an option: P, or not decided here (the byte marks) */
+    return P <= GR_OCTNEED_WINDOWS * w ? P : UINT64_MAX;
 }

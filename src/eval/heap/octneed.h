@@ -10,11 +10,13 @@
 #define GRUNDY_OCTNEED_H
 #include "game.h"
 
-/* The values looked for: those below the window, min(P, 4096) (eight registers of bitset).
- * Only the values below a heap's own value decide it, so past P = 4096 the search still
- * decides every heap whose value is below 4096 (0.06 to about heap 2^22); a heap whose every
- * value below the window is an option is left to the byte marks. */
-enum { GR_OCTNEED_WINDOW = 4096 };
+/* The values looked for at once: a window of min(P, 4096) (eight registers of bitset). Only
+ * the values below a heap's own value decide it, so the first window decides every heap whose
+ * value is below 4096; a heap whose every value there is an option is searched again for the
+ * next window's, [4096, 8192), and so on: a pass over the splits costs a fifth of the byte
+ * marks' one. After GR_OCTNEED_WINDOWS windows (values from 16384) the heap is left to the
+ * byte marks. */
+enum { GR_OCTNEED_WINDOW = 4096, GR_OCTNEED_WINDOWS = 4 };
 
 /* 1 when this search runs here for a u16 table of values below P (AVX-512, 64 < P). */
 int gr_octneed_ok(uint64_t P);
@@ -23,12 +25,13 @@ uint64_t gr_octneed_window(uint64_t P);
  * (the byte marks after the search, octpar's finisher doing a heap again) come at small sizes.
  * Not while a kernel runs. */
 void gr_octneed_test_window(uint64_t w);
-/* The splits (a, r - a), a in [a0, half], of a u16 table: each value below w met is cleared
- * in need (1 for a value below w not met yet; 0 from w to the table's P, which the bytes must
- * cover) and counted off *count; stops early once none is left. */
-void gr_octneed_splits(const uint16_t *t, int64_t r, int64_t a0, int64_t half, uint8_t *need, int64_t *count, uint64_t w);
+/* The splits (a, r - a), a in [a0, half], of a u16 table: each value x in [base, base + w) met
+ * is cleared in need[x - base] (1 for a value not met yet) and counted off *count; stops early
+ * once none is left. base + w <= 65536. */
+void gr_octneed_splits(const uint16_t *t, int64_t r, int64_t a0, int64_t half, uint8_t *need, int64_t *count, uint64_t w,
+                       uint64_t base);
 /* Heap n's value (every option of the code: take, whole, '=' and the splits), with need as
  * scratch of P + 1 bytes: the least value no option has (at most P), or UINT64_MAX when every
- * value below the window is an option and the window is below P (not decided here). */
+ * value of GR_OCTNEED_WINDOWS windows is an option and they end below P (not decided here). */
 uint64_t gr_octneed_value(const gr_tbcode *code, const uint16_t *t, int64_t n, uint64_t P, uint8_t *need);
 #endif

@@ -54,7 +54,7 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
                 if (a < 1) a = 1;                                                                 \
                 const T *restrict tr = t + r;                                                     \
                 if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
-                else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s, &count, J->w); \
+                else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s, &count, J->w, 0); \
                 else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
             }                                                                                     \
             if (byneed) for (size_t x = 0; x < J->w; x++) s[x] ^= 1;                              \

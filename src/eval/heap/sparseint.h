@@ -211,6 +211,11 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
 int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                   uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                   int64_t *budget, uint64_t lim);
+/* The plain kernel's search for every value in [base, base + lim), lim <= 4096 (octneed.c):
+ * the pairs a in [a, hi], each value x met cleared in need[x - base]; returns how many are
+ * still needed. */
+int64_t gr_sparse_pairs_all_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                       uint8_t *restrict need, int64_t count, uint64_t lim, uint64_t base);
 int64_t gr_sparse_pairs_avx2_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                  uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                  int64_t *budget, uint64_t lim);

@@ -196,6 +196,105 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
     SCALAR_REST(uint16_t)
 }
 
+/* The plain kernel's search for every value below lim (octneed.c): no budget, no marks, and no
+ * need to stop just past the pair that met the last value, so the hits are not looked at lane
+ * by lane as they come (a branch per lane and one on the value's register, mispredicted about
+ * once a hit: as much time as the vector loop itself, a few thousand hits a heap). A vector pair
+ * with hits appends its hit lanes' values to a list (compressed), and every ALL_GROUP vector
+ * pairs the list's values leave need and the bitset, which is kept in memory and loaded into
+ * the registers again. A value met twice in a group is on the list twice: the second finds its
+ * need clear. Returns how many values are still needed (need's ones). lim <= 4096. A window
+ * [base, base + lim) of the values: a pair's value x is looked for as x - base (need and the
+ * bitset start at base; below base it wraps past lim, never a hit), base + lim <= 65536. */
+enum { ALL_GROUP = 16 };
+int64_t gr_sparse_pairs_all_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                       uint8_t *restrict need, int64_t cnt, uint64_t lim, uint64_t base) AVX512;
+int64_t gr_sparse_pairs_all_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                       uint8_t *restrict need, int64_t cnt, uint64_t lim, uint64_t base) {
+    const uint16_t *restrict tm = t + m;
+    if (cnt && a + 63 <= hi) {
+        uint64_t bits[64] __attribute__((aligned(64)));
+        uint16_t list[ALL_GROUP * 64 + 32];
+        need_bits512(need, lim, bits);
+        if (lim <= 1024) memset(bits + 16, 0, 384);   /* (need_bits512 clears 16 words then) */
+        const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                                             20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+        const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
+        const __m512i b10 = _mm512_set1_epi16(1024), b11 = _mm512_set1_epi16(2048);
+        /* registers by how many values: 2 (below 1024), 4 (2048) or 8 (4096), the lanes past
+         * them masked off (their word index would wrap) */
+        const int regs = lim <= 1024 ? 2 : lim <= 2048 ? 4 : 8;
+        const __m512i top = _mm512_set1_epi16((short)(regs * 512)), from = _mm512_set1_epi16((short)base);
+        __m512i r0, r1, r2, r3, r4, r5, r6, r7;
+#define ALL_LOAD()                                                                                    \
+        do {                                                                                          \
+            r0 = _mm512_load_si512(bits); r1 = _mm512_load_si512(bits + 8);                           \
+            r2 = _mm512_load_si512(bits + 16); r3 = _mm512_load_si512(bits + 24);                     \
+            r4 = _mm512_load_si512(bits + 32); r5 = _mm512_load_si512(bits + 40);                     \
+            r6 = _mm512_load_si512(bits + 48); r7 = _mm512_load_si512(bits + 56);                     \
+        } while (0)
+#define ALL_PAIR(X, R0, R1, R2, R3)                                                                   \
+        _mm512_mask_blend_epi16(_mm512_test_epi16_mask(X, b10),                                       \
+                                _mm512_permutex2var_epi16(R0, _mm512_srli_epi16(X, 4), R1),           \
+                                _mm512_permutex2var_epi16(R2, _mm512_srli_epi16(X, 4), R3))
+#define ALL_TEST(X, K, OFF, LOOKUP)                                                                   \
+        __m512i X = _mm512_sub_epi16(_mm512_xor_si512(_mm512_loadu_si512((const void *)(t + a + (OFF))), \
+                                     _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - a - (OFF) - 31)))), from); \
+        __mmask32 K = _mm512_mask_test_epi16_mask(_mm512_cmplt_epu16_mask(X, top),                    \
+                                                  _mm512_srlv_epi16(LOOKUP(X), _mm512_and_si512(X, fifteen)), one)
+#define ALL_LOOP(LOOKUP)                                                                              \
+        while (a + 63 <= hi) {                                                                        \
+            int64_t nl = 0;                                                                           \
+            for (int g = 0; g < ALL_GROUP && a + 63 <= hi; g++, a += 64) {                           \
+                ALL_TEST(x0, k0, 0, LOOKUP);                                                          \
+                ALL_TEST(x1, k1, 32, LOOKUP);                                                         \
+                if (k0 | k1) {                                                                        \
+                    _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k0, x0));    \
+                    nl += __builtin_popcount(k0);                                                     \
+                    _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k1, x1));    \
+                    nl += __builtin_popcount(k1);                                                     \
+                }                                                                                     \
+            }                                                                                         \
+            if (nl) {                                                                                 \
+                for (int64_t i = 0; i < nl; i++) {                                                    \
+                    unsigned y = list[i];                                                             \
+                    cnt -= need[y];                                                                   \
+                    need[y] = 0;                                                                      \
+                    bits[y >> 6] &= ~((uint64_t)1 << (y & 63));                                       \
+                }                                                                                     \
+                if (!cnt) return 0;                                                                   \
+                ALL_LOAD();                                                                           \
+            }                                                                                         \
+        }
+#define ALL_2(X) _mm512_permutex2var_epi16(r0, _mm512_srli_epi16(X, 4), r1)
+#define ALL_4(X) ALL_PAIR(X, r0, r1, r2, r3)
+#define ALL_8(X) _mm512_mask_blend_epi16(_mm512_test_epi16_mask(X, b11), ALL_PAIR(X, r0, r1, r2, r3), ALL_PAIR(X, r4, r5, r6, r7))
+        ALL_LOAD();
+        if (regs == 2) {
+            ALL_LOOP(ALL_2)
+        } else if (regs == 4) {
+            ALL_LOOP(ALL_4)
+        } else {
+            ALL_LOOP(ALL_8)
+        }
+#undef ALL_2
+#undef ALL_4
+#undef ALL_8
+#undef ALL_LOOP
+#undef ALL_TEST
+#undef ALL_PAIR
+#undef ALL_LOAD
+    }
+    for (; a <= hi && cnt; a++) {
+        uint64_t x = (uint64_t)(t[a] ^ tm[-a]) - base;
+        if (x < lim) {
+            cnt -= need[x];
+            need[x] = 0;
+        }
+    }
+    return cnt;
+}
+
 int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                   uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                   int64_t *budget, uint64_t lim) AVX512;
