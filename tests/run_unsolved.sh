@@ -112,6 +112,12 @@ kill -TERM $pid
 wait $pid
 st=$?
 [ "$st" = 130 ] || [ "$st" = 0 ] || bad "the interrupted table exited $st"
+# every member it started recorded its process's time, and left no lock
+for d in si/*/; do
+    [ -f "$d/member.game" ] || continue
+    [ -s "$d/times.txt" ] || bad "the interrupted member $d recorded no time"
+done
+[ -z "$(ls -d si/*/lock 2>/dev/null)" ] || bad "the interrupted table left locks: $(ls -d si/*/lock)"
 $tool --threads 1 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state si --out ti.md || bad "the resumed table failed"
 $tool --threads 2 --heaps 2^17 --rare-heaps 2^18 --members 0.04,0.564,0.064 --state sj --out tj.md || bad "the uninterrupted table failed"
 cmp <(strip ti.md) <(strip tj.md) > /dev/null || { bad "interrupted and resumed differs"; diff <(strip ti.md) <(strip tj.md); }

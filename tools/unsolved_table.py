@@ -285,19 +285,30 @@ class Runner:
                     if self.args.progress:
                         print('unsolved_table: %d/%d members (%s)' % (finished[0], total, code), file=sys.stderr, flush=True)
 
+        # Ctrl-C and SIGTERM only set a flag: an exception raised inside Thread.join (as the
+        # default KeyboardInterrupt is) can leave the thread marked finished while it runs
+        # (CPython 3.11: join then returns at once), and the interpreter's exit then stops
+        # the workers before they record their members' times and locks
+        asked = threading.Event()
+
+        def on_signal(signum, frame):
+            asked.set()
+        before = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
         threads = [threading.Thread(target=worker) for _ in range(max(1, self.args.threads))]
         for t in threads:
             t.start()
         try:
-            while any(t.is_alive() for t in threads):
+            while any(t.is_alive() for t in threads) and not asked.is_set():
                 for t in threads:
                     t.join(0.2)
-        except KeyboardInterrupt:
-            self.interrupt()
+            if asked.is_set():
+                self.interrupt()
             for t in threads:
                 t.join()
-            return False
-        return True
+        finally:
+            for sig, h in before.items():
+                signal.signal(sig, h)
+        return not asked.is_set()
 
     def interrupt(self):
         """Every running grundy saves its checkpoint (SIGTERM) and stops; no new member starts."""
@@ -480,9 +491,6 @@ def main():
     runner = Runner(args)
     start = time.monotonic()
 
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
-    signal.signal(signal.SIGTERM, on_term)
     completed = runner.run(codes)
     with open(os.path.join(args.state, 'runs.txt'), 'a', encoding='utf-8') as f:
         f.write('%.3f\n' % (time.monotonic() - start))
