@@ -232,10 +232,12 @@ int main(void) {
         wide += top >= 256;    /* a u16 table: the search for every value runs (AVX-512) */
         for (int path = GR_SIMD_SCALAR; path <= best; path++) {
             gr_simd_force(path);
-            /* window 0: the search's own (4096, past these values); 256: heaps past it left to
-             * the byte marks, serially and in octpar's finisher */
-            for (int win = 0; win <= (path == GR_SIMD_AVX512 ? 256 : 0); win += 256)
-                for (int threads = 1; threads <= 2; threads++) {
+            /* window 0: the search's own (4096, past these values); 256: heaps past it go on
+             * to the next windows, serially and in octpar's members; 64: heaps past its four
+             * windows too (the byte marks), and octpar's finisher doing heaps again */
+            static const int wins[3] = { 0, 256, 64 };
+            for (int wi = 0; wi < (path == GR_SIMD_AVX512 ? 3 : 1); wi++)
+                for (int threads = 1, win = wins[wi]; threads <= 2; threads++) {
                     gr_octneed_test_window((uint64_t)win);
                     runs++;
                     int ok = values(codes[i], N, threads, got);

@@ -16,10 +16,11 @@ typedef struct block {
     const void *t;           /* the table: only heaps below n0 are read by the members */
     int64_t n0, B;
     uint64_t P0;             /* a power of two above every value below n0 */
-    uint64_t w;              /* the members' marks hold the values below w only (octneed.h's
-                              * window; P0 when they hold every one) */
+    uint64_t w;              /* the members search the values a window of w at a time
+                              * (octneed.h; P0: all at once) */
     size_t stride;           /* bytes of reached values per heap: 8 (a mask) or P0 */
     uint8_t *marks;
+    uint64_t *ends;          /* heap j's marks hold the values below ends[j] (with windows) */
     atomic_llong next;       /* the next heap of the block to scan, taken by whoever is free */
 } block;
 
@@ -40,24 +41,31 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
             int64_t last = code->last_place < n ? code->last_place : n;                          \
             uint8_t *restrict s = J->marks + (size_t)j * J->stride;                               \
             uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                              \
-            /* u16 with AVX-512: a search for every value below the window (octneed.h), then   \
-             * need -> marks */                                                                   \
+            /* u16 with AVX-512: a search for every value of a window (octneed.h), then need ->  \
+             * marks; a window whose every value is met, the next one (at most GR_OCTNEED_WINDOWS) */ \
             int byneed = sizeof(T) == 2 && J->P0 > 64 && gr_octneed_ok(J->P0);                    \
-            int64_t count = (int64_t)J->w;                                                        \
             if (J->P0 > 64) memset(s, 0, J->stride);                                              \
-            if (byneed) memset(s, 1, (size_t)J->w);                                               \
-            for (int64_t k = k0; k <= last; k++) {                                                \
-                const gr_tbdigit *d = &code->d[k];                                                \
-                int64_t r = n - k;                                                                \
-                if (!(d->mask & 4u) || d->constraint == TB_EQUAL || r < 2) continue;              \
-                int64_t half = split_half(d, r), a = r - J->n0 + 1;                               \
-                if (a < 1) a = 1;                                                                 \
-                const T *restrict tr = t + r;                                                     \
-                if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);               \
-                else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s, &count, J->w, 0); \
-                else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                        \
-            }                                                                                     \
-            if (byneed) for (size_t x = 0; x < J->w; x++) s[x] ^= 1;                              \
+            uint64_t base = 0;                                                                    \
+            do {                                                                                  \
+                uint64_t len = J->P0 - base < J->w ? J->P0 - base : J->w;                         \
+                int64_t count = (int64_t)len;                                                     \
+                if (byneed) memset(s + base, 1, (size_t)len);                                     \
+                for (int64_t k = k0; k <= last; k++) {                                            \
+                    const gr_tbdigit *d = &code->d[k];                                            \
+                    int64_t r = n - k;                                                            \
+                    if (!(d->mask & 4u) || d->constraint == TB_EQUAL || r < 2) continue;          \
+                    int64_t half = split_half(d, r), a = r - J->n0 + 1;                           \
+                    if (a < 1) a = 1;                                                             \
+                    const T *restrict tr = t + r;                                                 \
+                    if (J->P0 <= 64) GR_OCT_SCAN_MASKS(t, tr, a, half, m0, m1, m2, m3);           \
+                    else if (byneed) gr_octneed_splits((const uint16_t *)(const void *)t, r, a, half, s + base, &count, len, base); \
+                    else GR_OCT_SCAN_BYTES(t, tr, a, half, s);                                    \
+                }                                                                                 \
+                if (byneed) for (size_t x = 0; x < len; x++) s[base + x] ^= 1;                    \
+                base += len;                                                                      \
+                if (!byneed || count) break;                                                      \
+            } while (base < J->P0 && base < GR_OCTNEED_WINDOWS * J->w);                           \
+            J->ends[j] = byneed ? base : J->P0;                                                   \
             if (J->P0 <= 64) {                                                                    \
                 uint64_t all = m0 | m1 | m2 | m3;                                                 \
                 memcpy(s, &all, sizeof all);                                                      \
@@ -130,9 +138,15 @@ static void *grow(gr_ctx *c, void *p, size_t *cap, size_t want) {
             }                                                                                     \
             uint64_t v = 0;                                                                       \
             while (s[v]) v++;                                                                     \
-            if (v >= J->w && J->w < J->P0) {                                                      \
-                /* the members' marks stop at the window and every value below it is an        \
-                 * option: this heap again, every split, byte marks (seldom) */                   \
+            uint64_t end = J->P0 > 64 ? J->ends[j] : J->P0;                                      \
+            /* the members' marks stop at their last window and every value below it is an     \
+             * option: this heap again, every split, by windows (seldom) or, past them (or not \
+             * u16 with AVX-512), by byte marks */                                               \
+            if (v >= end && end < J->P0)                                                          \
+                v = sizeof(T) == 2 && gr_octneed_ok(P)                                             \
+                        ? gr_octneed_value(code, (const uint16_t *)(const void *)t, n, P, s)      \
+                        : UINT64_MAX;                                                             \
+            if (v == UINT64_MAX) {                                                                \
                 memset(s, 0, (size_t)P + 1);                                                      \
                 for (int64_t k = k0; k <= last; k++) {                                            \
                     const gr_tbdigit *d = &code->d[k];                                            \
@@ -190,13 +204,16 @@ int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_
         if (B > to - n0 + 1) B = to - n0 + 1;
         /* u16 past the window with AVX-512: the members look for the values below it only */
         uint64_t w = tab->width == 2 && P0 > 64 && gr_octneed_ok(P0) ? gr_octneed_window(P0) : P0;
-        block J = { &g->tb, tab->data, n0, B, P0, w, P0 <= 64 ? 8 : (size_t)P0, NULL, 0 };
-        if (H->marks_cap < (size_t)B * J.stride) {
-            uint8_t *nm = grow(c, H->marks, &H->marks_cap, (size_t)B * J.stride);
+        block J = { &g->tb, tab->data, n0, B, P0, w, P0 <= 64 ? 8 : (size_t)P0, NULL, NULL, 0 };
+        /* the marks, then the ends (B * stride is a multiple of 8) */
+        size_t want = (size_t)B * J.stride + (size_t)B * sizeof(uint64_t);
+        if (H->marks_cap < want) {
+            uint8_t *nm = grow(c, H->marks, &H->marks_cap, want);
             if (!nm) break;
             H->marks = nm;
         }
         J.marks = H->marks;
+        J.ends = (uint64_t *)(void *)(H->marks + (size_t)B * J.stride);
         gr_pool_run(H->pool, scan, &J);
         int r = tab->width == 1 ? finish_u8(c, &J, tab, H, pr)
               : tab->width == 2 ? finish_u16(c, &J, tab, H, pr)
