@@ -36,8 +36,6 @@ struct gr_sparse {
     uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
-    int64_t piped;                     /* heaps finished from a slot of the pipeline, */
-    int64_t shortcut;                  /* of them by the short finish (sparseheap.c) */
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
     /* one thread with AVX-512: the look-ups of 16 heaps bn0 .. bn0 + 15 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
@@ -47,6 +45,12 @@ struct gr_sparse {
     uint32_t bbits[4][16];
     uint16_t bval[128];
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
+    /* counted by the pipeline's finisher at every heap, a cache line (the pad) past the
+     * fields above, which the members read at every heap: a line the other core wrote costs
+     * them a transfer (about 140 ns here) */
+    char pad[64];
+    int64_t piped;                     /* heaps finished from a slot of the pipeline, */
+    int64_t shortcut;                  /* of them by the short finish (sparseheap.c) */
 };
 
 static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {

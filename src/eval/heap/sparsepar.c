@@ -26,7 +26,7 @@ enum { AHEAD = 128, STEAL_SPINS = 1024 };
 #define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
 
 /* where[] entries a cache line apart: members writing neighbouring heaps' entries at once */
-typedef struct where_at { atomic_llong w; char pad[64 - sizeof(atomic_llong)]; } where_at;
+typedef struct where_at { atomic_llong w; } where_at;
 
 typedef struct pipe {
     const gr_sparse *s;
@@ -161,8 +161,6 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
             sl->all = vlim < P;                                                                       \
         }                                                                                             \
         pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
-        atomic_store_explicit(&J->where[n % J->ahead].w, (long long)(n * 65536 + member * 256 + e),     \
-                              memory_order_release);                                                  \
     }
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
@@ -181,6 +179,28 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
 PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8, B16_u8)
 PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16, B16_u16)
 PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32, B16_u32)
+/* A member's run of heaps n0 .. n0 + len - 1, in its slots e0, e0 + 1, ..., published at once
+ * when all are done: their where[] entries are adjacent (8 a cache line, a run's own lines),
+ * so the finisher reads them with a miss or two, not one per heap, and fetches the run's
+ * slots all at once (see prefetch_run). */
+static void publish(pipe *J, int64_t n0, int64_t len, int member, int64_t e0) {
+    for (int64_t i = 0, e = e0; i < len; i++, e = e + 1 == J->ahead ? 0 : e + 1)
+        atomic_store_explicit(&J->where[(n0 + i) % J->ahead].w, (long long)((n0 + i) * 65536 + member * 256 + e),
+                              memory_order_release);
+}
+
+/* The finisher, at heap h of another member's run: the slots and marks of the complete heaps
+ * after it, up to 16, asked for at once (a line from another core takes 140 ns here, one way) */
+static void prefetch_run(const pipe *J, int64_t h) {
+    for (int64_t k = 1; k <= 16; k++) {
+        long long w = atomic_load_explicit(&J->where[(h + k) % J->ahead].w, memory_order_relaxed);
+        if (w < 0 || w >> 16 != h + k) break;
+        size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);
+        __builtin_prefetch(&J->slots[own]);
+        __builtin_prefetch(J->bits + own * J->bstride);
+    }
+}
+
 /* After B heaps, of whose searches `stopped` ran out of budget and `wasted` of those were not
  * gone on with (the heap got the values otherwise): a quarter wasted shrinks the budget, a
  * sixteenth gone on with grows it. Only the work moves. */
@@ -204,6 +224,7 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
         unsigned spins = 0, late = 0;                                                                 \
         long long stalled = -1;          /* a member's last look at the finished heaps */              \
         int64_t e = 0;                   /* the member's next slot */                                 \
+        int64_t pf = 0;                  /* the finisher asked for the slots below it */              \
         member_batch mb;                 /* its last 16-heap batch */                                 \
         mb.valid = 0;                                                                                 \
         while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
@@ -213,10 +234,12 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 int64_t k = 1 + (h * 7919) % J->ahead;                                                \
                 if (k > J->end - h + 1) k = J->end - h + 1;                                           \
                 if (!atomic_compare_exchange_weak(&J->claim, &q, h + k)) continue;                    \
+                int64_t e0 = e;                                                                       \
                 for (int64_t i = 0; i < k; i++) {                                                     \
                     PRE(J, h + i, h, s->nr, need, member, e, &mb);                                    \
                     e = e + 1 == J->ahead ? 0 : e + 1;                                                \
                 }                                                                                     \
+                publish(J, h, k, member, e0);                                                         \
                 continue;                                                                             \
             }                                                                                         \
             long long w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);       \
@@ -234,9 +257,11 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                     if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
                     uint64_t v;                                                                       \
                     w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);         \
-                    q = atomic_load(&J->claim);                                                       \
+                    /* (claim only when the slot is not there: its line goes between the cores) */   \
+                    if (!(w >= 0 && w >> 16 == h)) q = atomic_load(&J->claim);                        \
                     if (w >= 0 && w >> 16 == h) {                                                     \
                         size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
+                        if ((w >> 8 & 255) != member && h >= pf) { prefetch_run(J, h); pf = h + 16; } \
                         v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
                                 &J->stopped, &J->wasted);                                             \
                         s->piped++;                                                                   \
@@ -272,14 +297,18 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 if (len > h + J->ahead - q) len = h + J->ahead - q;                                   \
                 if (len > J->end + 1 - q) len = J->end + 1 - q;                                       \
                 if (atomic_compare_exchange_weak(&J->claim, &q, q + len)) {                           \
+                    int64_t e0 = e;                                                                   \
+                    long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);            \
+                    /* L at a cache line's start: the line the finisher is writing values into is  \
+                     * not read (each of its writes would take it from this core again) */          \
+                    long long hl = h - (long long)(((uintptr_t)((const T *)J->t + h) & 63) / sizeof(T)); \
+                    if (hl < 1) hl = h;                                                               \
+                    int64_t nrl = first_above(J->ra, nr, hl - 1);                                     \
                     for (long long i = 0; i < len; i++) {                                             \
-                        /* the heaps finished meanwhile too: the less a slot leaves to the finisher \
-                         * (the pairs with a part at L or above), the shorter its search */         \
-                        if (i) h = atomic_load_explicit(&J->done, memory_order_acquire);              \
-                        long long nr = atomic_load_explicit(&J->pubnr, memory_order_acquire);        \
-                        PRE(J, q + i, h, first_above(J->ra, nr, h - 1), need, member, e, &mb);        \
+                        PRE(J, q + i, hl, nrl, need, member, e, &mb);                                 \
                         e = e + 1 == J->ahead ? 0 : e + 1;                                            \
                     }                                                                                 \
+                    publish(J, q, len, member, e0);                                                   \
                     spins = late = 0;                                                                 \
                 }                                                                                     \
                 continue;                                                                             \
