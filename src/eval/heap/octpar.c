@@ -9,9 +9,10 @@
 
 enum { PROGRESS_STEP = 1 << 12, MAX_BLOCK = 1024 };
 #define MAX_P (UINT64_C(1) << 16)         /* larger values: the serial kernel */
-#define BLOCK_WORK (INT64_C(1) << 26)     /* pairs per block: a few ms (at the search's 0.06 ns a pair), longer than a time slice, so that the
-                                          * team's start and end per block stay small: 0.06 to 2^20 with two threads 33.6 s at 2^22
-                                          * pairs, 28.2 at 2^24, 26.6 at 2^26 (one thread 45.9 s) */
+/* pairs per block: a few ms at the search's 0.06 ns a pair, longer than a time slice, so that
+ * the team's start and end per block stay small (0.06 to 2^20 with two threads: 33.6 s at 2^22
+ * pairs, 28.2 at 2^24, 26.6 at 2^26; one thread 45.9 s) */
+#define BLOCK_WORK (INT64_C(1) << 26)
 
 typedef struct block {
     const gr_tbcode *code;
