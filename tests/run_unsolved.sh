@@ -147,6 +147,16 @@ got=$(grep '^| `0.04`' tr.md | awk -F'|' '{gsub(/ /,""); print $5, $6, $8, $9}')
 $tool --threads 2 --plain-heaps 2^14 --heaps 2^15 --rare-heaps 2^16 --members 0.04 --state sq --out tr2.md 2> err.txt \
     && bad "lower targets over a raised state were taken"
 grep -q 'holds rows for other targets' err.txt || bad "the refusal's message: $(cat err.txt)"
+# --table-only with raised targets: nothing computed, 0.04 and 0.14 shown at 2^15 on the way to
+# 2^16, 0.054 (at 2^16 already) as it is
+before=$(cat sq/*/times.txt | wc -l)
+$tool --heaps 2^16 --rare-heaps 2^16 --members 0.04,0.14,0.054 --state sq --out tt.md --table-only \
+    || bad "the table only failed"
+[ "$(cat sq/*/times.txt | wc -l)" = "$before" ] || bad "--table-only computed something"
+grep -q '^| `0.04` | on the way to 2^16 | 2^15 | .* | plain |' tt.md || bad "0.04 with --table-only: $(grep 0.04 tt.md)"
+grep -q '^| `0.054` | none | 2^16 |' tt.md || bad "0.054 (at its targets) with --table-only: $(grep 0.054 tt.md)"
+grep -q '^| `0.14` | on the way to 2^16 | 2^15 |' tt.md || bad "0.14 with --table-only: $(grep 0.14 tt.md)"
+grep -q '^2 are on the way to their targets' tt.md && grep -q 'includes the work since): `0.04`, `0.14`.$' tt.md || bad "the note on members on the way: $(tail -5 tt.md)"
 
 # ---- --member-time: a member cut short shows how far it got, with the columns of the heaps its
 # checkpoint holds (against a single check to there), and the next run goes on from there ----

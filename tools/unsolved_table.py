@@ -34,7 +34,11 @@ note's times (and the n of a member a --member-time cut short): a member's row i
                           [--plain-heaps 2^18] [--member-time SECONDS]
                           [--state unsolved.state] [--out docs/tables/unsolved-octal.md]
                           [--members CODE,CODE,...] [--family examples/unsolved-octal.game]
-                          [--published docs/tables/unsolved-published.csv]
+                          [--published docs/tables/unsolved-published.csv] [--table-only]
+
+--table-only writes the table from the state as it stands and computes nothing (a long table
+over several sittings: stop the command, write the table, start the command again): a member
+the targets ask more of shows the last stage it finished, "on the way to" its next target.
 """
 import argparse
 import csv
@@ -407,6 +411,8 @@ def table(args, codes, results, published, command, runs_wall):
             status = 'proved: period %d, preperiod %d' % (r['period'], r['preperiod'])
         if res.get('limit'):
             status = 'limit (%s) on the way to %s' % (res['limit']['reason'], power(res['limit']['target']))
+        if res.get('pending'):
+            status = 'on the way to %s' % power(res['pending'])
         mask = '' if 'rare_mask' not in r else '%x%s' % (r['rare_mask'], 'p' if r.get('rare_heap_parity') else '')
         last = '' if r.get('last_rare') is None else str(r['last_rare'])
         total_cpu += res['cpu_seconds']
@@ -422,7 +428,12 @@ def table(args, codes, results, published, command, runs_wall):
     rare = sum(1 for c in codes if c in results and results[c]['row'].get('rare_kernel'))
     proved = sum(1 for c in codes if c in results and results[c]['row']['status'] == 'proved')
     limited = [c for c in codes if c in results and results[c].get('limit')]
+    pending = [c for c in codes if c in results and results[c].get('pending')]
     out.append('%d of %d codes computed; %d by the rare-value kernel, %d with a proved period.' % (done, len(codes), rare, proved))
+    if pending:
+        out.append('%d are on the way to their targets (the command\'s run was stopped to write this table: the row is the'
+                   % len(pending))
+        out.append('last stage each finished, the time includes the work since): %s.' % ', '.join('`%s`' % c for c in pending))
     if limited:
         out.append('%d stopped at their time limit (`--member-time`) on the way: %s. Their n is how far they got, and'
                    % (len(limited), ', '.join('`%s`' % c for c in limited)))
@@ -461,6 +472,9 @@ def main():
     ap.add_argument('--members', help='only these codes (comma-separated), in family order')
     ap.add_argument('--max-memory', help="each grundy's --max-memory")
     ap.add_argument('--keep-checkpoints', action='store_true', help='keep each member\'s checkpoint (to go further later)')
+    ap.add_argument('--table-only', action='store_true',
+                    help='write the table from the state as it stands, computing nothing: a member not at the '
+                         'targets yet shows the last stage it finished, "on the way to" the next')
     ap.add_argument('--no-progress', dest='progress', action='store_false')
     args = ap.parse_args()
     args.grundy = os.path.abspath(args.grundy)
@@ -491,9 +505,11 @@ def main():
     runner = Runner(args)
     start = time.monotonic()
 
-    completed = runner.run(codes)
-    with open(os.path.join(args.state, 'runs.txt'), 'a', encoding='utf-8') as f:
-        f.write('%.3f\n' % (time.monotonic() - start))
+    completed = True
+    if not args.table_only:
+        completed = runner.run(codes)
+        with open(os.path.join(args.state, 'runs.txt'), 'a', encoding='utf-8') as f:
+            f.write('%.3f\n' % (time.monotonic() - start))
     if not completed:
         print('unsolved_table: stopped; the work so far is saved in %s: run the same command again to go on' % args.state_shown,
               file=sys.stderr)
@@ -511,7 +527,21 @@ def main():
         path = os.path.join(args.state, dirname_of(code), 'row.json')
         if os.path.exists(path):
             results[code] = json.load(open(path, encoding='utf-8'))
-    runs_wall = sum(float(l) for l in open(os.path.join(args.state, 'runs.txt'), encoding='utf-8') if l.strip())
+            # a member the (raised) targets ask more of: its last finished stage, on the way on
+            spath = os.path.join(args.state, dirname_of(code), 'stages.json')
+            if not results[code].get('limit') and os.path.exists(spath):
+                nxt = runner.next_target(json.load(open(spath, encoding='utf-8')))
+                if nxt is not None:
+                    results[code]['pending'] = nxt
+                    wall = cpu = 0.0      # its time so far, the runs on the way included
+                    tpath = os.path.join(args.state, dirname_of(code), 'times.txt')
+                    for line in open(tpath, encoding='utf-8') if os.path.exists(tpath) else []:
+                        f = line.split()
+                        wall += float(f[1])
+                        cpu += float(f[2])
+                    results[code]['wall_seconds'], results[code]['cpu_seconds'] = round(wall, 3), round(cpu, 3)
+    rpath = os.path.join(args.state, 'runs.txt')
+    runs_wall = sum(float(l) for l in open(rpath, encoding='utf-8') if l.strip()) if os.path.exists(rpath) else 0.0
     command = 'tools/unsolved_table.py'
     if args.heaps != 2 ** 22:
         command += ' --heaps %s' % power(args.heaps)
