@@ -124,7 +124,9 @@ static void search_function(void) {
         code.d[code.last_place].mask |= 4u;
         int64_t n = t_range(&r, 1, TN - 1);
         uint64_t want = mex_marks(&code, t, n, s, P), got = gr_octneed_value(&code, t, n, P, need);
-        if (want >= GR_OCTNEED_WINDOWS * win && P > GR_OCTNEED_WINDOWS * win) want = UINT64_MAX;   /* not decided there */
+        /* not decided there: past the windows, or heap n - 1's value is (the byte marks then) */
+        if ((want >= GR_OCTNEED_WINDOWS * win || t[n - 1] >= GR_OCTNEED_WINDOWS * win) && P > GR_OCTNEED_WINDOWS * win)
+            want = UINT64_MAX;
         undecided += got == UINT64_MAX;
         later += got != UINT64_MAX && got >= win;
         agree += want == got;

@@ -42,6 +42,9 @@ static void met(uint8_t *need, int64_t *count, uint64_t x, uint64_t base, uint64
 
 uint64_t gr_octneed_value(const gr_tbcode *code, const uint16_t *t, int64_t n, uint64_t P, uint8_t *need) {
     uint64_t w = gr_octneed_window(P);
+    /* the previous heap's value past the windows: this one's most likely too (the values grow
+     * slowly), and the byte marks' one pass is cheaper than four passes before it */
+    if (n >= 1 && P > GR_OCTNEED_WINDOWS * w && t[n - 1] >= GR_OCTNEED_WINDOWS * w) return UINT64_MAX;
     int k0 = code->d[0].mask ? 0 : 1;
     int64_t last = code->last_place < n ? code->last_place : n;
     /* window by window: the first with a value no option has holds the heap's value (every one

@@ -32,6 +32,7 @@ void gr_octneed_splits(const uint16_t *t, int64_t r, int64_t a0, int64_t half, u
                        uint64_t base);
 /* Heap n's value (every option of the code: take, whole, '=' and the splits), with need as
  * scratch of P + 1 bytes: the least value no option has (at most P), or UINT64_MAX when every
- * value of GR_OCTNEED_WINDOWS windows is an option and they end below P (not decided here). */
+ * value of GR_OCTNEED_WINDOWS windows is an option and they end below P, or when heap n - 1's
+ * value is past them (not decided here: the byte marks). */
 uint64_t gr_octneed_value(const gr_tbcode *code, const uint16_t *t, int64_t n, uint64_t P, uint8_t *need);
 #endif

@@ -24,6 +24,8 @@ typedef struct block {
     size_t stride;           /* bytes of reached values per heap: 8 (a mask) or P0 */
     uint8_t *marks;
     uint64_t *ends;          /* heap j's marks hold the values below ends[j] (with windows) */
+    int bytes;               /* the byte marks, not windows: the last value before the block is
+                              * past GR_OCTNEED_WINDOWS windows (octneed.h) */
     atomic_llong next;       /* the next heap of the block to scan, taken by whoever is free */
 } block;
 
@@ -46,7 +48,7 @@ static inline int64_t split_half(const gr_tbdigit *d, int64_t r) { return d->con
             uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                              \
             /* u16 with AVX-512: a search for every value of a window (octneed.h), then need ->  \
              * marks; a window whose every value is met, the next one (at most GR_OCTNEED_WINDOWS) */ \
-            int byneed = sizeof(T) == 2 && J->P0 > 64 && gr_octneed_ok(J->P0);                    \
+            int byneed = sizeof(T) == 2 && J->P0 > 64 && gr_octneed_ok(J->P0) && !J->bytes;       \
             if (J->P0 > 64) memset(s, 0, J->stride);                                              \
             uint64_t base = 0;                                                                    \
             do {                                                                                  \
@@ -207,7 +209,8 @@ int gr_octpar_fill(gr_ctx *c, const gr_game *g, gr_sgtable *tab, int64_t to, gr_
         if (B > to - n0 + 1) B = to - n0 + 1;
         /* u16 past the window with AVX-512: the members look for the values below it only */
         uint64_t w = tab->width == 2 && P0 > 64 && gr_octneed_ok(P0) ? gr_octneed_window(P0) : P0;
-        block J = { &g->tb, tab->data, n0, B, P0, w, P0 <= 64 ? 8 : (size_t)P0, NULL, NULL, 0 };
+        block J = { &g->tb, tab->data, n0, B, P0, w, P0 <= 64 ? 8 : (size_t)P0, NULL, NULL, 0, 0 };
+        J.bytes = P0 > GR_OCTNEED_WINDOWS * w && gr_sgt_get(tab, n0 - 1) >= (int64_t)(GR_OCTNEED_WINDOWS * w);
         /* the marks, then the ends (B * stride is a multiple of 8) */
         size_t want = (size_t)B * J.stride + (size_t)B * sizeof(uint64_t);
         if (H->marks_cap < want) {
