@@ -27,7 +27,7 @@ enum { CODES = 30, BIG = 1 << 13 };
 #else
 enum { CODES = 150, BIG = 1 << 16 };
 #endif
-enum { N = 9000, UP = 4096 + 2000 };   /* N past 4096: the one-thread 16-heap batches */
+enum { N = 9000, UP = 4096 + 2000 };   /* N past 4096: the one-thread 32-heap batches */
 
 static int sparse_used;
 

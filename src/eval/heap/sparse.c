@@ -157,7 +157,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                 gr_poll(c);                                                                           \
                 continue;                                                                             \
             }                                                                                         \
-            if (!s->bvalid || n < s->bn0 || n >= s->bn0 + 16 || s->bchosen != s->chosen_n) BATCH;      \
+            if (!s->bvalid || n < s->bn0 || n >= s->bn0 + BATCH_HEAPS || s->bchosen != s->chosen_n) BATCH;      \
             uint64_t v = FIN(s, t, n, NULL, NULL, s->mark, s->need, &stopped, &wasted);              \
             if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                       \
             t[n] = (T)v;                                                                              \

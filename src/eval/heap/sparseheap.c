@@ -36,13 +36,16 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 
 /* A batch's bits of its heap k into marks (only x86-64 makes batches). */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+static inline uint64_t batch_word(const gr_sparse *s, int k, int q4) {   /* indices 64 q4 .. 64 q4 + 63 */
+    return s->bbits[q4][k] | (uint64_t)s->bbits[q4 + 1][k] << 16 | (uint64_t)s->bbits[q4 + 2][k] << 32 |
+           (uint64_t)s->bbits[q4 + 3][k] << 48;
+}
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    gr_sparse_batch_marks(MARK, (S)->bbits[0][K] | (uint64_t)(S)->bbits[1][K] << 32,                  \
-                          (S)->bbits[2][K] | (uint64_t)(S)->bbits[3][K] << 32, (S)->bix, (S)->bcm, P)
+    gr_sparse_batch_marks(MARK, batch_word(S, K, 0), batch_word(S, K, 4), (S)->bix, (S)->bcm, P)
 #else
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    for (int q = 0; q < 4; q++)                                                                       \
-        for (uint32_t w = (S)->bbits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[32 * q + __builtin_ctz(w)]] = 1
+    for (int q = 0; q < 8; q++)                                                                       \
+        for (uint32_t w = (S)->bbits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[16 * q + __builtin_ctz(w)]] = 1
 #endif
 
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
@@ -55,7 +58,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         const uint64_t P = s->P;                                                                      \
         int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
         /* the 16-heap look-ups, when made for this heap (one thread) */                            \
-        int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + 16; \
+        int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + BATCH_HEAPS; \
         if (sl && sl->all) {                                                                          \
             /* the member found every rare-class value below w, the least common value its marks    \
              * miss: w is the value unless an option it could not see is w (most often none is) */  \
@@ -160,15 +163,17 @@ FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, rare_hits_u8, gr_sparse
 FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, rare_hits_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
 FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, rare_hits_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
 
-/* The 16-heap look-ups (sparsevec.c's gr_sparse_batch16_*), one thread, made before heap n when
- * the last batch does not hold it. Taken: the rare heaps a whose 16 look-ups read only finished
- * heaps (a >= 16 - s, s the split place) and whose other part is of the common class (above
+/* The 32-heap look-ups (sparsevec.c's gr_sparse_batch32_*; the pipeline's members make 16-heap
+ * ones), one thread, made before heap n when the last batch does not hold it. Taken: the rare
+ * heaps a whose 32 look-ups read only finished heaps (a >= 32 - s, s the split place) and whose
+ * other part is of the common class (above
  * the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
  * the class of a value fixes b, so an index of 7 bits holds the 128 common values below 256.
  * Only with AVX-512, one split place, no heap-parity bit and P <= 512 (above 256 a heap whose
  * common values below 256 are all options is done again without the batch: 8% of the heaps of
  * 0.6). Measured to 2^22, one thread: 0.6 4.30 s -> 3.87 s, 4!.0 3.45 s -> 2.89 s (the look-ups
- * cost about 0.45 cycles each instead of 0.9: no byte store per look-up). */
+ * cost about 0.45 cycles each instead of 0.9: no byte store per look-up); 32 heaps in 16-bit
+ * lanes instead of 16 in 32-bit ones: see sparsevec.c. */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 int gr_sparse_batch_prep(gr_sparse *s) {
     if (gr_simd_level() < GR_SIMD_AVX512 || s->nsplit != 1 || s->hp || s->P > 512 || !s->mask) return -1;
@@ -195,7 +200,7 @@ int gr_sparse_batch_prep(gr_sparse *s) {
         if (b < 0) return;                                                                            \
         int64_t s0 = s->split[0], last = s->ra[s->nr - 1];                                           \
         int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;   /* a < lim */    \
-        int64_t i0 = first_above(s->ra, s->nr, 15 - s0), i1 = first_above(s->ra, s->nr, lim - 1);     \
+        int64_t i0 = first_above(s->ra, s->nr, BATCH_HEAPS - 1 - s0), i1 = first_above(s->ra, s->nr, lim - 1); \
         /* each look-up is one load at t + (n - s0) - a, the offset -a the entry's low 32 bits:  \
          * the rare heaps, not the heap number, must stay below 2^31 */                            \
         if (i1 - i0 < 64 || s->ra[i1 - 1] > INT32_MAX) return;                                        \
@@ -206,8 +211,8 @@ int gr_sparse_batch_prep(gr_sparse *s) {
         s->bchosen = s->chosen_n;                                                                     \
         s->bvalid = 1;                                                                                \
     }
-BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch16_u8)
-BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch16_u16)
+BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch32_u8)
+BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch32_u16)
 #else
 int gr_sparse_batch_prep(gr_sparse *s) { (void)s; return -1; }
 void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }

@@ -10,7 +10,8 @@
 enum { PROGRESS_MASK = (1 << 12) - 1 };
 enum { SPEC_MIN = 64, SPEC_START = 1 << 13, SPEC_MAX = 1 << 20 };   /* the team's search budget */
 enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
-enum { PAR_FROM = 4096, CHUNK = 1 << 16 };   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
+enum { PAR_FROM = 4096, CHUNK = 1 << 16 };
+enum { BATCH_HEAPS = 32 };   /* one thread's batch of look-ups (the pipeline's members: 16) */   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
 #define ONES_u8 UINT64_C(0x0101010101010101)
 
 struct gr_sparse {
@@ -37,12 +38,13 @@ struct gr_sparse {
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
-    /* one thread with AVX-512: the look-ups of 16 heaps bn0 .. bn0 + 15 done at once
+    /* one thread with AVX-512: the look-ups of BATCH_HEAPS heaps bn0 .. bn0 + 31 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
-     * common-class values below 256 by index (bval: index to value), for the choice bchosen */
+     * common-class values below 256 by index, 16 per q (bval: index to value), for the choice
+     * bchosen */
     int bvalid;
     int64_t bn0, bilo, bihi, bchosen, btables;
-    uint32_t bbits[4][16];
+    uint16_t bbits[8][32];
     uint16_t bval[128];
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
     /* counted by the pipeline's finisher at every heap, a cache line (the pad) past the
@@ -240,6 +242,11 @@ void gr_sparse_batch16_u16(const uint16_t *t, int64_t base, const uint64_t *rk, 
                            uint32_t bits[4][16]);
 void gr_sparse_batch16_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                           uint32_t bits[4][16]);
+/* The same for 32 consecutive heaps in 16-bit lanes (one thread: gr_sparse_batch_u16). */
+void gr_sparse_batch32_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                           uint16_t bits[8][32]);
+void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                          uint16_t bits[8][32]);
 void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
                            uint64_t P);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
