@@ -36,12 +36,8 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 
 /* A batch's bits of its heap k into marks (only x86-64 makes batches). */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-static inline uint64_t batch_word(const gr_sparse *s, int k, int q4) {   /* indices 64 q4 .. 64 q4 + 63 */
-    return s->bbits[q4][k] | (uint64_t)s->bbits[q4 + 1][k] << 16 | (uint64_t)s->bbits[q4 + 2][k] << 32 |
-           (uint64_t)s->bbits[q4 + 3][k] << 48;
-}
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    gr_sparse_batch_marks(MARK, batch_word(S, K, 0), batch_word(S, K, 4), (S)->bix, (S)->bcm, P)
+    gr_sparse_batch_marks(MARK, batch_word(&(S)->bbits[0][0], K, 0), batch_word(&(S)->bbits[0][0], K, 4), (S)->bix, (S)->bcm, P)
 #else
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
     for (int q = 0; q < 8; q++)                                                                       \
@@ -57,7 +53,7 @@ static inline uint64_t batch_word(const gr_sparse *s, int k, int q4) {   /* indi
                          int64_t *stopped, int64_t *wasted) {                                         \
         const uint64_t P = s->P;                                                                      \
         int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
-        /* the 16-heap look-ups, when made for this heap (one thread) */                            \
+        /* the batched look-ups, when made for this heap (one thread) */                            \
         int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + BATCH_HEAPS; \
         if (sl && sl->all) {                                                                          \
             /* the member found every rare-class value below w, the least common value its marks    \
@@ -163,11 +159,10 @@ FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, rare_hits_u8, gr_sparse
 FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, rare_hits_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
 FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, rare_hits_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
 
-/* The 32-heap look-ups (sparsevec.c's gr_sparse_batch32_*; the pipeline's members make 16-heap
- * ones), one thread, made before heap n when the last batch does not hold it. Taken: the rare
+/* The 32-heap look-ups (sparsevec.c's gr_sparse_batch32_*; the pipeline's members make their
+ * own), one thread, made before heap n when the last batch does not hold it. Taken: the rare
  * heaps a whose 32 look-ups read only finished heaps (a >= 32 - s, s the split place) and whose
- * other part is of the common class (above
- * the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
+ * other part is of the common class (above the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
  * the class of a value fixes b, so an index of 7 bits holds the 128 common values below 256.
  * Only with AVX-512, one split place, no heap-parity bit and P <= 512 (above 256 a heap whose
  * common values below 256 are all options is done again without the batch: 8% of the heaps of
@@ -192,7 +187,7 @@ int gr_sparse_batch_prep(gr_sparse *s) {
     }
     return b;
 }
-#define BATCH(NAME, T, B16)                                                                           \
+#define BATCH(NAME, T, LOOKUPS)                                                                           \
     void NAME(gr_sparse *s, const T *t, int64_t n) {                                                  \
         s->bvalid = 0;                                                                                \
         if (n < 4096 || !s->nr) return;                                                               \
@@ -204,7 +199,7 @@ int gr_sparse_batch_prep(gr_sparse *s) {
         /* each look-up is one load at t + (n - s0) - a, the offset -a the entry's low 32 bits:  \
          * the rare heaps, not the heap number, must stay below 2^31 */                            \
         if (i1 - i0 < 64 || s->ra[i1 - 1] > INT32_MAX) return;                                        \
-        B16(t, n - s0, s->rk, i0, i1, b, s->bbits);                                                   \
+        LOOKUPS(t, n - s0, s->rk, i0, i1, b, s->bbits);                                               \
         s->bn0 = n;                                                                                   \
         s->bilo = i0;                                                                                 \
         s->bihi = i1;                                                                                 \

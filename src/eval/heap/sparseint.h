@@ -10,8 +10,8 @@
 enum { PROGRESS_MASK = (1 << 12) - 1 };
 enum { SPEC_MIN = 64, SPEC_START = 1 << 13, SPEC_MAX = 1 << 20 };   /* the team's search budget */
 enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
-enum { PAR_FROM = 4096, CHUNK = 1 << 16 };
-enum { BATCH_HEAPS = 32 };   /* one thread's batch of look-ups (the pipeline's members: 16) */   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
+enum { PAR_FROM = 4096, CHUNK = 1 << 16 };   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
+enum { BATCH_HEAPS = 32 };                    /* a batch of look-ups: heaps at once (sparsevec.c) */
 #define ONES_u8 UINT64_C(0x0101010101010101)
 
 struct gr_sparse {
@@ -79,13 +79,20 @@ typedef struct slot {
     char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - 2 * sizeof(int32_t)];   /* a cache line each */
 } slot;
 
-/* A member's 16-heap batch (sparsepar.c; as the one thread's, sparseheap.c): the heaps n0 ..
- * n0 + 15, from the finished heaps below L, the rare heaps i in [lo, hi). */
+/* A member's batch (sparsepar.c; as the one thread's, sparseheap.c): the heaps n0 ..
+ * n0 + BATCH_HEAPS - 1, from the finished heaps below L, the rare heaps i in [lo, hi). */
 typedef struct member_batch {
     int valid;
     int64_t n0, L, lo, hi;
-    uint32_t bits[4][16];
+    uint16_t bits[8][BATCH_HEAPS];
 } member_batch;
+
+/* A batch's indices 64 q4 .. 64 q4 + 63 of its heap k, from its eight registers' 16 each (bits:
+ * the batch's [8][BATCH_HEAPS] array, flat). */
+static inline uint64_t batch_word(const uint16_t *bits, int k, int q4) {
+    const uint16_t *b = bits + (size_t)q4 * BATCH_HEAPS + k;
+    return b[0] | (uint64_t)b[BATCH_HEAPS] << 16 | (uint64_t)b[2 * BATCH_HEAPS] << 32 | (uint64_t)b[3 * BATCH_HEAPS] << 48;
+}
 
 /* The first index i < nr with ra[i] > x (ra increasing). */
 static inline int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
@@ -237,12 +244,7 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
 int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *a, int64_t *hi,
                                  uint8_t *restrict need, uint8_t *restrict mark, int64_t count,
                                  int64_t *budget, uint64_t lim);
-/* The look-ups of 16 consecutive heaps at once (see gr_sparse_batch_u16). */
-void gr_sparse_batch16_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
-                           uint32_t bits[4][16]);
-void gr_sparse_batch16_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
-                          uint32_t bits[4][16]);
-/* The same for 32 consecutive heaps in 16-bit lanes (one thread: gr_sparse_batch_u16). */
+/* The look-ups of BATCH_HEAPS consecutive heaps at once (see gr_sparse_batch_u16). */
 void gr_sparse_batch32_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                            uint16_t bits[8][32]);
 void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,

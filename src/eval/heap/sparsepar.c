@@ -42,7 +42,7 @@ typedef struct pipe {
     where_at *where;     /* n * 65536 + member * 256 + its slot, stored when complete (-1: none) */
     uint8_t *needs;      /* per member 2P bytes: a need array (all clear between uses), marks */
     int64_t budget;      /* pairs per heap for the speculative search */
-    int bb;              /* 16-heap batches (the mask's lowest bit), or -1: none */
+    int bb;              /* batches of look-ups (the mask's lowest bit), or -1: none */
     /* each written by its own writer, on cache lines of their own (64 bytes apart) */
     char pad0[64];
     atomic_llong claim;  /* the next heap no member took yet */
@@ -101,7 +101,7 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
 }
 
 /* A member's work for heap n into its slot e (of its `ahead`). */
-#define PRECOMPUTE(NAME, T, MARKS, UPPER, B16)                                                        \
+#define PRECOMPUTE(NAME, T, MARKS, UPPER, LOOKUPS)                                                        \
     static void NAME(const pipe *J, int64_t n, int64_t L, int64_t nrL, uint8_t *restrict need,       \
                      int member, int64_t e, member_batch *mb) {                                       \
         const gr_sparse *s = J->s;                                                                    \
@@ -113,20 +113,20 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         sl->L = L;                                                                                    \
         sl->nrL = nrL;                                                                                \
         /* a batch (see sparseheap.c) for n .. n + 15 unless the member's last one holds n: the    \
-         * rare heaps whose 16 look-ups read heaps below L only, whose other part is common */     \
+         * rare heaps whose look-ups read heaps below L only, whose other part is common */     \
         int batched = 0;                                                                              \
         if (J->bb >= 0 && nrL && ra[nrL - 1] <= INT32_MAX) {   /* (the offsets -a: see sparseheap.c) */ \
-            if (!(mb->valid && n >= mb->n0 && n < mb->n0 + 16 && mb->L <= L)) {                       \
+            if (!(mb->valid && n >= mb->n0 && n < mb->n0 + BATCH_HEAPS && mb->L <= L)) {                       \
                 int64_t s0 = s->split[0], last = ra[nrL - 1];                                        \
                 int64_t lim = n - s0 - last < (n - s0) / 2 ? n - s0 - last : (n - s0) / 2;            \
-                int64_t i0 = first_above(ra, nrL, n + 15 - s0 - L), i1 = first_above(ra, nrL, lim - 1); \
+                int64_t i0 = first_above(ra, nrL, n + BATCH_HEAPS - 1 - s0 - L), i1 = first_above(ra, nrL, lim - 1); \
                 mb->valid = i1 - i0 >= 64;                                                            \
                 if (mb->valid) {                                                                      \
-                    B16(t, n - s0, J->rk, i0, i1, J->bb, mb->bits);                                   \
+                    LOOKUPS(t, n - s0, J->rk, i0, i1, J->bb, mb->bits);                               \
                     mb->n0 = n; mb->L = L; mb->lo = i0; mb->hi = i1;                                  \
                 }                                                                                     \
             }                                                                                         \
-            batched = mb->valid && n >= mb->n0 && n < mb->n0 + 16 && mb->L <= L;                      \
+            batched = mb->valid && n >= mb->n0 && n < mb->n0 + BATCH_HEAPS && mb->L <= L;             \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0, P = J->P;                                                                     \
@@ -164,21 +164,20 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
     }
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
-    gr_sparse_batch_marks(MARK, (MB)->bits[0][K] | (uint64_t)(MB)->bits[1][K] << 32,                  \
-                          (MB)->bits[2][K] | (uint64_t)(MB)->bits[3][K] << 32, (S)->bix, (S)->bcm, P)
-#define B16_u8 gr_sparse_batch16_u8
-#define B16_u16 gr_sparse_batch16_u16
+    gr_sparse_batch_marks(MARK, batch_word(&(MB)->bits[0][0], K, 0), batch_word(&(MB)->bits[0][0], K, 4), (S)->bix, (S)->bcm, P)
+#define LOOKUPS_u8 gr_sparse_batch32_u8
+#define LOOKUPS_u16 gr_sparse_batch32_u16
 #else
 #define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
-    for (int q = 0; q < 4; q++)                                                                       \
-        for (uint32_t w = (MB)->bits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[32 * q + __builtin_ctz(w)]] = 1
-#define B16_u8(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
-#define B16_u16(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+    for (int q = 0; q < 8; q++)                                                                       \
+        for (uint32_t w = (MB)->bits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[16 * q + __builtin_ctz(w)]] = 1
+#define LOOKUPS_u8(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+#define LOOKUPS_u16(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
 #endif
-#define B16_u32(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
-PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8, B16_u8)
-PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16, B16_u16)
-PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32, B16_u32)
+#define LOOKUPS_u32(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8, LOOKUPS_u8)
+PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16, LOOKUPS_u16)
+PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32, LOOKUPS_u32)
 /* A member's run of heaps n0 .. n0 + len - 1, in its slots e0, e0 + 1, ..., published at once
  * when all are done: their where[] entries are adjacent (8 a cache line, a run's own lines),
  * so the finisher reads them with a miss or two, not one per heap, and fetches the run's
@@ -190,9 +189,9 @@ static void publish(pipe *J, int64_t n0, int64_t len, int member, int64_t e0) {
 }
 
 /* The finisher, at heap h of another member's run: the slots and marks of the complete heaps
- * after it, up to 16, asked for at once (a line from another core takes 140 ns here, one way) */
+ * after it, up to a run's, asked for at once (a line from another core takes 140 ns here, one way) */
 static void prefetch_run(const pipe *J, int64_t h) {
-    for (int64_t k = 1; k <= 16; k++) {
+    for (int64_t k = 1; k <= BATCH_HEAPS; k++) {
         long long w = atomic_load_explicit(&J->where[(h + k) % J->ahead].w, memory_order_relaxed);
         if (w < 0 || w >> 16 != h + k) break;
         size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);
@@ -225,7 +224,7 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
         long long stalled = -1;          /* a member's last look at the finished heaps */              \
         int64_t e = 0;                   /* the member's next slot */                                 \
         int64_t pf = 0;                  /* the finisher asked for the slots below it */              \
-        member_batch mb;                 /* its last 16-heap batch */                                 \
+        member_batch mb;                 /* its last batch */                                 \
         mb.valid = 0;                                                                                 \
         while (!atomic_load_explicit(&J->stop, memory_order_acquire)) {                               \
             long long h = atomic_load_explicit(&J->done, memory_order_acquire);                       \
@@ -261,7 +260,7 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                     if (!(w >= 0 && w >> 16 == h)) q = atomic_load(&J->claim);                        \
                     if (w >= 0 && w >> 16 == h) {                                                     \
                         size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
-                        if ((w >> 8 & 255) != member && h >= pf) { prefetch_run(J, h); pf = h + 16; } \
+                        if ((w >> 8 & 255) != member && h >= pf) { prefetch_run(J, h); pf = h + BATCH_HEAPS; } \
                         v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
                                 &J->stopped, &J->wasted);                                             \
                         s->piped++;                                                                   \
@@ -291,9 +290,9 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 continue;                                                                             \
             }                                                                                         \
             if (q < h + J->ahead && q <= J->end) {                                                    \
-                /* with batches, 16 heaps at a time (one batch's): the heaps of a member's batch    \
+                /* with batches, a batch's heaps at a time: the heaps of a member's batch    \
                  * are its own, done in order, so the finisher waits on one heap at most */          \
-                long long len = J->bb >= 0 ? 16 - (q & 15) : 1;                                        \
+                long long len = J->bb >= 0 ? BATCH_HEAPS - (q & (BATCH_HEAPS - 1)) : 1;                  \
                 if (len > h + J->ahead - q) len = h + J->ahead - q;                                   \
                 if (len > J->end + 1 - q) len = J->end + 1 - q;                                       \
                 if (atomic_compare_exchange_weak(&J->claim, &q, q + len)) {                           \

@@ -473,69 +473,19 @@ out:
 }
 #undef BOTH_LOOP
 
-/* The look-ups of rare heaps i in [i0, i1) for the 16 heaps n0 .. n0 + 15 at once (one thread;
- * sparseheap.c): a rare heap a's 16 look-ups t[n0 + k - s - a] are 16 consecutive entries, one
- * load; and each lane is one heap, so its options can be collected as bits in the lane, with
- * no store. Only common-class values are wanted here (the caller picks rare heaps whose other
- * part is of the common class, so all of them are), and those below 256 are half of 256:
- * value v's index drops bit b (the mask's lowest), which the class fixes. bits[q][k]: heap
- * n0 + k's indices 32q .. 32q + 31. The caller makes sure every t read is below n0. */
-/* rare heap i's 16 indices: its value (the entry's high half, broadcast from memory) xor the 16
- * look-ups; bits below b as they are, those above b one down (0xe2: low ? x : x >> 1, into x) */
-#define IDX16(NAME, T, ZEXT)                                                                          \
-    AVX512 static inline __m512i NAME(const T *tb, const uint64_t *rk, int64_t i, __m512i low, __m128i sh) { \
-        int32_t v;                                                                                    \
-        memcpy(&v, (const char *)(rk + i) + 4, 4);                                                    \
-        __m512i x = _mm512_xor_si512(ZEXT(tb + (int32_t)(uint32_t)rk[i]), _mm512_set1_epi32(v));      \
-        return _mm512_ternarylogic_epi32(x, low, _mm512_srl_epi32(x, sh), 0xe2);                      \
-    }
-#define BATCH16(NAME, T, IDX)                                                                         \
-    void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
-              uint32_t bits[4][16]) AVX512;                                                           \
-    void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
-              uint32_t bits[4][16]) {                                                                 \
-        const T *tb = t + base;                                                                       \
-        const __m512i one = _mm512_set1_epi32(1), low = _mm512_set1_epi32((1 << b) - 1);            \
-        const __m512i c32 = _mm512_set1_epi32(32), c64 = _mm512_set1_epi32(64), c96 = _mm512_set1_epi32(96); \
-        const __m128i sh = _mm_cvtsi32_si128(1);                                                      \
-        __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;                               \
-        /* two rare heaps a step: each register ORs both in one ternary-logic op (0xfe) */         \
-        int64_t i = i0;                                                                               \
-        for (; i + 2 <= i1; i += 2) {                                                                 \
-            __m512i p = IDX(tb, rk, i, low, sh), q = IDX(tb, rk, i + 1, low, sh);                                                   \
-            a0 = _mm512_ternarylogic_epi32(a0, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
-            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
-            a1 = _mm512_ternarylogic_epi32(a1, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
-            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
-            a2 = _mm512_ternarylogic_epi32(a2, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
-            p = _mm512_sub_epi32(p, c32); q = _mm512_sub_epi32(q, c32);                               \
-            a3 = _mm512_ternarylogic_epi32(a3, _mm512_sllv_epi32(one, p), _mm512_sllv_epi32(one, q), 0xfe); \
-        }                                                                                             \
-        for (; i < i1; i++) {                                                                         \
-            __m512i p = IDX(tb, rk, i, low, sh);                                                                     \
-            a0 = _mm512_or_si512(a0, _mm512_sllv_epi32(one, p));                                      \
-            a1 = _mm512_or_si512(a1, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c32)));               \
-            a2 = _mm512_or_si512(a2, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c64)));               \
-            a3 = _mm512_or_si512(a3, _mm512_sllv_epi32(one, _mm512_sub_epi32(p, c96)));               \
-        }                                                                                             \
-        _mm512_storeu_si512((void *)bits[0], a0);                                                     \
-        _mm512_storeu_si512((void *)bits[1], a1);                                                     \
-        _mm512_storeu_si512((void *)bits[2], a2);                                                     \
-        _mm512_storeu_si512((void *)bits[3], a3);                                                     \
-    }
-#define ZEXT_u16(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
-#define ZEXT_u8(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
-IDX16(idx16_u16, uint16_t, ZEXT_u16)
-IDX16(idx16_u8, uint8_t, ZEXT_u8)
-BATCH16(gr_sparse_batch16_u16, uint16_t, idx16_u16)
-BATCH16(gr_sparse_batch16_u8, uint8_t, idx16_u8)
-
-/* The same for 32 heaps n0 .. n0 + 31 at once (one thread), in 16-bit lanes: a rare heap's 32
- * look-ups are one load of 32 consecutive entries, and each lane collects 16 of the 128 indices
- * in each of eight registers (bits[q][k]: heap n0 + k's indices 16q .. 16q + 15). Per look-up
- * that is about a fifth fewer operations than 16 heaps in 32-bit lanes (a 16-bit variable shift
- * costs here no more than a 32-bit one). An index of 128 or more (a value of 256 or more)
- * shifts past every lane: no bit. */
+/* The look-ups of rare heaps i in [i0, i1) for the 32 heaps n0 .. n0 + 31 at once (one thread,
+ * sparseheap.c, and the pipeline's members): a rare heap a's 32 look-ups t[n0 + k - s - a] are
+ * 32 consecutive entries, one load; and each lane is one heap, so its options can be collected
+ * as bits in the lane, with no store. Only common-class values are wanted here (the caller
+ * picks rare heaps whose other part is of the common class, so all of them are), and those
+ * below 256 are half of 256: value v's index drops bit b (the mask's lowest), which the class
+ * fixes. In 16-bit lanes, each of eight registers collects 16 of the 128 indices: bits[q][k]
+ * holds heap n0 + k's indices 16q .. 16q + 15; an index of 128 or more (a value of 256 or more)
+ * shifts past every lane, no bit. (Before, 16 heaps in 32-bit lanes, four registers: about a
+ * fifth more operations a look-up; a 16-bit variable shift costs here no more than a 32-bit
+ * one, 2.3 against 2.9 cycles for four.) The caller makes sure every t read is below n0. */
+/* rare heap i's 32 indices: its value (the entry's high half) xor the 32 look-ups; bits below b
+ * as they are, those above b one down (0xe2: low ? x : x >> 1, into x) */
 #define IDX32(NAME, T, ZEXT)                                                                          \
     AVX512 static inline __m512i NAME(const T *tb, const uint64_t *rk, int64_t i, __m512i low, __m128i sh) { \
         int32_t v;                                                                                    \
