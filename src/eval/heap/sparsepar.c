@@ -25,7 +25,7 @@
 enum { AHEAD = 128, STEAL_SPINS = 1024 };
 #define PAR_MAX_SLOTS_BYTES ((size_t)16 << 20)
 
-/* where[] entries a cache line apart: members writing neighbouring heaps' entries at once */
+/* where[] entries adjacent, 8 a cache line: a member publishes a whole run's at once (publish) */
 typedef struct where_at { atomic_llong w; } where_at;
 
 typedef struct pipe {
@@ -256,9 +256,10 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                     if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
                     uint64_t v;                                                                       \
                     w = atomic_load_explicit(&J->where[h % J->ahead].w, memory_order_acquire);         \
+                    int ready = w >= 0 && w >> 16 == h;                                               \
                     /* (claim only when the slot is not there: its line goes between the cores) */   \
-                    if (!(w >= 0 && w >> 16 == h)) q = atomic_load(&J->claim);                        \
-                    if (w >= 0 && w >> 16 == h) {                                                     \
+                    if (!ready) q = atomic_load(&J->claim);                                           \
+                    if (ready) {                                                                      \
                         size_t own = (size_t)(w >> 8 & 255) * (size_t)J->ahead + (size_t)(w & 255);   \
                         if ((w >> 8 & 255) != member && h >= pf) { prefetch_run(J, h); pf = h + BATCH_HEAPS; } \
                         v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
