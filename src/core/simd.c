@@ -21,7 +21,8 @@ int gr_simd_best(void) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2"))
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+        __builtin_cpu_supports("bmi2"))
         return GR_SIMD_AVX512;
     if (__builtin_cpu_supports("avx2")) return GR_SIMD_AVX2;
     return GR_SIMD_SSE2;

@@ -67,7 +67,7 @@
     *budget = bud;                                                                                    \
     return a;
 
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi,bmi2")))
 #define AVX2 __attribute__((target("avx2")))
 
 /* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 4096 (bits: 64
@@ -361,7 +361,48 @@ AVX512 static void mark_found(uint8_t *mark, const uint8_t *need, const uint64_t
         _mm512_mask_storeu_epi8(mark + y, found, one);
     }
 }
-#define BOTH_LOOP(BLOCK, CLEAR)                                                                       \
+/* need[0 .. lim) again from the bitset the search kept (words now[], lim <= 1024), whose values are
+ * those of need at the start less the ones found; returns how many are still needed. */
+AVX512 static int64_t need_from_bits(uint8_t *need, const uint64_t *now, uint64_t lim) {
+    const __m512i one = _mm512_set1_epi8(1);
+    int64_t c = 0;
+    for (uint64_t y = 0; y < lim; y += 64) {
+        uint64_t left = lim - y;
+        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        _mm512_mask_storeu_epi8(need + y, in, _mm512_maskz_mov_epi8(now[y / 64], one));
+        c += __builtin_popcountll(now[y / 64] & in);
+    }
+    return c;
+}
+/* A register bitset's bit y off (y < 1024, the bitset of two registers LO, HI: dword y >> 5, bit
+ * y & 31), by and-not with a one-hot vector loaded from a table, with no shuffle: the shuffle
+ * port is the search's bottleneck (two permutes and a compress a vector of pairs), and a mask
+ * and a broadcast from a general register (the obvious way) are two more on it a value met,
+ * more than a hundred a heap. one_hot[b] is zero but for 1 << b at dword 31: the 16 dwords
+ * from dword 31 - j are bit b of dword j alone when j < 16 (none when j >= 16), and those from
+ * 47 - j are bit b of dword j - 16 when j >= 16. Off again is still off: a value met twice
+ * needs no test. (8 KB, read-only.) */
+#define ONE_HOT_ROW(b) { [31] = 1u << (b) }
+#define ONE_HOT_ROWS8(b) ONE_HOT_ROW(b), ONE_HOT_ROW(b + 1), ONE_HOT_ROW(b + 2), ONE_HOT_ROW(b + 3), \
+                         ONE_HOT_ROW(b + 4), ONE_HOT_ROW(b + 5), ONE_HOT_ROW(b + 6), ONE_HOT_ROW(b + 7)
+static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
+    ONE_HOT_ROWS8(0), ONE_HOT_ROWS8(8), ONE_HOT_ROWS8(16), ONE_HOT_ROWS8(24)
+};
+#undef ONE_HOT_ROWS8
+#undef ONE_HOT_ROW
+#define BIT_OFF(V, Y) V = _mm512_andnot_si512(_mm512_loadu_si512((const void *)&one_hot[(Y) & 31][31 - ((Y) >> 5)]), V)
+#define BIT_OFF2(LO, HI, Y)                                                                           \
+    do {                                                                                              \
+        const uint32_t *row_ = one_hot[(Y) & 31];                                                     \
+        LO = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(row_ + 31 - ((Y) >> 5))), LO);     \
+        HI = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(row_ + 47 - ((Y) >> 5))), HI);     \
+    } while (0)
+/* The groups: the list's values leave the bitset in the registers only (a value's word is
+ * found by the permute, no byte of need is read or written a lane: a group's list holds more
+ * than a hundred lanes at first, a few dozen later, many of them values an earlier block of the
+ * group found); need is made again from the bitset when the groups end (need_from_bits). CLEAR
+ * takes y; EMPTY says no value is left. */
+#define BOTH_LOOP(BLOCK, CLEAR, EMPTY)                                                                \
     for (int groups = 1; hi - a + 1 >= 2 * 64 * groups && bud >= 2 * 64 * groups; groups = BOTH_GROUP) { \
         int nl = 0;                                                                                   \
         for (int g = 0; g < groups; g++) {                                                            \
@@ -372,12 +413,10 @@ AVX512 static void mark_found(uint8_t *mark, const uint8_t *need, const uint64_t
         }                                                                                             \
         bud -= 2 * 64 * groups;                                                                       \
         for (int i = 0; i < nl; i++) {                                                                \
-            unsigned y = list[i], h = need[y];                                                        \
-            need[y] = 0;                                                                              \
-            cnt -= h;                                                                                 \
+            unsigned y = list[i];                                                                     \
             CLEAR;                                                                                    \
         }                                                                                             \
-        if (!cnt) goto out;                                                                           \
+        if (EMPTY) break;                                                                             \
     }
 
 int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t *ap, int64_t *hip,
@@ -412,17 +451,22 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
 #define BLOCK_TWO(B) do { int64_t b_ = (B); BOTH16(b_, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); \
                           BOTH16(b_ + 32, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); } while (0)
         if (P <= 512) {
-            BOTH_LOOP(BLOCK_ONE, lo = clear_bit(lo, y, h))
+            BOTH_LOOP(BLOCK_ONE, BIT_OFF(lo, y),
+                      !_mm512_test_epi64_mask(lo, lo))
         } else {
-            /* values below 1024 in two registers: bit 9 picks one, with no branch */
-            BOTH_LOOP(BLOCK_TWO, lo = clear_bit(lo, y & 511, h & ~(y >> 9)); hi2 = clear_bit(hi2, y & 511, h & (y >> 9)))
+            /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
+            BOTH_LOOP(BLOCK_TWO, BIT_OFF2(lo, hi2, y),
+                      !_mm512_test_epi64_mask(_mm512_or_si512(lo, hi2), _mm512_or_si512(lo, hi2)))
         }
 #undef BLOCK_ONE
 #undef BLOCK_TWO
 #undef BOTH16
+        uint64_t now[16] __attribute__((aligned(64)));
+        _mm512_store_si512(now, lo);
+        _mm512_store_si512(now + 8, hi2);
+        cnt = need_from_bits(need, now, lim);
     }
     if (cnt) a = gr_sparse_pairs_avx512_u16(t, m, a, hi, need, started ? NULL : mark, &cnt, &bud, lim, P);
-out:
     if (started && mark) mark_found(mark, need, bits, lim);
     *ap = a;
     *hip = hi;
@@ -460,11 +504,14 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
             _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi8(k, x));               \
             nl += __builtin_popcountll(k);                                                            \
         } while (0)
-        BOTH_LOOP(BLOCK8, ns = clear_bit(ns, y, h))
+        BOTH_LOOP(BLOCK8, BIT_OFF(ns, y),
+                  !_mm512_test_epi64_mask(ns, ns))
 #undef BLOCK8
+        uint64_t now[8] __attribute__((aligned(64)));
+        _mm512_store_si512(now, ns);
+        cnt = need_from_bits(need, now, lim < 256 ? lim : 256);
     }
     if (cnt) a = gr_sparse_pairs_avx512_u8(t, m, a, hi, need, started ? NULL : mark, &cnt, &bud, lim);
-out:
     if (started && mark) mark_found(mark, need, bits, lim < 256 ? lim : 256);
     *ap = a;
     *hip = hi;
@@ -472,6 +519,8 @@ out:
     return cnt;
 }
 #undef BOTH_LOOP
+#undef BIT_OFF
+#undef BIT_OFF2
 
 /* The look-ups of rare heaps i in [i0, i1) for the 32 heaps n0 .. n0 + 31 at once (one thread,
  * sparseheap.c, and the pipeline's members): a rare heap a's 32 look-ups t[n0 + k - s - a] are
