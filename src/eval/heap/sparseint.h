@@ -5,6 +5,7 @@
 #ifndef GRUNDY_SPARSEINT_H
 #define GRUNDY_SPARSEINT_H
 #include "eval/heap/sparse.h"
+#include "simd.h"
 #include <string.h>
 
 enum { PROGRESS_MASK = (1 << 12) - 1 };
@@ -158,7 +159,14 @@ RARE_HITS(rare_hits_u32, uint32_t)
 /* The least common-class value not in mark (rc: the rare-class table of the heap's parity),
  * or P when every one below P is; and the rare-class values below vlim not in mark, set in
  * need (clear there before) and counted. Bytes are 0 or 1, so eight go at a time. */
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+uint64_t gr_sparse_least_common_avx512(const uint8_t *mark, const uint8_t *rc, uint64_t P);
+int64_t gr_sparse_needed_avx512(const uint8_t *mark, const uint8_t *rc, uint8_t *need, uint64_t vlim);
+#endif
 static inline uint64_t least_common(const uint8_t *mark, const uint8_t *rc, uint64_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (gr_simd_level() >= GR_SIMD_AVX512) return gr_sparse_least_common_avx512(mark, rc, P);
+#endif
     uint64_t x = 0;
     for (; x + 8 <= P; x += 8) {
         uint64_t a, b;
@@ -170,6 +178,9 @@ static inline uint64_t least_common(const uint8_t *mark, const uint8_t *rc, uint
     return x;
 }
 static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *need, uint64_t vlim) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (gr_simd_level() >= GR_SIMD_AVX512) return gr_sparse_needed_avx512(mark, rc, need, vlim);
+#endif
     int64_t count = 0;
     for (uint64_t x = 0; x < vlim; x++) {
         uint8_t h = rc[x] & (uint8_t)~mark[x];
