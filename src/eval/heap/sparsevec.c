@@ -451,8 +451,45 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
 #define BLOCK_TWO(B) do { int64_t b_ = (B); BOTH16(b_, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); \
                           BOTH16(b_ + 32, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); } while (0)
         if (P <= 512) {
-            BOTH_LOOP(BLOCK_ONE, BIT_OFF(lo, y),
-                      !_mm512_test_epi64_mask(lo, lo))
+#define XAT(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                           \
+                                _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - (B) - 31))))
+#define LOOK(X)                                                                                       \
+            do {                                                                                      \
+                __m512i x_ = (X);                                                                     \
+                __mmask32 k_ = _mm512_test_epi16_mask(_mm512_srlv_epi16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x_, 4), lo), \
+                                                                        _mm512_and_si512(x_, fifteen)), one); \
+                _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k_, x_));        \
+                nl += __builtin_popcount(k_);                                                         \
+            } while (0)
+#define CLEAR_LIST() for (int i = 0; i < nl; i++) { unsigned y = list[i]; BIT_OFF(lo, y); }
+            /* the first group: a block from each end; then groups of four, each group's pairs
+             * read and xored before the last group's values leave the bitset (they need not wait
+             * for it) */
+            if (hi - a + 1 >= 128 && bud >= 128) {
+                int nl = 0;
+                LOOK(XAT(a)); LOOK(XAT(a + 32)); LOOK(XAT(hi - 31)); LOOK(XAT(hi - 63));
+                a += 64; hi -= 64; bud -= 128;
+                for (;;) {
+                    int more = hi - a + 1 >= 512 && bud >= 512;
+                    __m512i x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15;
+                    x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = x8 = x9 = x10 = x11 = x12 = x13 = x14 = x15 = _mm512_setzero_si512();
+                    if (more) {
+                        x0 = XAT(a); x1 = XAT(a + 32); x2 = XAT(a + 64); x3 = XAT(a + 96);
+                        x4 = XAT(a + 128); x5 = XAT(a + 160); x6 = XAT(a + 192); x7 = XAT(a + 224);
+                        x8 = XAT(hi - 31); x9 = XAT(hi - 63); x10 = XAT(hi - 95); x11 = XAT(hi - 127);
+                        x12 = XAT(hi - 159); x13 = XAT(hi - 191); x14 = XAT(hi - 223); x15 = XAT(hi - 255);
+                    }
+                    CLEAR_LIST();
+                    if (!_mm512_test_epi64_mask(lo, lo) || !more) break;
+                    nl = 0;
+                    LOOK(x0); LOOK(x1); LOOK(x2); LOOK(x3); LOOK(x4); LOOK(x5); LOOK(x6); LOOK(x7);
+                    LOOK(x8); LOOK(x9); LOOK(x10); LOOK(x11); LOOK(x12); LOOK(x13); LOOK(x14); LOOK(x15);
+                    a += 256; hi -= 256; bud -= 512;
+                }
+            }
+#undef XAT
+#undef LOOK
+#undef CLEAR_LIST
         } else {
             /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
             BOTH_LOOP(BLOCK_TWO, BIT_OFF2(lo, hi2, y),
