@@ -14,7 +14,9 @@
  *     past 512), random needed sets, ranges and budgets, with and without marks: the same
  *     stop, count, budget, need and marks; and the search from both ends (AVX-512), then the
  *     plain loop over the range it left, against the plain loop over the whole: the same
- *     count, need and marks, and the pairs it counted are those it did not leave.
+ *     count, need and marks, and the pairs it counted are those it did not leave;
+ *   - the 32-heap look-ups (AVX-512: 8 registers, and 9 for values past 256) against a count
+ *     in the test.
  * Forcing a path the processor lacks falls back (a note on stderr): checked too. */
 #include "gamefix.h"
 #include "simd.h"
@@ -195,6 +197,64 @@ static void pair_functions(int best) {
            runs, both, top_read);
     if (best >= GR_SIMD_AVX512) CHECK(both > 1000 && top_read > 1000);
 }
+
+/* The 32-heap look-ups (AVX-512) against a count in the test: rare heap a with value v gives
+ * heap base + k the index of x = v ^ t[base + k - a] without bit b (bits below b as they are,
+ * those above one down), set in bits[idx / 16][k] bit idx % 16 when idx < 16 R (R registers:
+ * 8, or 9 for u16 tables with values past 256); and batch_top9 is the least value whose index
+ * is 144 or more. */
+static void batch_functions(void) {
+    enum { BN = 3000 };
+    static uint16_t t16[BN];
+    static uint8_t t8[BN];
+    static uint64_t rk[400];
+    static uint16_t got[9][32], want[9][32];
+    t_rng r = { 91 };
+    int bad = 0, ninth = 0;
+    for (int it = 0; it < 300; it++) {
+        int kind = (int)t_range(&r, 0, 2);     /* 0: u8; 1: u16, 8 registers; 2: u16, 9 */
+        int regs = kind == 2 ? 9 : 8, b = (int)t_range(&r, 0, 6);
+        uint64_t top = kind == 0 ? 255 : 511;
+        for (int i = 0; i < BN; i++) {
+            t16[i] = (uint16_t)t_range(&r, 0, (int64_t)top);
+            t8[i] = (uint8_t)t16[i];
+        }
+        int64_t base = t_range(&r, 1000, BN - 40), i1 = t_range(&r, 1, 400);
+        for (int64_t i = 0; i < i1; i++) {
+            int64_t a = t_range(&r, 32, 900);
+            uint64_t v = (uint64_t)t_range(&r, 0, (int64_t)top);
+            rk[i] = v << 32 | (uint32_t)(-a & 0xffffffff);
+        }
+        int64_t i0 = t_range(&r, 0, i1 - 1);
+        memset(want, 0, sizeof want);
+        for (int64_t i = i0; i < i1; i++)
+            for (int k = 0; k < 32; k++) {
+                int64_t a = -(int64_t)(int32_t)(uint32_t)rk[i];
+                uint64_t x = (rk[i] >> 32) ^ (kind == 0 ? t8[base + k - a] : t16[base + k - a]);
+                uint64_t idx = (x & ((UINT64_C(1) << b) - 1)) | ((x >> (b + 1)) << b);
+                if (idx < 16 * (uint64_t)regs) want[idx / 16][k] |= (uint16_t)(1u << (idx % 16));
+            }
+        memset(got, 0, sizeof got);
+        if (kind == 0) gr_sparse_batch32_u8(t8, base, rk, i0, i1, b, got);
+        else if (kind == 1) gr_sparse_batch32_u16(t16, base, rk, i0, i1, b, got);
+        else gr_sparse_batch32_u16x9(t16, base, rk, i0, i1, b, got);
+        for (int k = 0; k < 32; k++) ninth += kind == 2 && want[8][k] != 0;
+        if (memcmp(got, want, sizeof got) && bad++ < 5)
+            printf("batch look-ups, kind %d, b %d, rare heaps %lld..%lld: bits differ\n", kind, b, (long long)i0, (long long)i1);
+    }
+    CHECK_EQ(bad, 0);
+    CHECK(ninth > 100);
+    for (int b = 0; b < 8; b++) {
+        uint64_t top = batch_top9(b);
+        int wrong = 0;
+        for (uint64_t v = 256; v <= top; v++) {
+            uint64_t idx = (v & ((UINT64_C(1) << b) - 1)) | ((v >> (b + 1)) << b);
+            wrong += v < top ? idx >= 144 : idx < 144;
+        }
+        CHECK_EQ(wrong, 0);
+    }
+    printf("batch look-ups: 300 runs (8 registers u8 and u16, 9 u16) as the count in the test\n");
+}
 #endif
 
 int main(void) {
@@ -246,6 +306,7 @@ int main(void) {
     CHECK(sparse_used > CODES);
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     pair_functions(best);
+    if (best >= GR_SIMD_AVX512) batch_functions();
 #endif
     gr_simd_force(-1);
     for (int i = 0; i < CODES; i++) { free(ref[i]); free(refp[i]); }

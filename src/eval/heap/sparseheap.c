@@ -37,7 +37,11 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
 /* A batch's bits of its heap k into marks (only x86-64 makes batches). */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    gr_sparse_batch_marks(MARK, batch_word(&(S)->bbits[0][0], K, 0), batch_word(&(S)->bbits[0][0], K, 4), (S)->bix, (S)->bcm, P)
+    do {                                                                                              \
+        gr_sparse_batch_marks(MARK, batch_word(&(S)->bbits[0][0], K, 0), batch_word(&(S)->bbits[0][0], K, 4), (S)->bix, (S)->bcm, P); \
+        if ((S)->btop > 256)   /* the ninth register's: a few values from 256 up */                  \
+            for (uint32_t w = (S)->bbits[8][K]; w; w &= w - 1) (MARK)[(S)->bval[128 + __builtin_ctz(w)]] = 1; \
+    } while (0)
 #else
 #define BATCH_MARKS(S, MARK, K, P)                                                                    \
     for (int q = 0; q < 8; q++)                                                                       \
@@ -114,10 +118,10 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
         v = least_common(mark, rc, P);                                                                \
-        /* the batch holds values below 256 only: every common one there is an option, so the      \
+        /* the batch holds values below btop only: every common one there is an option, so the     \
          * least one missing is above: this heap again, all of its look-ups here (seldom) */        \
-        if (batched && v >= 256) { batched = 0; goto again; }                                         \
-        if (sl && sl->batched && v >= 256) {   /* a slot's batch: the same, without the slot */     \
+        if (batched && v >= s->btop) { batched = 0; goto again; }                                     \
+        if (sl && sl->batched && v >= (uint64_t)sl->batched) {   /* a slot's batch: the same, without the slot */ \
             sl = NULL;                                                                                \
             L = nrL = 0;                                                                              \
             goto again;                                                                               \
@@ -164,9 +168,12 @@ FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, rare_hits_u32, gr_sp
  * heaps a whose 32 look-ups read only finished heaps (a >= 32 - s, s the split place) and whose
  * other part is of the common class (above the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
  * the class of a value fixes b, so an index of 7 bits holds the 128 common values below 256.
- * Only with AVX-512, one split place, no heap-parity bit and P <= 512 (above 256 a heap whose
- * common values below 256 are all options is done again without the batch: 8% of the heaps of
- * 0.6). Measured to 2^22, one thread: 0.6 4.30 s -> 3.87 s, 4!.0 3.45 s -> 2.89 s (the look-ups
+ * Only with AVX-512, one split place, no heap-parity bit and P <= 512. A heap whose common
+ * values in the batch are all options is done again without it; with values past 256 (P =
+ * 512) a ninth register holds the indices 128..143, the common values from 256 to btop (288
+ * for 0.6): of the heaps of 0.6 to 2^22, 8% had every common value below 256 as an option
+ * (done again: 5% of the time), and 0.05% every one below 288 (their least common value
+ * missing: 256..271 in 99.4% of the 8%). Measured to 2^22, one thread: 0.6 4.30 s -> 3.87 s, 4!.0 3.45 s -> 2.89 s (the look-ups
  * cost about 0.45 cycles each instead of 0.9: no byte store per look-up); 32 heaps in 16-bit
  * lanes instead of 16 in 32-bit ones: see sparsevec.c. */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
@@ -174,7 +181,7 @@ int gr_sparse_batch_prep(gr_sparse *s) {
     if (gr_simd_level() < GR_SIMD_AVX512 || s->nsplit != 1 || s->hp || s->P > 512 || !s->mask) return -1;
     int b = __builtin_ctzll(s->mask);
     if (s->btables != s->chosen_n || !s->bval[1]) {      /* the tables of this choice */
-        for (unsigned idx = 0; idx < 128; idx++) {
+        for (unsigned idx = 0; idx < 144; idx++) {
             unsigned v = ((idx >> b) << (b + 1)) | (idx & ((1u << b) - 1));
             if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;
             s->bval[idx] = (uint16_t)v;
@@ -187,7 +194,7 @@ int gr_sparse_batch_prep(gr_sparse *s) {
     }
     return b;
 }
-#define BATCH(NAME, T, LOOKUPS)                                                                           \
+#define BATCH(NAME, T, LOOKUPS, NINE)                                                                           \
     void NAME(gr_sparse *s, const T *t, int64_t n) {                                                  \
         s->bvalid = 0;                                                                                \
         if (n < 4096 || !s->nr) return;                                                               \
@@ -199,15 +206,21 @@ int gr_sparse_batch_prep(gr_sparse *s) {
         /* each look-up is one load at t + (n - s0) - a, the offset -a the entry's low 32 bits:  \
          * the rare heaps, not the heap number, must stay below 2^31 */                            \
         if (i1 - i0 < 64 || s->ra[i1 - 1] > INT32_MAX) return;                                        \
-        LOOKUPS(t, n - s0, s->rk, i0, i1, b, s->bbits);                                               \
+        if (NINE && s->P > 256) {      /* values past 256: a ninth register */                        \
+            gr_sparse_batch32_u16x9((const uint16_t *)(const void *)t, n - s0, s->rk, i0, i1, b, s->bbits); \
+            s->btop = batch_top9(b);                                                                  \
+        } else {                                                                                      \
+            LOOKUPS(t, n - s0, s->rk, i0, i1, b, s->bbits);                                           \
+            s->btop = 256;                                                                            \
+        }                                                                                             \
         s->bn0 = n;                                                                                   \
         s->bilo = i0;                                                                                 \
         s->bihi = i1;                                                                                 \
         s->bchosen = s->chosen_n;                                                                     \
         s->bvalid = 1;                                                                                \
     }
-BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch32_u8)
-BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch32_u16)
+BATCH(gr_sparse_batch_u8, uint8_t, gr_sparse_batch32_u8, 0)
+BATCH(gr_sparse_batch_u16, uint16_t, gr_sparse_batch32_u16, 1)
 #else
 int gr_sparse_batch_prep(gr_sparse *s) { (void)s; return -1; }
 void gr_sparse_batch_u8(gr_sparse *s, const uint8_t *t, int64_t n) { (void)t; (void)n; s->bvalid = 0; }

@@ -41,12 +41,14 @@ struct gr_sparse {
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
     /* one thread with AVX-512: the look-ups of BATCH_HEAPS heaps bn0 .. bn0 + 31 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
-     * common-class values below 256 by index, 16 per q (bval: index to value), for the choice
+     * common-class values below btop by index, 16 per q (bval: index to value), for the choice
      * bchosen */
     int bvalid;
     int64_t bn0, bilo, bihi, bchosen, btables;
-    uint16_t bbits[8][32];
-    uint16_t bval[128];
+    uint64_t btop;                     /* the batch holds every common value below it (256, or
+                                        * more with a ninth register: bbits[8], indices 128..143) */
+    uint16_t bbits[9][32];
+    uint16_t bval[144];
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
     /* counted by the pipeline's finisher at every heap, a cache line (the pad) past the
      * fields above, which the members read at every heap: a line the other core wrote costs
@@ -74,7 +76,7 @@ typedef struct spec {
 typedef struct slot {
     int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
     spec sp;             /* its search */
-    int32_t batched;     /* its marks of common values are only those below 256 (a batch) */
+    int32_t batched;     /* 0, or its marks of common values are only those below this (a batch) */
     int32_t all;         /* its search found every value it looked for (sp.v: the least common
                           * value its marks miss, below P) */
     char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - 2 * sizeof(int32_t)];   /* a cache line each */
@@ -85,8 +87,18 @@ typedef struct slot {
 typedef struct member_batch {
     int valid;
     int64_t n0, L, lo, hi;
-    uint16_t bits[8][BATCH_HEAPS];
+    uint64_t top;        /* it holds every common value below top (see gr_sparse's btop) */
+    uint16_t bits[9][BATCH_HEAPS];
 } member_batch;
+
+/* A batch with a ninth register (indices 128..143) holds every common value below this: the
+ * least value of index 144 or more (an index drops the mask's lowest bit b, so the indices
+ * grow with the values). */
+static inline uint64_t batch_top9(int b) {
+    uint64_t v = 256;
+    while (((v & ((UINT64_C(1) << b) - 1)) | ((v >> (b + 1)) << b)) < 144) v++;
+    return v;
+}
 
 /* A batch's indices 64 q4 .. 64 q4 + 63 of its heap k, from its eight registers' 16 each (bits:
  * the batch's [8][BATCH_HEAPS] array, flat). */
@@ -260,6 +272,9 @@ void gr_sparse_batch32_u16(const uint16_t *t, int64_t base, const uint64_t *rk, 
                            uint16_t bits[8][32]);
 void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                           uint16_t bits[8][32]);
+/* The same with a ninth register, indices 128..143 (values from 256 up: u16 tables). */
+void gr_sparse_batch32_u16x9(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                             uint16_t bits[9][32]);
 void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
                            uint64_t P);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */

@@ -115,6 +115,7 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         /* a batch (see sparseheap.c) for n .. n + 15 unless the member's last one holds n: the    \
          * rare heaps whose look-ups read heaps below L only, whose other part is common */     \
         int batched = 0;                                                                              \
+        const uint64_t P = J->P;                                                                      \
         if (J->bb >= 0 && nrL && ra[nrL - 1] <= INT32_MAX) {   /* (the offsets -a: see sparseheap.c) */ \
             if (!(mb->valid && n >= mb->n0 && n < mb->n0 + BATCH_HEAPS && mb->L <= L)) {                       \
                 int64_t s0 = s->split[0], last = ra[nrL - 1];                                        \
@@ -122,14 +123,14 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
                 int64_t i0 = first_above(ra, nrL, n + BATCH_HEAPS - 1 - s0 - L), i1 = first_above(ra, nrL, lim - 1); \
                 mb->valid = i1 - i0 >= 64;                                                            \
                 if (mb->valid) {                                                                      \
-                    LOOKUPS(t, n - s0, J->rk, i0, i1, J->bb, mb->bits);                               \
+                    mb->top = LOOKUPS(t, n - s0, J->rk, i0, i1, J->bb, mb->bits, P);                  \
                     mb->n0 = n; mb->L = L; mb->lo = i0; mb->hi = i1;                                  \
                 }                                                                                     \
             }                                                                                         \
             batched = mb->valid && n >= mb->n0 && n < mb->n0 + BATCH_HEAPS && mb->L <= L;             \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
-        uint64_t v = 0, P = J->P;                                                                     \
+        uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
     again:                                                                                            \
         memset(mark, 0, J->P);                                                                        \
@@ -146,8 +147,8 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
                 MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), first_above(ra, nrL, m - 1), s->uneq[j]); \
             }                                                                                         \
         v = least_common(mark, rc, P);                                                                \
-        if (batched && v >= 256) { batched = 0; goto again; }   /* values past the batch's */       \
-        sl->batched = batched;                                                                        \
+        if (batched && v >= mb->top) { batched = 0; goto again; }   /* values past the batch's */   \
+        sl->batched = batched ? (int32_t)mb->top : 0;                                                 \
         uint64_t vlim = v < P ? v : P;                                                                \
         int64_t count = 0;                                                                            \
         count = needed(mark, rc, need, vlim);                                                         \
@@ -164,17 +165,37 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
     }
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
-    gr_sparse_batch_marks(MARK, batch_word(&(MB)->bits[0][0], K, 0), batch_word(&(MB)->bits[0][0], K, 4), (S)->bix, (S)->bcm, P)
-#define LOOKUPS_u8 gr_sparse_batch32_u8
-#define LOOKUPS_u16 gr_sparse_batch32_u16
+    do {                                                                                              \
+        gr_sparse_batch_marks(MARK, batch_word(&(MB)->bits[0][0], K, 0), batch_word(&(MB)->bits[0][0], K, 4), (S)->bix, (S)->bcm, P); \
+        if ((MB)->top > 256)                                                                          \
+            for (uint32_t w = (MB)->bits[8][K]; w; w &= w - 1) (MARK)[(S)->bval[128 + __builtin_ctz(w)]] = 1; \
+    } while (0)
+/* A member's batch, with a ninth register when values pass 256; returns its top. */
+static inline uint64_t lookups_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                                  uint16_t bits[9][BATCH_HEAPS], uint64_t P) {
+    (void)P;
+    gr_sparse_batch32_u8(t, base, rk, i0, i1, b, bits);
+    return 256;
+}
+static inline uint64_t lookups_u16(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
+                                   uint16_t bits[9][BATCH_HEAPS], uint64_t P) {
+    if (P > 256) {
+        gr_sparse_batch32_u16x9(t, base, rk, i0, i1, b, bits);
+        return batch_top9(b);
+    }
+    gr_sparse_batch32_u16(t, base, rk, i0, i1, b, bits);
+    return 256;
+}
+#define LOOKUPS_u8 lookups_u8
+#define LOOKUPS_u16 lookups_u16
 #else
 #define PIPE_BATCH_MARKS(MARK, MB, K, S, P)                                                           \
     for (int q = 0; q < 8; q++)                                                                       \
         for (uint32_t w = (MB)->bits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[16 * q + __builtin_ctz(w)]] = 1
-#define LOOKUPS_u8(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
-#define LOOKUPS_u16(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+#define LOOKUPS_u8(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
+#define LOOKUPS_u16(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 #endif
-#define LOOKUPS_u32(t, base, rk, i0, i1, b, bits) ((void)(t), (void)(rk), (void)(bits))
+#define LOOKUPS_u32(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 PRECOMPUTE(precompute_u8, uint8_t, rare_marks_u8, gr_sparse_need_upper_u8, LOOKUPS_u8)
 PRECOMPUTE(precompute_u16, uint16_t, rare_marks_u16, gr_sparse_need_upper_u16, LOOKUPS_u16)
 PRECOMPUTE(precompute_u32, uint32_t, rare_marks_u32, gr_sparse_need_upper_u32, LOOKUPS_u32)

@@ -579,22 +579,22 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
         __m512i x = _mm512_xor_si512(ZEXT(tb + (int32_t)(uint32_t)rk[i]), _mm512_set1_epi16((short)v)); \
         return _mm512_ternarylogic_epi32(x, low, _mm512_srl_epi16(x, sh), 0xe2);                      \
     }
-#define BATCH32(NAME, T, IDX)                                                                         \
+#define BATCH32(NAME, T, IDX, R)                                                                      \
     void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
-              uint16_t bits[8][32]) AVX512;                                                           \
+              uint16_t bits[R][32]) AVX512;                                                           \
     void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
-              uint16_t bits[8][32]) {                                                                 \
+              uint16_t bits[R][32]) {                                                                 \
         const T *tb = t + base;                                                                       \
         const __m512i one = _mm512_set1_epi16(1), low = _mm512_set1_epi16((short)((1 << b) - 1));   \
         const __m512i c16 = _mm512_set1_epi16(16);                                                    \
         const __m128i sh = _mm_cvtsi32_si128(1);                                                      \
-        __m512i a[8];                                                                                 \
-        for (int q = 0; q < 8; q++) a[q] = _mm512_setzero_si512();                                    \
+        __m512i a[R];                                                                                 \
+        for (int q = 0; q < R; q++) a[q] = _mm512_setzero_si512();                                    \
         /* two rare heaps a step: each register ORs both in one ternary-logic op (0xfe) */         \
         int64_t i = i0;                                                                               \
         for (; i + 2 <= i1; i += 2) {                                                                 \
             __m512i p = IDX(tb, rk, i, low, sh), q = IDX(tb, rk, i + 1, low, sh);                     \
-            for (int r = 0; r < 8; r++) {                                                             \
+            for (int r = 0; r < R; r++) {                                                             \
                 a[r] = _mm512_ternarylogic_epi32(a[r], _mm512_sllv_epi16(one, p), _mm512_sllv_epi16(one, q), 0xfe); \
                 p = _mm512_sub_epi16(p, c16);                                                         \
                 q = _mm512_sub_epi16(q, c16);                                                         \
@@ -602,19 +602,20 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
         }                                                                                             \
         for (; i < i1; i++) {                                                                         \
             __m512i p = IDX(tb, rk, i, low, sh);                                                      \
-            for (int r = 0; r < 8; r++) {                                                             \
+            for (int r = 0; r < R; r++) {                                                             \
                 a[r] = _mm512_or_si512(a[r], _mm512_sllv_epi16(one, p));                              \
                 p = _mm512_sub_epi16(p, c16);                                                         \
             }                                                                                         \
         }                                                                                             \
-        for (int q = 0; q < 8; q++) _mm512_storeu_si512((void *)bits[q], a[q]);                       \
+        for (int q = 0; q < R; q++) _mm512_storeu_si512((void *)bits[q], a[q]);                       \
     }
 #define ZEXT16_u16(p) _mm512_loadu_si512((const void *)(p))
 #define ZEXT16_u8(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 IDX32(idx32_u16, uint16_t, ZEXT16_u16)
 IDX32(idx32_u8, uint8_t, ZEXT16_u8)
-BATCH32(gr_sparse_batch32_u16, uint16_t, idx32_u16)
-BATCH32(gr_sparse_batch32_u8, uint8_t, idx32_u8)
+BATCH32(gr_sparse_batch32_u16, uint16_t, idx32_u16, 8)
+BATCH32(gr_sparse_batch32_u16x9, uint16_t, idx32_u16, 9)
+BATCH32(gr_sparse_batch32_u8, uint8_t, idx32_u8, 8)
 
 /* A batch's 128 bits of one heap (lo: indices 0..63, hi: 64..127) into its marks: mark[v] |= 1
  * for each common value v below min(P, 256) whose index is set (ix[v]: v's index, cm[v]: 1 if v
