@@ -339,15 +339,18 @@ int64_t gr_sparse_pairs_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t 
  * the bottom finds last. Counted to 2^22 (the values to 2^32 read back): 0.6 needs 1,446 pairs
  * a heap this way against 2,806 from the bottom alone, Grundy's game 2,111 against 3,044.
  * The lanes that hit are not looked at one by one as they come (a branch each, mispredicted as
- * often as not): each block's are compressed into a list (VBMI2), and the list is gone through
- * after a group of blocks with no branch per lane; the bitset then loses the values found. A
- * group is a block from each end at first (the first pairs find many values), then four. When
- * the ends are closer than a group, or the budget is short of one, the one-ended search goes
- * on from the bottom. Values found leave need and are set in mark (when given: at the end,
- * see mark_found); the budget
- * loses the pairs looked at; [*a, *hi] is left as the range not looked at. Returns how many
- * values are still needed. */
-enum { BOTH_GROUP = 4 };
+ * often as not): each vector's are compressed into a list (VBMI2), and the list is gone through
+ * after a group of vectors with no branch per lane; the bitset then loses the values found. A
+ * group is 64 pairs from each end at first (the first pairs find many values), then 128 from
+ * each; the next group's pairs are read and xored before the last group's values leave the
+ * bitset, as they do not need it. (Groups of 256 pairs from each end were 4% slower on both
+ * games: more pairs read past the last value needed; of 64, 2% slower on 0.6: more groups.)
+ * When the ends are closer than a group, or the budget is short of one, the one-ended search
+ * goes on from the bottom. Values found leave need and are set in mark (when given: at the
+ * end, see mark_found); the budget loses the pairs looked at; [*a, *hi] is left as the range
+ * not looked at. Returns how many values are still needed. */
+enum { BOTH_FIRST = 64, BOTH_EACH = 128 };   /* pairs from each end: the first group, the others */
+
 /* The values found, set in mark at the end rather than one by one in the list's loop (one
  * store less a lane there): those in the bitset at the start (bits, lim <= 1024) and not in
  * need now. */
@@ -398,25 +401,34 @@ static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
         HI = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(row_ + 47 - ((Y) >> 5))), HI);     \
     } while (0)
 /* The groups: the list's values leave the bitset in the registers only (a value's word is
- * found by the permute, no byte of need is read or written a lane: a group's list holds more
- * than a hundred lanes at first, a few dozen later, many of them values an earlier block of the
- * group found); need is made again from the bitset when the groups end (need_from_bits). CLEAR
- * takes y; EMPTY says no value is left. */
-#define BOTH_LOOP(BLOCK, CLEAR, EMPTY)                                                                \
-    for (int groups = 1; hi - a + 1 >= 2 * 64 * groups && bud >= 2 * 64 * groups; groups = BOTH_GROUP) { \
+ * found by the permute, no byte of need is read or written a lane: a group's list holds dozens
+ * of lanes, many of them values an earlier vector of the group found); need is made again from
+ * the bitset when the groups end (need_from_bits). W: pairs a vector; XAT(B): the values of
+ * the W pairs from B; LOOK(X): X's hits onto the list; CLEAR takes y; EMPTY: no value is left. */
+#define BOTH_GROUPS(W, XAT, LOOK, CLEAR, EMPTY)                                                       \
+    if (hi - a + 1 >= 2 * BOTH_FIRST && bud >= 2 * BOTH_FIRST) {                                     \
         int nl = 0;                                                                                   \
-        for (int g = 0; g < groups; g++) {                                                            \
-            BLOCK(a);                                                                                 \
-            a += 64;                                                                                  \
-            BLOCK(hi - 63);                                                                           \
-            hi -= 64;                                                                                 \
+        for (int v = 0; v < BOTH_FIRST / (W); v++) {                                                  \
+            LOOK(XAT(a + (W) * v));                                                                   \
+            LOOK(XAT(hi - (W) + 1 - (W) * v));                                                        \
         }                                                                                             \
-        bud -= 2 * 64 * groups;                                                                       \
-        for (int i = 0; i < nl; i++) {                                                                \
-            unsigned y = list[i];                                                                     \
-            CLEAR;                                                                                    \
+        a += BOTH_FIRST; hi -= BOTH_FIRST; bud -= 2 * BOTH_FIRST;                                     \
+        for (;;) {                                                                                    \
+            int more = hi - a + 1 >= 2 * BOTH_EACH && bud >= 2 * BOTH_EACH;                         \
+            __m512i xs[2 * BOTH_EACH / (W)];                                                          \
+            for (int v = 0; v < BOTH_EACH / (W); v++) {                                               \
+                xs[2 * v] = more ? XAT(a + (W) * v) : _mm512_setzero_si512();                         \
+                xs[2 * v + 1] = more ? XAT(hi - (W) + 1 - (W) * v) : _mm512_setzero_si512();          \
+            }                                                                                         \
+            for (int i = 0; i < nl; i++) {                                                            \
+                unsigned y = list[i];                                                                 \
+                CLEAR;                                                                                \
+            }                                                                                         \
+            if (EMPTY || !more) break;                                                                \
+            nl = 0;                                                                                   \
+            for (int v = 0; v < 2 * BOTH_EACH / (W); v++) LOOK(xs[v]);                               \
+            a += BOTH_EACH; hi -= BOTH_EACH; bud -= 2 * BOTH_EACH;                                    \
         }                                                                                             \
-        if (EMPTY) break;                                                                             \
     }
 
 int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t *ap, int64_t *hip,
@@ -435,69 +447,31 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
                                              20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
         const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
-        uint16_t list[2 * BOTH_GROUP * 64 + 32] __attribute__((aligned(64)));
-        /* 32 pairs from B: their values' hits, compressed onto the list */
-#define BOTH16(B, LOOKUP)                                                                             \
-        do {                                                                                          \
-            __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                 \
-                                         _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - (B) - 31)))); \
-            __m512i w = LOOKUP;                                                                       \
-            __mmask32 k = _mm512_test_epi16_mask(_mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one); \
-            _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k, x));              \
-            nl += __builtin_popcount(k);                                                              \
-        } while (0)
-#define BLOCK_ONE(B) do { int64_t b_ = (B); BOTH16(b_, _mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo)); \
-                          BOTH16(b_ + 32, _mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4), lo)); } while (0)
-#define BLOCK_TWO(B) do { int64_t b_ = (B); BOTH16(b_, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); \
-                          BOTH16(b_ + 32, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x, 4), hi2)); } while (0)
-        if (P <= 512) {
+        uint16_t list[2 * BOTH_EACH + 32] __attribute__((aligned(64)));
+        /* 32 pairs from B: their values; X's hits (LOOKUP: the bitset's word of each lane),
+         * compressed onto the list */
 #define XAT(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                           \
                                 _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - (B) - 31))))
-#define LOOK(X)                                                                                       \
-            do {                                                                                      \
-                __m512i x_ = (X);                                                                     \
-                __mmask32 k_ = _mm512_test_epi16_mask(_mm512_srlv_epi16(_mm512_permutexvar_epi16(_mm512_srli_epi16(x_, 4), lo), \
-                                                                        _mm512_and_si512(x_, fifteen)), one); \
-                _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k_, x_));        \
-                nl += __builtin_popcount(k_);                                                         \
-            } while (0)
-#define CLEAR_LIST() for (int i = 0; i < nl; i++) { unsigned y = list[i]; BIT_OFF(lo, y); }
-            /* the first group: a block from each end; then groups of four, each group's pairs
-             * read and xored before the last group's values leave the bitset (they need not wait
-             * for it) */
-            if (hi - a + 1 >= 128 && bud >= 128) {
-                int nl = 0;
-                LOOK(XAT(a)); LOOK(XAT(a + 32)); LOOK(XAT(hi - 31)); LOOK(XAT(hi - 63));
-                a += 64; hi -= 64; bud -= 128;
-                for (;;) {
-                    int more = hi - a + 1 >= 512 && bud >= 512;
-                    __m512i x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15;
-                    x0 = x1 = x2 = x3 = x4 = x5 = x6 = x7 = x8 = x9 = x10 = x11 = x12 = x13 = x14 = x15 = _mm512_setzero_si512();
-                    if (more) {
-                        x0 = XAT(a); x1 = XAT(a + 32); x2 = XAT(a + 64); x3 = XAT(a + 96);
-                        x4 = XAT(a + 128); x5 = XAT(a + 160); x6 = XAT(a + 192); x7 = XAT(a + 224);
-                        x8 = XAT(hi - 31); x9 = XAT(hi - 63); x10 = XAT(hi - 95); x11 = XAT(hi - 127);
-                        x12 = XAT(hi - 159); x13 = XAT(hi - 191); x14 = XAT(hi - 223); x15 = XAT(hi - 255);
-                    }
-                    CLEAR_LIST();
-                    if (!_mm512_test_epi64_mask(lo, lo) || !more) break;
-                    nl = 0;
-                    LOOK(x0); LOOK(x1); LOOK(x2); LOOK(x3); LOOK(x4); LOOK(x5); LOOK(x6); LOOK(x7);
-                    LOOK(x8); LOOK(x9); LOOK(x10); LOOK(x11); LOOK(x12); LOOK(x13); LOOK(x14); LOOK(x15);
-                    a += 256; hi -= 256; bud -= 512;
-                }
-            }
-#undef XAT
-#undef LOOK
-#undef CLEAR_LIST
+#define LOOK16(X, LOOKUP)                                                                             \
+        do {                                                                                          \
+            __m512i x_ = (X);                                                                         \
+            __mmask32 k_ = _mm512_test_epi16_mask(_mm512_srlv_epi16(LOOKUP, _mm512_and_si512(x_, fifteen)), one); \
+            _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k_, x_));            \
+            nl += __builtin_popcount(k_);                                                             \
+        } while (0)
+#define LOOK_ONE(X) LOOK16(X, _mm512_permutexvar_epi16(_mm512_srli_epi16(x_, 4), lo))
+#define LOOK_TWO(X) LOOK16(X, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x_, 4), hi2))
+        if (P <= 512) {
+            BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo))
         } else {
             /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
-            BOTH_LOOP(BLOCK_TWO, BIT_OFF2(lo, hi2, y),
-                      !_mm512_test_epi64_mask(_mm512_or_si512(lo, hi2), _mm512_or_si512(lo, hi2)))
+            BOTH_GROUPS(32, XAT, LOOK_TWO, BIT_OFF2(lo, hi2, y),
+                        !_mm512_test_epi64_mask(_mm512_or_si512(lo, hi2), _mm512_or_si512(lo, hi2)))
         }
-#undef BLOCK_ONE
-#undef BLOCK_TWO
-#undef BOTH16
+#undef XAT
+#undef LOOK16
+#undef LOOK_ONE
+#undef LOOK_TWO
         uint64_t now[16] __attribute__((aligned(64)));
         _mm512_store_si512(now, lo);
         _mm512_store_si512(now + 8, hi2);
@@ -530,20 +504,21 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
                                             59, 60, 61, 62, 63);
         const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
         const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31);
-        uint8_t list[2 * BOTH_GROUP * 64 + 64] __attribute__((aligned(64)));
-#define BLOCK8(B)                                                                                     \
+        uint8_t list[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
+        /* 64 pairs from B: their values; X's hits, compressed onto the list */
+#define XAT8(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                          \
+                                 _mm512_permutexvar_epi8(rev, _mm512_loadu_si512((const void *)(tm - (B) - 63))))
+#define LOOK8(X)                                                                                      \
         do {                                                                                          \
-            int64_t b_ = (B);                                                                         \
-            __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + b_)),                  \
-                                         _mm512_permutexvar_epi8(rev, _mm512_loadu_si512((const void *)(tm - b_ - 63)))); \
-            __m512i byte = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x, 3), low5), ns); \
-            __mmask64 k = _mm512_test_epi8_mask(byte, _mm512_shuffle_epi8(bit, _mm512_and_si512(x, seven))); \
-            _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi8(k, x));               \
-            nl += __builtin_popcountll(k);                                                            \
+            __m512i x_ = (X);                                                                         \
+            __m512i byte_ = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x_, 3), low5), ns); \
+            __mmask64 k_ = _mm512_test_epi8_mask(byte_, _mm512_shuffle_epi8(bit, _mm512_and_si512(x_, seven))); \
+            _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi8(k_, x_));             \
+            nl += __builtin_popcountll(k_);                                                           \
         } while (0)
-        BOTH_LOOP(BLOCK8, BIT_OFF(ns, y),
-                  !_mm512_test_epi64_mask(ns, ns))
-#undef BLOCK8
+        BOTH_GROUPS(64, XAT8, LOOK8, BIT_OFF(ns, y), !_mm512_test_epi64_mask(ns, ns))
+#undef XAT8
+#undef LOOK8
         uint64_t now[8] __attribute__((aligned(64)));
         _mm512_store_si512(now, ns);
         cnt = need_from_bits(need, now, lim < 256 ? lim : 256);
@@ -555,7 +530,7 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
     *budget = bud;
     return cnt;
 }
-#undef BOTH_LOOP
+#undef BOTH_GROUPS
 #undef BIT_OFF
 #undef BIT_OFF2
 
