@@ -109,6 +109,7 @@ static inline uint64_t batch_word(const uint16_t *bits, int k, int q4) {
 
 /* The first index i < nr with ra[i] > x (ra increasing). */
 static inline int64_t first_above(const int64_t *ra, int64_t nr, int64_t x) {
+    if (!nr || ra[nr - 1] <= x) return nr;   /* the common case past the last rare heap */
     int64_t lo = 0, hi = nr;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;

@@ -606,8 +606,11 @@ void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_
         __mmask64 in = top - q >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (top - q)) - 1);
         __m512i v = _mm512_permutex2var_epi8(b0, _mm512_loadu_si512((const void *)(ix + q)), b1);
         v = _mm512_and_si512(v, _mm512_loadu_si512((const void *)(cm + q)));
-        __m512i old = _mm512_maskz_loadu_epi8(in, mark + q);
-        _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(old, v));
+        if (~in) {
+            __m512i old = _mm512_maskz_loadu_epi8(in, mark + q);
+            _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(old, v));
+        } else   /* whole: a plain load and store, which the loads after can forward from */
+            _mm512_storeu_si512((void *)(mark + q), _mm512_or_si512(_mm512_loadu_si512((const void *)(mark + q)), v));
     }
 }
 
@@ -618,7 +621,8 @@ uint64_t gr_sparse_least_common_avx512(const uint8_t *mark, const uint8_t *rc, u
     for (uint64_t x = 0; x < P; x += 64) {
         uint64_t left = P - x;
         __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-        __m512i u = _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x));
+        __m512i u = ~in ? _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x))
+                        : _mm512_or_si512(_mm512_loadu_si512((const void *)(mark + x)), _mm512_loadu_si512((const void *)(rc + x)));
         __mmask64 free = _mm512_testn_epi8_mask(u, u) & in;
         if (free) return x + (uint64_t)__builtin_ctzll(free);
     }
@@ -630,8 +634,14 @@ int64_t gr_sparse_needed_avx512(const uint8_t *mark, const uint8_t *rc, uint8_t 
     for (uint64_t x = 0; x < vlim; x += 64) {
         uint64_t left = vlim - x;
         __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-        __m512i h = _mm512_andnot_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x));
-        _mm512_mask_storeu_epi8(need + x, in, h);
+        __m512i h;
+        if (~in) {
+            h = _mm512_andnot_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x));
+            _mm512_mask_storeu_epi8(need + x, in, h);
+        } else {
+            h = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(mark + x)), _mm512_loadu_si512((const void *)(rc + x)));
+            _mm512_storeu_si512((void *)(need + x), h);
+        }
         count += __builtin_popcountll(_mm512_test_epi8_mask(h, h));
     }
     return count;
