@@ -34,19 +34,21 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
     for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
 }
 
-/* A batch's bits of its heap k into marks (only x86-64 makes batches). */
+/* A batched heap k's marks, the ninth register's and then those below 256 in one pass with the
+ * least common value missing and the need below it (gr_sparse_batch_least's answer). Only
+ * x86-64 makes batches. */
+static inline uint64_t batch_least(const gr_sparse *s, uint8_t *mark, int k, uint64_t P, const uint8_t *rc,
+                                   uint8_t *need, int64_t *count) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-#define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    do {                                                                                              \
-        gr_sparse_batch_marks(MARK, batch_word(&(S)->bbits[0][0], K, 0), batch_word(&(S)->bbits[0][0], K, 4), (S)->bix, (S)->bcm, P); \
-        if ((S)->btop > 256)   /* the ninth register's: a few values from 256 up */                  \
-            for (uint32_t w = (S)->bbits[8][K]; w; w &= w - 1) (MARK)[(S)->bval[128 + __builtin_ctz(w)]] = 1; \
-    } while (0)
+    if (s->btop > 256)
+        for (uint32_t w = s->bbits[8][k]; w; w &= w - 1) mark[s->bval[128 + __builtin_ctz(w)]] = 1;
+    return gr_sparse_batch_least(mark, batch_word(&s->bbits[0][0], k, 0), batch_word(&s->bbits[0][0], k, 4), s->bix,
+                                 s->bcm, P, rc, need, count, 0);
 #else
-#define BATCH_MARKS(S, MARK, K, P)                                                                    \
-    for (int q = 0; q < 8; q++)                                                                       \
-        for (uint32_t w = (S)->bbits[q][K]; w; w &= w - 1) (MARK)[(S)->bval[16 * q + __builtin_ctz(w)]] = 1
+    (void)s; (void)mark; (void)k; (void)P; (void)rc; (void)need; (void)count;
+    return UINT64_MAX;     /* (only x86-64 makes batches) */
 #endif
+}
 
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
  * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
@@ -82,7 +84,11 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
                 return w;                                                                             \
             }                                                                                         \
         }                                                                                             \
+        uint64_t fused;                /* a batch's least common value below 256, or 256 / P */      \
+        int64_t fcount;                                                                               \
     again:                                                                                            \
+        fused = UINT64_MAX;                                                                           \
+        fcount = 0;                                                                                   \
         if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
         else memset(mark, 0, (size_t)P);                                                              \
         for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
@@ -94,11 +100,12 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         if (batched) {                                                                                \
             /* the batch's values, and the rare heaps it left out: one by one */                     \
             int k = (int)(n - s->bn0);                                                                \
-            BATCH_MARKS(s, mark, k, P);                                                               \
             int64_t m = n - s->split[0];                                                              \
             int64_t top = first_above(s->ra, s->nr, m - 1);                                           \
             MARKS(s->ra, s->rk, mark, t, m, 0, s->bilo < top ? s->bilo : top, s->uneq[0]);            \
             MARKS(s->ra, s->rk, mark, t, m, s->bihi, top, s->uneq[0]);                                \
+            /* the batch's values last, with the least common value and the need below 256 */       \
+            fused = batch_least(s, mark, k, P, s->rclass + (size_t)(s->hp & (int)(n & 1)) * P, need, &fcount); \
         } else {                                                                                      \
             /* every split with a rare part: all options of the common class */                     \
             for (int j = 0; j < s->nsplit; j++) {                                                     \
@@ -117,7 +124,9 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         int nb = s->hp & (int)(n & 1);                                                                \
         uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
-        v = least_common(mark, rc, P);                                                                \
+        /* the batch's pass found it below 256 (or there is none below P <= 256), and the need */  \
+        int fused_ok = fused < (P < 256 ? P : 256) || fused == P;                                     \
+        v = fused_ok ? fused : least_common(mark, rc, P);                                             \
         /* the batch holds values below btop only: every common one there is an option, so the     \
          * least one missing is above: this heap again, all of its look-ups here (seldom) */        \
         if (batched && v >= s->btop) { batched = 0; goto again; }                                     \
@@ -130,7 +139,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         int64_t count = 0;                                                                            \
         int resumed = 0;                                                                              \
         uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                          \
-        count = needed(mark, rc, need, vlim);                                                         \
+        count = fused_ok ? fcount : needed(mark, rc, need, vlim);                                     \
         if (count) {                                                                                  \
             /* with a slot the members searched the pairs below L for those below v' */              \
             count = NEED(t, s, n, L, need, count, vlim);                                              \

@@ -276,8 +276,8 @@ void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, in
 /* The same with a ninth register, indices 128..143 (values from 256 up: u16 tables). */
 void gr_sparse_batch32_u16x9(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                              uint16_t bits[9][32]);
-void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
-                           uint64_t P);
+uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm, uint64_t P,
+                               const uint8_t *rc, uint8_t *need, int64_t *count, int whole);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);

@@ -594,24 +594,49 @@ BATCH32(gr_sparse_batch32_u8, uint8_t, idx32_u8, 8)
 
 /* A batch's 128 bits of one heap (lo: indices 0..63, hi: 64..127) into its marks: mark[v] |= 1
  * for each common value v below min(P, 256) whose index is set (ix[v]: v's index, cm[v]: 1 if v
- * is of the common class). Bits to bytes, bytes to values by vpermi2b: no branch per bit. */
-void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
-                           uint64_t P) AVX512;
-void gr_sparse_batch_marks(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm,
-                           uint64_t P) {
+ * is of the common class; bits to bytes, bytes to values by vpermi2b: no branch per bit), in one
+ * pass with the least common value missing and the rare-class values needed below it (as
+ * least_common and needed):
+ * each chunk of 64 values is read and written once, and the loads after the marks' stores do
+ * not wait for them. Returns the least value below top = min(P, 256) that is neither marked
+ * nor of the rare class (rc), with need set below it and *count its ones (the marks past it
+ * are written only when whole: one thread's heap has no use for them); or top when there is
+ * none below top (marks and need written to top, *count the need's ones below top). */
+uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm, uint64_t P,
+                               const uint8_t *rc, uint8_t *need, int64_t *count, int whole) AVX512;
+uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm, uint64_t P,
+                               const uint8_t *rc, uint8_t *need, int64_t *count, int whole) {
     const __m512i one = _mm512_set1_epi8(1);
     __m512i b0 = _mm512_maskz_mov_epi8((__mmask64)lo, one), b1 = _mm512_maskz_mov_epi8((__mmask64)hi, one);
     uint64_t top = P < 256 ? P : 256;
+    int64_t c = 0;
     for (uint64_t q = 0; q < top; q += 64) {
         __mmask64 in = top - q >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (top - q)) - 1);
         __m512i v = _mm512_permutex2var_epi8(b0, _mm512_loadu_si512((const void *)(ix + q)), b1);
         v = _mm512_and_si512(v, _mm512_loadu_si512((const void *)(cm + q)));
-        if (~in) {
-            __m512i old = _mm512_maskz_loadu_epi8(in, mark + q);
-            _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(old, v));
-        } else   /* whole: a plain load and store, which the loads after can forward from */
-            _mm512_storeu_si512((void *)(mark + q), _mm512_or_si512(_mm512_loadu_si512((const void *)(mark + q)), v));
+        __m512i mk = _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + q), v);
+        __m512i r = _mm512_maskz_loadu_epi8(in, rc + q);
+        _mm512_mask_storeu_epi8(mark + q, in, mk);
+        __m512i h = _mm512_andnot_si512(mk, r);
+        __mmask64 free = _mm512_testn_epi8_mask(_mm512_or_si512(mk, r), _mm512_or_si512(mk, r)) & in;
+        __mmask64 below = free ? (((__mmask64)1 << __builtin_ctzll(free)) - 1) : in;
+        _mm512_mask_storeu_epi8(need + q, below, h);
+        c += __builtin_popcountll(_mm512_test_epi8_mask(h, h) & below);
+        if (free) {
+            *count = c;
+            uint64_t least = q + (uint64_t)__builtin_ctzll(free);
+            if (whole)     /* the rest of the marks too (a pipeline member's slot holds them all) */
+                for (q += 64; q < top; q += 64) {
+                    in = top - q >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (top - q)) - 1);
+                    __m512i w = _mm512_permutex2var_epi8(b0, _mm512_loadu_si512((const void *)(ix + q)), b1);
+                    w = _mm512_and_si512(w, _mm512_loadu_si512((const void *)(cm + q)));
+                    _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + q), w));
+                }
+            return least;
+        }
     }
+    *count = c;
+    return top;
 }
 
 /* sparseint.h's least_common and needed, 64 bytes at a time (a heap's values run to 300 and more
