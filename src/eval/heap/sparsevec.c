@@ -446,16 +446,17 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
         __m512i lo = _mm512_load_si512(bits), hi2 = _mm512_load_si512(bits + 8);
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
                                              20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-        const __m512i fifteen = _mm512_set1_epi16(15), one = _mm512_set1_epi16(1);
+        const __m512i fifteen = _mm512_set1_epi16(15);
         uint16_t list[2 * BOTH_EACH + 32] __attribute__((aligned(64)));
-        /* 32 pairs from B: their values; X's hits (LOOKUP: the bitset's word of each lane),
-         * compressed onto the list */
+        /* 32 pairs from B: their values; X's hits (LOOKUP: the bitset's word of each lane, its
+         * bit x & 15 shifted to the top, the mask by vpmovw2m: not on the shuffle port as a
+         * test would be), compressed onto the list */
 #define XAT(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                           \
                                 _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - (B) - 31))))
 #define LOOK16(X, LOOKUP)                                                                             \
         do {                                                                                          \
             __m512i x_ = (X);                                                                         \
-            __mmask32 k_ = _mm512_test_epi16_mask(_mm512_srlv_epi16(LOOKUP, _mm512_and_si512(x_, fifteen)), one); \
+            __mmask32 k_ = _mm512_movepi16_mask(_mm512_sllv_epi16(LOOKUP, _mm512_andnot_si512(x_, fifteen))); \
             _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi16(k_, x_));            \
             nl += __builtin_popcount(k_);                                                             \
         } while (0)
