@@ -197,7 +197,12 @@ static inline uint64_t lookups_u16(const uint16_t *t, int64_t base, const uint64
 #define LOOKUPS_u8 lookups_u8
 #define LOOKUPS_u16 lookups_u16
 #else
-#define PIPE_BATCH_LEAST(MARK, MB, K, S, P, RC, NEED, COUNT) UINT64_MAX   /* (no batches made here) */
+static inline uint64_t pipe_batch_least(uint8_t *mark, const member_batch *mb, int k, const gr_sparse *s, uint64_t P,
+                                        const uint8_t *rc, uint8_t *need, int64_t *count) {
+    (void)mark; (void)mb; (void)k; (void)s; (void)P; (void)rc; (void)need; (void)count;
+    return UINT64_MAX;     /* (no batches are made here) */
+}
+#define PIPE_BATCH_LEAST pipe_batch_least
 #define LOOKUPS_u8(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 #define LOOKUPS_u16(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 #endif
