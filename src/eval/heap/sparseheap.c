@@ -34,22 +34,6 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
     for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
 }
 
-/* A batched heap k's marks, the ninth register's and then those below 256 in one pass with the
- * least common value missing and the need below it (gr_sparse_batch_least's answer). Only
- * x86-64 makes batches. */
-static inline uint64_t batch_least(const gr_sparse *s, uint8_t *mark, int k, uint64_t P, const uint8_t *rc,
-                                   uint8_t *need, int64_t *count) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (s->btop > 256)
-        for (uint32_t w = s->bbits[8][k]; w; w &= w - 1) mark[s->bval[128 + __builtin_ctz(w)]] = 1;
-    return gr_sparse_batch_least(mark, batch_word(&s->bbits[0][0], k, 0), batch_word(&s->bbits[0][0], k, 4), s->bix,
-                                 s->bcm, P, rc, need, count, 0);
-#else
-    (void)s; (void)mark; (void)k; (void)P; (void)rc; (void)need; (void)count;
-    return UINT64_MAX;     /* (only x86-64 makes batches) */
-#endif
-}
-
 /* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
  * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
  * and left clear). The value is capped at P (of the rare class, never an option). */
@@ -84,11 +68,13 @@ static inline uint64_t batch_least(const gr_sparse *s, uint8_t *mark, int k, uin
                 return w;                                                                             \
             }                                                                                         \
         }                                                                                             \
-        uint64_t fused;                /* a batch's least common value below 256, or 256 / P */      \
+        uint64_t fused;                /* batch_least's value and count, when fused_ok */             \
         int64_t fcount;                                                                               \
+        int fused_ok;                                                                                 \
     again:                                                                                            \
-        fused = UINT64_MAX;                                                                           \
+        fused = 0;                                                                                    \
         fcount = 0;                                                                                   \
+        fused_ok = 0;                                                                                 \
         if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
         else memset(mark, 0, (size_t)P);                                                              \
         for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
@@ -105,7 +91,8 @@ static inline uint64_t batch_least(const gr_sparse *s, uint8_t *mark, int k, uin
             MARKS(s->ra, s->rk, mark, t, m, 0, s->bilo < top ? s->bilo : top, s->uneq[0]);            \
             MARKS(s->ra, s->rk, mark, t, m, s->bihi, top, s->uneq[0]);                                \
             /* the batch's values last, with the least common value and the need below 256 */       \
-            fused = batch_least(s, mark, k, P, s->rclass + (size_t)(s->hp & (int)(n & 1)) * P, need, &fcount); \
+            fused_ok = batch_least(s, &s->bbits[0][0], s->btop, k, mark, P,                            \
+                                   s->rclass + (size_t)(s->hp & (int)(n & 1)) * P, need, &fused, &fcount, 0); \
         } else {                                                                                      \
             /* every split with a rare part: all options of the common class */                     \
             for (int j = 0; j < s->nsplit; j++) {                                                     \
@@ -125,7 +112,6 @@ static inline uint64_t batch_least(const gr_sparse *s, uint8_t *mark, int k, uin
         uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
         /* the batch's pass found it below 256 (or there is none below P <= 256), and the need */  \
-        int fused_ok = fused < (P < 256 ? P : 256) || fused == P;                                     \
         v = fused_ok ? fused : least_common(mark, rc, P);                                             \
         /* the batch holds values below btop only: every common one there is an option, so the     \
          * least one missing is above: this heap again, all of its look-ups here (seldom) */        \

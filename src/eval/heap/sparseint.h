@@ -286,4 +286,25 @@ void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bit
 /* sparsepar.c: heaps tab->n .. end (at most CHUNK) by the pipeline across threads. Returns 0,
  * 1 (the next value does not fit the table: widen) or 2 (choose again). */
 int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr);
+/* A batched heap k's marks (bits: its batch's registers, [9][BATCH_HEAPS] flat; top: the batch
+ * holds every common value below it), the ninth register's and then those below 256 in one
+ * pass with the least common value missing and the need below it (gr_sparse_batch_least;
+ * whole: every mark, as a pipeline member's slot holds them). Returns 1 when that pass decides
+ * the value (*v: the least below min(P, 256), or P when there is none below P <= 256) and
+ * *count (the need's ones below *v); 0: least_common and needed to follow. Only x86-64 makes
+ * batches. */
+static inline int batch_least(const gr_sparse *s, const uint16_t *bits, uint64_t top, int k, uint8_t *mark,
+                              uint64_t P, const uint8_t *rc, uint8_t *need, uint64_t *v, int64_t *count, int whole) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (top > 256)
+        for (uint32_t w = bits[8 * BATCH_HEAPS + k]; w; w &= w - 1) mark[s->bval[128 + __builtin_ctz(w)]] = 1;
+    *v = gr_sparse_batch_least(mark, batch_word(bits, k, 0), batch_word(bits, k, 4), s->bix, s->bcm, P, rc, need,
+                               count, whole);
+    return *v < (P < 256 ? P : 256) || *v == P;
+#else
+    (void)s; (void)bits; (void)top; (void)k; (void)mark; (void)P; (void)rc; (void)need; (void)v; (void)count; (void)whole;
+    return 0;
+#endif
+}
+
 #endif

@@ -134,23 +134,24 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
         uint64_t fused;                /* as in sparseheap.c's FINISH_HEAP */                         \
         int64_t fcount;                                                                               \
+        int fused_ok;                                                                                 \
     again:                                                                                            \
-        fused = UINT64_MAX;                                                                           \
+        fused = 0;                                                                                    \
         fcount = 0;                                                                                   \
+        fused_ok = 0;                                                                                 \
         memset(mark, 0, J->P);                                                                        \
         if (batched) {                                                                                \
             int k = (int)(n - mb->n0);                                                                \
             int64_t m = n - s->split[0];                                                              \
             MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), mb->lo, s->uneq[0]);            \
             MARKS(ra, J->rk, mark, t, m, mb->hi, first_above(ra, nrL, m - 1), s->uneq[0]);            \
-            fused = PIPE_BATCH_LEAST(mark, mb, k, s, P, rc, need, &fcount);                           \
+            fused_ok = batch_least(s, &mb->bits[0][0], mb->top, k, mark, P, rc, need, &fused, &fcount, 1); \
         } else                                                                                        \
             for (int j = 0; j < s->nsplit; j++) {                                                     \
                 int64_t m = n - s->split[j];                                                          \
                 if (m < 2) continue;                                                                  \
                 MARKS(ra, J->rk, mark, t, m, first_above(ra, nrL, m - L), first_above(ra, nrL, m - 1), s->uneq[j]); \
             }                                                                                         \
-        int fused_ok = fused < (P < 256 ? P : 256) || fused == P;                                     \
         v = fused_ok ? fused : least_common(mark, rc, P);                                             \
         if (batched && v >= mb->top) { batched = 0; goto again; }   /* values past the batch's */   \
         sl->batched = batched ? (int32_t)mb->top : 0;                                                 \
@@ -168,16 +169,6 @@ static void pack_marks(uint8_t *restrict bits, const uint8_t *restrict mark, siz
         pack_marks(J->bits + own * J->bstride, mark, J->P);                                           \
     }
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-/* A member's batched marks: the ninth register's, then those below 256 with the least common
- * value and the need (see sparseheap.c's batch_least). */
-static inline uint64_t pipe_batch_least(uint8_t *mark, const member_batch *mb, int k, const gr_sparse *s, uint64_t P,
-                                        const uint8_t *rc, uint8_t *need, int64_t *count) {
-    if (mb->top > 256)
-        for (uint32_t w = mb->bits[8][k]; w; w &= w - 1) mark[s->bval[128 + __builtin_ctz(w)]] = 1;
-    return gr_sparse_batch_least(mark, batch_word(&mb->bits[0][0], k, 0), batch_word(&mb->bits[0][0], k, 4), s->bix,
-                                 s->bcm, P, rc, need, count, 1);
-}
-#define PIPE_BATCH_LEAST pipe_batch_least
 /* A member's batch, with a ninth register when values pass 256; returns its top. */
 static inline uint64_t lookups_u8(const uint8_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                                   uint16_t bits[9][BATCH_HEAPS], uint64_t P) {
@@ -197,12 +188,6 @@ static inline uint64_t lookups_u16(const uint16_t *t, int64_t base, const uint64
 #define LOOKUPS_u8 lookups_u8
 #define LOOKUPS_u16 lookups_u16
 #else
-static inline uint64_t pipe_batch_least(uint8_t *mark, const member_batch *mb, int k, const gr_sparse *s, uint64_t P,
-                                        const uint8_t *rc, uint8_t *need, int64_t *count) {
-    (void)mark; (void)mb; (void)k; (void)s; (void)P; (void)rc; (void)need; (void)count;
-    return UINT64_MAX;     /* (no batches are made here) */
-}
-#define PIPE_BATCH_LEAST pipe_batch_least
 #define LOOKUPS_u8(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 #define LOOKUPS_u16(t, base, rk, i0, i1, b, bits, P) ((void)(t), (void)(rk), (void)(bits), (uint64_t)256)
 #endif
