@@ -113,7 +113,7 @@ static void pair_functions(int best) {
     static uint16_t t16[TN];
     static uint8_t t8[TN], need0[4097], need1[4097], need2[4097], mark1[4097], mark2[4097];
     t_rng r = { 77 };
-    int bad = 0, runs = 0, both = 0, top_read = 0;
+    int bad = 0, runs = 0, both = 0, top_read = 0, packed = 0;
     for (int it = 0; it < 6000; it++) {
         /* past 1024 (0.04 from about heap 2^19; the plain kernel's search of every value, 0.06) */
         static const uint64_t Ps[8] = { 256, 128, 64, 256, 512, 1024, 2048, 4096 };
@@ -173,6 +173,7 @@ static void pair_functions(int best) {
                     if (c4) plain_u16(t16, m, a4, h4, need4, mk4, &c4, &b5);
                 }
                 both++;
+                packed += kind >= 2 && lim <= 255;   /* u16 values looked up as bytes */
                 top_read += h4 < hi;   /* its top end was read: not only the one-ended rest */
                 int64_t left = h4 >= a4 ? h4 - a4 + 1 : 0;
                 if (c3 != c4 || memcmp(need3, need4, sizeof need3) || memcmp(mark3, mark4, sizeof mark3) ||
@@ -193,9 +194,9 @@ static void pair_functions(int best) {
         }
     }
     CHECK_EQ(bad, 0);
-    printf("pair search: %d runs of the vector functions as the plain loop, %d from both ends (%d read the top end)\n",
-           runs, both, top_read);
-    if (best >= GR_SIMD_AVX512) CHECK(both > 1000 && top_read > 1000);
+    printf("pair search: %d runs of the vector functions as the plain loop, %d from both ends (%d read the top end, %d "
+           "of u16 values packed into bytes)\n", runs, both, top_read, packed);
+    if (best >= GR_SIMD_AVX512) CHECK(both > 1000 && top_read > 1000 && packed > 300);
 }
 
 /* The 32-heap look-ups (AVX-512) against a count in the test: rare heap a with value v gives

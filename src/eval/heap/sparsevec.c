@@ -462,7 +462,31 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
         } while (0)
 #define LOOK_ONE(X) LOOK16(X, _mm512_permutexvar_epi16(_mm512_srli_epi16(x_, 4), lo))
 #define LOOK_TWO(X) LOOK16(X, _mm512_permutex2var_epi16(lo, _mm512_srli_epi16(x_, 4), hi2))
-        if (P <= 512) {
+        if (lim <= 255) {
+            /* every value needed is below 255 (most heaps): two vectors' values packed into
+             * bytes by vpackuswb (a value of 256 or more becomes 255, never needed here; the
+             * values are below 2P, positive as 16-bit lanes; the lanes' order changes, a pair's
+             * value does not) and looked up as the u8 search does, 64 pairs a look-up instead
+             * of 32, in lo (the bitset's layout is the same; hi2 is empty). 0.6 to 2^22, one
+             * thread: 2.16 -> 2.08 s (92% of its searches are these) */
+            const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
+            const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31);
+            uint8_t list8[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
+#define XAT_PACKED(B) _mm512_packus_epi16(XAT(B), XAT((B) + 32))
+#define LOOK_PACKED(X)                                                                                \
+            do {                                                                                      \
+                __m512i x_ = (X);                                                                     \
+                __m512i byte_ = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x_, 3), low5), lo); \
+                __mmask64 k_ = _mm512_test_epi8_mask(byte_, _mm512_shuffle_epi8(bit, _mm512_and_si512(x_, seven))); \
+                _mm512_storeu_si512((void *)(list8 + nl), _mm512_maskz_compress_epi8(k_, x_));    \
+                nl += __builtin_popcountll(k_);                                                   \
+            } while (0)
+#define list list8
+            BOTH_GROUPS(64, XAT_PACKED, LOOK_PACKED, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo))
+#undef list
+#undef XAT_PACKED
+#undef LOOK_PACKED
+        } else if (P <= 512) {
             BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo))
         } else {
             /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
