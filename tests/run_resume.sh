@@ -44,9 +44,14 @@ done
 
 # ---- interrupted and resumed ----
 # Does process $1 catch signal $2 (its handler is installed: bit $2 - 1 of SigCgt)? Without
-# /proc, after 0.2 s it is taken to.
+# /proc, after 0.2 s it is taken to. Only once it runs grundy: before its exec the process is
+# a copy of this shell, which catches SIGINT and SIGTERM itself (seen in CI on a loaded
+# machine: a SIGTERM that reached the shell's copy as it reset its handlers for the exec
+# killed it, with no message and no checkpoint).
+grundy_exe=$(readlink -f "$grundy")
 catches() {
     local mask
+    [ -d /proc/self ] && [ "$(readlink "/proc/$1/exe" 2>/dev/null)" != "$grundy_exe" ] && return 1
     mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null) || mask=
     if [ -z "$mask" ]; then [ -d /proc/self ] && return 1; sleep 0.2; return 0; fi
     [ $(( 0x$mask >> ($2 - 1) & 1 )) -eq 1 ]
