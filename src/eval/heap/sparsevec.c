@@ -400,12 +400,26 @@ static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
         LO = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(row_ + 31 - ((Y) >> 5))), LO);     \
         HI = _mm512_andnot_si512(_mm512_loadu_si512((const void *)(row_ + 47 - ((Y) >> 5))), HI);     \
     } while (0)
+/* X's 64 byte lanes looked up in the bitset BITS (bytes 0..31, values 0..255: byte x >> 3, bit x &
+ * 7; its constants from BYTE_CONSTANTS), the hits compressed onto LIST at nl: the u8 search's,
+ * and the u16 one's when its values are packed into bytes */
+#define BYTE_CONSTANTS                                                                                \
+    const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128)); \
+    const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31)
+#define LOOK_BYTES(X, BITS, LIST)                                                                     \
+    do {                                                                                              \
+        __m512i x_ = (X);                                                                             \
+        __m512i byte_ = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x_, 3), low5), BITS); \
+        __mmask64 k_ = _mm512_test_epi8_mask(byte_, _mm512_shuffle_epi8(bit, _mm512_and_si512(x_, seven))); \
+        _mm512_storeu_si512((void *)((LIST) + nl), _mm512_maskz_compress_epi8(k_, x_));              \
+        nl += __builtin_popcountll(k_);                                                               \
+    } while (0)
 /* The groups: the list's values leave the bitset in the registers only (a value's word is
  * found by the permute, no byte of need is read or written a lane: a group's list holds dozens
  * of lanes, many of them values an earlier vector of the group found); need is made again from
  * the bitset when the groups end (need_from_bits). W: pairs a vector; XAT(B): the values of
- * the W pairs from B; LOOK(X): X's hits onto the list; CLEAR takes y; EMPTY: no value is left. */
-#define BOTH_GROUPS(W, XAT, LOOK, CLEAR, EMPTY)                                                       \
+ * the W pairs from B; LOOK(X): X's hits onto the list LIST; CLEAR takes y; EMPTY: no value is left. */
+#define BOTH_GROUPS(W, XAT, LOOK, CLEAR, EMPTY, LIST)                                                 \
     if (hi - a + 1 >= 2 * BOTH_FIRST && bud >= 2 * BOTH_FIRST) {                                     \
         int nl = 0;                                                                                   \
         for (int v = 0; v < BOTH_FIRST / (W); v++) {                                                  \
@@ -421,7 +435,7 @@ static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
                 xs[2 * v + 1] = more ? XAT(hi - (W) + 1 - (W) * v) : _mm512_setzero_si512();          \
             }                                                                                         \
             for (int i = 0; i < nl; i++) {                                                            \
-                unsigned y = list[i];                                                                 \
+                unsigned y = (LIST)[i];                                                               \
                 CLEAR;                                                                                \
             }                                                                                         \
             if (EMPTY || !more) break;                                                                \
@@ -469,29 +483,19 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
              * value does not) and looked up as the u8 search does, 64 pairs a look-up instead
              * of 32, in lo (the bitset's layout is the same; hi2 is empty). 0.6 to 2^22, one
              * thread: 2.16 -> 2.08 s (92% of its searches are these) */
-            const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
-            const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31);
+            BYTE_CONSTANTS;
             uint8_t list8[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
 #define XAT_PACKED(B) _mm512_packus_epi16(XAT(B), XAT((B) + 32))
-#define LOOK_PACKED(X)                                                                                \
-            do {                                                                                      \
-                __m512i x_ = (X);                                                                     \
-                __m512i byte_ = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x_, 3), low5), lo); \
-                __mmask64 k_ = _mm512_test_epi8_mask(byte_, _mm512_shuffle_epi8(bit, _mm512_and_si512(x_, seven))); \
-                _mm512_storeu_si512((void *)(list8 + nl), _mm512_maskz_compress_epi8(k_, x_));    \
-                nl += __builtin_popcountll(k_);                                                   \
-            } while (0)
-#define list list8
-            BOTH_GROUPS(64, XAT_PACKED, LOOK_PACKED, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo))
-#undef list
+#define LOOK_PACKED(X) LOOK_BYTES(X, lo, list8)
+            BOTH_GROUPS(64, XAT_PACKED, LOOK_PACKED, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo), list8)
 #undef XAT_PACKED
 #undef LOOK_PACKED
         } else if (P <= 512) {
-            BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo))
+            BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo), list)
         } else {
             /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
             BOTH_GROUPS(32, XAT, LOOK_TWO, BIT_OFF2(lo, hi2, y),
-                        !_mm512_test_epi64_mask(_mm512_or_si512(lo, hi2), _mm512_or_si512(lo, hi2)))
+                        !_mm512_test_epi64_mask(_mm512_or_si512(lo, hi2), _mm512_or_si512(lo, hi2)), list)
         }
 #undef XAT
 #undef LOOK16
@@ -527,21 +531,13 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
                                             21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
                                             40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,
                                             59, 60, 61, 62, 63);
-        const __m512i bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128));
-        const __m512i seven = _mm512_set1_epi8(7), low5 = _mm512_set1_epi8(31);
+        BYTE_CONSTANTS;
         uint8_t list[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
         /* 64 pairs from B: their values; X's hits, compressed onto the list */
 #define XAT8(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                          \
                                  _mm512_permutexvar_epi8(rev, _mm512_loadu_si512((const void *)(tm - (B) - 63))))
-#define LOOK8(X)                                                                                      \
-        do {                                                                                          \
-            __m512i x_ = (X);                                                                         \
-            __m512i byte_ = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(x_, 3), low5), ns); \
-            __mmask64 k_ = _mm512_test_epi8_mask(byte_, _mm512_shuffle_epi8(bit, _mm512_and_si512(x_, seven))); \
-            _mm512_storeu_si512((void *)(list + nl), _mm512_maskz_compress_epi8(k_, x_));             \
-            nl += __builtin_popcountll(k_);                                                           \
-        } while (0)
-        BOTH_GROUPS(64, XAT8, LOOK8, BIT_OFF(ns, y), !_mm512_test_epi64_mask(ns, ns))
+#define LOOK8(X) LOOK_BYTES(X, ns, list)
+        BOTH_GROUPS(64, XAT8, LOOK8, BIT_OFF(ns, y), !_mm512_test_epi64_mask(ns, ns), list)
 #undef XAT8
 #undef LOOK8
         uint64_t now[8] __attribute__((aligned(64)));
@@ -556,6 +552,8 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
     return cnt;
 }
 #undef BOTH_GROUPS
+#undef LOOK_BYTES
+#undef BYTE_CONSTANTS
 #undef BIT_OFF
 #undef BIT_OFF2
 
