@@ -536,6 +536,13 @@ def main():
             results[code] = json.load(open(path, encoding='utf-8'))
             # a member the (raised) targets ask more of: its last finished stage, on the way on
             spath = os.path.join(args.state, dirname_of(code), 'stages.json')
+            stages = json.load(open(spath, encoding='utf-8')) if os.path.exists(spath) else []
+            if results[code].get('limit') and stages and not stages[-1].get('limit'):
+                # a member a time limit had cut short, gone on with by a later run that was itself
+                # stopped on the way: its row.json still says where the limit stopped it
+                del results[code]['limit']
+                results[code]['row'] = stages[-1]['row']
+                results[code]['stages'] = [{'heaps': st['heaps'], 'row': st['row']} for st in stages]
             if not results[code].get('limit') and os.path.exists(spath):
                 nxt = runner.next_target(json.load(open(spath, encoding='utf-8')))
                 if nxt is not None:
