@@ -482,7 +482,7 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
              * values are below 2P, positive as 16-bit lanes; the lanes' order changes, a pair's
              * value does not) and looked up as the u8 search does, 64 pairs a look-up instead
              * of 32, in lo (the bitset's layout is the same; hi2 is empty). 0.6 to 2^22, one
-             * thread: 2.16 -> 2.08 s (92% of its searches are these) */
+             * thread, the census paused: 2.11 -> 2.02 s (92% of its searches are these) */
             BYTE_CONSTANTS;
             uint8_t list8[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
 #define XAT_PACKED(B) _mm512_packus_epi16(XAT(B), XAT((B) + 32))
