@@ -268,7 +268,10 @@ with tempfile.TemporaryDirectory() as tmp:
     big = str((1 << 23) - 1)
     rc_mem, kb_mem = peak_kb(["a.game", "--to", big, "--histogram", "m.csv", "--threads", "2"])
     rc_file, kb_file = peak_kb(["a.game", "--to", big, "--histogram", "f.csv", "--threads", "2", "--table-memory", "256K"])
-    check(rc_mem == 0 and rc_file == 0 and kb_file + 8192 < kb_mem,
+    # The file run keeps the table's first, middle and last heaps and its two threads' buffers:
+    # 14.5 MB here at 2^23 and at 2^25 alike, against 23 MB in memory (CI's machine: 14.8 and
+    # 22.8). A table left resident would close the gap, so a quarter of the values is asked for.
+    check(rc_mem == 0 and rc_file == 0 and kb_file + 4096 < kb_mem,
           "2^23 heaps: peak %d KB in a file against %d KB in memory (16 MB of values)" % (kb_file, kb_mem))
     with open(os.path.join(fd_, "m.csv")) as f, open(os.path.join(fd_, "f.csv")) as g:
         check(f.read() == g.read(), "2^23 heaps: the same CSV in memory and in a file")
