@@ -82,6 +82,15 @@ EOF
 # ---- the same bytes apart from times: one at a time, and resumed after rows were lost ----
 $tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state s1 --out t1.md || bad "the table (1 at once) failed"
 cmp <(strip t1.md) <(strip t2.md) > /dev/null || { bad "1 and 2 at once differ apart from times"; diff <(strip t1.md) <(strip t2.md) | head; }
+# each member on the kernel's two threads: the same bytes apart from times
+printf '#!/bin/sh\necho "$*" >> "%s/calls.txt"\nexec "%s" "$@"\n' "$PWD" "$grundy" > logged-grundy && chmod +x logged-grundy
+$tool --grundy ./logged-grundy --threads 1 --member-threads 2 --heaps 2^13 --rare-heaps 2^14 --state sm --out tm.md \
+    || bad "the table (--member-threads 2) failed"
+cmp <(strip t1.md) <(strip tm.md) > /dev/null || { bad "--member-threads 2 differs apart from times"; diff <(strip t1.md) <(strip tm.md) | head; }
+[ "$(grep -c -- '--threads 2 ' calls.txt)" -gt 0 ] && [ "$(grep -c -v -- '--threads 2 ' calls.txt)" = 0 ] \
+    || bad "--member-threads 2: the members' commands $(head -2 calls.txt)"
+$tool --member-threads 0 --state s0 --out t0.md 2> err.txt && bad "--member-threads 0 was taken"
+grep -q -- '--member-threads needs 1 or more, not 0' err.txt || bad "--member-threads 0: $(cat err.txt)"
 runs_before=$(cat s2/0.04/times.txt | wc -l)
 rm s2/0.054/row.json s2/0.054/stages.json s2/0.04/row.json s2/0.04/stages.json
 $tool --threads 2 --heaps 2^13 --rare-heaps 2^14 --state s2 --out t3.md || bad "the resumed table failed"

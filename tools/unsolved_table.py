@@ -5,9 +5,11 @@ Every member of the family in examples/unsolved-octal.game (the codes of its `fo
 list) is computed by `grundy` to --heaps heaps (heaps 0..heaps-1, as the published tables count
 n), and a member whose values the rare-value kernel was computing at that point (`rare_kernel`
 in the check's JSON) goes on to --rare-heaps. Each member is its own `grundy --threads 1`
-process with its own `--checkpoint`, so that:
+process (`--member-threads M`: `grundy --threads M`) with its own `--checkpoint`, so that:
 
-  * --threads N runs N members at once (the longest work is one member: a member is never split);
+  * --threads N runs N members at once (the longest work is one member: a member is never split
+    across processes; when one or two long members are left, --member-threads 2 gives each the
+    kernel's own threads, whose values are the same bytes as one thread's);
   * a member's time is its own: the wall and CPU time of its processes (CPU from the kernel's
     accounting of the child, wait4), never the time since the table started;
   * the run is resumable at any point: a finished member's row is kept in STATE/<code>/row.json,
@@ -30,7 +32,8 @@ The table's bytes are the same for every --threads apart from the time columns a
 note's times (and the n of a member a --member-time cut short): a member's row is what one
 `grundy` run of that member alone prints.
 
-  tools/unsolved_table.py [--grundy build/grundy] [--threads N] [--heaps 2^22] [--rare-heaps 2^26]
+  tools/unsolved_table.py [--grundy build/grundy] [--threads N] [--member-threads M]
+                          [--heaps 2^22] [--rare-heaps 2^26]
                           [--plain-heaps 2^18] [--member-time SECONDS]
                           [--state unsolved.state] [--out docs/tables/unsolved-octal.md]
                           [--members CODE,CODE,...] [--family examples/unsolved-octal.game]
@@ -113,7 +116,8 @@ class Runner:
     def run_grundy(self, mdir, to, max_time=None):
         """One grundy run of the member in mdir to heap `to` (within max_time seconds, when
         given): (exit status, the check's JSON row or None, what it printed on standard error)."""
-        cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', '1', '--format', 'json',
+        cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', str(self.args.member_threads),
+               '--format', 'json',
                '--no-progress', '--checkpoint', 'member.ck']
         if self.args.max_memory:
             cmd += ['--max-memory', self.args.max_memory]
@@ -460,6 +464,8 @@ def main():
     ap = argparse.ArgumentParser(description='The table of unsolved octal games (docs/tables/unsolved-octal.md).')
     ap.add_argument('--grundy', default=os.path.join(ROOT, 'build', 'grundy'))
     ap.add_argument('--threads', type=int, default=os.cpu_count() or 1, help='members computed at once')
+    ap.add_argument('--member-threads', type=int, default=1,
+                    help="each member's grundy --threads (default 1; its CPU time counts every thread)")
     ap.add_argument('--heaps', type=count, default=2 ** 22, help='heaps of every member (default 2^22)')
     ap.add_argument('--rare-heaps', type=count, default=2 ** 26,
                     help='heaps of a member the rare-value kernel computes (default 2^26)')
@@ -484,6 +490,8 @@ def main():
                          'targets yet shows the last stage it finished, "on the way to" the next')
     ap.add_argument('--no-progress', dest='progress', action='store_false')
     args = ap.parse_args()
+    if args.member_threads < 1:
+        ap.error('--member-threads needs 1 or more, not %d' % args.member_threads)
     args.grundy = os.path.abspath(args.grundy)
     args.state_shown = args.state
     args.state = os.path.abspath(args.state)
