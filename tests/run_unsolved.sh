@@ -84,11 +84,22 @@ $tool --threads 1 --heaps 2^13 --rare-heaps 2^14 --state s1 --out t1.md || bad "
 cmp <(strip t1.md) <(strip t2.md) > /dev/null || { bad "1 and 2 at once differ apart from times"; diff <(strip t1.md) <(strip t2.md) | head; }
 # each member on the kernel's two threads: the same bytes apart from times
 printf '#!/bin/sh\necho "$*" >> "%s/calls.txt"\nexec "%s" "$@"\n' "$PWD" "$grundy" > logged-grundy && chmod +x logged-grundy
-$tool --grundy ./logged-grundy --threads 1 --member-threads 2 --heaps 2^13 --rare-heaps 2^14 --state sm --out tm.md \
+$tool --grundy ./logged-grundy --threads 1 --member-threads 2 --heaps 2^13 --rare-heaps 2^14 --state smt --out tmt.md \
     || bad "the table (--member-threads 2) failed"
-cmp <(strip t1.md) <(strip tm.md) > /dev/null || { bad "--member-threads 2 differs apart from times"; diff <(strip t1.md) <(strip tm.md) | head; }
+cmp <(strip t1.md) <(strip tmt.md) > /dev/null || { bad "--member-threads 2 differs apart from times"; diff <(strip t1.md) <(strip tmt.md) | head; }
 [ "$(grep -c -- '--threads 2 ' calls.txt)" -gt 0 ] && [ "$(grep -c -v -- '--threads 2 ' calls.txt)" = 0 ] \
     || bad "--member-threads 2: the members' commands $(head -2 calls.txt)"
+# where a running member is, every --progress-every seconds, from grundy's own progress lines
+# (a grundy that shows two before it starts); they stay out of the member's stderr.txt
+printf '#!/bin/sh\nfor at in 4096 6144; do echo "grundy: query 1 (u periodic): u: $at of 8192 done, 5 s in" >&2; sleep 1; done\nsleep 1.5\nexec "%s" "$@"\n' \
+    "$grundy" > slow-grundy && chmod +x slow-grundy
+$python "$src/tools/unsolved_table.py" --grundy ./slow-grundy --progress-every 1 --threads 1 --heaps 2^13 --rare-heaps 2^14 \
+    --members 0.6 --state sprog --out tprog.md 2> prog.txt || bad "the table with progress failed"
+grep -q '^unsolved_table: 0\.6 at heap 6,144 of 8,192, [0-9,]* heaps a second, about [0-9] s to go$' prog.txt \
+    || bad "the member's progress: $(cat prog.txt)"
+grep -q '^unsolved_table: 1/1 members (0\.6)$' prog.txt || bad "the members' count: $(cat prog.txt)"
+grep -q 'done' sprog/0.6/stderr.txt && bad "progress lines in the member's stderr.txt: $(cat sprog/0.6/stderr.txt)"
+cmp <(strip t1.md | grep '^| `0\.6`') <(strip tprog.md | grep '^| `0\.6`') > /dev/null || bad "0.6's row with progress: $(grep '0\.6' tprog.md)"
 $tool --member-threads 0 --state s0 --out t0.md 2> err.txt && bad "--member-threads 0 was taken"
 grep -q -- '--member-threads needs 1 or more, not 0' err.txt || bad "--member-threads 0: $(cat err.txt)"
 runs_before=$(cat s2/0.04/times.txt | wc -l)

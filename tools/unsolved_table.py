@@ -39,6 +39,10 @@ note's times (and the n of a member a --member-time cut short): a member's row i
                           [--members CODE,CODE,...] [--family examples/unsolved-octal.game]
                           [--published docs/tables/unsolved-published.csv] [--table-only]
 
+On standard error the command says when a member is done and, every --progress-every seconds
+(60), where each running member is: its heap, rate and the time to go at that rate, read off
+grundy's own progress lines (which stay out of the member's stderr.txt).
+
 --table-only writes the table from the state as it stands and computes nothing (a long table
 over several sittings: stop the command, write the table, start the command again): a member
 the targets ask more of shows the last stage it finished, "on the way to" its next target.
@@ -112,13 +116,49 @@ class Runner:
         self.children = set()
         self.failed = []
         self.elsewhere = []               # members another process holds the lock of
+        self.where = {}                   # a running member's code: its progress samples (heaps, of, time)
+
+    # "grundy: query 1 (u periodic): u: 33554432 of 67108864 done, 2119129/s, 10 s in"; a message
+    # ("grundy: error: time limit ... u: 39841792 of ... done (raise it ...") is not one
+    PROGRESS = re.compile(r'^grundy: (?!error:|warning:).*: (\d+) of (\d+) done(, [^,()]*)*$')
+
+    def copy_stderr(self, code, pipe, errf):
+        """A member's standard error, line by line: its progress lines (grundy's line every few
+        seconds off a terminal) kept for the census's own progress, every other line appended to
+        its stderr.txt, where its messages are read back."""
+        for line in pipe:
+            m = self.PROGRESS.match(line.decode('utf-8', 'replace'))
+            if m:
+                with self.lock:
+                    samples = self.where.setdefault(code, [])
+                    samples.append((int(m.group(1)), int(m.group(2)), time.monotonic()))
+                    del samples[:-2]
+            else:
+                errf.write(line)
+                errf.flush()
+
+    def progress_lines(self):
+        """A line for each running member that has shown its progress: the heap it is at, and
+        from its last two samples its rate and the time to go at that rate."""
+        out = []
+        with self.lock:
+            for code, samples in sorted(self.where.items()):
+                done, of, t = samples[-1]
+                line = 'unsolved_table: %s at heap %s of %s' % (code, '{:,}'.format(done), '{:,}'.format(of))
+                if len(samples) == 2 and t > samples[0][2] and done > samples[0][0]:
+                    rate = (done - samples[0][0]) / (t - samples[0][2])
+                    line += ', %s heaps a second, about %s to go' % ('{:,.0f}'.format(rate),
+                                                                     duration((of - done) / rate))
+                out.append(line)
+        return out
 
     def run_grundy(self, mdir, to, max_time=None):
         """One grundy run of the member in mdir to heap `to` (within max_time seconds, when
         given): (exit status, the check's JSON row or None, what it printed on standard error)."""
         cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', str(self.args.member_threads),
-               '--format', 'json',
-               '--no-progress', '--checkpoint', 'member.ck']
+               '--format', 'json', '--checkpoint', 'member.ck']
+        if not self.args.progress:
+            cmd.append('--no-progress')
         if self.args.max_memory:
             cmd += ['--max-memory', self.args.max_memory]
         if max_time is not None:
@@ -133,14 +173,19 @@ class Runner:
         start = time.monotonic()
         with open(os.path.join(mdir, 'stderr.txt'), 'ab+') as errf:
             since = errf.tell()           # this run's messages start here
-            p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=errf, start_new_session=True)
+            code = os.path.basename(mdir)
+            p = subprocess.Popen(cmd, cwd=mdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+            copier = threading.Thread(target=self.copy_stderr, args=(code, p.stderr, errf))
+            copier.start()
             with self.lock:
                 self.children.add(p)
             out = p.stdout.read()
+            copier.join()
             _, status, usage = os.wait4(p.pid, 0)   # (not wait(): the child's CPU time comes with it)
             p.returncode = os.waitstatus_to_exitcode(status)
             with self.lock:
                 self.children.discard(p)
+                self.where.pop(code, None)
             errf.seek(since)
             err = errf.read()
         wall = time.monotonic() - start
@@ -313,9 +358,16 @@ class Runner:
         for t in threads:
             t.start()
         try:
+            shown = time.monotonic()
             while any(t.is_alive() for t in threads) and not asked.is_set():
                 for t in threads:
                     t.join(0.2)
+                # a member may take hours: where each running one is, every --progress-every seconds
+                if self.args.progress and self.args.progress_every > 0 \
+                        and time.monotonic() - shown >= self.args.progress_every:
+                    shown = time.monotonic()
+                    for line in self.progress_lines():
+                        print(line, file=sys.stderr, flush=True)
             if asked.is_set():
                 self.interrupt()
             for t in threads:
@@ -489,6 +541,8 @@ def main():
                     help='write the table from the state as it stands, computing nothing: a member not at the '
                          'targets yet shows the last stage it finished, "on the way to" the next')
     ap.add_argument('--no-progress', dest='progress', action='store_false')
+    ap.add_argument('--progress-every', type=float, default=60,
+                    help='seconds between the lines saying where each running member is (default 60)')
     args = ap.parse_args()
     if args.member_threads < 1:
         ap.error('--member-threads needs 1 or more, not %d' % args.member_threads)
