@@ -240,7 +240,7 @@ GR_SPARSE_UPPER_DECL(gr_sparse_need_upper_u32, uint32_t)
 
 /* sparsevec.c (x86-64, not WebAssembly): the pair search with AVX-512 and AVX2, with the
  * arguments of sparsescan.c's (P: the choice's bound on values; u16 with AVX-512: P <= 1024
- * or, past it, values needed only below lim <= 4096; with AVX2: P <= 512). */
+ * or, past it, values needed only below lim <= 8192; with AVX2: P <= 512). */
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                    uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,

@@ -154,7 +154,8 @@ PAIRS(pairs_sse2_u32, uint32_t, VEC_TAIL, TAIL_SSE2, 0, 0, vrev_u32, vset_u32, v
 
 /* The path for a search: level is gr_simd_level()'s, P the choice's bound on values. The AVX
  * paths hold the needed values as a bitset in registers (sparsevec.c): AVX-512 for u16 up to
- * P = 1024, AVX2 for u16 up to 512; u32 tables keep SSE2's compares. */
+ * P = 1024 or values needed below 8192, AVX2 for u16 up to 512; u32 tables keep SSE2's
+ * compares. */
 static inline int64_t pairs_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi, uint8_t *restrict need,
                                uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
                                int level) {
@@ -170,7 +171,7 @@ static inline int64_t pairs_u16(const uint16_t *restrict t, int64_t m, int64_t a
                                 uint8_t *restrict mark, int64_t *count, int64_t *budget, uint64_t lim, uint64_t P,
                                 int level) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (level >= GR_SIMD_AVX512 && (P <= 1024 || lim <= 4096))
+    if (level >= GR_SIMD_AVX512 && (P <= 1024 || lim <= 8192))
         return gr_sparse_pairs_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
     if (level >= GR_SIMD_AVX2 && P <= 512) return gr_sparse_pairs_avx2_u16(t, m, a, hi, need, mark, count, budget, lim);
 #else

@@ -70,10 +70,11 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi,bmi2")))
 #define AVX2 __attribute__((target("avx2")))
 
-/* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 4096 (bits: 64
- * words; those past 1024 are cleared only when lim is past 1024). */
+/* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 8192 (bits: 128
+ * words; those past 1024 are cleared only when lim is past 1024, those past 4096 only when lim
+ * is past 4096: every caller passes 128 words, or 16 with lim below 256, as GCC can see). */
 AVX512 static void need_bits512(const uint8_t *need, uint64_t lim, uint64_t *bits) {
-    memset(bits, 0, lim > 1024 ? 512 : 128);
+    memset(bits, 0, lim > 4096 ? 1024 : lim > 1024 ? 512 : 128);
     for (uint64_t y = 0; y < lim; y += 64) {
         uint64_t left = lim - y;
         __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
@@ -88,6 +89,7 @@ AVX512 static inline __m512i clear_bit(__m512i v, unsigned y, unsigned h) {
     return _mm512_mask_xor_epi32(v, (__mmask16)(1u << (y >> 5)), v, _mm512_set1_epi32((int)(h << (y & 31))));
 }
 
+enum { CMP_TAIL = 4 };   /* values left when the searches past 2048 turn to compares */
 int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                    uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
                                    int64_t *budget, uint64_t lim, uint64_t P) AVX512;
@@ -97,7 +99,7 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
     const uint16_t *restrict tm = t + m;
     int64_t cnt = *count, bud = *budget;
     if (cnt && a + 31 <= hi && bud >= 32) {
-        uint64_t bits[64] __attribute__((aligned(64)));
+        uint64_t bits[128] __attribute__((aligned(64)));
         need_bits512(need, lim, bits);
         __m512i lo = _mm512_load_si512(bits), hi2 = _mm512_load_si512(bits + 8);
         const __m512i rev = _mm512_set_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
@@ -115,8 +117,9 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             k##X = _mm512_mask_test_epi16_mask(RANGE, _mm512_srlv_epi16(w, _mm512_and_si512(x, fifteen)), one); \
         }
 #define LOOP16(LOOKUP, CLEAR) LOOP16R(LOOKUP, CLEAR, (__mmask32)~0u)
-#define LOOP16R(LOOKUP, CLEAR, RANGE)                                                                 \
-        while (a + 63 <= hi && bud >= 64) {                                                           \
+#define LOOP16R(LOOKUP, CLEAR, RANGE) LOOP16T(LOOKUP, CLEAR, RANGE, 1)
+#define LOOP16T(LOOKUP, CLEAR, RANGE, MORE)                                                           \
+        while ((MORE) && a + 63 <= hi && bud >= 64) {                                                 \
             TEST16(x0, 0, LOOKUP, RANGE)                                                              \
             TEST16(x1, 32, LOOKUP, RANGE)                                                             \
             if (kx0 | kx1) {                                                                          \
@@ -127,7 +130,7 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             a += 64;                                                                                  \
             bud -= 64;                                                                                \
         }                                                                                             \
-        while (a + 31 <= hi && bud >= 32) {                                                           \
+        while ((MORE) && a + 31 <= hi && bud >= 32) {                                                 \
             TEST16(x0, 0, LOOKUP, RANGE)                                                              \
             if (kx0) {                                                                                \
                 _mm512_store_si512((void *)xs, x0);                                                   \
@@ -166,32 +169,99 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
                     _mm512_cmplt_epu16_mask(x, top))
         } else {
             /* 2048 < lim <= 4096 (the plain kernel's search of every value, octneed.c): eight
-             * registers, four lookups and blends by bits 10 and 11 */
+             * registers, four lookups and blends by bits 10 and 11; 4096 < lim <= 8192 (a
+             * rare-value search with values past 4096, 0.764's): sixteen, eight lookups and
+             * blends by bits 10, 11 and 12 (the scalar byte marks before, 3 times the cost) */
             __m512i b2 = _mm512_load_si512(bits + 16), b3 = _mm512_load_si512(bits + 24);
             __m512i b4 = _mm512_load_si512(bits + 32), b5 = _mm512_load_si512(bits + 40);
             __m512i b6 = _mm512_load_si512(bits + 48), b7 = _mm512_load_si512(bits + 56);
-            const __m512i top = _mm512_set1_epi16(4096), b10 = _mm512_set1_epi16(1024), b11 = _mm512_set1_epi16(2048);
+            const __m512i b10 = _mm512_set1_epi16(1024), b11 = _mm512_set1_epi16(2048);
 #define PAIR4(X, R0, R1, R2, R3)                                                                      \
             _mm512_mask_blend_epi16(_mm512_test_epi16_mask(X, b10),                                   \
                                     _mm512_permutex2var_epi16(R0, _mm512_srli_epi16(X, 4), R1),       \
                                     _mm512_permutex2var_epi16(R2, _mm512_srli_epi16(X, 4), R3))
-            LOOP16R(_mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, b11), PAIR4(x, lo, hi2, b2, b3), PAIR4(x, b4, b5, b6, b7)),
-                    switch (y >> 9) {
-                    case 0: lo = clear_bit(lo, y, h); break;
-                    case 1: hi2 = clear_bit(hi2, y - 512, h); break;
-                    case 2: b2 = clear_bit(b2, y - 1024, h); break;
-                    case 3: b3 = clear_bit(b3, y - 1536, h); break;
-                    case 4: b4 = clear_bit(b4, y - 2048, h); break;
-                    case 5: b5 = clear_bit(b5, y - 2560, h); break;
-                    case 6: b6 = clear_bit(b6, y - 3072, h); break;
-                    default: b7 = clear_bit(b7, y - 3584, h); break;
-                    },
-                    _mm512_cmplt_epu16_mask(x, top))
+#define PAIR8(X, R0, R1, R2, R3, R4, R5, R6, R7)                                                      \
+            _mm512_mask_blend_epi16(_mm512_test_epi16_mask(X, b11), PAIR4(X, R0, R1, R2, R3), PAIR4(X, R4, R5, R6, R7))
+#define CLEAR8(R0, R1, R2, R3, R4, R5, R6, R7, FROM)                                                  \
+                    case FROM / 512: R0 = clear_bit(R0, y - (FROM), h); break;                        \
+                    case FROM / 512 + 1: R1 = clear_bit(R1, y - (FROM) - 512, h); break;              \
+                    case FROM / 512 + 2: R2 = clear_bit(R2, y - (FROM) - 1024, h); break;             \
+                    case FROM / 512 + 3: R3 = clear_bit(R3, y - (FROM) - 1536, h); break;             \
+                    case FROM / 512 + 4: R4 = clear_bit(R4, y - (FROM) - 2048, h); break;             \
+                    case FROM / 512 + 5: R5 = clear_bit(R5, y - (FROM) - 2560, h); break;             \
+                    case FROM / 512 + 6: R6 = clear_bit(R6, y - (FROM) - 3072, h); break;             \
+                    case FROM / 512 + 7: R7 = clear_bit(R7, y - (FROM) - 3584, h); break;
+            if (lim <= 4096) {
+                const __m512i top = _mm512_set1_epi16(4096);
+                LOOP16T(PAIR8(x, lo, hi2, b2, b3, b4, b5, b6, b7),
+                        switch (y >> 9) { CLEAR8(lo, hi2, b2, b3, b4, b5, b6, b7, 0) default: break; },
+                        _mm512_cmplt_epu16_mask(x, top), cnt > CMP_TAIL)
+            } else {
+                __m512i b8 = _mm512_load_si512(bits + 64), b9 = _mm512_load_si512(bits + 72);
+                __m512i ba = _mm512_load_si512(bits + 80), bb = _mm512_load_si512(bits + 88);
+                __m512i bc = _mm512_load_si512(bits + 96), bd = _mm512_load_si512(bits + 104);
+                __m512i be = _mm512_load_si512(bits + 112), bf = _mm512_load_si512(bits + 120);
+                const __m512i top = _mm512_set1_epi16(8192), b12 = _mm512_set1_epi16(4096);
+                LOOP16T(_mm512_mask_blend_epi16(_mm512_test_epi16_mask(x, b12), PAIR8(x, lo, hi2, b2, b3, b4, b5, b6, b7),
+                                                PAIR8(x, b8, b9, ba, bb, bc, bd, be, bf)),
+                        switch (y >> 9) {
+                            CLEAR8(lo, hi2, b2, b3, b4, b5, b6, b7, 0)
+                            CLEAR8(b8, b9, ba, bb, bc, bd, be, bf, 4096)
+                            default: break;
+                        },
+                        _mm512_cmplt_epu16_mask(x, top), cnt > CMP_TAIL)
+            }
+            /* The last few values (a deep search spends most of its pairs on them): each is
+             * compared for, two or four compares a vector against four to eight look-ups and
+             * their blends. The list is made again after every vector with a hit. */
+            uint16_t yv[CMP_TAIL];
+            int nv = 0;
+            if (cnt && a + 31 <= hi && bud >= 32)
+                for (uint64_t y = 0; y < lim && nv < cnt; y += 64) {
+                    uint64_t left = lim - y;
+                    __m512i v = _mm512_maskz_loadu_epi8(left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1), need + y);
+                    for (uint64_t k = _mm512_test_epi8_mask(v, v); k && nv < cnt; k &= k - 1)
+                        yv[nv++] = (uint16_t)(y + (uint64_t)__builtin_ctzll(k));
+                }
+            while (cnt && a + 31 <= hi && bud >= 32) {
+                int kept = 0;
+                for (int i = 0; i < nv; i++)
+                    if (need[yv[i]]) yv[kept++] = yv[i];
+                nv = kept;
+                const __m512i y0 = _mm512_set1_epi16((short)yv[0]), y1 = _mm512_set1_epi16((short)yv[nv > 1]);
+                const __m512i y2 = _mm512_set1_epi16((short)yv[nv > 2 ? 2 : 0]);
+                const __m512i y3 = _mm512_set1_epi16((short)yv[nv > 3 ? 3 : 0]);
+#define CMP_RUN(HIT)                                                                                  \
+                while (a + 31 <= hi && bud >= 32) {                                                   \
+                    __m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + a)),           \
+                                                 _mm512_permutexvar_epi16(rev, _mm512_loadu_si512((const void *)(tm - a - 31)))); \
+                    __mmask32 k = HIT;                                                                \
+                    if (k) {                                                                          \
+                        _mm512_store_si512((void *)xs, x);                                            \
+                        HITS(k, 0, xs, (void)0);                                                      \
+                        a += 32;                                                                      \
+                        bud -= 32;                                                                    \
+                        break;                                                                        \
+                    }                                                                                 \
+                    a += 32;                                                                          \
+                    bud -= 32;                                                                        \
+                }
+                if (nv <= 2) {
+                    CMP_RUN(_mm512_cmpeq_epi16_mask(x, y0) | _mm512_cmpeq_epi16_mask(x, y1))
+                } else {
+                    CMP_RUN(_mm512_cmpeq_epi16_mask(x, y0) | _mm512_cmpeq_epi16_mask(x, y1) |
+                            _mm512_cmpeq_epi16_mask(x, y2) | _mm512_cmpeq_epi16_mask(x, y3))
+                }
+#undef CMP_RUN
+            }
+#undef CLEAR8
+#undef PAIR8
 #undef PAIR4
         }
 #undef TEST16
 #undef LOOP16
 #undef LOOP16R
+#undef LOOP16T
     }
     SCALAR_REST(uint16_t)
 }
@@ -213,7 +283,7 @@ int64_t gr_sparse_pairs_all_avx512_u16(const uint16_t *restrict t, int64_t m, in
                                        uint8_t *restrict need, int64_t cnt, uint64_t lim, uint64_t base) {
     const uint16_t *restrict tm = t + m;
     if (cnt && a + 63 <= hi) {
-        uint64_t bits[64] __attribute__((aligned(64)));
+        uint64_t bits[128] __attribute__((aligned(64)));
         uint16_t list[ALL_GROUP * 64 + 32];
         need_bits512(need, lim, bits);
         if (lim <= 1024) memset(bits + 16, 0, 384);   /* (need_bits512 clears 16 words then) */
@@ -453,7 +523,7 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
                                   int64_t *budget, uint64_t lim, uint64_t P) {
     const uint16_t *restrict tm = t + m;
     int64_t a = *ap, hi = *hip, bud = *budget;
-    uint64_t bits[64] __attribute__((aligned(64)));
+    uint64_t bits[128] __attribute__((aligned(64)));
     int started = cnt && P <= 1024;
     if (started) {
         need_bits512(need, lim, bits);
