@@ -273,6 +273,77 @@ static void batch_functions(void) {
     }
     printf("batch look-ups: 300 runs (8 registers u8 and u16, 9 u16) as the count in the test\n");
 }
+
+/* A split place's search past P = 1024 (gr_sparse_need_upper_u16: from both ends by turns, in
+ * runs that double, the top end read as its mirror), on each path the processor has, against
+ * the plain loop over the whole range: the same count, need and marks; stopped by a budget, the
+ * range it left, finished by the plain loop, gives them too. */
+static void upper_both_ends(int best) {
+    static uint16_t t16[TN];
+    static uint8_t need0[8193], need1[8193], need2[8193], mark1[8193], mark2[8193];
+    t_rng r = { 4242 };
+    int bad = 0, runs = 0, stopped = 0, top_read = 0;
+    for (int path = GR_SIMD_SCALAR; path <= best; path++) {
+        gr_simd_force(path);
+        for (int it = 0; it < 300; it++) {
+            uint64_t P = (uint64_t)2048 << t_range(&r, 0, 2);
+            for (int i = 0; i < TN; i++)
+                t16[i] = (uint16_t)(t_range(&r, 0, 3) ? t_range(&r, 0, (int64_t)P / 8) : t_range(&r, 0, (int64_t)P - 1));
+            int64_t k = t_range(&r, 1, 3), m = t_range(&r, 1000, TN - 1 - k), n = m + k;
+            int64_t split[1] = { k };
+            uint8_t uneq[1] = { (uint8_t)t_range(&r, 0, 1) };
+            int64_t half = uneq[0] ? (m - 1) / 2 : m / 2;
+            uint64_t lim = (uint64_t)t_range(&r, 1, (int64_t)P);
+            memset(need0, 0, sizeof need0);
+            int64_t count0 = 0;
+            if (t_range(&r, 0, 1)) {
+                for (uint64_t y = 0; y < lim; y++)
+                    if (t_range(&r, 0, 2) == 0) { need0[y] = 1; count0++; }
+            } else {   /* a few values, most met somewhere in the range */
+                for (int j = (int)t_range(&r, 1, 6); j > 0; j--) {
+                    int64_t i = t_range(&r, 1, half);
+                    uint64_t x = t_range(&r, 0, 3) ? (uint64_t)(t16[i] ^ t16[m - i]) : (uint64_t)t_range(&r, 0, (int64_t)lim - 1);
+                    if (x < lim && !need0[x]) { need0[x] = 1; count0++; }
+                }
+            }
+            if (!count0) { need0[0] = 1; count0 = 1; }
+            gr_sparse s;
+            memset(&s, 0, sizeof s);
+            s.split = split;
+            s.uneq = uneq;
+            s.nsplit = 1;
+            s.P = P;
+            int64_t budget = t_range(&r, 0, 2) ? INT64_MAX : t_range(&r, 0, 3 * half / 2);
+            int withmark = (int)t_range(&r, 0, 1);
+            memcpy(need1, need0, sizeof need0);
+            memcpy(need2, need0, sizeof need0);
+            memset(mark1, 0, sizeof mark1);
+            memset(mark2, 0, sizeof mark2);
+            int64_t c1 = count0, b1 = INT64_MAX, b2 = INT64_MAX;
+            plain_u16(t16, m, 1, half, need1, withmark ? mark1 : NULL, &c1, &b1);
+            spec_at at = { 0, 0, 0 };
+            int64_t c2 = gr_sparse_need_upper_u16(t16, &s, n, n, need2, withmark ? mark2 : NULL, count0, &at, budget, lim);
+            runs++;
+            if (at.j == 0) {   /* the budget ran out: [at.a, at.b] not looked at */
+                stopped++;
+                top_read += at.b < half;
+                plain_u16(t16, m, at.a, at.b, need2, withmark ? mark2 : NULL, &c2, &b2);
+            }
+            if (c1 != c2 || memcmp(need1, need2, sizeof need1) || memcmp(mark1, mark2, sizeof mark1) ||
+                (at.j == 0 && (at.a < 1 || at.b > half || at.a > at.b)) || (at.j != 0 && at.j != 1)) {
+                if (bad++ < 5)
+                    printf("split search, %s, P %llu, m %lld, half %lld, budget %lld: count %lld/%lld, left %lld %lld..%lld\n",
+                           gr_simd_name(path), (unsigned long long)P, (long long)m, (long long)half, (long long)budget,
+                           (long long)c2, (long long)c1, (long long)at.j, (long long)at.a, (long long)at.b);
+            }
+        }
+    }
+    gr_simd_force(-1);
+    CHECK_EQ(bad, 0);
+    printf("split search past P = 1024: %d runs as the plain loop, %d stopped by a budget (%d had read the top end)\n",
+           runs, stopped, top_read);
+    CHECK(stopped > 100 && top_read > 50);
+}
 #endif
 
 int main(void) {
@@ -325,6 +396,7 @@ int main(void) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     pair_functions(best);
     if (best >= GR_SIMD_AVX512) batch_functions();
+    upper_both_ends(best);
 #endif
     gr_simd_force(-1);
     for (int i = 0; i < CODES; i++) { free(ref[i]); free(refp[i]); }

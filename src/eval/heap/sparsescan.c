@@ -19,6 +19,7 @@
 /* values left when the word (or SSE2) tail takes over: the word test costs four instructions
  * per value per 8 pairs, SSE2's two per 16 */
 enum { TAIL_WORD = 6, TAIL_SSE2 = 12, TAIL_MAX = 12 };
+enum { BOTH_RUN = 512, BOTH_RUN_MAX = 1 << 16 };   /* range_u16's runs from each end past P = 1024 */
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
 /* After W pairs from a were tested at once: on a hit, those pairs one by one (the values
@@ -206,7 +207,18 @@ static inline int64_t range_u16(const uint16_t *restrict t, int64_t m, int64_t *
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     if (level >= GR_SIMD_AVX512 && P <= 1024) return gr_sparse_both_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
 #endif
-    *a = pairs_u16(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
+    /* Past P = 1024: from both ends by turns, in runs that double (the first few hundred pairs
+     * decide most heaps). The top end is read downwards as its mirror: the pairs a from hi down
+     * are the pairs m - a from m - hi up, the same values, so the one-ended search serves. */
+    for (int64_t run = BOTH_RUN; count && *a <= *hi && *budget > 0; run = run < BOTH_RUN_MAX ? 2 * run : run) {
+        int64_t end = *hi - *a < run ? *hi : *a + run - 1;
+        *a = pairs_u16(t, m, *a, end, need, mark, &count, budget, lim, P, level);
+        if (!count || *a <= end || *a > *hi) break;   /* done, out of budget, or met */
+        int64_t b = m - *hi, bend = *hi - *a < run ? m - *a : b + run - 1;
+        b = pairs_u16(t, m, b, bend, need, mark, &count, budget, lim, P, level);
+        *hi = m - b;
+        if (b <= bend) break;
+    }
     return count;
 }
 static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
