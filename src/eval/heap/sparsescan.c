@@ -19,7 +19,7 @@
 /* values left when the word (or SSE2) tail takes over: the word test costs four instructions
  * per value per 8 pairs, SSE2's two per 16 */
 enum { TAIL_WORD = 6, TAIL_SSE2 = 12, TAIL_MAX = 12 };
-enum { BOTH_RUN = 512, BOTH_RUN_MAX = 1 << 16 };   /* range_u16's runs from each end past P = 1024 */
+enum { BOTH_RUN = 512, BOTH_RUN_MAX = 1 << 16 };   /* range_*'s runs from each end, by turns */
 #define ONES_u16 UINT64_C(0x0001000100010001)
 #define ONES_u32 UINT64_C(0x0000000100000001)
 /* After W pairs from a were tested at once: on a hit, those pairs one by one (the values
@@ -189,17 +189,32 @@ static inline int64_t pairs_u32(const uint32_t *restrict t, int64_t m, int64_t a
     return pairs_word_u32(t, m, a, hi, need, mark, count, budget, lim);
 }
 
-/* The pairs a in [*a, *hi], from both ends at once where that is written (AVX-512: sparsevec.c;
- * the ends find different values), else from the bottom; [*a, *hi] is left as the range not
- * looked at. Returns how many values are still needed. */
+/* The pairs a in [*a, *hi] from both ends: [*a, *hi] is left as the range not looked at.
+ * Returns how many values are still needed. The ends find different values (the pairs with a
+ * small part give the values of the large heaps xor a few small values; the balanced pairs
+ * give more), so a search from both ends stops after about half the pairs of one from the
+ * bottom. AVX-512 reads both at once (sparsevec.c: u8, and u16 up to P = 1024); the others take
+ * them by turns, in runs that double (the first few hundred pairs decide most heaps), the top
+ * end read downwards as its mirror: the pairs a from hi down are the pairs m - a from m - hi
+ * up, the same values, so the one-ended search serves. */
+#define BY_TURNS(T)                                                                                   \
+    for (int64_t run = BOTH_RUN; count && *a <= *hi && *budget > 0; run = run < BOTH_RUN_MAX ? 2 * run : run) { \
+        int64_t end = *hi - *a < run ? *hi : *a + run - 1;                                            \
+        *a = pairs_##T(t, m, *a, end, need, mark, &count, budget, lim, P, level);                     \
+        if (!count || *a <= end || *a > *hi) break;   /* done, out of budget, or all read */          \
+        int64_t b = m - *hi, bend = *hi - *a < run ? m - *a : b + run - 1;                            \
+        b = pairs_##T(t, m, b, bend, need, mark, &count, budget, lim, P, level);                      \
+        *hi = m - b;                                                                                  \
+        if (b <= bend) break;                                                                         \
+    }                                                                                                 \
+    return count;
 static inline int64_t range_u8(const uint8_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
                                uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
                                int level) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     if (level >= GR_SIMD_AVX512) return gr_sparse_both_avx512_u8(t, m, a, hi, need, mark, count, budget, lim);
 #endif
-    *a = pairs_u8(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
-    return count;
+    BY_TURNS(u8)
 }
 static inline int64_t range_u16(const uint16_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
                                 uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
@@ -207,26 +222,14 @@ static inline int64_t range_u16(const uint16_t *restrict t, int64_t m, int64_t *
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     if (level >= GR_SIMD_AVX512 && P <= 1024) return gr_sparse_both_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
 #endif
-    /* Past P = 1024: from both ends by turns, in runs that double (the first few hundred pairs
-     * decide most heaps). The top end is read downwards as its mirror: the pairs a from hi down
-     * are the pairs m - a from m - hi up, the same values, so the one-ended search serves. */
-    for (int64_t run = BOTH_RUN; count && *a <= *hi && *budget > 0; run = run < BOTH_RUN_MAX ? 2 * run : run) {
-        int64_t end = *hi - *a < run ? *hi : *a + run - 1;
-        *a = pairs_u16(t, m, *a, end, need, mark, &count, budget, lim, P, level);
-        if (!count || *a <= end || *a > *hi) break;   /* done, out of budget, or met */
-        int64_t b = m - *hi, bend = *hi - *a < run ? m - *a : b + run - 1;
-        b = pairs_u16(t, m, b, bend, need, mark, &count, budget, lim, P, level);
-        *hi = m - b;
-        if (b <= bend) break;
-    }
-    return count;
+    BY_TURNS(u16)
 }
 static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *a, int64_t *hi, uint8_t *restrict need,
                                 uint8_t *restrict mark, int64_t count, int64_t *budget, uint64_t lim, uint64_t P,
                                 int level) {
-    *a = pairs_u32(t, m, *a, *hi, need, mark, &count, budget, lim, P, level);
-    return count;
+    BY_TURNS(u32)
 }
+#undef BY_TURNS
 
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
