@@ -1,6 +1,6 @@
 /* sparsescan: the rare-value kernel's search over the pairs of a split (sparse.h): the values
- * of the rare class that only two common-class parts give, a word or 16 bytes (SSE2) at a time
- * once few are left. */
+ * of the rare class that only two common-class parts give, from both ends of the pairs, a word
+ * or 16 bytes (SSE2) at a time once few are left. */
 #include "eval/heap/sparseint.h"
 
 /* The pairs (a, m - a) for a in [a, hi]: each needed value met (need[x]) is cleared from need,
