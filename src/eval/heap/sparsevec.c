@@ -70,17 +70,22 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi,bmi2")))
 #define AVX2 __attribute__((target("avx2")))
 
+/* The first min(left, 64) lanes of a 64-byte vector: the part of a chunk before a limit. */
+AVX512 static inline __mmask64 first_lanes(uint64_t left) {
+    return left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+}
+/* Bit i: need[y + i] is set, for y + i < lim (no read past lim). */
+AVX512 static inline __mmask64 need_word(const uint8_t *need, uint64_t y, uint64_t lim) {
+    __m512i v = _mm512_maskz_loadu_epi8(first_lanes(lim - y), need + y);
+    return _mm512_test_epi8_mask(v, v);
+}
+
 /* The bitset of need[0 .. lim) as 64-bit words (bits past lim clear), lim <= 8192 (bits: 128
  * words; those past 1024 are cleared only when lim is past 1024, those past 4096 only when lim
  * is past 4096: every caller passes 128 words, or 16 with lim below 256, as GCC can see). */
 AVX512 static void need_bits512(const uint8_t *need, uint64_t lim, uint64_t *bits) {
     memset(bits, 0, lim > 4096 ? 1024 : lim > 1024 ? 512 : 128);
-    for (uint64_t y = 0; y < lim; y += 64) {
-        uint64_t left = lim - y;
-        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-        __m512i v = _mm512_maskz_loadu_epi8(in, need + y);   /* no read past lim */
-        bits[y / 64] = _mm512_test_epi8_mask(v, v);
-    }
+    for (uint64_t y = 0; y < lim; y += 64) bits[y / 64] = need_word(need, y, lim);
 }
 
 /* Bit y (below 512) of a register bitset, set, cleared: dword y >> 5, bit y & 31 (the same bit as
@@ -217,12 +222,9 @@ int64_t gr_sparse_pairs_avx512_u16(const uint16_t *restrict t, int64_t m, int64_
             uint16_t yv[CMP_TAIL];
             int nv = 0;
             if (cnt && a + 31 <= hi && bud >= 32)
-                for (uint64_t y = 0; y < lim && nv < cnt; y += 64) {
-                    uint64_t left = lim - y;
-                    __m512i v = _mm512_maskz_loadu_epi8(left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1), need + y);
-                    for (uint64_t k = _mm512_test_epi8_mask(v, v); k && nv < cnt; k &= k - 1)
+                for (uint64_t y = 0; y < lim && nv < cnt; y += 64)
+                    for (uint64_t k = need_word(need, y, lim); k && nv < cnt; k &= k - 1)
                         yv[nv++] = (uint16_t)(y + (uint64_t)__builtin_ctzll(k));
-                }
             while (cnt && a + 31 <= hi && bud >= 32) {
                 int kept = 0;
                 for (int i = 0; i < nv; i++)
@@ -427,8 +429,7 @@ enum { BOTH_FIRST = 64, BOTH_EACH = 128 };   /* pairs from each end: the first g
 AVX512 static void mark_found(uint8_t *mark, const uint8_t *need, const uint64_t *bits, uint64_t lim) {
     const __m512i one = _mm512_set1_epi8(1);
     for (uint64_t y = 0; y < lim; y += 64) {
-        uint64_t left = lim - y;
-        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __mmask64 in = first_lanes(lim - y);
         __m512i v = _mm512_maskz_loadu_epi8(in, need + y);
         __mmask64 found = (__mmask64)bits[y / 64] & ~_mm512_test_epi8_mask(v, v) & in;
         _mm512_mask_storeu_epi8(mark + y, found, one);
@@ -440,8 +441,7 @@ AVX512 static int64_t need_from_bits(uint8_t *need, const uint64_t *now, uint64_
     const __m512i one = _mm512_set1_epi8(1);
     int64_t c = 0;
     for (uint64_t y = 0; y < lim; y += 64) {
-        uint64_t left = lim - y;
-        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __mmask64 in = first_lanes(lim - y);
         _mm512_mask_storeu_epi8(need + y, in, _mm512_maskz_mov_epi8(now[y / 64], one));
         c += __builtin_popcountll(now[y / 64] & in);
     }
@@ -737,8 +737,7 @@ uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, const ui
 uint64_t gr_sparse_least_common_avx512(const uint8_t *mark, const uint8_t *rc, uint64_t P) AVX512;
 uint64_t gr_sparse_least_common_avx512(const uint8_t *mark, const uint8_t *rc, uint64_t P) {
     for (uint64_t x = 0; x < P; x += 64) {
-        uint64_t left = P - x;
-        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __mmask64 in = first_lanes(P - x);
         __m512i u = ~in ? _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x))
                         : _mm512_or_si512(_mm512_loadu_si512((const void *)(mark + x)), _mm512_loadu_si512((const void *)(rc + x)));
         __mmask64 free = _mm512_testn_epi8_mask(u, u) & in;
@@ -750,8 +749,7 @@ int64_t gr_sparse_needed_avx512(const uint8_t *mark, const uint8_t *rc, uint8_t 
 int64_t gr_sparse_needed_avx512(const uint8_t *mark, const uint8_t *rc, uint8_t *need, uint64_t vlim) {
     int64_t count = 0;
     for (uint64_t x = 0; x < vlim; x += 64) {
-        uint64_t left = vlim - x;
-        __mmask64 in = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
+        __mmask64 in = first_lanes(vlim - x);
         __m512i h;
         if (~in) {
             h = _mm512_andnot_si512(_mm512_maskz_loadu_epi8(in, mark + x), _mm512_maskz_loadu_epi8(in, rc + x));
