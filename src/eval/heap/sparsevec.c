@@ -664,6 +664,17 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
         __m512i x = _mm512_xor_si512(ZEXT(tb + (int32_t)(uint32_t)rk[i]), _mm512_set1_epi16((short)v)); \
         return _mm512_ternarylogic_epi32(x, low, _mm512_srl_epi16(x, sh), 0xe2);                      \
     }
+/* The nine accumulators are named variables, not an array: with an array GCC kept two copies of
+ * each and moved one into the other every step (18 register moves a step beside 58 operations). */
+#define ACC_OR2(A, K) A = _mm512_ternarylogic_epi32(A, _mm512_sllv_epi16(one, _mm512_sub_epi16(p, K)),             \
+                                                    _mm512_sllv_epi16(one, _mm512_sub_epi16(q, K)), 0xfe)
+#define ACC_OR1(A, K) A = _mm512_or_si512(A, _mm512_sllv_epi16(one, _mm512_sub_epi16(p, K)))
+#define ACC_ALL(OP, R)                                                                                \
+    do {                                                                                              \
+        OP(a0, k0); OP(a1, k1); OP(a2, k2); OP(a3, k3);                                               \
+        OP(a4, k4); OP(a5, k5); OP(a6, k6); OP(a7, k7);                                               \
+        if ((R) > 8) OP(a8, k8);                                                                      \
+    } while (0)
 #define BATCH32(NAME, T, IDX, R)                                                                      \
     void NAME(const T *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,           \
               uint16_t bits[R][32]) AVX512;                                                           \
@@ -671,28 +682,23 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
               uint16_t bits[R][32]) {                                                                 \
         const T *tb = t + base;                                                                       \
         const __m512i one = _mm512_set1_epi16(1), low = _mm512_set1_epi16((short)((1 << b) - 1));   \
-        const __m512i c16 = _mm512_set1_epi16(16);                                                    \
+        const __m512i k0 = _mm512_setzero_si512(), k1 = _mm512_set1_epi16(16), k2 = _mm512_set1_epi16(32); \
+        const __m512i k3 = _mm512_set1_epi16(48), k4 = _mm512_set1_epi16(64), k5 = _mm512_set1_epi16(80); \
+        const __m512i k6 = _mm512_set1_epi16(96), k7 = _mm512_set1_epi16(112), k8 = _mm512_set1_epi16(128); \
         const __m128i sh = _mm_cvtsi32_si128(1);                                                      \
-        __m512i a[R];                                                                                 \
-        for (int q = 0; q < R; q++) a[q] = _mm512_setzero_si512();                                    \
+        __m512i a0 = k0, a1 = k0, a2 = k0, a3 = k0, a4 = k0, a5 = k0, a6 = k0, a7 = k0, a8 = k0;      \
         /* two rare heaps a step: each register ORs both in one ternary-logic op (0xfe) */         \
         int64_t i = i0;                                                                               \
         for (; i + 2 <= i1; i += 2) {                                                                 \
             __m512i p = IDX(tb, rk, i, low, sh), q = IDX(tb, rk, i + 1, low, sh);                     \
-            for (int r = 0; r < R; r++) {                                                             \
-                a[r] = _mm512_ternarylogic_epi32(a[r], _mm512_sllv_epi16(one, p), _mm512_sllv_epi16(one, q), 0xfe); \
-                p = _mm512_sub_epi16(p, c16);                                                         \
-                q = _mm512_sub_epi16(q, c16);                                                         \
-            }                                                                                         \
+            ACC_ALL(ACC_OR2, R);                                                                      \
         }                                                                                             \
         for (; i < i1; i++) {                                                                         \
             __m512i p = IDX(tb, rk, i, low, sh);                                                      \
-            for (int r = 0; r < R; r++) {                                                             \
-                a[r] = _mm512_or_si512(a[r], _mm512_sllv_epi16(one, p));                              \
-                p = _mm512_sub_epi16(p, c16);                                                         \
-            }                                                                                         \
+            ACC_ALL(ACC_OR1, R);                                                                      \
         }                                                                                             \
-        for (int q = 0; q < R; q++) _mm512_storeu_si512((void *)bits[q], a[q]);                       \
+        __m512i acc[9] = { a0, a1, a2, a3, a4, a5, a6, a7, a8 };                                      \
+        for (int r = 0; r < R; r++) _mm512_storeu_si512((void *)bits[r], acc[r]);                     \
     }
 #define ZEXT16_u16(p) _mm512_loadu_si512((const void *)(p))
 #define ZEXT16_u8(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
