@@ -358,7 +358,8 @@ static void test_lasker(void) {
 
 /* The window theorems (period/window.h), which the table's proved periods and the check queries
  * share: gr_window_emax(p, n) is the largest e whose proof fits in n values, by brute force over
- * e, for random windows; and absurd windows saturate instead of wrapping around. */
+ * e, and gr_window_pmax(n) the largest p with one, by brute force over p, for random windows;
+ * and absurd windows saturate instead of wrapping around. */
 static void test_windows(void) {
     t_rng r = { 7 };
     for (int t = 0; t < 2000; t++) {
@@ -370,6 +371,13 @@ static void test_windows(void) {
             printf("window kind %d m %lld t %lld k %lld, p %lld, n %lld\n", (int)w.kind, (long long)w.m, (long long)w.t,
                    (long long)w.k, (long long)p, (long long)n);
         CHECK_EQ(gr_window_need(&w, 0, p), gr_window_end(&w, 0, p) + p);
+        /* gr_window_pmax: the largest p with some e (gr_proved_least stops there) */
+        int64_t pmax = 0;
+        for (int64_t q = 1; q <= n; q++)
+            if (gr_window_emax(&w, q, n) >= 0) pmax = q;
+        if (!CHECK_EQ(gr_window_pmax(&w, n), pmax))
+            printf("window kind %d m %lld t %lld k %lld, n %lld: pmax\n", (int)w.kind, (long long)w.m, (long long)w.t,
+                   (long long)w.k, (long long)n);
     }
     gr_window tb = { GR_WINDOW_TB, 0, 3, 3 }, sub = { GR_WINDOW_SUBTRACT, INT64_MAX / 2, 0, 0 };
     CHECK_EQ(gr_window_need(&tb, INT64_MAX / 2, 1), INT64_MAX);        /* 3 e overflows */

@@ -42,3 +42,10 @@ int64_t gr_window_emax(const gr_window *w, int64_t p, int64_t n) {
     int64_t rest = n - w->t - w->k * p;      /* k e' <= rest, e' = max(e, 1) */
     return rest < w->k ? -1 : rest / w->k;
 }
+
+int64_t gr_window_pmax(const gr_window *w, int64_t n) {
+    if (w->kind == GR_WINDOW_SUBTRACT) return n - w->m > 0 ? n - w->m : 0;
+    if (w->kind != GR_WINDOW_TB) return n;
+    int64_t room = n - w->t - w->k;          /* k p <= n - t - k: the rest holds e' >= 1 */
+    return room >= w->k ? room / w->k : 0;
+}

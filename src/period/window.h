@@ -26,4 +26,7 @@ int64_t gr_window_end(const gr_window *w, int64_t e, int64_t p);
 int64_t gr_window_need(const gr_window *w, int64_t e, int64_t p);
 /* The largest e whose proof fits in n values (W(e, p) + p <= n), or -1. */
 int64_t gr_window_emax(const gr_window *w, int64_t p, int64_t n);
+/* The largest p with gr_window_emax(w, p, n) >= 0 (0: none); for a window kind with no such
+ * bound, n. */
+int64_t gr_window_pmax(const gr_window *w, int64_t n);
 #endif
