@@ -464,22 +464,24 @@ static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
 #undef ONE_HOT_ROWS8
 #undef ONE_HOT_ROW
 #define BIT_OFF(V, Y) V = _mm512_andnot_si512(_mm512_loadu_si512((const void *)&one_hot[(Y) & 31][31 - ((Y) >> 5)]), V)
-/* For values below 256 (the u8 search and the u16 one packed into bytes: most of the searches),
- * a whole row a value, one_hot8[y] zero but for bit y: the address is y * 64, one shift, where
- * the window above takes six operations a lane to find (16 KB, read-only; measured: the loop
- * over the list was a quarter of the u16 search's time, twelve instructions a lane). */
-#define ONE_HOT8_ROW(y) { [(y) >> 3] = (uint8_t)(1u << ((y) & 7)) }
-#define ONE_HOT8_ROWS8(y) ONE_HOT8_ROW(y), ONE_HOT8_ROW(y + 1), ONE_HOT8_ROW(y + 2), ONE_HOT8_ROW(y + 3), \
-                          ONE_HOT8_ROW(y + 4), ONE_HOT8_ROW(y + 5), ONE_HOT8_ROW(y + 6), ONE_HOT8_ROW(y + 7)
-#define ONE_HOT8_ROWS64(y) ONE_HOT8_ROWS8(y), ONE_HOT8_ROWS8(y + 8), ONE_HOT8_ROWS8(y + 16), ONE_HOT8_ROWS8(y + 24), \
-                           ONE_HOT8_ROWS8(y + 32), ONE_HOT8_ROWS8(y + 40), ONE_HOT8_ROWS8(y + 48), ONE_HOT8_ROWS8(y + 56)
-static const uint8_t one_hot8[256][64] __attribute__((aligned(64))) = {
-    ONE_HOT8_ROWS64(0), ONE_HOT8_ROWS64(64), ONE_HOT8_ROWS64(128), ONE_HOT8_ROWS64(192)
+/* For values below 512 (the u8 search, the u16 one packed into bytes, and the u16 one with one
+ * register: most of the searches), a whole row a value, one_hot9[y] zero but for bit y: the
+ * address is y * 64, one shift, where the window above takes six operations a lane to find
+ * (32 KB, read-only; the bytes search reads only its first half; measured: the loop over the
+ * list was a quarter of the u16 search's time, twelve instructions a lane). */
+#define ONE_HOT9_ROW(y) { [(y) >> 3] = (uint8_t)(1u << ((y) & 7)) }
+#define ONE_HOT9_ROWS8(y) ONE_HOT9_ROW(y), ONE_HOT9_ROW(y + 1), ONE_HOT9_ROW(y + 2), ONE_HOT9_ROW(y + 3), \
+                          ONE_HOT9_ROW(y + 4), ONE_HOT9_ROW(y + 5), ONE_HOT9_ROW(y + 6), ONE_HOT9_ROW(y + 7)
+#define ONE_HOT9_ROWS64(y) ONE_HOT9_ROWS8(y), ONE_HOT9_ROWS8(y + 8), ONE_HOT9_ROWS8(y + 16), ONE_HOT9_ROWS8(y + 24), \
+                           ONE_HOT9_ROWS8(y + 32), ONE_HOT9_ROWS8(y + 40), ONE_HOT9_ROWS8(y + 48), ONE_HOT9_ROWS8(y + 56)
+static const uint8_t one_hot9[512][64] __attribute__((aligned(64))) = {
+    ONE_HOT9_ROWS64(0), ONE_HOT9_ROWS64(64), ONE_HOT9_ROWS64(128), ONE_HOT9_ROWS64(192),
+    ONE_HOT9_ROWS64(256), ONE_HOT9_ROWS64(320), ONE_HOT9_ROWS64(384), ONE_HOT9_ROWS64(448)
 };
-#undef ONE_HOT8_ROWS64
-#undef ONE_HOT8_ROWS8
-#undef ONE_HOT8_ROW
-#define BIT_OFF8(V, Y) V = _mm512_andnot_si512(_mm512_load_si512((const void *)one_hot8[Y]), V)
+#undef ONE_HOT9_ROWS64
+#undef ONE_HOT9_ROWS8
+#undef ONE_HOT9_ROW
+#define BIT_OFF9(V, Y) V = _mm512_andnot_si512(_mm512_load_si512((const void *)one_hot9[Y]), V)
 #define BIT_OFF2(LO, HI, Y)                                                                           \
     do {                                                                                              \
         const uint32_t *row_ = one_hot[(Y) & 31];                                                     \
@@ -573,11 +575,11 @@ int64_t gr_sparse_both_avx512_u16(const uint16_t *restrict t, int64_t m, int64_t
             uint8_t list8[2 * BOTH_EACH + 64] __attribute__((aligned(64)));
 #define XAT_PACKED(B) _mm512_packus_epi16(XAT(B), XAT((B) + 32))
 #define LOOK_PACKED(X) LOOK_BYTES(X, lo, list8)
-            BOTH_GROUPS(64, XAT_PACKED, LOOK_PACKED, BIT_OFF8(lo, y), !_mm512_test_epi64_mask(lo, lo), list8)
+            BOTH_GROUPS(64, XAT_PACKED, LOOK_PACKED, BIT_OFF9(lo, y), !_mm512_test_epi64_mask(lo, lo), list8)
 #undef XAT_PACKED
 #undef LOOK_PACKED
         } else if (P <= 512) {
-            BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF(lo, y), !_mm512_test_epi64_mask(lo, lo), list)
+            BOTH_GROUPS(32, XAT, LOOK_ONE, BIT_OFF9(lo, y), !_mm512_test_epi64_mask(lo, lo), list)
         } else {
             /* values below 1024 in two registers, both and-ed (one with zeros), no branch */
             BOTH_GROUPS(32, XAT, LOOK_TWO, BIT_OFF2(lo, hi2, y),
@@ -623,7 +625,7 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
 #define XAT8(B) _mm512_xor_si512(_mm512_loadu_si512((const void *)(t + (B))),                          \
                                  _mm512_permutexvar_epi8(rev, _mm512_loadu_si512((const void *)(tm - (B) - 63))))
 #define LOOK8(X) LOOK_BYTES(X, ns, list)
-        BOTH_GROUPS(64, XAT8, LOOK8, BIT_OFF8(ns, y), !_mm512_test_epi64_mask(ns, ns), list)
+        BOTH_GROUPS(64, XAT8, LOOK8, BIT_OFF9(ns, y), !_mm512_test_epi64_mask(ns, ns), list)
 #undef XAT8
 #undef LOOK8
         uint64_t now[8] __attribute__((aligned(64)));
@@ -642,7 +644,7 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
 #undef BYTE_CONSTANTS
 #undef BIT_OFF
 #undef BIT_OFF2
-#undef BIT_OFF8
+#undef BIT_OFF9
 
 /* The look-ups of rare heaps i in [i0, i1) for the 32 heaps n0 .. n0 + 31 at once (one thread,
  * sparseheap.c, and the pipeline's members): a rare heap a's 32 look-ups t[n0 + k - s - a] are
