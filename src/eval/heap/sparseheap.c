@@ -181,6 +181,10 @@ int gr_sparse_batch_prep(gr_sparse *s) {
             if (__builtin_parityll(v & s->mask) != s->cc) v |= 1u << b;
             s->bval[idx] = (uint16_t)v;
         }
+        uint32_t pos = 0;                /* the ninth register's values, when all in 256 .. 287 */
+        for (unsigned idx = 128; idx < 144 && pos != UINT32_MAX; idx++)
+            pos = s->bval[idx] >= 256 && s->bval[idx] < 288 ? pos | 1u << (s->bval[idx] - 256) : UINT32_MAX;
+        s->b9pos = pos == UINT32_MAX ? 0 : pos;
         for (unsigned v = 0; v < 256; v++) {
             s->bix[v] = (uint8_t)((v & ((1u << b) - 1)) | ((v >> (b + 1)) << b));
             s->bcm[v] = __builtin_parityll(v & s->mask) == s->cc;

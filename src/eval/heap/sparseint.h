@@ -49,6 +49,9 @@ struct gr_sparse {
                                         * more with a ninth register: bbits[8], indices 128..143) */
     uint16_t bbits[9][32];
     uint16_t bval[144];
+    uint32_t b9pos;                    /* bit j: 256 + j is bval[128 + i] for some i, when the
+                                        * ninth register's values all lie in 256 .. 287 (the
+                                        * mask's lowest bit below 5); else 0 */
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
     /* counted by the pipeline's finisher at every heap, a cache line (the pad) past the
      * fields above, which the members read at every heap: a line the other core wrote costs
@@ -276,8 +279,8 @@ void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, in
 /* The same with a ninth register, indices 128..143 (values from 256 up: u16 tables). */
 void gr_sparse_batch32_u16x9(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                              uint16_t bits[9][32]);
-uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, const uint8_t *ix, const uint8_t *cm, uint64_t P,
-                               const uint8_t *rc, uint8_t *need, int64_t *count, int whole);
+uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, uint32_t w9, uint32_t pos9, const uint8_t *ix,
+                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count, int whole);
 /* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);
@@ -296,10 +299,16 @@ int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pro
 static inline int batch_least(const gr_sparse *s, const uint16_t *bits, uint64_t top, int k, uint8_t *mark,
                               uint64_t P, const uint8_t *rc, uint8_t *need, uint64_t *v, int64_t *count, int whole) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (top > 256)
-        for (uint32_t w = bits[8 * BATCH_HEAPS + k]; w; w &= w - 1) mark[s->bval[128 + __builtin_ctz(w)]] = 1;
-    *v = gr_sparse_batch_least(mark, batch_word(bits, k, 0), batch_word(bits, k, 4), s->bix, s->bcm, P, rc, need,
-                               count, whole);
+    uint32_t w9 = 0, pos9 = 0;     /* the ninth register's marks: in one store when they fit */
+    if (top > 256) {
+        w9 = bits[8 * BATCH_HEAPS + k];
+        pos9 = s->b9pos;
+        if (!pos9) {
+            for (; w9; w9 &= w9 - 1) mark[s->bval[128 + __builtin_ctz(w9)]] = 1;
+        }
+    }
+    *v = gr_sparse_batch_least(mark, batch_word(bits, k, 0), batch_word(bits, k, 4), w9, pos9, s->bix, s->bcm, P, rc,
+                               need, count, whole);
     return *v < (P < 256 ? P : 256) || *v == P;
 #else
     (void)s; (void)bits; (void)top; (void)k; (void)mark; (void)P; (void)rc; (void)need; (void)v; (void)count; (void)whole;
