@@ -182,9 +182,13 @@ int gr_sparse_batch_prep(gr_sparse *s) {
             s->bval[idx] = (uint16_t)v;
         }
         uint32_t pos = 0;                /* the ninth register's values, when all in 256 .. 287 */
-        for (unsigned idx = 128; idx < 144 && pos != UINT32_MAX; idx++)
-            pos = s->bval[idx] >= 256 && s->bval[idx] < 288 ? pos | 1u << (s->bval[idx] - 256) : UINT32_MAX;
-        s->b9pos = pos == UINT32_MAX ? 0 : pos;
+        int fits = 1;
+        for (unsigned idx = 128; idx < 144; idx++) {
+            unsigned v = s->bval[idx];
+            if (v >= 256 && v < 288) pos |= 1u << (v - 256);
+            else fits = 0;
+        }
+        s->b9pos = fits ? pos : 0;
         for (unsigned v = 0; v < 256; v++) {
             s->bix[v] = (uint8_t)((v & ((1u << b) - 1)) | ((v >> (b + 1)) << b));
             s->bcm[v] = __builtin_parityll(v & s->mask) == s->cc;

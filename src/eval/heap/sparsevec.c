@@ -463,10 +463,10 @@ static const uint32_t one_hot[32][64] __attribute__((aligned(64))) = {
 };
 #undef ONE_HOT_ROWS8
 #undef ONE_HOT_ROW
-#define BIT_OFF(V, Y) V = _mm512_andnot_si512(_mm512_loadu_si512((const void *)&one_hot[(Y) & 31][31 - ((Y) >> 5)]), V)
 /* For values below 512 (the u8 search, the u16 one packed into bytes, and the u16 one with one
- * register: most of the searches), a whole row a value, one_hot9[y] zero but for bit y: the
- * address is y * 64, one shift, where the window above takes six operations a lane to find
+ * register: most of the searches; the window above serves the two registers of values to 1024),
+ * a whole row a value, one_hot9[y] zero but for bit y: the address is y * 64, one shift, where
+ * the window takes six operations a lane to find
  * (32 KB, read-only; the bytes search reads only its first half; measured: the loop over the
  * list was a quarter of the u16 search's time, twelve instructions a lane). */
 #define ONE_HOT9_ROW(y) { [(y) >> 3] = (uint8_t)(1u << ((y) & 7)) }
@@ -642,7 +642,6 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
 #undef BOTH_GROUPS
 #undef LOOK_BYTES
 #undef BYTE_CONSTANTS
-#undef BIT_OFF
 #undef BIT_OFF2
 #undef BIT_OFF9
 
