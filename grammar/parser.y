@@ -87,7 +87,7 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %type <coord> table_coord
 %type <gameref> gameref
 %type <posref> posref
-%type <flag> convention conv_opt misere_opt term_opt kind_opt
+%type <flag> convention conv_opt misere_opt term_opt kind_opt solve_kind_opt
 
 %start program
 
@@ -319,8 +319,8 @@ vname
 /* ---- queries ---- */
 query
     : table_query ';'            { $$ = $1; }
-    | SOLVE conv_opt sum ';'
-        { $$ = $3; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->loc = (gr_loc){ @1.off, @3.end - @1.off }; }
+    | SOLVE conv_opt sum solve_kind_opt ';'
+        { $$ = $3; $$->conv = $2 < 0 ? CONV_NORMAL : $2; $$->has_conv = $2 >= 0; $$->outcome = $4; $$->loc = (gr_loc){ @1.off, @3.end - @1.off }; }
     | CHECK gameref check_tail ';'
         { $$ = $3; $$->kind = Q_CHECK; $$->game = $2; $$->loc = (gr_loc){ @2.off, @3.end - @2.off }; }
     | show_query ';'             { $$ = $1; }
@@ -380,6 +380,13 @@ kind_opt
     | OUTCOME                    { $$ = TK_OUTCOME; }
     | IDENT                      { $$ = !strcmp($1, "sg") ? TK_SG : !strcmp($1, "remoteness") ? TK_REMOTENESS : !strcmp($1, "genus") ? TK_GENUS : -1;
                                    if ($$ < 0) { table_kind_error(&@1, scanner, st, $1); YYABORT; } }
+    ;
+
+/* solve ... remoteness: the remoteness asked for where the default declines it (sums/solve.h). */
+solve_kind_opt
+    : %empty                     { $$ = 0; }
+    | IDENT                      { if (strcmp($1, "remoteness")) { yyerror(&@1, scanner, st, "expected 'remoteness' or ';' after the position"); YYABORT; }
+                                   $$ = TK_REMOTENESS; }
     ;
 
 check_tail

@@ -68,7 +68,8 @@ typedef struct gr_answer {
     int has_sg;              /* sg is meaningful: normal play, no draw */
     int64_t sg;              /* Sprague-Grundy value (generalised for loopy games) */
     int has_remoteness;
-    int64_t remoteness;      /* moves to the end under optimal play, when computed */
+    int64_t remoteness;      /* moves to the end under optimal play, when computed (the same
+                              * rule as the solve query's: found where cheap, or asked for) */
     int nwinning;            /* how many winning moves there are (see gr_winning_moves) */
     gr_convention convention; /* the convention the position was solved under */
 } gr_answer;
@@ -145,9 +146,10 @@ GR_API int gr_table(gr_program *p, const char *game, int64_t from, int64_t to, i
 /* Outcomes ('P', 'N', 'D') of game at from..to under conv, into outcomes[0 .. to - from]. */
 GR_API int gr_table_outcomes(gr_program *p, const char *game, int64_t from, int64_t to,
                              gr_convention conv, char *outcomes);
-/* gr_solve and the winning moves at once, as the solve query answers them (the remoteness as
- * its JSON gives it: also computed off the position graph where that graph is small). conv may
- * be GR_OWN_PLAY. *moves (may be NULL) gets an array of ans->nwinning strings, one block freed
+/* gr_solve and the winning moves at once, as the solve query answers them (every call that
+ * solves follows the query's one remoteness rule: found where cheap, else has_remoteness 0;
+ * a position ending in the word "remoteness", "kayles(9) + kayles(12) remoteness", asks for it
+ * as the query does, within the limits). conv may be GR_OWN_PLAY. *moves (may be NULL) gets an array of ans->nwinning strings, one block freed
  * with gr_free (NULL when there are none). */
 GR_API int gr_solve_full(gr_program *p, const char *position, gr_convention conv, gr_answer *ans,
                          char ***moves);

@@ -375,7 +375,11 @@ for ex in hackenbush turning; do
     run "${ex}_theory" "$examples/$ex.game" && cp out theory.out
     run "${ex}_graph" "$examples/$ex.game" --no-theory
     if expect_status 0; then
-        if diff <(sed 's/, remoteness [0-9]*//' out) theory.out >/dev/null; then ok; else bad "--no-theory answers differ"; fi
+        # equal but for remoteness, which the theory's answer finds only where its graph is
+        # small; where it does, the same number as the graph's (line by line)
+        if diff <(sed -E 's/, remoteness [0-9]+//' out) <(sed -E 's/, remoteness ([0-9]+|not computed \([^)]*\))//' theory.out) >/dev/null &&
+           [ -z "$(comm -23 <(grep -n -o '.*, remoteness [0-9]*' theory.out | sort) <(grep -n -o '.*, remoteness [0-9]*' out | sort))" ]
+        then ok; else bad "--no-theory answers differ"; fi
     fi
 done
 

@@ -5,7 +5,6 @@
 #include "check.h"
 #include "parse.h"
 #include "query.h"
-#include "remote.h"
 #include "show.h"
 #include "solve.h"
 #include <pthread.h>
@@ -291,7 +290,7 @@ typedef struct solve_arg {
     char *buf; size_t cap, used;
     int count;
     gr_ctx *grow;                /* gr_solve_full: buf is tracked memory grown to fit */
-    int full;                    /* gr_solve_full: remoteness as the JSON answer gives it */
+    int full;                    /* gr_solve_full: every move kept, in a block of its own */
 } solve_arg;
 
 static void collect_move(void *user, const char *text, uint32_t id) {
@@ -318,9 +317,8 @@ static int solve_body(call *k, gr_module *m, void *arg) {
     gr_solution sol;
     gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
     if (a->full) a->grow = k->c;
-    gr_sum_solve(k->c, m, q->comps, q->ncomps, conv, &sol, collect_move, a);
-    if (a->full && sol.remoteness < 0 && sol.outcome != GR_DRAW && !sol.remoteness_skipped[0])
-        gr_sum_remoteness(k->c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &sol.remoteness);
+    /* the solve query's own path and remoteness rule (sums/solve.h), as every face has them */
+    gr_sum_solve(k->c, m, q->comps, q->ncomps, conv, q->q->outcome == TK_REMOTENESS, &sol, collect_move, a);
     static const char outcome[] = { 'P', 'N', 'D' };
     gr_answer *ans = a->ans;
     memset(ans, 0, sizeof *ans);

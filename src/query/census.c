@@ -151,7 +151,7 @@ static void print_misere_class(const gr_rquery *q, int cls, const int *members, 
     }
 }
 
-static void run_misere_census(const gr_rquery *q, const gr_member_result *res, int *members, int *cls_of, gr_format fmt, FILE *out) {
+static void misere_census_write(const gr_rquery *q, const gr_member_result *res, int *members, int *cls_of, gr_format fmt, FILE *out) {
     int n = q->nmembers, nclasses = 0;
     for (int i = 0; i < n; i++) {
         cls_of[i] = -1;
@@ -175,14 +175,41 @@ static void run_misere_census(const gr_rquery *q, const gr_member_result *res, i
     if (fmt == GR_FMT_TEXT) fputc('\n', out);
 }
 
-void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out) {
+/* The classes of a census in one format (res: the members' results, k their classes; the
+ * rest scratch of n entries each). */
+static void census_write(const gr_rquery *q, const gr_member_result *res, classes *k, int *members, int64_t *offs,
+                         int *root_of, int64_t *off_of, gr_format fmt, FILE *out) {
+    int n = q->nmembers;
+    int nclasses = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t d;
+        nclasses += find(k, i, &d) == i;
+    }
+    if (fmt == GR_FMT_CSV) fputs("class,status,checked_to,period,preperiod,largest,largest_at,members,theorem\n", out);
+    else if (fmt == GR_FMT_TEXT) {
+        fprintf(out, "census %s: %d member%s in %d class%s\n", q->text, n, n == 1 ? "" : "s", nclasses, nclasses == 1 ? "" : "es");
+        fprintf(out, "  class  status            period  preperiod  largest  largest_at  members (d: values from heap n + d of the first)\n");
+    }
+    for (int i = 0; i < n; i++) root_of[i] = find(k, i, &off_of[i]);
+    int cls = 0;
+    for (int root = 0; root < n; root++) {
+        if (root_of[root] != root) continue;
+        int cnt = 0;
+        for (int i = root; i < n; i++)
+            if (root_of[i] == root) { members[cnt] = i; offs[cnt++] = off_of[i]; }
+        print_class(q, ++cls, root, members, offs, cnt, res, fmt, out);
+    }
+    if (fmt == GR_FMT_TEXT) fputc('\n', out);
+}
+
+void gr_run_census(gr_ctx *c, gr_module *m, int qi, const gr_sink *sk) {
     gr_rquery *q = &m->queries[qi];
     int n = q->nmembers;
     gr_member_result *res = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *res));
     gr_members_run(c, m, qi, res);
     if (q->conv == CONV_MISERE) {
         int *members = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *members)), *cls_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cls_of));
-        run_misere_census(q, res, members, cls_of, fmt, out);
+        GR_SINK_EACH(sk, fmt, out) misere_census_write(q, res, members, cls_of, fmt, out);
         gr_free(c, members); gr_free(c, cls_of); gr_free(c, res);
         return;
     }
@@ -194,32 +221,13 @@ void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out) {
             else if (same(res[i].fp_tail, res[j].fp_head)) join(&k, i, j, 1);    /* j(n) = i(n + 1) */
             else if (same(res[j].fp_tail, res[i].fp_head)) join(&k, j, i, 1);    /* i(n) = j(n + 1) */
         }
-    int nclasses = 0;
-    for (int i = 0; i < n; i++) {
-        int64_t d;
-        nclasses += find(&k, i, &d) == i;
-    }
-    if (fmt == GR_FMT_CSV) fputs("class,status,checked_to,period,preperiod,largest,largest_at,members,theorem\n", out);
-    else if (fmt == GR_FMT_TEXT) {
-        fprintf(out, "census %s: %d member%s in %d class%s\n", q->text, n, n == 1 ? "" : "s", nclasses, nclasses == 1 ? "" : "es");
-        fprintf(out, "  class  status            period  preperiod  largest  largest_at  members (d: values from heap n + d of the first)\n");
-    }
     int *members = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *members));
     int64_t *offs = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *offs));
     int *root_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *root_of));
     int64_t *off_of = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *off_of));
-    for (int i = 0; i < n; i++) root_of[i] = find(&k, i, &off_of[i]);
-    int cls = 0;
-    for (int root = 0; root < n; root++) {
-        if (root_of[root] != root) continue;
-        int cnt = 0;
-        for (int i = root; i < n; i++)
-            if (root_of[i] == root) { members[cnt] = i; offs[cnt++] = off_of[i]; }
-        print_class(q, ++cls, root, members, offs, cnt, res, fmt, out);
-    }
+    GR_SINK_EACH(sk, fmt, out) census_write(q, res, &k, members, offs, root_of, off_of, fmt, out);
     gr_free(c, off_of);
     gr_free(c, root_of);
-    if (fmt == GR_FMT_TEXT) fputc('\n', out);
     gr_free(c, offs);
     gr_free(c, members);
     gr_free(c, k.off);

@@ -16,5 +16,5 @@
 #include "query.h"
 
 /* Runs census query qi of m and prints it. */
-void gr_run_census(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out);
+void gr_run_census(gr_ctx *c, gr_module *m, int qi, const gr_sink *sk);
 #endif

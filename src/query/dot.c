@@ -55,7 +55,27 @@ static int write_dot(void *user, FILE *f) {
     return 0;
 }
 
-void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+/* What a dot query wrote, in one format. */
+static void dot_summary(gr_conv conv, const char *position, const char *file, uint32_t n, uint64_t e, uint64_t bold,
+                        gr_format fmt, FILE *out) {
+    if (fmt == GR_FMT_JSON) {
+        fputs("{\"query\":\"dot\",\"position\":", out);
+        gr_json_string(out, position);
+        fprintf(out, ",\"convention\":\"%s\",\"file\":", gr_convention_name(conv));
+        gr_json_string(out, file);
+        fprintf(out, ",\"positions\":%u,\"moves\":%llu,\"winning_moves\":%llu}\n", n, (unsigned long long)e,
+                (unsigned long long)bold);
+    } else if (fmt == GR_FMT_CSV) {
+        fprintf(out, "file,positions,moves,winning_moves\n\"%s\",%u,%llu,%llu\n", file, n, (unsigned long long)e,
+                (unsigned long long)bold);
+    } else {
+        fprintf(out, "dot %s%s%s: wrote %s (%u position%s, %llu move%s, %llu of them winning)\n\n",
+                conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position,
+                file, n, n == 1 ? "" : "s", (unsigned long long)e, e == 1 ? "" : "s", (unsigned long long)bold);
+    }
+}
+
+void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
     gr_conv conv = q->conv;
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
     const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
@@ -67,20 +87,6 @@ void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE
     gr_write_file(c, q->file, write_dot, &j);
     uint32_t n = gr_pg_count(j.pg);
     uint64_t e = gr_pg_edges(j.pg);
-    if (fmt == GR_FMT_JSON) {
-        fputs("{\"query\":\"dot\",\"position\":", out);
-        gr_json_string(out, position);
-        fprintf(out, ",\"convention\":\"%s\",\"file\":", gr_convention_name(conv));
-        gr_json_string(out, q->file);
-        fprintf(out, ",\"positions\":%u,\"moves\":%llu,\"winning_moves\":%llu}\n", n, (unsigned long long)e,
-                (unsigned long long)j.bold);
-    } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "file,positions,moves,winning_moves\n\"%s\",%u,%llu,%llu\n", q->file, n, (unsigned long long)e,
-                (unsigned long long)j.bold);
-    } else {
-        fprintf(out, "dot %s%s%s: wrote %s (%u position%s, %llu move%s, %llu of them winning)\n\n",
-                conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position,
-                q->file, n, n == 1 ? "" : "s", (unsigned long long)e, e == 1 ? "" : "s", (unsigned long long)j.bold);
-    }
+    GR_SINK_EACH(sk, fmt, out) dot_summary(conv, position, q->file, n, e, j.bold, fmt, out);
     gr_sumgraph_free(j.s);
 }

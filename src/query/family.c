@@ -54,7 +54,7 @@ static void print_member(gr_rquery *q, int m, const gr_check_result *r, gr_forma
     }
 }
 
-int gr_run_check_family(gr_ctx *c, gr_module *mod, int qi, gr_format fmt, FILE *out) {
+int gr_run_check_family(gr_ctx *c, gr_module *mod, int qi, const gr_sink *sk) {
     gr_rquery *q = &mod->queries[qi];
     int refuted = 0;
     gr_member_result *res = NULL;
@@ -62,19 +62,22 @@ int gr_run_check_family(gr_ctx *c, gr_module *mod, int qi, gr_format fmt, FILE *
         res = gr_alloc(c, gr_size_mul(c, (size_t)q->nmembers, sizeof *res));
         gr_members_run(c, mod, qi, res);
     }
-    if (fmt == GR_FMT_CSV) fputs("claim,member,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
-    else if (fmt == GR_FMT_TEXT) fprintf(out, "check %s\n", q->text);
+    FILE *csv = sk->out[GR_FMT_CSV], *text = sk->out[GR_FMT_TEXT];
+    if (csv) fputs("claim,member,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", csv);
+    if (text) fprintf(text, "check %s\n", q->text);
     for (int m = 0; m < q->nmembers; m++) {
         gr_check_result r;
         q->game = q->members[m];
         if (res) r = res[m].check;
         else gr_check_run(c, q, &r);
         refuted |= r.status == GR_CHECK_REFUTED;
-        print_member(q, m, &r, fmt, out);
-        fflush(out);     /* each member's line reaches the reader when it is known */
+        GR_SINK_EACH(sk, fmt, out) {
+            print_member(q, m, &r, fmt, out);
+            fflush(out);     /* each member's line reaches the reader when it is known */
+        }
     }
     gr_free(c, res);
     q->game = q->members[0];
-    if (fmt == GR_FMT_TEXT) fputc('\n', out);
+    if (text) fputc('\n', text);
     return refuted;
 }

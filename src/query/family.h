@@ -9,5 +9,5 @@
 
 /* Runs q (q->nmembers > 0, a periodicity check) and prints it; returns 1 if a member's claim
  * was refuted. */
-int gr_run_check_family(gr_ctx *c, gr_module *m, int qi, gr_format fmt, FILE *out);
+int gr_run_check_family(gr_ctx *c, gr_module *m, int qi, const gr_sink *sk);
 #endif

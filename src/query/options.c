@@ -62,10 +62,8 @@ gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_opt
     return conv;
 }
 
-void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    option_list l = { .c = c };
-    gr_conv conv = collect(c, m, q, &l);
-    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
+static void options_write(gr_conv conv, const char *position, const option_list *lp, gr_format fmt, FILE *out) {
+    const option_list l = *lp;
     static const char OUT[] = { 'P', 'N', 'D' };
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"options\",\"position\":", out);
@@ -104,5 +102,12 @@ void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, 
         }
         fputc('\n', out);
     }
+}
+
+void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
+    option_list l = { .c = c };
+    gr_conv conv = collect(c, m, q, &l);
+    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
+    GR_SINK_EACH(sk, fmt, out) options_write(conv, position, &l, fmt, out);
     gr_free(c, l.v);
 }

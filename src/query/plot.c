@@ -371,11 +371,8 @@ static int plot_file(gr_ctx *c, const gr_rquery *q, plot_job *j) {
 }
 #endif
 
-void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    plot_job j;
-    plot_prepare(c, m, q, &j);   /* the table is computed either way: the answer's sizes, a limit */
-    int drawn = plot_file(c, q, &j);
-    gr_free(c, j.vals);
+static void plot_write(const gr_rquery *q, const plot_job *jp, int drawn, gr_format fmt, FILE *out) {
+    const plot_job j = *jp;
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"plot\",\"game\":", out);
         gr_json_string(out, q->game->name);
@@ -398,4 +395,12 @@ void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FIL
         fprintf(out, "plot %s: not drawn here (this build has no cairo; %s not written, %dx%d, %lld position%s); %s\n\n",
                 j.title, q->file, j.width, j.height, (long long)(j.rows * j.cols), j.rows * j.cols == 1 ? "" : "s", instead);
     }
+}
+
+void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
+    plot_job j;
+    plot_prepare(c, m, q, &j);   /* the table is computed either way: the answer's sizes, a limit */
+    int drawn = plot_file(c, q, &j);
+    gr_free(c, j.vals);
+    GR_SINK_EACH(sk, fmt, out) plot_write(q, &j, drawn, fmt, out);
 }

@@ -236,28 +236,29 @@ static void table_text_graph(FILE *out, const gr_rquery *q, const gr_table_data 
     }
 }
 
-static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
+static void table_write(FILE *out, gr_format fmt, const gr_rquery *q, const gr_table_data *t) {
+    if (fmt == GR_FMT_JSON) { table_json(out, q, t); return; }
+    if (fmt == GR_FMT_CSV) { table_csv(out, q, t); return; }
+    fprintf(out, "%s: %s%s\n", q->text,
+            t->kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
+            t->kind == TK_REMOTENESS ? (t->conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :
+            t->outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" :
+            t->conv == CONV_ANYLEAF ? "values after leaf deletion (- at a leaf)" : "Sprague-Grundy values",
+            t->conv != CONV_NORMAL && !q->q->has_conv ? " (the rule set is played misere)" : "");
+    if (q->vertex_list) table_text_graph(out, q, t);
+    else if (q->ndims == 2) table_text_2d(out, q, t);
+    else table_text_1d(out, q, t);
+    fputc('\n', out);
+}
+
+static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
     gr_table_data t = { 0 };
     gr_table_compute(c, m, q, &t);
     /* A streamed table computes its first block before writing a byte, so an error there
-     * (a set builder that is not a subtraction set, say) leaves no half-written table. */
-    if (t.stream && t.rows > 0) (void)gr_table_cell(&t, 0);
-    if (fmt == GR_FMT_JSON) table_json(out, q, &t);
-    else if (fmt == GR_FMT_CSV) table_csv(out, q, &t);
-    else {
-        /* the text form sizes its columns by the widest value, so it needs them all first */
-        if (t.stream && t.rows > 0) (void)gr_table_cell(&t, t.rows - 1);
-        fprintf(out, "%s: %s%s\n", q->text,
-                t.kind == TK_GENUS ? "genus (g^lambda: the superscript's last two digits repeat)" :
-                t.kind == TK_REMOTENESS ? (t.conv == CONV_EVERY ? "step numbers (0 at a leaf)" : "remoteness (moves to the end, the winner hurrying)") :
-                t.outcome ? "outcomes (P: the player to move loses, N: wins, D: draw)" :
-                t.conv == CONV_ANYLEAF ? "values after leaf deletion (- at a leaf)" : "Sprague-Grundy values",
-                t.conv != CONV_NORMAL && !q->q->has_conv ? " (the rule set is played misere)" : "");
-        if (q->vertex_list) table_text_graph(out, q, &t);
-        else if (q->ndims == 2) table_text_2d(out, q, &t);
-        else table_text_1d(out, q, &t);
-        fputc('\n', out);
-    }
+     * (a set builder that is not a subtraction set, say) leaves no half-written table; the
+     * text form sizes its columns by the widest value, so it needs them all first. */
+    if (t.stream && t.rows > 0) (void)gr_table_cell(&t, sk->out[GR_FMT_TEXT] ? t.rows - 1 : 0);
+    GR_SINK_EACH(sk, fmt, out) table_write(out, fmt, q, &t);
     gr_free(c, t.vals);
     gr_free(c, t.stream);
 }
@@ -275,17 +276,10 @@ static void keep_move(void *user, const char *text, uint32_t id) {
     l->v[l->n++] = gr_strndup(l->c, text, strlen(text));
 }
 
-static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out) {
-    gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
-    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
-    move_list moves = { .c = c };
-    gr_solution sol;
-    gr_sum_solve(c, m, q->comps, q->ncomps, conv, &sol, keep_move, &moves);
-    int outcome = sol.outcome;
-    int64_t sg = sol.sg, remoteness = sol.remoteness;
-    /* JSON names the remoteness; off the graph path it needs a graph of its own, if small. */
-    if (fmt == GR_FMT_JSON && remoteness < 0 && outcome != GR_DRAW && !sol.remoteness_skipped[0])
-        gr_sum_remoteness(c, m, q->comps, q->ncomps, conv, GR_REMOTENESS_GRAPH_MAX, &remoteness);
+static void solve_write(FILE *out, gr_format fmt, gr_conv conv, const char *position, const gr_solution *sol,
+                        const move_list *moves) {
+    int outcome = sol->outcome;
+    int64_t sg = sol->sg, remoteness = sol->remoteness;
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         gr_json_string(out, position);
@@ -294,15 +288,15 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fputs(",\"remoteness\":", out);
         if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
-        for (size_t i = 0; i < moves.n; i++) { if (i) fputc(',', out); gr_json_string(out, moves.v[i]); }
+        for (size_t i = 0; i < moves->n; i++) { if (i) fputc(',', out); gr_json_string(out, moves->v[i]); }
         fputc(']', out);
-        if (sol.moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol.moves_unlisted);
+        if (sol->moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol->moves_unlisted);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fprintf(out, "position,convention,outcome,sg,winning_moves\n\"%s\",%s,%c,", position, gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         if (sg >= 0) fprintf(out, "%lld", (long long)sg);
         fputs(",\"", out);
-        for (size_t i = 0; i < moves.n; i++) fprintf(out, "%s%s", i ? "; " : "", moves.v[i]);
+        for (size_t i = 0; i < moves->n; i++) fprintf(out, "%s%s", i ? "; " : "", moves->v[i]);
         fputs("\"\n", out);
     } else {
         static const char *meaning[] = { "the player to move loses", "the player to move wins", "a draw: optimal play never ends" };
@@ -310,73 +304,88 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt
         fprintf(out, "  outcome %c (%s)", OUTCOME_CHAR[outcome], meaning[outcome]);
         if (sg >= 0) fprintf(out, ", sg %lld", (long long)sg);
         if (remoteness >= 0) fprintf(out, ", remoteness %lld", (long long)remoteness);
-        else if (sol.remoteness_skipped[0]) fprintf(out, ", remoteness not computed (%s)", sol.remoteness_skipped);
+        else if (sol->remoteness_skipped[0]) fprintf(out, ", remoteness not computed (%s)", sol->remoteness_skipped);
         fputc('\n', out);
-        if (moves.n == 0) fprintf(out, sol.moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
+        if (moves->n == 0) fprintf(out, sol->moves_partial == 2 ? "  winning moves: none found (cuts inside the largest cycles were not searched)\n" : "  winning moves: none\n");
         else {
-            if (sol.moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves.n);
-            else if (sol.moves_partial) fprintf(out, "  winning moves (one shown; others were not searched for):\n");
-            else if (sol.moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol.moves_unlisted + (long long)moves.n, moves.n);
-            else fprintf(out, "  winning moves (%zu):\n", moves.n);
-            for (size_t i = 0; i < moves.n; i++) fprintf(out, "    -> %s\n", moves.v[i]);
-            if (sol.moves_unlisted)
+            if (sol->moves_partial == 2) fprintf(out, "  winning moves (%zu found; cuts inside the largest cycles were not searched):\n", moves->n);
+            else if (sol->moves_partial) fprintf(out, "  winning moves (one shown; others were not searched for):\n");
+            else if (sol->moves_unlisted) fprintf(out, "  winning moves (%lld; %zu listed):\n", (long long)sol->moves_unlisted + (long long)moves->n, moves->n);
+            else fprintf(out, "  winning moves (%zu):\n", moves->n);
+            for (size_t i = 0; i < moves->n; i++) fprintf(out, "    -> %s\n", moves->v[i]);
+            if (sol->moves_unlisted)
                 fprintf(out, "    ... and %lld more, not listed (moves within heaps past 2^20: the first 100 of each are)\n",
-                        (long long)sol.moves_unlisted);
+                        (long long)sol->moves_unlisted);
         }
         fputc('\n', out);
     }
+}
+
+static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
+    gr_conv conv = gr_sum_convention(q->comps, q->ncomps, q->q->has_conv, q->conv);
+    const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
+    move_list moves = { .c = c };
+    gr_solution sol;
+    gr_sum_solve(c, m, q->comps, q->ncomps, conv, q->q->outcome == TK_REMOTENESS, &sol, keep_move, &moves);
+    GR_SINK_EACH(sk, fmt, out) solve_write(out, fmt, conv, position, &sol, &moves);
     gr_free(c, moves.v);
 }
 
 /* ---- check ---- */
-static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, gr_format fmt, FILE *out) {
-    /* (with --histogram a family's periodic check is refused by the long search) */
-    if (q->nmembers && q->check != CK_FORMULA && !(c->histogram && q->check == CK_PERIODIC))
-        return gr_run_check_family(c, m, qi, fmt, out);
-    gr_check_result r;
-    memset(&r, 0, sizeof r);
-    if (c->histogram && q->check == CK_PERIODIC) {   /* a long search, its rows printed as it goes */
-        c->histogram_out = fmt == GR_FMT_CSV ? NULL : out;
-        c->histogram_json = fmt == GR_FMT_JSON;
-        gr_long_search(c, q, &r);
-        c->histogram_out = NULL;
-    } else gr_check_run(c, q, &r);
-    const char *status = gr_check_status_name(r.status);
+static void check_write(FILE *out, gr_format fmt, const gr_rquery *q, const gr_check_result *r) {
+    const char *status = gr_check_status_name(r->status);
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"check\",\"claim\":");
         gr_json_string(out, q->text);
         fprintf(out, ",\"status\":\"%s\"", status);
-        if (r.has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r.period, (long long)r.preperiod);
+        if (r->has_period) fprintf(out, ",\"period\":%lld,\"preperiod\":%lld", (long long)r->period, (long long)r->preperiod);
         else fprintf(out, ",\"period\":null,\"preperiod\":null");
-        fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r.checked_to,
-                r.has_counterexample ? r.counterexample_json : "null");
-        if (r.has_period) fprintf(out, ",\"saltus\":%lld", (long long)r.saltus);
-        gr_check_columns_json(&r, out);
+        fprintf(out, ",\"checked_to\":%lld,\"counterexample\":%s", (long long)r->checked_to,
+                r->has_counterexample ? r->counterexample_json : "null");
+        if (r->has_period) fprintf(out, ",\"saltus\":%lld", (long long)r->saltus);
+        gr_check_columns_json(r, out);
         fprintf(out, ",\"theorem\":");
-        gr_json_string(out, r.theorem);
-        gr_check_kernel_json(&r, out);
+        gr_json_string(out, r->theorem);
+        gr_check_kernel_json(r, out);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
         fputs("claim,status,period,preperiod,saltus,checked_to" GR_CHECK_COLUMNS_CSV "\n", out);
         gr_csv_string(out, q->text);
         fprintf(out, ",%s,", status);
-        if (r.has_period) fprintf(out, "%lld,%lld,%lld", (long long)r.period, (long long)r.preperiod, (long long)r.saltus);
+        if (r->has_period) fprintf(out, "%lld,%lld,%lld", (long long)r->period, (long long)r->preperiod, (long long)r->saltus);
         else fputs(",,", out);
-        fprintf(out, ",%lld", (long long)r.checked_to);
-        gr_check_columns_csv(&r, out);
+        fprintf(out, ",%lld", (long long)r->checked_to);
+        gr_check_columns_csv(r, out);
         fputc('\n', out);
     } else {
         fprintf(out, "check %s\n  %s", q->text, status);
-        if (r.has_period) {
-            fprintf(out, ": period %lld, preperiod %lld", (long long)r.period, (long long)r.preperiod);
-            if (r.saltus) fprintf(out, ", saltus %lld", (long long)r.saltus);
+        if (r->has_period) {
+            fprintf(out, ": period %lld, preperiod %lld", (long long)r->period, (long long)r->preperiod);
+            if (r->saltus) fprintf(out, ", saltus %lld", (long long)r->saltus);
         }
-        fprintf(out, " (checked to %lld)\n", (long long)r.checked_to);
-        if (r.has_counterexample) fprintf(out, "  counterexample: %s\n", r.counterexample_text);
-        if (r.theorem[0]) fprintf(out, "  %s\n", r.theorem);
-        gr_check_columns_text(&r, "  ", out);
+        fprintf(out, " (checked to %lld)\n", (long long)r->checked_to);
+        if (r->has_counterexample) fprintf(out, "  counterexample: %s\n", r->counterexample_text);
+        if (r->theorem[0]) fprintf(out, "  %s\n", r->theorem);
+        gr_check_columns_text(r, "  ", out);
         fputc('\n', out);
     }
+}
+
+static int run_check(gr_ctx *c, gr_module *m, int qi, gr_rquery *q, const gr_sink *sk) {
+    /* (with --histogram a family's periodic check is refused by the long search) */
+    if (q->nmembers && q->check != CK_FORMULA && !(c->histogram && q->check == CK_PERIODIC))
+        return gr_run_check_family(c, m, qi, sk);
+    gr_check_result r;
+    memset(&r, 0, sizeof r);
+    if (c->histogram && q->check == CK_PERIODIC) {
+        /* A long search prints its rows as it goes, to one stream: the text's, else the
+         * JSON's (CSV has only the final row). */
+        c->histogram_out = sk->out[GR_FMT_TEXT] ? sk->out[GR_FMT_TEXT] : sk->out[GR_FMT_JSON];
+        c->histogram_json = !sk->out[GR_FMT_TEXT] && sk->out[GR_FMT_JSON];
+        gr_long_search(c, q, &r);
+        c->histogram_out = NULL;
+    } else gr_check_run(c, q, &r);
+    GR_SINK_EACH(sk, fmt, out) check_write(out, fmt, q, &r);
     return r.status == GR_CHECK_REFUTED;
 }
 
@@ -384,8 +393,9 @@ int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out) {
     return gr_run_queries_ex(c, m, fmt, out, NULL, NULL);
 }
 
-int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int after_another) {
+int gr_run_query_formats(gr_ctx *c, gr_module *m, int i, FILE *const outs[3], int after_another) {
     gr_rquery *q = &m->queries[i];
+    gr_sink sk = { { outs[0], outs[1], outs[2] } };
     int refuted = 0;
     c->query_no = i + 1;            /* for a limit's message */
     c->query_text = q->text;
@@ -393,21 +403,28 @@ int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int a
     c->limit_note[0] = '\0';
     gr_eval_at(c, NULL, 0);
     /* CSV blocks name themselves when more than one query runs. */
-    if (fmt == GR_FMT_CSV && after_another) fputc('\n', out);
-    if (fmt == GR_FMT_CSV && c->query_only == 0 && m->nqueries > 1)
-        fprintf(out, "# %s%s\n", q->kind == Q_CHECK ? "check " : q->kind == Q_CENSUS ? "census " : "", q->text);
+    FILE *csv = sk.out[GR_FMT_CSV];
+    if (csv && after_another) fputc('\n', csv);
+    if (csv && c->query_only == 0 && m->nqueries > 1)
+        fprintf(csv, "# %s%s\n", q->kind == Q_CHECK ? "check " : q->kind == Q_CENSUS ? "census " : "", q->text);
     switch (q->kind) {
-    case Q_TABLE: run_table(c, m, q, fmt, out); break;
-    case Q_SOLVE: run_solve(c, m, q, fmt, out); break;
-    case Q_CHECK: refuted = run_check(c, m, i, q, fmt, out); break;
-    case Q_PLOT: gr_run_plot(c, m, q, fmt, out); break;
-    case Q_DOT: gr_run_dot(c, m, q, fmt, out); break;
-    case Q_OPTIONS: gr_run_options(c, m, q, fmt, out); break;
-    case Q_QUOTIENT: gr_run_quotient(c, m, q, fmt, out); break;
-    case Q_CENSUS: gr_run_census(c, m, i, fmt, out); break;
+    case Q_TABLE: run_table(c, m, q, &sk); break;
+    case Q_SOLVE: run_solve(c, m, q, &sk); break;
+    case Q_CHECK: refuted = run_check(c, m, i, q, &sk); break;
+    case Q_PLOT: gr_run_plot(c, m, q, &sk); break;
+    case Q_DOT: gr_run_dot(c, m, q, &sk); break;
+    case Q_OPTIONS: gr_run_options(c, m, q, &sk); break;
+    case Q_QUOTIENT: gr_run_quotient(c, m, q, &sk); break;
+    case Q_CENSUS: gr_run_census(c, m, i, &sk); break;
     }
-    fflush(out);   /* each answer reaches the reader when its query ends */
+    GR_SINK_EACH(&sk, fmt, out) { (void)fmt; fflush(out); }   /* each answer reaches the reader when its query ends */
     return refuted;
+}
+
+int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int after_another) {
+    FILE *outs[3] = { NULL, NULL, NULL };
+    outs[fmt] = out;
+    return gr_run_query_formats(c, m, i, outs, after_another);
 }
 
 int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_query_start_fn start, void *user) {

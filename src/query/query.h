@@ -7,6 +7,16 @@
 
 typedef enum { GR_FMT_TEXT, GR_FMT_CSV, GR_FMT_JSON } gr_format;
 
+/* Where one answer goes: a stream per format, indexed by gr_format (NULL: not wanted). Each
+ * query makes its answer once, as data, and then writes it to every stream of the sink in that
+ * stream's format: the formats compute nothing of their own, so text, CSV and JSON of one run
+ * agree and cost the same. */
+typedef struct gr_sink { FILE *out[3]; } gr_sink;
+/* for (each format fmt with a stream out in sink s) body */
+#define GR_SINK_EACH(s, fmt, out) \
+    for (gr_format fmt = GR_FMT_TEXT; fmt <= GR_FMT_JSON; fmt = (gr_format)(fmt + 1)) \
+        for (FILE *out = (s)->out[fmt]; out; out = NULL)
+
 /* Returns GR_EXIT_OK, or GR_EXIT_REFUTED if a check was refuted. Failures longjmp. */
 int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out);
 /* The same, calling start (if not NULL) before each query runs, so the command can say where
@@ -16,6 +26,10 @@ int gr_run_queries_ex(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out, gr_quer
 /* Runs query i alone (after_another: an answer was written before it, for CSV's blank line);
  * returns 1 if it was a refuted check. The parallel runner (cli/parallel.h) calls it. */
 int gr_run_query(gr_ctx *c, gr_module *m, int i, gr_format fmt, FILE *out, int after_another);
+/* Runs query i once: its answer is made once and written in every format whose stream in outs
+ * (indexed by gr_format) is not NULL (the web page asks for text and JSON at once). Returns 1
+ * when it was a refuted check. Failures longjmp as gr_run_query's do. */
+int gr_run_query_formats(gr_ctx *c, gr_module *m, int i, FILE *const outs[3], int after_another);
 /* --explain: the evaluator and kernel of every rule set, and why. */
 void gr_explain(gr_ctx *c, gr_module *m, FILE *out);
 #endif

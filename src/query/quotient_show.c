@@ -17,8 +17,8 @@ static void json_str(FILE *out, const char *s) {
 
 /* How far a quotient got (heaps 0..last proved, then heap `stopped` not added, and why): the
  * order at each heap and what the search at the stopped heap proved, in every format. */
-static void show_partial(const gr_quotient *q, gr_game *g, int64_t to, int64_t last, int64_t stopped, const char *why,
-                         gr_format fmt, FILE *out) {
+static void partial_write(const gr_quotient *q, gr_game *g, int64_t to, int64_t last, int64_t stopped, const char *why,
+                          gr_format fmt, FILE *out) {
     int cert = q->cert_heap == stopped && q->ngames == 1 && stopped > 0;   /* what its refuted candidates proved */
     if (fmt == GR_FMT_JSON) {
         fputs("{\"query\":\"quotient\",\"game\":", out);
@@ -45,9 +45,14 @@ static void show_partial(const gr_quotient *q, gr_game *g, int64_t to, int64_t l
     }
 }
 
+static void show_partial(const gr_quotient *q, gr_game *g, int64_t to, int64_t last, int64_t stopped, const char *why,
+                         const gr_sink *sk) {
+    GR_SINK_EACH(sk, fmt, out) partial_write(q, g, to, last, stopped, why, fmt, out);
+}
+
 /* The quotient of g's heaps 0..to; a limit (--max-time, --max-memory) in its search shows how
  * far it got before the limit's message, as a search that stopped at its own limits does. */
-static gr_quotient *quotient_or_how_far(gr_ctx *c, const gr_quotient_cap *Q, gr_game *g, int64_t to, gr_format fmt, FILE *out,
+static gr_quotient *quotient_or_how_far(gr_ctx *c, const gr_quotient_cap *Q, gr_game *g, int64_t to, const gr_sink *sk,
                                         char *why, size_t cap) {
     gr_guard gd;
     gr_guard_enter(c, &gd);
@@ -63,7 +68,7 @@ static gr_quotient *quotient_or_how_far(gr_ctx *c, const gr_quotient_cap *Q, gr_
             if (len >= sizeof lim) len = sizeof lim - 1;
             memcpy(lim, e, len);
             lim[len] = '\0';
-            show_partial(q, g, to, last, last + 1, lim, fmt, out);
+            show_partial(q, g, to, last, last + 1, lim, sk);
         }
         gr_guard_rethrow(c, &gd);
     }
@@ -72,31 +77,10 @@ static gr_quotient *quotient_or_how_far(gr_ctx *c, const gr_quotient_cap *Q, gr_
     return q;
 }
 
-void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt, FILE *out) {
-    (void)m;
-    gr_game *g = r->game;
-    int64_t to = r->hi[0];
-    char why[512];
-    const gr_quotient_cap *Q = gr_cap_quotient(g, why, sizeof why);
-    gr_quotient *q = Q ? quotient_or_how_far(c, Q, g, to, fmt, out, why, sizeof why) : NULL;
-    if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
-    if (q->failed && q->failed <= to) {
-        /* how far it got: the order at each heap proved, then the limit (status 3) */
-        int64_t last = q->failed - 1;
-        show_partial(q, g, to, last, q->failed, q->why_failed, fmt, out);
-        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
-                g->name, (long long)last, q->order_at[last], (long long)q->failed, q->why_failed);
-    }
-    /* computed further before (the evaluators' cache): the quotient of 0..to itself, so the
-     * answer does not depend on what was asked first */
-    gr_quotient *own = NULL;
-    if (q->nheaps > (to + 1) * q->ngames) q = own = Q->restrict_to(c, q, to);
-    if (!q->proved) Q->prove(c, q);
-    gr_presentation pr;
-    Q->present(c, q, &pr);
-    char tame[32];
-    if (pr.tame_k > 0) snprintf(tame, sizeof tame, "T%d", pr.tame_k);
-    else snprintf(tame, sizeof tame, pr.tame_k < 0 ? "trivial" : "wild");
+/* The quotient of heaps 0..to in one format. */
+static void quotient_write(gr_ctx *c, const gr_quotient_cap *Q, gr_quotient *q, const gr_presentation *p, gr_game *g,
+                           int64_t to, const char *tame, gr_format fmt, FILE *out) {
+    const gr_presentation pr = *p;
     if (fmt == GR_FMT_JSON) {
         fprintf(out, "{\"query\":\"quotient\",\"game\":");
         json_str(out, g->name);
@@ -141,6 +125,34 @@ void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, gr_format fmt,
         if (!q->proved) fprintf(out, "  the quotient of heaps 0..%lld only; larger heaps may make it grow\n", (long long)to);
         fputc('\n', out);
     }
+}
+
+void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *r, const gr_sink *sk) {
+    (void)m;
+    gr_game *g = r->game;
+    int64_t to = r->hi[0];
+    char why[512];
+    const gr_quotient_cap *Q = gr_cap_quotient(g, why, sizeof why);
+    gr_quotient *q = Q ? quotient_or_how_far(c, Q, g, to, sk, why, sizeof why) : NULL;
+    if (!q) gr_fail_at(c, r->q->game.loc, GR_EXIT_INPUT, "no misere quotient: %s", why);
+    if (q->failed && q->failed <= to) {
+        /* how far it got: the order at each heap proved, then the limit (status 3) */
+        int64_t last = q->failed - 1;
+        show_partial(q, g, to, last, q->failed, q->why_failed, sk);
+        gr_fail(c, GR_EXIT_LIMIT, "misere quotient of %s: the quotient of heaps 0..%lld (order %d) was not extended to heap %lld: %s; computed no further",
+                g->name, (long long)last, q->order_at[last], (long long)q->failed, q->why_failed);
+    }
+    /* computed further before (the evaluators' cache): the quotient of 0..to itself, so the
+     * answer does not depend on what was asked first */
+    gr_quotient *own = NULL;
+    if (q->nheaps > (to + 1) * q->ngames) q = own = Q->restrict_to(c, q, to);
+    if (!q->proved) Q->prove(c, q);
+    gr_presentation pr;
+    Q->present(c, q, &pr);
+    char tame[32];
+    if (pr.tame_k > 0) snprintf(tame, sizeof tame, "T%d", pr.tame_k);
+    else snprintf(tame, sizeof tame, pr.tame_k < 0 ? "trivial" : "wild");
+    GR_SINK_EACH(sk, fmt, out) quotient_write(c, Q, q, &pr, g, to, tame, fmt, out);
     Q->presentation_free(c, &pr);
     Q->free(c, own);
 }

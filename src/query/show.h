@@ -1,14 +1,14 @@
 /* show: the queries that show or export rather than answer: plot (plot.c, a picture of a
  * table drawn with cairo), dot (dot.c, the position graph for Graphviz) and options
- * (options.c, every move and the value it leads to). Each writes its summary line (or CSV,
- * or JSON object) to out; plot and dot also write their file, whole or not at all. */
+ * (options.c, every move and the value it leads to). Each makes its answer once and writes
+ * its summary line (or CSV, or JSON object) to every stream of the sink (query.h); plot and dot also write their file, whole or not at all. */
 #ifndef GRUNDY_SHOW_H
 #define GRUNDY_SHOW_H
 #include "query.h"
 
-void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
-void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
-void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
+void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
+void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 /* The answers of an options query as data (the public API): fn gets each move once, with the
  * SG value it leads to (-1: none) and the outcome; returns the convention they are under. */
 typedef void (*gr_move_option_fn)(void *user, const char *text, int64_t sg, int outcome);
@@ -17,7 +17,7 @@ gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_opt
  * to q->file; *width, *height get its size. */
 void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width, int *height);
 /* quotient G(0..n): the misere quotient of the heaps (quotient_show.c). */
-void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_format fmt, FILE *out);
+void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 
 /* From tables.c: a table's values as the table query computes them (row-major, rows along the
  * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),

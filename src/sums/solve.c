@@ -6,6 +6,7 @@
 #include "anyleaf.h"
 #include "every.h"
 #include "misere.h"
+#include "remote.h"
 #include <string.h>
 
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv) {
@@ -80,7 +81,30 @@ int gr_sum_theory(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
     return t->decided;
 }
 
-void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+/* The one remoteness rule, whatever face asked (text, CSV, JSON, the C API, Python, the page):
+ * a remoteness the answer's own path did not give (a sum answered by values or by a theory) is
+ * looked for by a bounded graph of the sum (remote.h: at most 2^18 positions and about 10 ms,
+ * declined at once where the sum's estimated graph is far past that); asked for (`solve ...
+ * remoteness`), by the sum's whole position graph, within --max-positions, --max-memory and
+ * --max-time like any graph (a limit stops the query with status 3). When none is found the
+ * answer says why, so every face can say "not computed" where it was not. */
+static void remoteness_by_rule(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int asked,
+                               gr_solution *out) {
+    if (out->remoteness >= 0 || out->outcome == GR_DRAW || out->remoteness_skipped[0]) return;
+    if (!asked) {
+        if (!gr_sum_remoteness(c, m, comps, n, conv, GR_REMOTENESS_GRAPH_MAX, &out->remoteness))
+            snprintf(out->remoteness_skipped, sizeof out->remoteness_skipped,
+                     "past a solve's bound; 'solve ... remoteness' asks for it");
+        return;
+    }
+    gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
+    uint32_t id = gr_sumgraph_add(s, comps, n);
+    gr_sumgraph_solve(s);
+    out->remoteness = gr_pg_remoteness(gr_sumgraph_pg(s), id);
+    gr_sumgraph_free(s);
+}
+
+void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int remoteness,
                   gr_solution *out, gr_child_fn fn, void *user) {
     out->sg = out->remoteness = -1;
     out->remoteness_skipped[0] = 0;
@@ -121,6 +145,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         gr_sumgraph_free(s);
     }
     gr_free(c, vals);
+    remoteness_by_rule(c, m, comps, n, conv, remoteness, out);
 }
 
 /* The position of cell i: a vertex, the box's coordinates, or for coin turning (whose tables

@@ -13,9 +13,9 @@
 typedef struct gr_solution {
     int outcome;            /* gr_outcome: GR_LOSS (P), GR_WIN (N), GR_DRAW (D) */
     int64_t sg;             /* -1: none (not normal play, a draw, or a win by a terminal) */
-    int64_t remoteness;     /* -1: not computed or a draw */
-    char remoteness_skipped[96];  /* remoteness -1 because a bounded search gave up: why ("over N
-                                   * positions"); the sum's graph is larger still, so none is tried */
+    int64_t remoteness;     /* -1: not computed (then remoteness_skipped says why) or a draw */
+    char remoteness_skipped[96];  /* remoteness -1 because a bounded search gave up or was declined:
+                                   * why ("over N positions"), as every face prints it */
     int moves_partial;      /* 1: one winning move, others not searched for (a theory's strategy); 2: a search under a
                              * work budget stopped (cuts inside large Hackenbush cycles); 0: all */
     int64_t moves_unlisted; /* winning moves of huge heaps beyond those listed (100 a heap) */
@@ -41,8 +41,10 @@ int gr_sum_theory_table(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr
 /* The convention a query means: as written, else a lone component's own play. */
 gr_conv gr_sum_convention(const gr_comp *comps, int n, int has_conv, gr_conv conv);
 /* Solves comps[0..n) under conv; every winning move (rendered as the position is written)
- * goes to fn, which may be NULL. */
-void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv,
+ * goes to fn, which may be NULL. The remoteness follows one rule for every face: found where
+ * it is cheap (by the answer's own path, or a bounded graph), or where asked for (remoteness
+ * 1: the whole position graph, within the limits); else out->remoteness_skipped says why. */
+void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int remoteness,
                   gr_solution *out, gr_child_fn fn, void *user);
 /* A table of one game: out[cell] for each cell of box (or of the vertex list, when vertices
  * is not NULL), SG values (-1 where none), outcomes or remoteness (-1 for a draw) (kind
