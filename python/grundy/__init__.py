@@ -278,11 +278,14 @@ class Program:
     def solve(self, position: str, convention: _Optional[str] = None, *, threads: _Optional[int] = None,
               max_memory: _Union[None, int, str] = None, max_time: _Optional[float] = None,
               max_positions: _Optional[int] = None,
-              progress: _Optional[_Callable[[Progress], _Any]] = None) -> Solution:
+              progress: _Optional[_Callable[[Progress], _Any]] = None, remoteness: bool = False) -> Solution:
         """Solves a position, a sum written as in a solve query (``"kayles(4) + kayles(7)"``),
-        under a convention ('normal', 'misere', 'anyleaf', 'every'; None: the game's own)."""
+        under a convention ('normal', 'misere', 'anyleaf', 'every'; None: the game's own).
+        The remoteness follows the solve query's rule (found where cheap, else None);
+        ``remoteness=True`` asks for it as ``solve ... remoteness`` does, within the limits."""
         lim = _limits(threads, max_memory, max_time, max_positions, progress, position)
-        outcome, sg, remoteness, moves, conv = self._p.solve(position, _convention(convention), **lim)
+        text = position + " remoteness" if remoteness else position
+        outcome, sg, remoteness, moves, conv = self._p.solve(text, _convention(convention), **lim)
         return Solution(position, CONVENTIONS[conv], outcome, sg, remoteness, moves)
 
     def options(self, position: str, convention: _Optional[str] = None, *, threads: _Optional[int] = None,

@@ -13,6 +13,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -156,22 +158,97 @@ typedef struct job {
     int rc;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int done;
+    atomic_int done;           /* set under mu, read without it by a waiter that spins first */
 } job;
 
-static void *job_thread(void *v) {
-    job *j = v;
-    int rc = j->fn(j);
+/* Marks j done (under its lock) with the call's code. */
+static void job_finish(job *j, int rc) {
     pthread_mutex_lock(&j->mu);
     j->rc = rc;
-    j->done = 1;
+    atomic_store(&j->done, 1);
     pthread_cond_signal(&j->cv);
     pthread_mutex_unlock(&j->mu);
+}
+
+/* The threads calls run on, kept between calls: a thread made for every call cost about as
+ * much as a small solve (clone3, and the page faults of a fresh stack under the parser), and
+ * made a loop of solves 2.8x the command's time. A runner waits for a job, runs it, and goes
+ * back on the idle stack; one is made only when none is idle (calls from several Python
+ * threads at once), and they last as long as the process. */
+typedef struct runner {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    _Atomic(job *) job;        /* the job handed to it, NULL while it waits */
+    struct runner *next;       /* on the idle stack */
+} runner;
+
+/* How long a waiter looks before it sleeps: about 100 microseconds of pause instructions. */
+enum { SPIN_TURNS = 2000 };
+static inline void spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static runner *idle_runners;
+
+static void *runner_main(void *v) {
+    runner *r = v;
+    for (;;) {
+        /* A loop of calls hands the next job within microseconds: look for it a while before
+         * sleeping, so that neither side pays a futex wake for every call. */
+        for (int spin = 0; spin < SPIN_TURNS && !atomic_load(&r->job); spin++) spin_pause();
+        pthread_mutex_lock(&r->mu);
+        while (!atomic_load(&r->job)) pthread_cond_wait(&r->cv, &r->mu);
+        job *j = atomic_exchange(&r->job, NULL);
+        pthread_mutex_unlock(&r->mu);
+        int rc = j->fn(j);
+        /* back on the idle stack before the caller hears it is done, so its next call finds it
+         * (a job handed to it meanwhile waits in r->job for the loop's next turn) */
+        pthread_mutex_lock(&idle_lock);
+        r->next = idle_runners;
+        idle_runners = r;
+        pthread_mutex_unlock(&idle_lock);
+        job_finish(j, rc);
+    }
     return NULL;
+}
+
+/* Hands j to an idle runner (or a new one); 0 if no thread could be had. */
+static int runner_start(job *j) {
+    pthread_mutex_lock(&idle_lock);
+    runner *r = idle_runners;
+    if (r) idle_runners = r->next;
+    pthread_mutex_unlock(&idle_lock);
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r) return 0;
+        pthread_mutex_init(&r->mu, NULL);
+        pthread_cond_init(&r->cv, NULL);
+        pthread_t t;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        int bad = pthread_create(&t, &at, runner_main, r);
+        pthread_attr_destroy(&at);
+        if (bad) {
+            pthread_cond_destroy(&r->cv);
+            pthread_mutex_destroy(&r->mu);
+            free(r);
+            return 0;
+        }
+    }
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->job, j);
+    pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    return 1;
 }
 
 /* Waits up to `seconds` for the job; returns whether it is done. */
 static int wait_job(job *j, double seconds) {
+    for (int spin = 0; spin < SPIN_TURNS && !atomic_load(&j->done); spin++) spin_pause();
     pthread_mutex_lock(&j->mu);
     if (!j->done) {
         struct timespec ts;
@@ -197,15 +274,61 @@ static int report_progress(job *j, PyObject *progress) {
     return 0;
 }
 
+/* ---- a call on the main thread, stopped by SIGINT ----
+ * The common case (the main thread, no progress callable) runs the call right here, with the
+ * GIL released: handing it to a runner cost ~85 microseconds a call on a loaded machine (a
+ * thread to wake and schedule), more than a small solve. Python's own SIGINT handler only
+ * marks the signal for later, so while the call runs a handler of ours stops it
+ * (gr_interrupt is one atomic store, safe in a handler) and, once it is back, the signal is
+ * given to Python as if it came then (PyErr_SetInterruptEx), so KeyboardInterrupt, or the
+ * user's own handler, follows as before. */
+static unsigned long main_thread_id;
+static gr_program *_Atomic inline_program;
+static volatile sig_atomic_t inline_interrupted;
+
+static void inline_sigint(int sig) {
+    (void)sig;
+    inline_interrupted = 1;
+    gr_program *p = atomic_load(&inline_program);
+    if (p) gr_interrupt(p);
+}
+
+/* 1 with the call run (j->rc set; -1 with KeyboardInterrupt's exception set in *raised), 0
+ * when this thread cannot run it so (not the main thread, or SIGINT not Python's to handle). */
+static int run_inline(job *j, int *raised) {
+    if (PyThread_get_thread_ident() != main_thread_id) return 0;
+    struct sigaction mine, old;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler == SIG_IGN || old.sa_handler == SIG_DFL ||
+        (old.sa_flags & SA_SIGINFO))
+        return 0;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = inline_sigint;
+    sigemptyset(&mine.sa_mask);
+    atomic_store(&inline_program, j->p);
+    inline_interrupted = 0;
+    if (sigaction(SIGINT, &mine, NULL) != 0) return 0;
+    Py_BEGIN_ALLOW_THREADS
+    j->rc = j->fn(j);
+    Py_END_ALLOW_THREADS
+    sigaction(SIGINT, &old, NULL);
+    atomic_store(&inline_program, NULL);
+    if (inline_interrupted) {
+        PyErr_SetInterruptEx(SIGINT);
+        *raised = PyErr_CheckSignals() < 0;
+    }
+    return 1;
+}
+
 /* Runs j->fn on j->p; returns its code, or -1 with a Python exception set (a signal handler or
  * the progress callable raised: the call was interrupted). */
 static int run_job(job *j, PyObject *progress) {
+    int raised_inline = 0;
+    if (!progress && run_inline(j, &raised_inline)) return raised_inline ? -1 : j->rc;
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
-    j->done = 0;
-    pthread_t t;
+    atomic_store(&j->done, 0);
     int raised = 0;
-    if (pthread_create(&t, NULL, job_thread, j) != 0) {
+    if (!runner_start(j)) {
         /* no thread to spare: run here, without the GIL, not interruptible */
         Py_BEGIN_ALLOW_THREADS
         j->rc = j->fn(j);
@@ -227,7 +350,6 @@ static int run_job(job *j, PyObject *progress) {
                 break;
             }
         }
-        pthread_join(t, NULL);
     }
     pthread_cond_destroy(&j->cv);
     pthread_mutex_destroy(&j->mu);
@@ -594,6 +716,15 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__grundy(void);
 PyMODINIT_FUNC PyInit__grundy(void) {
     if (PyType_Ready(&CellsType) < 0 || PyType_Ready(&ProgramType) < 0) return NULL;
+    /* the main thread's id, for run_inline (the module may be imported from another thread) */
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+    main_thread_id = ident ? PyLong_AsUnsignedLong(ident) : 0;
+    Py_XDECREF(ident);
+    Py_XDECREF(main);
+    Py_XDECREF(threading);
+    if (PyErr_Occurred()) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     GrundyError = PyErr_NewExceptionWithDoc("grundy.GrundyError", "A failure of the grundy library.", NULL, NULL);

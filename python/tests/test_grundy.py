@@ -162,6 +162,22 @@ def test_solve_every_convention_equals_cli_json(tmp_path, conv):
         assert bool(got) == (w["outcome"] == "N")
 
 
+def test_remoteness_by_the_one_rule_and_asked_for(tmp_path):
+    # Where the rule finds it cheaply (kayles(3) + kayles(5)) Python, JSON and text give the same
+    # number; where it declines (kayles(20) + kayles(25)) None, null and "not computed"; asked
+    # for, the number the position graph gives, in every face alike.
+    sums = ["kayles(3) + kayles(5)", "kayles(20) + kayles(25)"]
+    text = PROGRAM + "".join(f"solve {s};\nsolve {s} remoteness;\n" for s in sums)
+    js = [json.loads(l) for l in cli_text(tmp_path, text, "--format", "json").splitlines()]
+    txt = cli_text(tmp_path, text)
+    p = grundy.compile(PROGRAM)
+    got = [p.solve(s, remoteness=asked).remoteness for s in sums for asked in (False, True)]
+    assert got == [j["remoteness"] for j in js] == [7, 7, None, 42]
+    assert txt.count("remoteness not computed") == 1 and txt.count("remoteness 42") == 1
+    with pytest.raises(grundy.LimitError, match="position graph limit"):
+        p.solve(sums[1], remoteness=True, max_positions=1000)
+
+
 @pytest.mark.parametrize("conv", ["normal", "misere", "anyleaf", "every"])
 def test_tables_every_convention_equal_cli_csv(tmp_path, conv):
     p = grundy.compile(PROGRAM)

@@ -37,6 +37,17 @@ void gr_text_printf(gr_text *t, const char *fmt, ...) {
     t->n += (size_t)n;
 }
 
+void gr_text_puts(gr_text *t, const char *s) {
+    size_t n = strlen(s);
+    if (n >= t->cap - t->n) {
+        size_t cap = grown(t->cap, t->n + n + 1);
+        t->s = gr_realloc(t->c, t->s, cap);
+        t->cap = cap;
+    }
+    memcpy(t->s + t->n, s, n + 1);
+    t->n += n;
+}
+
 void gr_text_free(gr_text *t) {
     gr_free(t->c, t->s);
     t->s = NULL;

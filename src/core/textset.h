@@ -11,6 +11,9 @@ typedef struct gr_text { gr_ctx *c; char *s; size_t n, cap; } gr_text;
 void gr_text_init(gr_text *t, gr_ctx *c);   /* empty; t->s is "" */
 void gr_text_clear(gr_text *t);
 void gr_text_printf(gr_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s (a plain copy: a solve's winning moves are written by the thousand, and printf's
+ * "%s" was most of their cost). */
+void gr_text_puts(gr_text *t, const char *s);
 void gr_text_free(gr_text *t);
 
 typedef struct gr_byteset {

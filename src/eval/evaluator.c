@@ -118,18 +118,40 @@ int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap) {
     return ops->describe ? ops->describe(g, buf, cap) : 0;
 }
 
+/* snprintf's contract (the length the whole text needs, buf cut and terminated at cap) for the
+ * two pieces a position is made of, without printf: a solve writes its winning moves by the
+ * thousand, and formatting them was most of its time. */
+static size_t put_text(char *buf, size_t cap, size_t at, const char *s) {
+    size_t n = strlen(s);
+    if (at < cap) {
+        size_t k = n < cap - at ? n : cap - at - 1;
+        memcpy(buf + at, s, k);
+        buf[at + k] = '\0';
+    }
+    return at + n;
+}
+
+static size_t put_int(char *buf, size_t cap, size_t at, int64_t v) {
+    char d[24], *p = d + sizeof d;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    *--p = '\0';
+    do *--p = (char)('0' + u % 10); while (u /= 10);
+    if (v < 0) *--p = '-';
+    return put_text(buf, cap, at, p);
+}
+
 size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf, size_t cap, size_t at) {
     if (at >= cap) return at;
     if (g->shape == SHAPE_GRAPH) return at + (size_t)snprintf(buf + at, cap - at, "%s.%s", g->name, g->vertices[pos[0]]);
     if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, pos, edge, buf, cap, at);
     if (g->name[0] == '*') return at + (size_t)snprintf(buf + at, cap - at, "*%lld", (long long)pos[0]);   /* the prelude's nim heap */
-    at += (size_t)snprintf(buf + at, cap - at, "%s(", g->name);
+    at = put_text(buf, cap, at, g->name);
+    at = put_text(buf, cap, at, "(");
     for (int i = 0, k = 0; g->shape == SHAPE_COINS && i < GR_COIN_PLACES && at < cap; i++)   /* the heads */
-        if (gr_coin_heads(pos, i)) at += (size_t)snprintf(buf + at, cap - at, "%s%d", k++ ? ", " : "", i);
+        if (gr_coin_heads(pos, i)) at = put_int(buf, cap, put_text(buf, cap, at, k++ ? ", " : ""), i);
     for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%lld", i ? ", " : "", (long long)pos[i]);
-    if (at < cap) at += (size_t)snprintf(buf + at, cap - at, ")");
-    return at;
+        at = put_int(buf, cap, put_text(buf, cap, at, i ? ", " : ""), pos[i]);
+    return put_text(buf, cap, at, ")");
 }
 
 static void count_one(void *user, const int64_t *parts, int nparts) {

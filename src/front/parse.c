@@ -61,8 +61,27 @@ int gr_prelude_names(char (*names)[32], int cap) {
 
 /* Adds to out the prelude's rule sets that text[0, len) names (the nim heap '*' when
  * uses_star), that out does not declare, and that known (when given) does not know. */
+static int declares(const gr_ast_program *out, const char *name) {
+    for (const gr_gdecl *u = out->decls; u; u = u->next) if (!strcmp(u->name, name)) return 1;
+    return 0;
+}
+
+/* Whether text names some rule set of the prelude that take_prelude would add: a session's or
+ * the API's entry ("solve s(3) + k(5)") mostly names none, and parsing the prelude for
+ * nothing was a fifth of a small solve through the API. */
+static int wants_prelude(const gr_ast_program *out, const char *text, size_t len, int uses_star,
+                         int (*known)(void *user, const char *name), void *user) {
+    if (uses_star && !declares(out, "*") && !(known && known(user, "*"))) return 1;
+    char names[256][32];
+    int n = gr_prelude_names(names, 256);
+    for (int i = 0; i < n; i++)
+        if (mentions(text, len, names[i]) && !declares(out, names[i]) && !(known && known(user, names[i]))) return 1;
+    return n == 256;   /* (a prelude longer than the list: parse it to be sure) */
+}
+
 static void take_prelude(gr_ctx *c, gr_ast_program *out, const char *text, size_t len, int uses_star,
                          int (*known)(void *user, const char *name), void *user) {
+    if (!wants_prelude(out, text, len, uses_star, known, user)) return;
     gr_ast_program pre;
     ast_program_init(&pre);
     uint32_t end = c->prelude_off + (uint32_t)strlen(gr_prelude_text);

@@ -3,16 +3,21 @@
 #include "estimate.h"
 #include "figure.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 
 /* The multisets of heaps of total at most n (partitions of 0..n, by Euler's pentagonal
- * recurrence): about what a heap of n that splits (Kayles) leaves; 1e300 past 4000. */
-static double partitions_upto(int64_t n) {
-    enum { CAP = 4000 };
-    if (n > CAP) return 1e300;
-    double p[CAP + 1], sum = 0;
+ * recurrence): about what a heap of n that splits (Kayles) leaves; 1e300 past 4000. The sums
+ * are made once per process (a solve's remoteness rule asks for them on every solve). */
+enum { PARTITIONS_CAP = 4000 };
+static double partition_sums[PARTITIONS_CAP + 1];
+static pthread_once_t partition_once = PTHREAD_ONCE_INIT;
+
+static void partition_sums_make(void) {
+    static double p[PARTITIONS_CAP + 1];
+    double sum = 0;
     p[0] = 1;
-    for (int64_t k = 0; k <= n; k++) {
+    for (int64_t k = 0; k <= PARTITIONS_CAP; k++) {
         if (k > 0) {
             p[k] = 0;
             for (int64_t j = 1; j * (3 * j - 1) / 2 <= k; j++) {
@@ -21,8 +26,14 @@ static double partitions_upto(int64_t n) {
             }
         }
         sum += p[k];
+        partition_sums[k] = sum;
     }
-    return sum;
+}
+
+static double partitions_upto(int64_t n) {
+    if (n > PARTITIONS_CAP) return 1e300;
+    pthread_once(&partition_once, partition_sums_make);
+    return partition_sums[n < 0 ? 0 : n];
 }
 
 static int splits(const gr_game *g) {

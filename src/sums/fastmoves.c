@@ -53,7 +53,7 @@ static void fast_report(fast_ctx *f, gr_game *g, const int64_t *parts, int npart
             continue;
         }
         if (f->cut >= 0) {   /* a Hackenbush cut: the figure less the edge */
-            if (!first) gr_text_printf(t, " + ");
+            if (!first) gr_text_puts(t, " + ");
             gr_sum_text_atom(t, g, f->comps[f->at].c, f->cut);
             first = 0;
         }

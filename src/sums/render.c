@@ -30,11 +30,11 @@ int gr_sum_text_comp(gr_text *t, gr_game *g, const int64_t *coords, int *first) 
 void gr_sum_text_part(gr_text *t, const char *part, int *first) {
     if (!strcmp(part, "*0")) return;
     sep(t, first);
-    gr_text_printf(t, "%s", part);
+    gr_text_puts(t, part);
 }
 
 void gr_sum_text_end(gr_text *t, int first) {
-    if (first) gr_text_printf(t, "*0");
+    if (first) gr_text_puts(t, "*0");
 }
 
 void gr_render_comps(gr_ctx *c, const gr_comp *comps, int n, char *buf, size_t cap) {
@@ -51,13 +51,13 @@ void gr_render_comps(gr_ctx *c, const gr_comp *comps, int n, char *buf, size_t c
 void gr_sum_text_atom(gr_text *t, const gr_game *g, const int64_t *coords, int edge) {
     char small[256];
     if (gr_eval_render(g, coords, edge, small, sizeof small, 0) < sizeof small) {
-        gr_text_printf(t, "%s", small);
+        gr_text_puts(t, small);
         return;
     }
     for (size_t cap = 4 * sizeof small;; cap *= 4) {
         char *buf = gr_alloc(t->c, cap);
         size_t n = gr_eval_render(g, coords, edge, buf, cap, 0);
-        if (n < cap) gr_text_printf(t, "%s", buf);
+        if (n < cap) gr_text_puts(t, buf);
         gr_free(t->c, buf);
         if (n < cap) return;
     }
