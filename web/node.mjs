@@ -1,17 +1,20 @@
 // node.mjs: the wasm module in node, its exports called as web/src/worker.js calls them (strings
 // into malloc'd memory, one malloc'd JSON answer back, freed by grundy_free). For the module's
 // test (tests/web/wasm_golden.mjs) and its bench (bench/web/bench_wasm.mjs), which run outside
-// a browser.
+// a browser. grundy_run's answers come by the module's hooks (web/wasm/hooks.js) as the run
+// goes; call() gathers them and gives the whole run as web/src/client.js's run() does
+// (mergeRun), and `on` ({onQueries, onAnswer, onProgress}) sees them as they come.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { mergeRun } from './src/client.js';
 
 export async function loadGrundy(webDir) {
   const require = createRequire(import.meta.url);
   const createGrundy = require(path.resolve(webDir, 'grundy.js'));
   // node 18+ has a fetch that cannot read file paths: hand the module its bytes
   const mod = await createGrundy({ wasmBinary: fs.readFileSync(path.join(webDir, 'grundy.wasm')) });
-  function call(name, args) {
+  function call(name, args, on = {}) {
     const owned = [];
     const cargs = args.map((a) => {
       if (typeof a !== 'string') return a;
@@ -21,11 +24,21 @@ export async function loadGrundy(webDir) {
       owned.push(p);
       return p;
     });
-    const answer = mod.ccall(name, 'number', cargs.map(() => 'number'), cargs);
-    const text = mod.UTF8ToString(answer);
-    mod.ccall('grundy_free', null, ['number'], [answer]);
-    for (const p of owned) mod._free(p);
-    return JSON.parse(text);
+    let queries = [];
+    const answers = [];
+    mod.onQueries = (q) => { queries = q; on.onQueries?.(q); };
+    mod.onAnswer = (a) => { answers.push(a); on.onAnswer?.(a); };
+    mod.onProgress = (p) => on.onProgress?.(p);
+    try {
+      const answer = mod.ccall(name, 'number', cargs.map(() => 'number'), cargs);
+      const text = mod.UTF8ToString(answer);
+      mod.ccall('grundy_free', null, ['number'], [answer]);
+      const r = JSON.parse(text);
+      return name === 'grundy_run' ? mergeRun(r, queries, answers) : r;
+    } finally {
+      for (const p of owned) mod._free(p);
+      mod.onQueries = mod.onAnswer = mod.onProgress = null;
+    }
   }
   return { mod, call };
 }

@@ -88,7 +88,7 @@ check('max time', () => {
   assert.match(r.stderr, /^grundy: error: .*time/);
   assert.match(r.stdout, /^table kayles\(0\.\.5\)/);
   assert.equal(r.queries.length, 2);
-  assert.equal(r.queries[0].json[0].values.length, 6);   // the finished query's JSON, run again
+  assert.equal(r.queries[0].json[0].values.length, 6);   // the finished query's JSON, sent as it ended
   assert.equal(r.queries[1].json, null);
 });
 

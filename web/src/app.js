@@ -1,11 +1,17 @@
 // app.js: the page's entry. Wires the editor, the engine (GrundyClient: the wasm build runs
 // in a worker, so a long run never freezes the page), the answers, the play panel, the
-// examples menu, the limits and the share link. #output and #status follow the contract:
-// after a run #output holds exactly the run's standard output (and standard error after it
-// on exit 2 or 3); #status reads running, done, error or stopped.
+// examples menu, the limits and the share link. A run computes each query once and its
+// answers come one by one: each finished query gets its .answer in #answers and its text in
+// #output as soon as it ends, and the query that runs a progress line. #output and #status
+// follow the contract: while #status reads running, #answers holds one .answer per finished
+// query; after a run #output holds exactly the run's standard output (and standard error
+// after it on exit 2 or 3) and #status reads done or error; after Stop it reads stopped and
+// #output holds the text of the queries that finished (their answers stay).
+// #answers' data-query-runs says how many query computations the last run made (the engine's
+// count: one per query).
 import { GrundyClient } from './client.js';
 import { createEditor } from './editor.js';
-import { renderAnswers } from './render.js';
+import { renderQuery, renderRunning, renderRunEnd } from './render.js';
 import { createPlay } from './play.js';
 import { readHash, share } from './share.js';
 
@@ -54,6 +60,8 @@ function diagnosticOf(r) {
   return m ? { line: Number(m[1]), column: Number(m[2]), message: m[3] } : null;
 }
 
+let current = null;      // the run going on: {finished answers, the running query's view}
+
 async function run() {
   if (running) stop();
   const source = editor.getText();
@@ -64,41 +72,72 @@ async function run() {
   runBtn.disabled = false;
   stopBtn.disabled = false;
   outputEl.textContent = '';
-  answersEl.classList.add('stale');
+  answersEl.replaceChildren();
+  delete answersEl.dataset.queryRuns;
   editor.showDiagnostic(null);
   const stopClock = startClock();
+  const ctx = { client, source, onPlay: (pos, conv) => playPanel.start(pos, conv) };
+  const cur = current = { queries: [], finished: [], partial: null, running: null };
+  const meta = (index) => cur.queries.find((q) => q.index === index) || { index, text: '', kind: '' };
+  const handlers = {
+    onQueries: (qs) => { if (id === runId) cur.queries = qs; },
+    onAnswer: (a) => {
+      if (id !== runId) return;
+      if (cur.running && cur.running.index === a.index) { cur.running.view.remove(); cur.running = null; }
+      if (!a.finished) { cur.partial = a; return; }   // cut by a failure: shown when the run ends
+      cur.finished.push(a);
+      outputEl.textContent += a.output;
+      renderQuery({ ...meta(a.index), output: a.output, json: a.json }, ctx, answersEl);
+    },
+    onProgress: (p) => {
+      if (id !== runId) return;
+      if (!cur.running || cur.running.index !== p.index)
+        cur.running = { index: p.index, view: renderRunning(meta(p.index), answersEl) };
+      cur.running.view.setProgress(p);
+    },
+  };
   let r;
   try {
     await client.ready;
-    r = await client.run(source, limits());
+    r = await client.run(source, limits(), handlers);
   } catch (e) {
     if (id !== runId) return;           // stopped: stop() has said so already
     stopClock();
     running = false;
     stopBtn.disabled = true;
     if (e && e.stopped) { setStatus('stopped'); return; }
-    setStatus('error');
+    current = null;
+    cur.running?.view.remove();
     outputEl.textContent = `the engine failed: ${e && (e.message || e.error) || e}`;
+    setStatus('error');
     return;
   }
   if (id !== runId) return;
   stopClock();
   running = false;
+  current = null;
   stopBtn.disabled = true;
   outputEl.textContent = r.exit >= 2 ? (r.stdout || '') + (r.stderr || '') : r.stdout || '';
-  setStatus(r.status || (r.exit >= 2 ? 'error' : 'done'));
   editor.showDiagnostic(diagnosticOf(r));
-  answersEl.classList.remove('stale');
-  renderAnswers(answersEl, r, { client, source, onPlay: (pos, conv) => playPanel.start(pos, conv) });
+  if (cur.partial && cur.partial.output) renderQuery({ ...meta(cur.partial.index), output: cur.partial.output, json: null }, ctx, answersEl);
+  renderRunEnd(answersEl, r);
+  answersEl.dataset.queryRuns = String(r.query_runs);
+  setStatus(r.status || (r.exit >= 2 ? 'error' : 'done'));
 }
 
-/* Stop: the worker is ended and a fresh one started; the page answers at once and keeps the
- * program text (and the last answers, marked stale). */
+/* Stop: the worker is ended and a fresh one started; the page answers at once, keeps the
+ * program text and the answers that finished (their text in #output), and marks the query
+ * that was running stopped. */
 function stop() {
   runId++;
   running = false;
   client.stop();
   clearInterval(timer);
+  if (current) {
+    current.running?.view.stopped();
+    outputEl.textContent = current.finished.map((a) => a.output).join('');
+    current = null;
+  }
   setStatus('stopped');
   stopBtn.disabled = true;
   playPanel.reset();

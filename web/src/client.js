@@ -3,20 +3,42 @@
  *
  *   const g = new GrundyClient('worker.js');
  *   await g.ready;
- *   const r = await g.run(source, {maxTime: 60, maxMemory: 1024});   // seconds, MiB
+ *   const r = await g.run(source, {maxTime: 60, maxMemory: 1024},          // seconds, MiB
+ *                         {onQueries(qs), onAnswer(q), onProgress(p)});     // as the run goes
  *   // r = {exit, status: 'done'|'error', stdout, stderr, diagnostic: {line, column, message}|null,
- *   //      queries: [{index, text, kind, line, output, json: [...]}, ...]}
+ *   //      queries: [{index, text, kind, line, output, json: [...]}, ...], query_runs}
  *   const t = await g.query(source, 'options kayles(7)', 'json');
  *   // t = {ok: true, output} | {ok: false, error: 'query:1:9: error: ...', line, column}
  *   const csv = await g.runFormat(source, 2, 'csv');                 // the text, as --query 2 --format csv
  *   g.stop();   // ends the running call now: a pending promise rejects with {stopped: true}
  *
- * A query's `json` is null when the run stopped in it or before it (a limit, an error; the
- * queries that finished before a failure still get theirs, computed again within about the
- * time they took); `json_error` says why when the JSON pass itself stopped. Plot queries say "not drawn here": the page draws them.
+ * A run computes each query once (its text and its JSON from one computation) and the worker
+ * sends each answer as its query ends: onQueries gets the program's queries ({index, text, kind,
+ * line}) once it compiled; onAnswer each finished query ({index, output, json, finished: true});
+ * a query a failure cut comes last with finished false, json null and the text it had printed;
+ * onProgress ({index, label, done, total, seconds}) says every ~0.5 s how far the running query
+ * got, and once as each query starts (label null). The run's result joins them (mergeRun): a
+ * query's `json` is null when the run stopped in it or before it. Plot queries say "not drawn
+ * here": the page draws them.
  * The worker answers one request at a time, in order. A call into WebAssembly cannot be
  * interrupted, so stop() terminates the worker and starts a fresh one at once (its `ready` is
- * a new promise). Settings left out of query() and runFormat() are the last run's. */
+ * a new promise); the answers the handlers got before are the page's to keep. Settings left
+ * out of query() and runFormat() are the last run's. */
+
+/* The whole run from the engine's last answer (exit, status, stderr, diagnostic, query_runs),
+ * the queries it compiled and the answers it sent: stdout (the answers' text blocks joined, as
+ * the command prints them), and per query its output and json (null: not reached). */
+export function mergeRun(result, queries, answers) {
+  const byIndex = new Map(answers.map((a) => [a.index, a]));
+  return {
+    ...result,
+    stdout: answers.map((a) => a.output).join(''),
+    queries: queries.map((q) => {
+      const a = byIndex.get(q.index);
+      return { ...q, output: a ? a.output : null, json: a ? a.json : null };
+    }),
+  };
+}
 
 const STOPPED = Object.freeze({ stopped: true });
 
@@ -54,6 +76,7 @@ export class GrundyClient {
     if (msg.type === 'failed') { this._readyReject(new Error(msg.error)); return; }
     const p = this.pending.get(msg.id);
     if (!p) return;
+    if (msg.type) { p.on?.(msg); return; }   // a run's news: queries, an answer, progress
     this.pending.delete(msg.id);
     if ('result' in msg) p.resolve(msg.result);
     else {
@@ -74,18 +97,27 @@ export class GrundyClient {
     for (const p of pending) p.reject(reason);
   }
 
-  _request(msg) {
+  _request(msg, on = null) {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, on });
       this.worker.postMessage({ ...msg, id });
     });
   }
 
-  // The whole program, as `grundy program.game` runs it (see the top of this file).
-  async run(source, settings = {}) {
+  // The whole program, as `grundy program.game` runs it (see the top of this file); handlers:
+  // {onQueries, onAnswer, onProgress}, called as the run goes.
+  async run(source, settings = {}, handlers = {}) {
     this.settings = { ...settings };
-    return this._request({ op: 'run', source, settings: this.settings });
+    let queries = [];
+    const answers = [];
+    const on = (msg) => {
+      if (msg.type === 'queries') { queries = msg.queries; handlers.onQueries?.(queries); }
+      else if (msg.type === 'answer') { answers.push(msg.answer); handlers.onAnswer?.(msg.answer); }
+      else if (msg.type === 'progress') handlers.onProgress?.(msg.progress);
+    };
+    const result = await this._request({ op: 'run', source, settings: this.settings }, on);
+    return mergeRun(result, queries, answers);
   }
 
   // One query against the program's definitions (a position to solve, options, a table).

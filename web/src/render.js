@@ -1,20 +1,50 @@
-// render.js: one <section class="answer"> per query of a run, in #answers: a header with the
-// query's text and its CSV / JSON downloads, the answer drawn from the query's JSON objects
-// (tables.js for tables, answers.js for the rest), and the query's own text output folded
-// under it (the whole run's text is in #output).
+// render.js: one <section class="answer"> per finished query of a run, in #answers, added as
+// each query ends: a header with the query's text and its CSV / JSON downloads, the answer drawn
+// from the query's JSON objects (tables.js for tables, answers.js for the rest), and the query's
+// own text output folded under it (the whole run's text is in #output). The query that runs
+// has a <section class="running"> (not an .answer) with its progress line, replaced by its
+// answer when it ends, or marked stopped.
 import { el, saveFile, errorText } from './dom.js';
 import { renderTable } from './tables.js';
 import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, renderFile } from './answers.js';
 
-/* ctx: {client, source, onPlay(position, convention)}: what answers need to ask more. */
-export function renderAnswers(container, run, ctx) {
-  container.replaceChildren();
+/* ctx (renderQuery): {client, source, onPlay(position, convention)}: what answers need to ask more. */
+
+/* After the last answer: a program with no queries says so; an error (bad input, a limit) gets
+ * its message, wrapped, after the answers that finished. */
+export function renderRunEnd(container, run) {
+  container.querySelector(':scope > .running')?.remove();
   if (!run.queries || !run.queries.length) {
     if (run.status !== 'error') container.append(el('p', { class: 'empty' }, 'No queries in the program.'));
   }
-  for (const q of run.queries || []) renderQuery(q, ctx, container);
-  // an error (bad input, a limit): its message, wrapped, after the answers that finished
   if (run.exit >= 2 && run.stderr) container.append(el('pre', { class: 'run-error' }, run.stderr));
+}
+
+/* The query that runs (q: {index, text, kind}): its place in #answers with a progress line;
+ * setProgress(p) updates the line, stopped() marks it stopped, remove() takes it away. */
+export function renderRunning(q, container) {
+  container.querySelector(':scope > .running')?.remove();
+  const line = el('p', { class: 'progress' }, 'running ...');
+  const section = el('section', { class: 'running', dataset: { index: q.index, kind: q.kind } },
+    el('header', {}, el('span', { class: 'qnum' }, `${q.index}`), el('code', { class: 'qtext' }, queryText(q)),
+      el('span', { class: 'spinner', title: 'running' })),
+    el('div', { class: 'answer-body' }, line));
+  container.append(section);
+  return {
+    setProgress(p) { line.textContent = progressText(p); },
+    stopped() { section.classList.add('stopped'); line.textContent = `stopped (${line.textContent})`; },
+    remove() { section.remove(); },
+  };
+}
+
+const count = (x) => Math.round(x).toLocaleString('en-US');
+
+/* "grundygame: 1,234,567 of 20,000,001 done (6%), 3.5 s" */
+export function progressText(p) {
+  const secs = `${p.seconds.toFixed(1)} s`;
+  if (!p.label) return `running, ${secs}`;
+  const of = p.total > 0 ? ` of ${count(p.total)} done (${Math.floor((100 * p.done) / p.total)}%)` : ' done';
+  return `${p.label}: ${count(p.done)}${of}, ${secs}`;
 }
 
 function downloads(q, ctx) {
@@ -43,8 +73,9 @@ export function queryText(q) {
   return q.kind && !new RegExp(`^${q.kind}\\b`).test(t) ? `${q.kind} ${t}` : t;
 }
 
-/* The section is in the page before its answer is drawn, so drawings can take its width. */
-function renderQuery(q, ctx, container) {
+/* The section is in the page before its answer is drawn, so drawings can take its width
+ * (it takes the place of the query's running section when there is one). */
+export function renderQuery(q, ctx, container) {
   q = { ...q, text: queryText(q) };
   const section = el('section', { class: 'answer', dataset: { index: q.index, kind: q.kind } });
   const head = el('header', {},
@@ -53,7 +84,8 @@ function renderQuery(q, ctx, container) {
     downloads(q, ctx));
   const body = el('div', { class: 'answer-body' });
   section.append(head, body);
-  container.append(section);
+  const running = container.querySelector(':scope > .running');
+  if (running) running.before(section); else container.append(section);
   const objs = q.json || [];
   try {
     if (!objs.length) body.append(el('pre', { class: 'text' }, q.output || '(no answer)'));

@@ -1,12 +1,17 @@
 /* worker: the page's engine, in a web worker so a long query never freezes the page. A plain
  * (classic) worker script: it loads grundy.js, the library compiled to WebAssembly with
  * web/wasm/binding.c, and answers the messages of web/src/client.js one at a time:
- *   {id, op: 'run', source, settings}            -> the whole program, as `grundy FILE` runs it
+ *   {id, op: 'run', source, settings}            -> the whole program, as `grundy FILE` runs it,
+ *       each query once; while it runs, messages of the same id tell the page how it goes:
+ *       {id, type: 'queries', queries} once it compiled, {id, type: 'answer', answer} as each
+ *       query ends (its text and JSON), {id, type: 'progress', progress} every ~0.5 s
+ *       (web/wasm/hooks.js calls the handlers set here from inside the run)
  *   {id, op: 'query', source, text, format, settings}  -> one query against the program
  *   {id, op: 'runFormat', source, index, format, settings} -> one of its own queries, as csv/json/text
  * and replies {id, result} or {id, error, fatal}. It first posts {type: 'ready'} (or
  * {type: 'failed', error} when the module cannot load). A call cannot be interrupted from
- * inside (it is one synchronous call into the module): stopping terminates the worker. */
+ * inside (it is one synchronous call into the module): stopping terminates the worker, and the
+ * answers already posted stay with the page. */
 'use strict';
 importScripts('grundy.js');
 
@@ -60,7 +65,16 @@ function handle(msg) {
   const time = num(s.maxTime, 0), memory = num(s.maxMemory, 0), to = num(s.to, 0);
   try {
     let result;
-    if (op === 'run') result = call('grundy_run', [String(msg.source), time, memory, to]);
+    if (op === 'run') {
+      grundy.onQueries = (queries) => postMessage({ id, type: 'queries', queries });
+      grundy.onAnswer = (answer) => postMessage({ id, type: 'answer', answer });
+      grundy.onProgress = (progress) => postMessage({ id, type: 'progress', progress });
+      try {
+        result = call('grundy_run', [String(msg.source), time, memory, to]);
+      } finally {
+        grundy.onQueries = grundy.onAnswer = grundy.onProgress = null;
+      }
+    }
     else if (op === 'query') result = call('grundy_query', [String(msg.source), String(msg.text), String(msg.format || 'text'), time, memory]);
     else if (op === 'runFormat') result = call('grundy_run_format', [String(msg.source), msg.index | 0, String(msg.format || 'text'), time, memory, to]);
     else throw new Error('unknown request ' + op);

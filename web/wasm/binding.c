@@ -5,14 +5,21 @@
  * `grundy program.game --threads 1 --no-progress` prints: standard output, standard error
  * (diagnostics, notes and the failure's message, in that order), and the exit status.
  *
- * Every answer is one JSON text in a malloc'd string, freed by grundy_free:
- *   grundy_run        the whole program: exit, stdout, stderr, the compile error's place, and
- *                     per query its text block and its `--format json` objects;
+ *   grundy_run        the whole program, each query run once (gr_run_query_formats: its text
+ *                     and its `--format json` lines from one computation). It tells the page as
+ *                     it goes, through the hooks of web/wasm/hooks.js (functions of the module
+ *                     that call Module.onQueries, onAnswer, onProgress when the worker set them):
+ *                     the queries once compiled, each query's answer as soon as it ends, and
+ *                     every ~0.5 s a progress line of the query that runs. It returns one JSON
+ *                     text: exit, status, stderr, the compile error's place, the queries' count
+ *                     of runs; the answers themselves went by the hooks.
  *   grundy_query      one query written by the page against the program (play, a clicked
  *                     move), by the public API: gr_compile + gr_run_one on a program kept
  *                     while the source is unchanged, so its values are remembered;
  *   grundy_run_format one of the program's own queries in csv, json or text (a download).
- * One thread (no -pthread): the library's pool makes no threads when c->threads is 1. */
+ * Every returned JSON text is malloc'd, freed by grundy_free.
+ * One thread (no -pthread): the library's pool makes no threads when c->threads is 1. A call
+ * cannot be interrupted from JS (the page's Stop ends the worker; the answers sent before stay). */
 #include <emscripten/emscripten.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -80,7 +87,6 @@ static char *error_answer(const char *msg) {
 }
 
 /* ---- settings shared by the calls ---- */
-static const char *KIND_NAMES[] = { "table", "solve", "check", "plot", "dot", "options", "quotient", "census" };
 
 /* The memory limit in bytes: at most what the module can address (size_t is 32 bits here, so
  * 4096 MiB would wrap to 0). */
@@ -101,45 +107,91 @@ static void apply_settings(gr_ctx *c, double max_time, double max_memory_mib, do
 
 /* ---- the whole program: grundy_run ---- */
 
-/* What one run keeps per query, and where a failure found it. */
+/* The page's hooks (web/wasm/hooks.js, linked with --js-library): each calls the Module's
+ * handler of that name when the worker has set one, and does nothing otherwise. */
+/* the queries once compiled: a JSON array of {index, text, kind, line} */
+extern void grundy_js_queries(const char *json);
+/* query index (1-based) ended: its text block and its JSON lines (finished 0: a failure cut it,
+ * json is NULL and text is what the command had printed of it) */
+extern void grundy_js_answer(int index, const char *text, int text_len, const char *json, int json_len, int finished);
+/* the query that runs and how far it got (label NULL: no step yet), seconds since it began */
+extern void grundy_js_progress(int index, const char *label, double done, double total, double seconds);
+
+/* Seconds between progress lines (the first comes as long after the query starts). */
+#define PROGRESS_INTERVAL 0.5
+
+/* What one run keeps, and where a failure found it. */
 typedef struct run_state {
     gr_ctx c;
     gr_module mod;
     int compiled;                /* mod holds the checked program */
     text diag;                   /* what grundy prints on standard error before a failure */
-    int nq;
-    text *out;                   /* per query: its text block */
-    text *json;                  /*   its JSON objects, one per line */
-    int json_ok;                 /* how many queries' JSON is whole */
-    int status;                  /* the text pass's exit status */
-    int phase;                   /* 0 compile, 1 text, 2 json */
-    int cur;                     /* the query running (0-based) */
-    double text_start, text_seconds; /* when the text pass began, how long it ran */
-    int failed_at;               /* the query a failure of the text pass stopped (-1: none) */
-    char json_error[1100];       /* why the JSON pass stopped, or "" */
+    int cur;                     /* the query running (0-based), -1: none */
+    text out, json;              /* its text block and its JSON lines */
+    double query_start, progress_at; /* when it began, when the last progress line went */
+    int query_runs;              /* gr_run_query_formats calls of this run (one per query) */
 } run_state;
 
-/* Compiles, runs every query's text (exactly the command's run), then every query's JSON in
- * the same context (reading the tables the text pass computed). Returns the exit status;
- * a failure in the JSON pass leaves it alone and is told in r->json_error. Apart from the
- * caller, so that no local lives across the setjmp: all state is in *r. */
-static int run_program(run_state *r, double max_time) {
+/* The limit poll's hook (c->interrupted, at each clock read, every few ms): a progress line
+ * for the page every PROGRESS_INTERVAL s. */
+static void progress_poll(gr_ctx *c) {
+    run_state *r = c->interrupted_user;
+    double t = gr_now();
+    if (r->cur < 0 || t - r->progress_at < PROGRESS_INTERVAL) return;
+    r->progress_at = t;
+    grundy_js_progress(r->cur + 1, c->step_label, (double)c->step_done, (double)c->step_total, t - r->query_start);
+}
+
+/* The queries as the page names them: {index, text (as written: a check or census claim gets
+ * its word back), kind, line}. */
+static void send_queries(run_state *r) {
+    static const char *KIND_NAMES[] = { "table", "solve", "check", "plot", "dot", "options", "quotient", "census" };
+    text t;
+    if (!text_open(&t)) gr_fail(&r->c, GR_EXIT_LIMIT, "out of memory");
+    fputc('[', t.f);
+    for (int i = 0; i < r->mod.nqueries; i++) {
+        const gr_rquery *q = &r->mod.queries[i];
+        int line = 0, col = 0;
+        gr_line_col(&r->c, q->q->loc.off, &line, &col);
+        fprintf(t.f, "%s{\"index\":%d,\"text\":", i ? "," : "", i + 1);
+        if (q->kind == Q_CHECK || q->kind == Q_CENSUS) {
+            fputs(q->kind == Q_CHECK ? "\"check " : "\"census ", t.f);
+            text one;
+            if (text_open(&one)) {
+                gr_json_string(one.f, q->text);
+                text_close(&one);
+                fputs(one.p + 1, t.f);   /* without its opening quote */
+                free(one.p);
+            } else fputc('"', t.f);
+        } else gr_json_string(t.f, q->text);
+        fprintf(t.f, ",\"kind\":\"%s\",\"line\":%d}", KIND_NAMES[q->kind], line);
+    }
+    fputc(']', t.f);
+    text_close(&t);
+    grundy_js_queries(t.p);
+    free(t.p);
+}
+
+static void send_answer(run_state *r, int finished) {
+    text_close(&r->out);
+    text_close(&r->json);
+    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, finished ? r->json.p : NULL, finished ? (int)r->json.n : 0,
+                     finished);
+    free(r->out.p);
+    free(r->json.p);
+    r->out.p = r->json.p = NULL;
+}
+
+/* Compiles, then runs each query once into its text and its JSON and sends both. Returns the
+ * exit status. Apart from the caller, so that no local lives across the setjmp: all state is
+ * in *r. */
+static int run_program(run_state *r) {
     gr_ctx *c = &r->c;
     jmp_buf jb;
     c->on_fail = &jb;
     if (setjmp(jb) != 0) {
-        if (r->phase == 1) {     /* the command flushes the answers so far, then the message */
-            text_close(&r->out[r->cur]);
-            r->text_seconds = gr_now() - r->text_start;
-            r->failed_at = r->cur;
-            fputs(c->fail_msg, r->diag.f);
-            return c->fail_status;
-        }
-        if (r->phase == 2) {
-            text_close(&r->json[r->cur]);
-            snprintf(r->json_error, sizeof r->json_error, "%s", c->fail_msg);
-            return r->status;
-        }
+        if (r->cur >= 0) send_answer(r, 0);   /* the command prints what it had, then the message */
+        r->cur = -1;
         fputs(c->fail_msg, r->diag.f);
         return c->fail_status;
     }
@@ -147,103 +199,26 @@ static int run_program(run_state *r, double max_time) {
     if (gr_parse(c, &prog) != 0) return GR_EXIT_INPUT;
     gr_sema(c, &prog, &r->mod);
     r->compiled = 1;
-    r->nq = r->mod.nqueries;
-    r->out = calloc((size_t)r->nq + 1, sizeof *r->out);
-    r->json = calloc((size_t)r->nq + 1, sizeof *r->json);
-    if (!r->out || !r->json) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
-    r->status = GR_EXIT_OK;
-    r->phase = 1;
-    r->text_start = gr_now();
-    for (r->cur = 0; r->cur < r->nq; r->cur++) {
-        if (!text_open(&r->out[r->cur])) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
-        c->query_only = r->cur + 1;
-        if (gr_run_queries_ex(c, &r->mod, GR_FMT_TEXT, r->out[r->cur].f, NULL, NULL) == GR_EXIT_REFUTED)
-            r->status = GR_EXIT_REFUTED;
-        text_close(&r->out[r->cur]);
+    send_queries(r);
+    int status = GR_EXIT_OK;
+    for (int i = 0; i < r->mod.nqueries; i++) {
+        if (!text_open(&r->out) || !text_open(&r->json)) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
+        r->cur = i;
+        r->query_start = r->progress_at = gr_now();
+        grundy_js_progress(i + 1, NULL, 0, 0, 0);
+        FILE *outs[3] = { r->out.f, NULL, r->json.f };
+        r->query_runs++;
+        if (gr_run_query_formats(c, &r->mod, i, outs, i > 0)) status = GR_EXIT_REFUTED;
+        send_answer(r, 1);
+        r->cur = -1;
     }
-    /* The JSON pass gets a time budget of its own: a run that finished in text is finished. */
-    r->text_seconds = gr_now() - r->text_start;
-    r->phase = 2;
-    c->deadline = max_time > 0 ? gr_now() + max_time : 0;
-    for (r->cur = 0; r->cur < r->nq; r->cur++) {
-        if (!text_open(&r->json[r->cur])) gr_fail(c, GR_EXIT_LIMIT, "out of memory");
-        c->query_only = r->cur + 1;
-        gr_run_queries_ex(c, &r->mod, GR_FMT_JSON, r->json[r->cur].f, NULL, NULL);
-        text_close(&r->json[r->cur]);
-        r->json_ok = r->cur + 1;
-    }
-    c->query_only = 0;
-    return r->status;
-}
-
-/* After a failure in the text pass, the JSON of the queries that finished before it, from a
- * context of its own (the failed one may hold half-built tables): the program compiled again,
- * those queries run again in JSON, within about the time they took in text. A failure here
- * only ends the JSON early. */
-static void json_again(run_state *r, gr_ctx *c2) {
-    jmp_buf jb;
-    c2->on_fail = &jb;
-    if (setjmp(jb) != 0) {
-        text_close(&r->json[r->cur]);
-        snprintf(r->json_error, sizeof r->json_error, "%s", c2->fail_msg);
-        return;
-    }
-    gr_ast_program prog;
-    gr_module mod;
-    if (gr_parse(c2, &prog) != 0) gr_fail(c2, GR_EXIT_INPUT, "the program did not compile again");
-    gr_sema(c2, &prog, &mod);
-    for (r->cur = 0; r->cur < r->failed_at; r->cur++) {
-        if (!text_open(&r->json[r->cur])) gr_fail(c2, GR_EXIT_LIMIT, "out of memory");
-        c2->query_only = r->cur + 1;
-        gr_run_queries_ex(c2, &mod, GR_FMT_JSON, r->json[r->cur].f, NULL, NULL);
-        text_close(&r->json[r->cur]);
-        r->json_ok = r->cur + 1;
-    }
-}
-
-static void json_before_failure(run_state *r, const char *source, double max_memory_mib, double check_to) {
-    gr_ctx *c2 = calloc(1, sizeof *c2);   /* (on the heap: all that the setjmp's function changes is in memory) */
-    if (!c2) return;
-    gr_ctx_init(c2, PROGRAM_NAME, source, strlen(source));
-    apply_settings(c2, r->text_seconds + 1.0, max_memory_mib, check_to);
-    c2->diag = NULL;             /* its diagnostics were the first run's */
-    json_again(r, c2);
-    gr_ctx_free(c2);
-    free(c2);
-}
-
-/* A query's JSON objects (one per line) as the elements of an array. */
-static void json_lines(FILE *f, const char *s) {
-    fputc('[', f);
-    int first = 1;
-    while (*s) {
-        const char *e = strchr(s, '\n');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n) {
-            if (!first) fputc(',', f);
-            fwrite(s, 1, n, f);
-            first = 0;
-        }
-        s += n + (e ? 1 : 0);
-    }
-    fputc(']', f);
+    return status;
 }
 
 static void write_run(FILE *f, run_state *r, int status) {
     gr_ctx *c = &r->c;
     text_close(&r->diag);
     fprintf(f, "{\"exit\":%d,\"status\":\"%s\",", status, status <= GR_EXIT_REFUTED ? "done" : "error");
-    /* standard output: the blocks of the queries that ran (the last maybe cut by a failure) */
-    fputs("\"stdout\":\"", f);
-    for (int i = 0; i < r->nq && r->out && r->out[i].p; i++) {
-        text one;
-        if (!text_open(&one)) break;
-        gr_json_string(one.f, r->out[i].p);
-        text_close(&one);
-        fwrite(one.p + 1, 1, strlen(one.p) - 2, f);   /* without its quotes: the blocks join */
-        free(one.p);
-    }
-    fputs("\",", f);
     key_string(f, "stderr", r->diag.p);
     fputs(",\"diagnostic\":", f);
     if (status == GR_EXIT_INPUT && c->fail_located) {
@@ -253,38 +228,7 @@ static void write_run(FILE *f, run_state *r, int status) {
         key_string(f, "message", c->fail_text);
         fputc('}', f);
     } else fputs("null", f);
-    fputs(",\"queries\":[", f);
-    for (int i = 0; r->compiled && i < r->nq; i++) {
-        const gr_rquery *q = &r->mod.queries[i];
-        int line = 0, col = 0;
-        gr_line_col(c, q->q->loc.off, &line, &col);
-        fprintf(f, "%s{\"index\":%d,", i ? "," : "", i + 1);
-        /* as written; check and census claims are kept without their word (the CSV block's header adds it too) */
-        char *written = malloc(strlen(q->text) + 8);
-        if (written) sprintf(written, "%s%s", q->kind == Q_CHECK ? "check " : q->kind == Q_CENSUS ? "census " : "", q->text);
-        key_string(f, "text", written ? written : q->text);
-        free(written);
-        fprintf(f, ",\"kind\":\"%s\",\"line\":%d,", KIND_NAMES[q->kind], line);
-        key_string(f, "output", r->out && r->out[i].p ? r->out[i].p : NULL);
-        fputs(",\"json\":", f);
-        if (i < r->json_ok) json_lines(f, r->json[i].p);
-        else fputs("null", f);
-        fputc('}', f);
-    }
-    fputc(']', f);
-    if (r->json_error[0]) { fputc(',', f); key_string(f, "json_error", r->json_error); }
-    fputc('}', f);
-}
-
-static void run_state_free(run_state *r) {
-    for (int i = 0; i < r->nq; i++) {
-        if (r->out) { text_close(&r->out[i]); free(r->out[i].p); }
-        if (r->json) { text_close(&r->json[i]); free(r->json[i].p); }
-    }
-    free(r->out);
-    free(r->json);
-    text_close(&r->diag);
-    free(r->diag.p);
+    fprintf(f, ",\"nqueries\":%d,\"query_runs\":%d}", r->compiled ? r->mod.nqueries : 0, r->query_runs);
 }
 
 /* Runs a whole program as `grundy program.game` does; see the file's comment. */
@@ -296,9 +240,10 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run(const char *source, double max_time, doubl
     gr_ctx_init(&r->c, PROGRAM_NAME, source, strlen(source));
     apply_settings(&r->c, max_time, max_memory_mib, check_to);
     r->c.diag = r->diag.f;       /* diagnostics and notes: the command's standard error */
-    r->failed_at = -1;
-    int status = run_program(r, max_time);
-    if (r->failed_at > 0) json_before_failure(r, source, max_memory_mib, check_to);
+    r->c.interrupted = progress_poll;
+    r->c.interrupted_user = r;
+    r->cur = -1;
+    int status = run_program(r);
     text t;
     char *answer = NULL;
     if (text_open(&t)) {
@@ -306,7 +251,12 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run(const char *source, double max_time, doubl
         answer = text_take(&t);
     }
     gr_ctx_free(&r->c);
-    run_state_free(r);
+    text_close(&r->out);
+    text_close(&r->json);
+    free(r->out.p);
+    free(r->json.p);
+    text_close(&r->diag);
+    free(r->diag.p);
     free(r);
     return answer;
 }
