@@ -305,6 +305,9 @@ await check('1-D tables typed into the editor: #output, every grid cell and the 
     for (let i = 0; i < 3; i++) cells += await compareGrid(page, i + 1, csv[i]);
     const kinds = await page.locator('#answers section.answer').evaluateAll((s) => s.map((e) => e.dataset.kind).join(' '));
     assert(kinds === 'table table table solve', `the answers' kinds are '${kinds}', expected 'table table table solve'`);
+    // one computation per query: the engine's count of query runs (text and JSON from each)
+    const runs = await page.locator('#answers').getAttribute('data-query-runs');
+    assert(runs === '4', `the engine ran the 4 queries ${runs} times (#answers' data-query-runs), expected once each`);
     // the downloads: the third answer's CSV and the solve's JSON, as the command's --query N
     const saved = async (index, which) => {
         const [d] = await Promise.all([page.waitForEvent('download', { timeout: 15000 }),
@@ -314,7 +317,7 @@ await check('1-D tables typed into the editor: #output, every grid cell and the 
     const q = (n, format) => native(oneD, format, ['--query', String(n)]).stdout;
     assertSameText(await saved(3, 'csv'), q(3, 'csv'), 'the CSV download of answer 3', 'grundy --query 3 --format csv');
     assertSameText(await saved(4, 'json'), q(4, 'json'), 'the JSON download of answer 4', 'grundy --query 4 --format json');
-    return `${cells} cells, run ${r.ms} ms; CSV and JSON downloads`;
+    return `${cells} cells, run ${r.ms} ms, 4 query runs; CSV and JSON downloads`;
 });
 
 // (a) 2-D tables: the heatmap's tooltips against the CSV.
@@ -388,6 +391,55 @@ await check('#stop ends a long run within 1 s (#status stopped) and the page run
     const r = await run(page);
     assertSameText(r.output, native(small).stdout, '#output of the run after the stop');
     return `stopped in ${ms} ms; the next run done in ${r.ms} ms`;
+});
+
+// (h) answers one by one: the first query's .answer while the second runs (and #status still
+// reads running), a progress line of the second that moves, and Stop keeping the first answer
+// and its text. Grundy's game to 10^9 keeps a GiB of values in the browser (the command moves
+// such a table to a file), so the memory setting is raised for it.
+const twoQueries = 'table kayles(0..20);\ntable grundygame(0..1000000000);\n';
+await check('answers one by one: the first .answer while the second query runs, its progress line moving; #stop keeps the first answer and its text', async () => {
+    const fold = page.locator('details:has(#max-memory):not([open]) > summary');
+    if (await fold.count()) await fold.first().click();
+    await page.locator('#max-memory').fill('2048');
+    await page.locator('#max-memory').dispatchEvent('change');
+    await typeProgram(page, twoQueries);
+    await page.locator('#run').click();
+    // (b) the first answer is in #answers before #status leaves running
+    await page.waitForFunction(() => document.querySelector('#answers .answer') || document.querySelector('#status').textContent.trim() !== 'running',
+                               null, { timeout: 20000, polling: 20 }).catch(() => fail('no .answer and #status still running after 20 s'));
+    let st = await status(page), n = await page.locator('#answers .answer').count();
+    assert(st === 'running' && n === 1, `when the first answer came, #status read '${st}' with ${n} .answer (expected 'running' and 1)`);
+    const first = (await answer(page, 1).getAttribute('data-kind')) + ' ' + (await answer(page, 1).locator('.qtext').textContent()).trim();
+    assert(first === 'table table kayles(0..20)', `the first .answer is '${first}', expected the table kayles(0..20)`);
+    // (c) the second query's progress line: its label and count, updated as it goes
+    const progress = page.locator('#answers .running[data-index="2"] .progress');
+    const seen = new Set();
+    const t0 = Date.now();
+    while (seen.size < 2 && Date.now() - t0 < 15000) {
+        if (await progress.count()) {
+            const t = (await progress.textContent()).trim();
+            if (/^grundygame: [\d,]+ of 1,000,000,001 done \(\d+%\), [\d.]+ s$/.test(t)) seen.add(t);
+        }
+        await page.waitForTimeout(100);
+    }
+    assert(seen.size >= 2, `the running query's progress line did not show two counts within 15 s (seen: ${JSON.stringify([...seen])}; now ${JSON.stringify(await progress.count() ? await progress.textContent() : null)})`);
+    st = await status(page);
+    assert(st === 'running' && await page.locator('#answers .answer').count() === 1, `#status '${st}' before #stop, expected running with one .answer`);
+    await shot(page, 'web-running.png');
+    // (a) Stop: #status stopped, the one finished answer kept, #output its text as the command prints it
+    await page.locator('#stop').click();
+    await waitStatus(page, ['stopped', 'done', 'error'], 5000);
+    st = await status(page);
+    assert(st === 'stopped', `#status is '${st}' after #stop, expected 'stopped'`);
+    n = await page.locator('#answers .answer').count();
+    assert(n === 1, `#answers holds ${n} .answer after #stop, expected 1 (the finished query)`);
+    assertSameText(await text(page, '#output'), native('table kayles(0..20);\n').stdout, '#output after #stop', 'the native command\'s output of the first query');
+    assert(await page.locator('#answers .running.stopped[data-index="2"]').count() === 1, 'the stopped query is not marked stopped (.running.stopped)');
+    await shot(page, 'web-stopped.png');
+    await page.locator('#max-memory').fill('1024');
+    await page.locator('#max-memory').dispatchEvent('change');
+    return `progress ${JSON.stringify([...seen].pop())}; one answer kept`;
 });
 
 // Settings: the limits reach the engine as the command's --max-memory and --max-time.

@@ -12,6 +12,8 @@
 // - with NATIVE_GRUNDY: every tests/diagnostics/*.game gives the same standard error, exit
 //   status 2 and the diagnostic's place as `grundy program.game`; a program with plots gives
 //   the command's text but for the plot lines; a query in csv equals --query N --format csv.
+// - each query runs once (the module's count of query runs) and its answer is sent as it ends,
+//   in order, by the module's hooks (web/wasm/hooks.js).
 // - a run past its max time ends with exit 3 and the limit's message; one query against the
 //   program (play) answers, and a bad one is located in its own text ("query:1:COL").
 // - web/src/client.js over web/src/worker.js (in a node vm standing in for the browser's
@@ -66,7 +68,15 @@ for (const file of fs.readdirSync(examples).filter((f) => f.endsWith('.game')).s
     if (args[i] === '--to') settings.to = Number(args[i + 1]);
     else throw new Error(`${file}: the option ${args[i]} of '# args:' is not one this test passes on`);
   }
-  const r = run(source, settings);
+  const sent = [];
+  const r = call('grundy_run', [source, 0, 0, settings.to || 0], { onAnswer: (a) => sent.push(a.index) });
+  check(`${name} (once)`, () => {
+    // each query ran once (text and JSON from one computation) and its answer was sent once, in order
+    const finished = r.queries.filter((q) => q.json !== null).length;
+    assert.equal(r.query_runs, r.exit >= 2 ? sent.length : r.queries.length, `${r.query_runs} query runs`);
+    assert.deepEqual(sent, r.queries.slice(0, sent.length).map((q) => q.index));
+    assert.ok(finished <= sent.length);
+  });
   check(`${name} (text)`, () => {
     assert.equal(r.exit, wantExit, `exit status ${r.exit}, expected ${wantExit}; stderr: ${r.stderr}`);
     assert.equal(r.queries.map((q) => q.output).join(''), r.stdout, 'the query blocks do not join to stdout');

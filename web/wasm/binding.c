@@ -117,6 +117,20 @@ extern void grundy_js_answer(int index, const char *text, int text_len, const ch
 /* the query that runs and how far it got (label NULL: no step yet), seconds since it began */
 extern void grundy_js_progress(int index, const char *label, double done, double total, double seconds);
 
+/* The most values of a table whose JSON the page is given (4 Mi values, about 15 MB of JSON:
+ * the page's grid shows 2,000 of them, its plot all). A larger table runs in text alone (the
+ * command's text shows its first and last rows), so no JSON text of tens or hundreds of MB is
+ * built in the module and copied to the page; its card shows that text. */
+#define JSON_MAX_VALUES 4194304.0
+
+static int json_wanted(const gr_rquery *q) {
+    if (q->kind != Q_TABLE || q->vertex_list) return 1;
+    double n = 1;
+    for (int k = 0; k < q->ncoords; k++)
+        if (q->varies[k]) n *= (double)(q->hi[k] - q->lo[k]) + 1.0;
+    return n <= JSON_MAX_VALUES;
+}
+
 /* Seconds between progress lines (the first comes as long after the query starts). */
 #define PROGRESS_INTERVAL 0.5
 
@@ -172,11 +186,12 @@ static void send_queries(run_state *r) {
     free(t.p);
 }
 
+/* The query's answer (finished 0: a failure cut it); its JSON when it was made. */
 static void send_answer(run_state *r, int finished) {
+    int json = finished && json_wanted(&r->mod.queries[r->cur]);
     text_close(&r->out);
     text_close(&r->json);
-    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, finished ? r->json.p : NULL, finished ? (int)r->json.n : 0,
-                     finished);
+    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, json ? r->json.p : NULL, json ? (int)r->json.n : 0, finished);
     free(r->out.p);
     free(r->json.p);
     r->out.p = r->json.p = NULL;
@@ -206,7 +221,7 @@ static int run_program(run_state *r) {
         r->cur = i;
         r->query_start = r->progress_at = gr_now();
         grundy_js_progress(i + 1, NULL, 0, 0, 0);
-        FILE *outs[3] = { r->out.f, NULL, r->json.f };
+        FILE *outs[3] = { r->out.f, NULL, json_wanted(&r->mod.queries[i]) ? r->json.f : NULL };
         r->query_runs++;
         if (gr_run_query_formats(c, &r->mod, i, outs, i > 0)) status = GR_EXIT_REFUTED;
         send_answer(r, 1);
