@@ -3,10 +3,13 @@
 // test (tests/web/wasm_golden.mjs) and its bench (bench/web/bench_wasm.mjs), which run outside
 // a browser. grundy_run's answers come by the module's hooks (web/wasm/hooks.js) as the run
 // goes; call() gathers them and gives the whole run as web/src/client.js's run() does
-// (mergeRun), and `on` ({onQueries, onAnswer, onProgress}) sees them as they come.
+// (mergeRun), and `on` ({onQueries, onAnswer, onProgress}) sees them as they come. vmWorker:
+// web/src/worker.js under node, for web/src/client.js.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 import { mergeRun } from './src/client.js';
 
 export async function loadGrundy(webDir) {
@@ -41,4 +44,33 @@ export async function loadGrundy(webDir) {
     }
   }
   return { mod, call };
+}
+
+// A stand-in for the browser's Worker class running web/src/worker.js (from webDir) in a node
+// vm context of its own (importScripts, postMessage, fetch of the .wasm), its messages
+// structured-cloned and delivered on later turns as a browser does; for web/src/client.js
+// under node (the module's test, the bench). One thread: a call runs whole, so the messages a
+// run posts as it goes arrive after it.
+export function vmWorker(webDir) {
+  return class VmWorker {
+    constructor(url) {
+      const file = path.resolve(webDir, url);
+      const wasm = Object.create(WebAssembly);
+      wasm.instantiateStreaming = undefined;   // the fetch below gives bytes, not a Response
+      const ctx = { console, TextDecoder, performance, setTimeout, clearTimeout, WebAssembly: wasm, onmessage: null,
+                    location: { href: pathToFileURL(file).href } };
+      ctx.self = ctx;
+      ctx.fetch = async (u) => {
+        const b = fs.readFileSync(fileURLToPath(u));
+        return { ok: true, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) };
+      };
+      ctx.importScripts = (name) => vm.runInContext(fs.readFileSync(path.join(path.dirname(file), name), 'utf8'), ctx);
+      ctx.postMessage = (data) => setImmediate(() => { if (!this.dead) this.onmessage?.({ data: structuredClone(data) }); });
+      vm.createContext(ctx);
+      this.ctx = ctx;
+      vm.runInContext(fs.readFileSync(file, 'utf8'), ctx, { filename: file });
+    }
+    postMessage(data) { setImmediate(() => { if (!this.dead) this.ctx.onmessage({ data: structuredClone(data) }); }); }
+    terminate() { this.dead = true; }
+  };
 }

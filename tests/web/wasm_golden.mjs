@@ -18,9 +18,8 @@
 //   program (play) answers, and a bad one is located in its own text ("query:1:COL").
 // - web/src/client.js over web/src/worker.js (in a node vm standing in for the browser's
 //   worker): ready, run, query, runFormat, and stop rejecting a pending run with {stopped: true}.
-import { loadGrundy } from '../../web/node.mjs';
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+import { loadGrundy, vmWorker } from '../../web/node.mjs';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -170,28 +169,7 @@ if (native) {
 // ---- the client and the worker, with a stand-in for the browser's Worker ----
 // worker.js runs in a vm context of its own (importScripts, postMessage, fetch of the .wasm);
 // messages are delivered on later turns, as a browser does. One thread: a call runs whole.
-class VmWorker {
-  constructor(url) {
-    const file = path.resolve(webDir, url);
-    const wasm = Object.create(WebAssembly);
-    wasm.instantiateStreaming = undefined;   // the fetch below gives bytes, not a Response
-    const ctx = { console, TextDecoder, performance, setTimeout, clearTimeout, WebAssembly: wasm, onmessage: null,
-                  location: { href: pathToFileURL(file).href } };
-    ctx.self = ctx;
-    ctx.fetch = async (u) => {
-      const b = fs.readFileSync(fileURLToPath(u));
-      return { ok: true, arrayBuffer: async () => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) };
-    };
-    ctx.importScripts = (name) => vm.runInContext(fs.readFileSync(path.join(path.dirname(file), name), 'utf8'), ctx);
-    ctx.postMessage = (data) => setImmediate(() => { if (!this.dead) this.onmessage?.({ data: structuredClone(data) }); });
-    vm.createContext(ctx);
-    this.ctx = ctx;
-    vm.runInContext(fs.readFileSync(file, 'utf8'), ctx, { filename: file });
-  }
-  postMessage(data) { setImmediate(() => { if (!this.dead) this.ctx.onmessage({ data: structuredClone(data) }); }); }
-  terminate() { this.dead = true; }
-}
-globalThis.Worker = VmWorker;
+globalThis.Worker = vmWorker(webDir);
 const { GrundyClient } = await import(pathToFileURL(path.join(srcDir, 'web', 'src', 'client.js')).href);
 const client = new GrundyClient('worker.js');
 const tour = fs.readFileSync(path.join(examples, 'tour.game'), 'utf8');
