@@ -11,7 +11,9 @@
 //           browser's postMessage does;
 //   wasm    the call alone (grundy_run through web/node.mjs, as the worker makes it);
 //   native  `grundy FILE` as a user runs it (its default threads), and `--threads 1`,
-//           spawned with the same program;
+//           spawned with the same program; and `--threads 1` with GRUNDY_SIMD=sse2, the
+//           kernels' path the module takes (WebAssembly SIMD is 16 bytes wide: the command's
+//           AVX2 and AVX-512 paths, sparsevec.c, have no WebAssembly counterpart);
 // checks that the page's text equals the command's, and prints the times and page/native (the
 // issue's target: within 2x) and page/native-one-thread (the page has one thread).
 import { spawnSync } from 'node:child_process';
@@ -56,26 +58,28 @@ async function best(fn) {
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-wasm-'));
-const native = (source, extra) => {
+const native = (source, extra, env = {}) => {
   fs.writeFileSync(path.join(scratch, 'program.game'), source);
-  return spawnSync(opt.native, ['program.game', '--no-progress', ...extra], { cwd: scratch, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return spawnSync(opt.native, ['program.game', '--no-progress', ...extra],
+                   { cwd: scratch, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, ...env } });
 };
 
 const f = (s) => s.toFixed(3).padStart(7);
 console.log(`wasm: ${opt.web}\nnative: ${opt.native} (${os.cpus().length} cores; its default threads, and --threads 1)\nthe best of ${opt.repeat}\n`);
-console.log(`${'program'.padEnd(38)} ${'page s'.padStart(7)} ${'wasm s'.padStart(7)} ${'native'.padStart(7)} ${'nat. 1t'.padStart(7)} ${'page/native'.padStart(11)} ${'page/1t'.padStart(8)}`);
+console.log(`${'program'.padEnd(38)} ${'page s'.padStart(7)} ${'wasm s'.padStart(7)} ${'native'.padStart(7)} ${'nat. 1t'.padStart(7)} ${'1t sse2'.padStart(7)} ${'page/native'.padStart(11)} ${'page/1t'.padStart(8)} ${'page/sse2'.padStart(9)}`);
 let worst = 0;
 for (const p of PROGRAMS) {
   const page = await best(() => client.run(p.source, {}));
   const wasm = await best(() => call('grundy_run', [p.source, 0, 0, 0]));
   const n = await best(() => native(p.source, []));
   const n1 = await best(() => native(p.source, ['--threads', '1']));
+  const n2 = await best(() => native(p.source, ['--threads', '1'], { GRUNDY_SIMD: 'sse2' }));
   if (page.out.exit !== 0 || n.out.status !== 0) throw new Error(`${p.name}: failed: ${page.out.stderr} ${n.out.stderr}`);
   if (page.out.stdout !== n.out.stdout) throw new Error(`${p.name}: the page's text differs from the command's`);
   if (page.out.query_runs !== page.out.queries.length) throw new Error(`${p.name}: ${page.out.query_runs} query runs`);
   const ratio = page.t / n.t;
   worst = Math.max(worst, ratio);
-  console.log(`${p.name.padEnd(38)} ${f(page.t)} ${f(wasm.t)} ${f(n.t)} ${f(n1.t)} ${ratio.toFixed(2).padStart(10)}x ${(page.t / n1.t).toFixed(2).padStart(7)}x`);
+  console.log(`${p.name.padEnd(38)} ${f(page.t)} ${f(wasm.t)} ${f(n.t)} ${f(n1.t)} ${f(n2.t)} ${ratio.toFixed(2).padStart(10)}x ${(page.t / n1.t).toFixed(2).padStart(7)}x ${(page.t / n2.t).toFixed(2).padStart(8)}x`);
 }
 fs.rmSync(scratch, { recursive: true, force: true });
 console.log(`\nworst page/native: ${worst.toFixed(2)}x (target: within 2x)`);

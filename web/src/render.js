@@ -61,8 +61,16 @@ function downloads(q, ctx) {
       csv.title = `CSV failed: ${errorText(e)}`;
     } finally { csv.disabled = false; }
   });
-  json.addEventListener('click', () =>
-    saveFile(`${base}.json`, (q.json || []).map((o) => JSON.stringify(o)).join('\n') + '\n', 'application/json'));
+  // the run's JSON when it made it; else (a table past the page's JSON bound) asked again
+  json.addEventListener('click', async () => {
+    if (q.json) { saveFile(`${base}.json`, q.json.map((o) => JSON.stringify(o)).join('\n') + '\n', 'application/json'); return; }
+    json.disabled = true;
+    try {
+      saveFile(`${base}.json`, await ctx.client.runFormat(ctx.source, q.index, 'json'), 'application/json');
+    } catch (e) {
+      json.title = `JSON failed: ${errorText(e)}`;
+    } finally { json.disabled = false; }
+  });
   return el('span', { class: 'downloads' }, csv, json);
 }
 
