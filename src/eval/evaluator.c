@@ -6,7 +6,7 @@
 #include "eval/cap_heaptable.h"
 #include "eval/cap_moves.h"
 #include "eval/rules.h"
-#include "eval/heap/convkernel.h"
+#include "eval/cap_convkernel.h"
 #include "eval/figure/hackenbush.h"
 #include <string.h>
 

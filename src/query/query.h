@@ -4,8 +4,7 @@
 #define GRUNDY_QUERY_H
 #include <stdio.h>
 #include "sema.h"
-
-typedef enum { GR_FMT_TEXT, GR_FMT_CSV, GR_FMT_JSON } gr_format;
+#include "format.h"
 
 /* Returns GR_EXIT_OK, or GR_EXIT_REFUTED if a check was refuted. Failures longjmp. */
 int gr_run_queries(gr_ctx *c, gr_module *m, gr_format fmt, FILE *out);

@@ -6,7 +6,9 @@
  * the writer reaches them, and never copied; so a table of 10^8 heaps holds no array of cells. */
 #ifndef GRUNDY_TABLES_H
 #define GRUNDY_TABLES_H
-#include "query.h"
+#include <stdio.h>
+#include "sema.h"
+#include "format.h"
 
 /* What the cells hold. */
 typedef enum { GR_CELLS_NUMBERS = 0, GR_CELLS_OUTCOMES = 1, GR_CELLS_GENUS = 2 } gr_cells;
