@@ -132,6 +132,18 @@ size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf,
     return at;
 }
 
+int gr_eval_is_nim(const gr_game *g) {
+    return g->kernel == KER_NIM;
+}
+
+int gr_eval_splits(const gr_game *g) {
+    if (g->shape != SHAPE_HEAP) return 0;
+    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) return g->tb.max_heaps >= 2;
+    if (g->rules)
+        for (int i = 0; i < g->rules->nmoves; i++) if (g->rules->moves[i].nparts > 1) return 1;
+    return 0;
+}
+
 static void count_one(void *user, const int64_t *parts, int nparts) {
     (void)parts; (void)nparts;
     ++*(uint64_t *)user;

@@ -142,6 +142,12 @@ int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap);
  * "name(coordinates)", a vertex "name.v", a coin row by its heads, a figure with edge >= 0 that
  * cut marked ("h - (c - d)"). */
 size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf, size_t cap, size_t at);
+/* Questions on the form of a rule set that sums ask, answered here so that no stage after eval/
+ * reads the kernel lowering chose (lower/game.h): g is Nim (every smaller heap an option, so
+ * sg(n) = n: a heap's value and weight need no table); a move of g, a heap rule set, may leave
+ * two heaps or more (its positions below heap n are then partitions of n, not n + 1 heaps). */
+int gr_eval_is_nim(const gr_game *g);
+int gr_eval_splits(const gr_game *g);
 /* Every option of pos, counted. */
 uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos);
 /* Positions the box evaluators valued for g so far (heap values are counted on the context,
