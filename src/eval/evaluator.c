@@ -22,6 +22,19 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     return &gr_graph_evaluator;
 }
 
+/* Which evaluator enumerates the options of a shape's positions: the position graph takes
+ * them from it, so that it need not know the other evaluators (graph/grapheval.c). */
+const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape) {
+    switch (shape) {
+    case SHAPE_HEAP: return &gr_heap_evaluator;
+    case SHAPE_TUPLE: return &gr_table_evaluator;
+    case SHAPE_GRAPH: return NULL;
+    case SHAPE_FIGURE: return &gr_figure_evaluator;
+    case SHAPE_COINS: return &gr_coins_evaluator;
+    }
+    return NULL;
+}
+
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
     if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_cap_convkernel(g)) return &gr_convkernel_evaluator;
     return gr_evaluator_of(g);

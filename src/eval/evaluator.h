@@ -122,6 +122,10 @@ extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Gree
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
 extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
+/* The evaluator whose options enumerate the moves of positions of this shape (heaps, tuples,
+ * figures, coin rows), whichever evaluator lowering chose for the game; NULL for an explicit
+ * graph, whose moves are its edges. The position graph asks it. */
+const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape);
 /* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
  * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
 const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
