@@ -35,7 +35,9 @@ const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape) {
     return NULL;
 }
 
-const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
+/* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
+ * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
+static const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
     if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_cap_convkernel(g)) return &gr_convkernel_evaluator;
     return gr_evaluator_of(g);
 }

@@ -126,9 +126,6 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
  * figures, coin rows), whichever evaluator lowering chose for the game; NULL for an explicit
  * graph, whose moves are its edges. The position graph asks it. */
 const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape);
-/* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
- * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
-const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
 
 /* What queries and sums call. */
 unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap);
