@@ -4,8 +4,7 @@
 #define GRUNDY_QUERY_H
 #include <stdio.h>
 #include "sema.h"
-
-typedef enum { GR_FMT_TEXT, GR_FMT_CSV, GR_FMT_JSON } gr_format;
+#include "format.h"
 
 /* Where one answer goes: a stream per format, indexed by gr_format (NULL: not wanted). Each
  * query makes its answer once, as data, and then writes it to every stream of the sink in that
