@@ -47,7 +47,8 @@ static const gr_src_seg *seg_of(const gr_ctx *c, uint32_t off) {
     return at;
 }
 
-const char *gr_loc_file(const gr_ctx *c, uint32_t off) {
+/* The name a diagnostic at off gives its file: its segment's, else c->filename. */
+static const char *gr_loc_file(const gr_ctx *c, uint32_t off) {
     const gr_src_seg *s = seg_of(c, off);
     return s ? s->name : c->filename;
 }

@@ -140,8 +140,6 @@ _Noreturn void gr_fail(gr_ctx *c, int status, const char *fmt, ...)
 /* Raises a failure whose full text another process already made (cli/parallel.c). */
 _Noreturn void gr_fail_again(gr_ctx *c, int status, const char *msg);
 void gr_line_col(const gr_ctx *c, uint32_t off, int *line, int *col);
-/* The name a diagnostic at off gives its file: its segment's, else c->filename. */
-const char *gr_loc_file(const gr_ctx *c, uint32_t off);
 
 /* Tracked memory: counted against c->mem_limit (status 3 when exceeded) and freed by
  * gr_ctx_free if a failure skips the owner's own free. Never returns NULL. */

@@ -4,7 +4,8 @@
 
 static int lower(int ch) { return ch >= 'A' && ch <= 'Z' ? ch + 32 : ch; }
 
-int gr_edit_distance(const char *a, const char *b) {
+/* Optimal string alignment distance between a and b (case-insensitive), capped at 99. */
+static int gr_edit_distance(const char *a, const char *b) {
     enum { MAX = 64 };
     size_t n = strlen(a), m = strlen(b);
     if (n >= MAX || m >= MAX) return 99;

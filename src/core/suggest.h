@@ -4,8 +4,6 @@
 #define GRUNDY_SUGGEST_H
 #include <stddef.h>
 
-/* Optimal string alignment distance between a and b (case-insensitive), capped at 99. */
-int gr_edit_distance(const char *a, const char *b);
 
 /* Collects candidates one at a time and keeps the nearest to word within a distance that
  * grows with the word's length (1 for short words, 2 from 5 letters, 3 from 9); ties keep

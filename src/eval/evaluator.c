@@ -6,7 +6,7 @@
 #include "eval/cap_heaptable.h"
 #include "eval/cap_moves.h"
 #include "eval/rules.h"
-#include "eval/heap/convkernel.h"
+#include "eval/cap_convkernel.h"
 #include "eval/figure/hackenbush.h"
 #include <string.h>
 
@@ -22,7 +22,22 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     return &gr_graph_evaluator;
 }
 
-const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
+/* Which evaluator enumerates the options of a shape's positions: the position graph takes
+ * them from it, so that it need not know the other evaluators (graph/grapheval.c). */
+const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape) {
+    switch (shape) {
+    case SHAPE_HEAP: return &gr_heap_evaluator;
+    case SHAPE_TUPLE: return &gr_table_evaluator;
+    case SHAPE_GRAPH: return NULL;
+    case SHAPE_FIGURE: return &gr_figure_evaluator;
+    case SHAPE_COINS: return &gr_coins_evaluator;
+    }
+    return NULL;
+}
+
+/* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
+ * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
+static const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {
     if ((conv == CONV_ANYLEAF || conv == CONV_EVERY) && gr_cap_convkernel(g)) return &gr_convkernel_evaluator;
     return gr_evaluator_of(g);
 }
@@ -152,6 +167,18 @@ size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf,
     for (int i = 0; g->shape != SHAPE_COINS && i < g->arity && at < cap; i++)
         at = put_int(buf, cap, put_text(buf, cap, at, i ? ", " : ""), pos[i]);
     return put_text(buf, cap, at, ")");
+}
+
+int gr_eval_is_nim(const gr_game *g) {
+    return g->kernel == KER_NIM;
+}
+
+int gr_eval_splits(const gr_game *g) {
+    if (g->shape != SHAPE_HEAP) return 0;
+    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) return g->tb.max_heaps >= 2;
+    if (g->rules)
+        for (int i = 0; i < g->rules->nmoves; i++) if (g->rules->moves[i].nparts > 1) return 1;
+    return 0;
 }
 
 static void count_one(void *user, const int64_t *parts, int nparts) {

@@ -122,9 +122,10 @@ extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Gree
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
 extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
-/* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
- * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
-const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv);
+/* The evaluator whose options enumerate the moves of positions of this shape (heaps, tuples,
+ * figures, coin rows), whichever evaluator lowering chose for the game; NULL for an explicit
+ * graph, whose moves are its edges. The position graph asks it. */
+const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape);
 
 /* What queries and sums call. */
 unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap);
@@ -142,6 +143,12 @@ int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap);
  * "name(coordinates)", a vertex "name.v", a coin row by its heads, a figure with edge >= 0 that
  * cut marked ("h - (c - d)"). */
 size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf, size_t cap, size_t at);
+/* Questions on the form of a rule set that sums ask, answered here so that no stage after eval/
+ * reads the kernel lowering chose (lower/game.h): g is Nim (every smaller heap an option, so
+ * sg(n) = n: a heap's value and weight need no table); a move of g, a heap rule set, may leave
+ * two heaps or more (its positions below heap n are then partitions of n, not n + 1 heaps). */
+int gr_eval_is_nim(const gr_game *g);
+int gr_eval_splits(const gr_game *g);
 /* Every option of pos, counted. */
 uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos);
 /* Positions the box evaluators valued for g so far (heap values are counted on the context,

@@ -41,7 +41,8 @@ int gr_scope_add(gr_ctx *c, gr_scope *s, const char *name, gr_loc loc) {
     return s->slots[s->n++];
 }
 
-int gr_scope_find(const gr_scope *s, const char *name) {
+/* The slot of name in the scope (the innermost), or -1. */
+static int gr_scope_find(const gr_scope *s, const char *name) {
     for (int i = s->n - 1; i >= 0; i--)
         if (strcmp(s->names[i], name) == 0) return s->slots[i];
     return -1;

@@ -41,7 +41,6 @@ typedef struct gr_hooks {
 
 /* Declares a name in the scope with a fresh slot; reports a duplicate as an error. */
 int gr_scope_add(gr_ctx *c, gr_scope *s, const char *name, gr_loc loc);
-int gr_scope_find(const gr_scope *s, const char *name);   /* slot or -1 */
 
 /* Compiles e; fails with a located diagnostic (status 2) on an unknown name or function, a
  * wrong argument count, or a constant expression that cannot be evaluated. hook_arity > 0
@@ -62,9 +61,6 @@ int gr_eval_row(gr_ctx *c, const gr_code *code, const int64_t *frame, int slot, 
 int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s);
 /* Does the code read the slot? (Used by lowering to recognise kernels.) */
 int gr_code_uses_slot(const gr_code *code, int slot);
-
-/* Checked helpers shared with the solvers. */
-int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc);
 
 
 /* Shape tests used by lowering to recognise kernels in hand-written rules. */

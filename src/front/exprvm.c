@@ -72,7 +72,8 @@ int64_t gr_expr_binary(gr_ctx *c, gr_op op, int64_t a, int64_t b, gr_loc loc) {
     }
 }
 
-int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc) {
+/* fib(n), checked: a located failure below 0 and past 92 (fib(93) does not fit in 64 bits). */
+static int64_t gr_fib(gr_ctx *c, int64_t n, gr_loc loc) {
     if (n < 0) eval_fail(c, loc, "fib(%lld): the argument must not be negative", (long long)n);
     if (n > 92) eval_fail(c, loc, "fib(%lld) does not fit in 64 bits (fib(92) is the largest)", (long long)n);
     if (n == 0) return 0;

@@ -3,7 +3,8 @@
 #include <string.h>
 #include "tbcode.h"
 
-int64_t gr_codebook_add(gr_ctx *c, gr_codebook *b, const char *code) {
+/* Interns a code; returns its index. */
+static int64_t gr_codebook_add(gr_ctx *c, gr_codebook *b, const char *code) {
     for (int i = 0; i < b->n; i++)
         if (!strcmp(b->v[i], code)) return i;
     if (b->n == b->cap) {

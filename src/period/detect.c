@@ -201,7 +201,9 @@ int gr_detect_rare_classes_as(gr_ctx *c, const gr_values *vals, int64_t n, int k
     return r;
 }
 
-void gr_detect_walsh(int64_t *h, size_t size) {
+/* The Walsh-Hadamard transform in place (size a power of two): h[m] becomes the sum over i of
+ * h[i] times -1 to the parity of (i & m). */
+static void gr_detect_walsh(int64_t *h, size_t size) {
     for (size_t len = 1; len < size; len <<= 1)
         for (size_t i = 0; i < size; i += 2 * len)
             for (size_t j = i; j < i + len; j++) {

@@ -97,7 +97,4 @@ int gr_detect_rare_classes_as(gr_ctx *c, const gr_values *vals, int64_t n, int k
  * heaps of value v < 2^k and that heap parity among n heaps (2^(k+1) entries, overwritten by
  * their transform); sets the classes of col. */
 int gr_detect_rare_classes_of(int64_t *h, int k, int64_t n, int kappa, gr_value_columns *col);
-/* The Walsh-Hadamard transform in place (size a power of two): h[m] becomes the sum over i of
- * h[i] times -1 to the parity of (i & m). */
-void gr_detect_walsh(int64_t *h, size_t size);
 #endif

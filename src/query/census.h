@@ -13,7 +13,9 @@
  * and JSON (one object a class, as docs/language.md gives). */
 #ifndef GRUNDY_CENSUS_H
 #define GRUNDY_CENSUS_H
-#include "query.h"
+#include <stdio.h>
+#include "sema.h"
+#include "format.h"
 
 /* Runs census query qi of m and prints it. */
 void gr_run_census(gr_ctx *c, gr_module *m, int qi, const gr_sink *sk);

@@ -5,7 +5,9 @@
  * over a family run in check.c and print as any other check. */
 #ifndef GRUNDY_FAMILY_H
 #define GRUNDY_FAMILY_H
-#include "query.h"
+#include <stdio.h>
+#include "sema.h"
+#include "format.h"
 
 /* Runs q (q->nmembers > 0, a periodicity check) and prints it; returns 1 if a member's claim
  * was refuted. */

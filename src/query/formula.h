@@ -5,7 +5,8 @@
  * position graph. A formula over positions is never proved. */
 #ifndef GRUNDY_FORMULA_H
 #define GRUNDY_FORMULA_H
-#include "check.h"
+#include "sema.h"
+#include "checkresult.h"
 
 void gr_check_formula(gr_ctx *c, gr_rquery *q, gr_check_result *out);
 #endif

@@ -154,7 +154,9 @@ static void misere_member(gr_ctx *c, gr_rquery *q, gr_game *g, gr_member_result 
     out->state = GR_MEMBER_DONE;
 }
 
-void gr_member_compute(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out) {
+/* Member i of query q (a census or a periodicity check over a family) into *out; a failure
+ * longjmps, as any query's. */
+static void gr_member_compute(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out) {
     memset(out, 0, sizeof *out);
     gr_rquery mq = *q;
     mq.game = q->members[i];

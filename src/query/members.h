@@ -49,9 +49,6 @@ typedef struct gr_spread {
     void *user;
 } gr_spread;
 
-/* Member i of query q (a census or a periodicity check over a family) into *out; a failure
- * longjmps, as any query's. */
-void gr_member_compute(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out);
 /* The same, its failure caught into out (state GR_MEMBER_FAILED): for workers. */
 void gr_member_compute_caught(gr_ctx *c, gr_rquery *q, int i, gr_member_result *out);
 /* order[0..n-1]: the members, those estimated longest first (ties in member order). */

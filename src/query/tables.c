@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static void gr_table_fits(gr_ctx *c, const char *what, double cells, size_t bytes);   /* (below) */
+
 struct gr_table_stream {
     gr_ctx *c;
     gr_game *g;
@@ -106,7 +108,9 @@ int64_t gr_table_cell(const gr_table_data *t, int64_t i) {
     return t->stream ? stream_cell(t, i) : t->vals[i];
 }
 
-void gr_table_fits(gr_ctx *c, const char *what, double cells, size_t bytes) {
+/* Fails with status 3 before any work when an array of cells x bytes would pass the memory
+ * limit (with none, 3/4 of the machine's memory); names the table, its size and the limit. */
+static void gr_table_fits(gr_ctx *c, const char *what, double cells, size_t bytes) {
     /* no limit (the API's default): three quarters of the machine's memory, as the command's default */
     size_t limit = c->mem_limit;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

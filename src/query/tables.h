@@ -6,7 +6,9 @@
  * the writer reaches them, and never copied; so a table of 10^8 heaps holds no array of cells. */
 #ifndef GRUNDY_TABLES_H
 #define GRUNDY_TABLES_H
-#include "query.h"
+#include <stdio.h>
+#include "sema.h"
+#include "format.h"
 
 /* What the cells hold. */
 typedef enum { GR_CELLS_NUMBERS = 0, GR_CELLS_OUTCOMES = 1, GR_CELLS_GENUS = 2 } gr_cells;
@@ -24,9 +26,6 @@ typedef struct gr_table_data {
 
 /* The table of q into t (vals and stream in tracked memory, freed by the caller). */
 void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t);
-/* Fails with status 3 before any work when an array of cells x bytes would pass the memory
- * limit (with none, 3/4 of the machine's memory); names the table, its size and the limit. */
-void gr_table_fits(gr_ctx *c, const char *what, double cells, size_t bytes);
 /* Cell i (row-major): from vals, or computed as a streamed table reaches it; polls the
  * limits (gr_poll), so a writer's loop over the cells ends at --max-time. */
 int64_t gr_table_cell(const gr_table_data *t, int64_t i);

@@ -2,6 +2,7 @@
  * long search; see estimate.h. */
 #include "estimate.h"
 #include "figure.h"
+#include "eval/evaluator.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,19 +37,11 @@ static double partitions_upto(int64_t n) {
     return partition_sums[n < 0 ? 0 : n];
 }
 
-static int splits(const gr_game *g) {
-    if (g->shape != SHAPE_HEAP) return 0;
-    if (g->kernel == KER_OCTAL || g->kernel == KER_TB) return g->tb.max_heaps >= 2;
-    if (g->rules)
-        for (int i = 0; i < g->rules->nmoves; i++) if (g->rules->moves[i].nparts > 1) return 1;
-    return 0;
-}
-
 /* Positions at or below one component (its own moves only). */
 static double comp_positions(const gr_comp *x) {
     const gr_game *g = x->game;
     switch (g->shape) {
-    case SHAPE_HEAP: return splits(g) ? partitions_upto(x->c[0]) : (double)x->c[0] + 1;
+    case SHAPE_HEAP: return gr_eval_splits(g) ? partitions_upto(x->c[0]) : (double)x->c[0] + 1;
     case SHAPE_TUPLE: {
         double v = 1;
         for (int k = 0; k < g->arity; k++) v *= fabs((double)x->c[k]) + 1;
@@ -65,7 +58,7 @@ double gr_sum_graph_estimate(const gr_comp *comps, int n, gr_conv conv) {
     double v = 1;
     int merge = conv == CONV_NORMAL || conv == CONV_MISERE;   /* one multiset of atoms */
     for (int i = 0; i < n; i++) {
-        if (!merge || !splits(comps[i].game)) { v *= comp_positions(&comps[i]); continue; }
+        if (!merge || !gr_eval_splits(comps[i].game)) { v *= comp_positions(&comps[i]); continue; }
         int first = 1;
         int64_t total = 0;
         for (int k = 0; k < n; k++)

@@ -30,7 +30,7 @@ static void on_weight(void *user, const int64_t *parts, int nparts) {
     if (x > wc->best) wc->best = x;
 }
 static int64_t heap_weight(gr_ctx *c, gr_game *g, int64_t h) {
-    if (g->kernel == KER_NIM) return h;
+    if (gr_eval_is_nim(g)) return h;
     int64_t *w = gr_alloc(c, (size_t)(h + 1) * sizeof *w);
     for (int64_t k = 0; k <= h; k++) {
         wt_collect wc = { w, 0 };
@@ -115,7 +115,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
          * again (refused) */
         int big = -1;
         for (int i = 0; i < n; i++)
-            if (comps[i].game->kernel == KER_NIM && (big < 0 || comps[i].c[0] > comps[big].c[0])) big = i;
+            if (gr_eval_is_nim(comps[i].game) && (big < 0 || comps[i].c[0] > comps[big].c[0])) big = i;
         int64_t mine[8];
         memcpy(mine, tops, sizeof mine);
         if (big >= 0 && mine[gi[big]] > 3) mine[gi[big]] = 3;
@@ -144,7 +144,7 @@ static gr_quotient *quotient_for(gr_ctx *c, const gr_comp *comps, int n, int *gi
          * remoteness ask of the quotient. */
         int64_t W = 0;
         for (int i = 0; i < n; i++)
-            if (comps[i].c[0] > BOUNDED_HEAP && comps[i].game->kernel != KER_NIM) {
+            if (comps[i].c[0] > BOUNDED_HEAP && !gr_eval_is_nim(comps[i].game)) {
                 snprintf(why, cap, "the misere quotient of the union of %d rule sets passed its budget, and heap %lld of '%s' is past %d, too large to make one for the sum",
                          ng, (long long)comps[i].c[0], comps[i].game->name, BOUNDED_HEAP);
                 return NULL;

@@ -63,18 +63,6 @@ void gr_sum_text_atom(gr_text *t, const gr_game *g, const int64_t *coords, int e
     }
 }
 
-const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n) {
-    gr_text t;
-    gr_text_init(&t, c);
-    for (int i = 0; i < n; i++) {
-        if (i) gr_text_printf(&t, " + ");
-        gr_sum_text_atom(&t, comps[i].game, comps[i].c, -1);
-    }
-    char *out = gr_strndup(c, t.s, t.n);
-    gr_text_free(&t);
-    return out;
-}
-
 const char *gr_render_position(gr_ctx *c, const gr_comp *comps, int n, gr_conv conv) {
     int groups = conv == CONV_ANYLEAF || conv == CONV_EVERY;
     gr_text t, one;

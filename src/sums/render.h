@@ -16,8 +16,6 @@
 /* Writes a sum of components as "kayles(3) + g.a + wythoff(1, 2)" (cut at cap), empty heaps
  * left out ("*0" if nothing is left). */
 void gr_render_comps(gr_ctx *c, const gr_comp *comps, int n, char *buf, size_t cap);
-/* The same text, whole, in the compilation's arena (empty heaps kept: for messages). */
-const char *gr_render_sum(gr_ctx *c, const gr_comp *comps, int n);
 /* A position as a query's answer writes it, in the printed form above (groups, comps[i].joined,
  * in parentheses under 'anyleaf' and 'every'), whole, in the compilation's arena. */
 const char *gr_render_position(gr_ctx *c, const gr_comp *comps, int n, gr_conv conv);

@@ -4,7 +4,9 @@
 #include "eval/cap_heaptable.h"
 #include <string.h>
 
-int gr_sj_condition(const gr_compgraph *g, uint32_t *bad) {
+/* Does the condition hold on every position of the graph g (built from comps)? If not and bad
+ * is not NULL, *bad is a position where it fails (value 0, with moves, none to value 1). */
+static int gr_sj_condition(const gr_compgraph *g, uint32_t *bad) {
     for (uint32_t v = 0; v < g->n; v++) {
         uint32_t k = gr_pg_nchildren(g->pg, v);
         if (!k || gr_pg_sg(g->pg, v) != 0) continue;

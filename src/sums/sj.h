@@ -31,9 +31,6 @@
 #define GRUNDY_SJ_H
 #include "compgraph.h"
 
-/* Does the condition hold on every position of the graph g (built from comps)? If not and bad
- * is not NULL, *bad is a position where it fails (value 0, with moves, none to value 1). */
-int gr_sj_condition(const gr_compgraph *g, uint32_t *bad);
 /* If the condition holds on g, decides the sum: t->decided, t->outcome, t->value (S), t->why
  * ("SJ theorem: ..."), every winning move to fn (may be NULL); returns 1. Else returns 0 with
  * t untouched but t->why, which says where the condition fails. */

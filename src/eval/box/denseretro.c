@@ -298,115 +298,131 @@ static void team_solve(gr_dense *b, void (*body)(gr_dense *, void *), void *arg)
     b->pool = NULL;
 }
 
-/* Where every move is a translation, parents are found by subtracting the deltas and counters
- * fit a byte; otherwise the edges are stored once (forward CSR while counting, then reverse). */
-static void retrograde(gr_dense *b) {
+/* What the passes of the retrograde analysis below share: the counters of each position's
+ * options not yet decided (bytes in a translation box, cnt8, else cnt), the queue of decided
+ * positions (queue[head..tail)), and in a box with stored edges the edges themselves (forward
+ * CSR off/fwd, made while counting in k; reverse CSR roff/rev). */
+typedef struct retro {
+    gr_dense *b;
+    int implicit, team;         /* a translation box; a thread team solves the rest */
+    uint8_t *cnt8;
+    uint32_t *cnt, *queue, *off, *fwd, *roff, *rev;
+    uint32_t head, tail;
+    counter k;
+    uint64_t E;                 /* the last coordinate's extent: a row of the box */
+    int8_t *termrow;            /* a row's terminal kinds (translation box) */
+} retro;
+
+/* Decided at once: a position that is terminal (its rule's outcome, or the convention's when
+ * it just ends the game) or has no option; -1 when it is not. */
+static int leaf_outcome(const gr_dense *b, int term, uint32_t deg) {
+    if (term == TERM_WINS) return GR_WIN;
+    if (term == TERM_LOSES) return GR_LOSS;
+    if (term >= 0 || deg == 0) return b->conv == CONV_MISERE ? GR_WIN : GR_LOSS;
+    return -1;
+}
+
+/* A translation box: every position's options counted a row at a time (cnt8), its terminals and
+ * leaves decided and queued. 0 if the box escaped (b->escaped). */
+static int retro_leaves_rows(retro *r) {
+    gr_dense *b = r->b;
     gr_ctx *c = b->c;
-    uint64_t n = b->n;
-    b->cyclic = 1;
-    b->nvalued = 0;
-    for (int m = 0; m < b->nmoves; m++) {
-        bmove *bm = &b->moves[m];
-        if (bm->shared) memset(bm->set.ready, 0, (size_t)bm->set.nkeys);
-    }
-    int implicit = b->translate;
-    int team = c->threads > 1 && n >= atomic_load(&team_knob.from);
-    if (implicit && team) { team_solve(b, team_retrograde, NULL); return; }
-    for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
-    uint8_t *cnt8 = implicit ? gr_alloc(c, (size_t)n) : NULL;
-    uint32_t *cnt = implicit ? NULL : gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *cnt));
-    uint32_t *queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *queue));
-    uint32_t *off = NULL, *rev = NULL;
-    counter k = { 0 };
-    if (!implicit) {
-        off = gr_alloc(c, gr_size_mul(c, (size_t)n + 1, sizeof *off));
-        k.seen = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *k.seen));
-        for (uint64_t v = 0; v < n; v++) k.seen[v] = UINT32_MAX;
-    }
-    uint32_t head = 0, tail = 0;
-    uint32_t *fwd = NULL, *roff = NULL;
+    uint64_t n = b->n, E = r->E;
+    uint8_t *cnt8 = r->cnt8;
     int64_t p[GR_MAX_ARITY];
-    int last = b->a - 1;
-    uint64_t E = (uint64_t)b->ext[last];
-    int8_t *termrow = NULL;
-    if (implicit) {
-        gr_dense_fill_all_valid(b);
-        termrow = gr_alloc(c, (size_t)E);
-        coords_of(b, 0, p);
-        for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
-            const int8_t *term = row_terms(b, v0, p, termrow);
-            row_degrees(b, v0, p, term, cnt8 + v0, 1);
-            if (b->escaped) goto out;
-            gr_poll(c);
-            for (uint64_t y = 0; y < E; y++) {
-                uint64_t v = v0 + y;
-                if (!(b->st[v] & S_VALID)) continue;
-                int t = term ? term[y] : -1, out = -1;
-                if (t == TERM_WINS) out = GR_WIN;
-                else if (t == TERM_LOSES) out = GR_LOSS;
-                else if (t >= 0 || !cnt8[v]) out = b->conv == CONV_MISERE ? GR_WIN : GR_LOSS;
-                if (out < 0) continue;
-                b->st[v] |= (uint8_t)(S_DONE | out);
-                wset(c, &b->rem, v, 1);
-                queue[tail++] = (uint32_t)v;
-            }
+    gr_dense_fill_all_valid(b);
+    r->termrow = gr_alloc(c, (size_t)E);
+    coords_of(b, 0, p);
+    for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
+        const int8_t *term = row_terms(b, v0, p, r->termrow);
+        row_degrees(b, v0, p, term, cnt8 + v0, 1);
+        if (b->escaped) return 0;
+        gr_poll(c);
+        for (uint64_t y = 0; y < E; y++) {
+            uint64_t v = v0 + y;
+            if (!(b->st[v] & S_VALID)) continue;
+            int out = leaf_outcome(b, term ? term[y] : -1, cnt8[v]);
+            if (out < 0) continue;
+            b->st[v] |= (uint8_t)(S_DONE | out);
+            wset(c, &b->rem, v, 1);
+            r->queue[r->tail++] = (uint32_t)v;
         }
     }
+    return 1;
+}
+
+/* Any other box: every position's options enumerated once and their edges kept (forward CSR:
+ * off, and the heads in k.list), its terminals and leaves decided and queued, the others'
+ * counters set (cnt). 0 if the box escaped. */
+static int retro_leaves_edges(retro *r) {
+    gr_dense *b = r->b;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    counter *k = &r->k;
+    int64_t p[GR_MAX_ARITY];
     coords_of(b, 0, p);
-    for (uint64_t v = 0; v < n && !implicit; v++) {
+    for (uint64_t v = 0; v < n; v++) {
         if (v) /* odometer: the last coordinate fastest */
             for (int j = b->a - 1; j >= 0; j--) {
                 if (++p[j] <= b->hi[j]) break;
                 p[j] = b->lo[j];
             }
-        if (!implicit) off[v] = (uint32_t)k.nlist;
+        r->off[v] = (uint32_t)k->nlist;
         if (!gr_dense_valid_at(b, v, p)) continue;
         int term = gr_rules_terminal(c, b->g, p);
-        if (team) b->st[v] = (uint8_t)(b->st[v] | S_TKNOWN | (term + 1) << S_TSHIFT);   /* for team_csr */
+        if (r->team) b->st[v] = (uint8_t)(b->st[v] | S_TKNOWN | (term + 1) << S_TSHIFT);   /* for team_csr */
         uint32_t deg = 0;
         if (term < 0) {
-            k.n = 0;
-            k.stamp = (uint32_t)v;
-            gr_dense_each_child(b, p, count_child, &k);
-            if (b->escaped) goto out;
-            deg = k.n;
-            if (!implicit && k.nlist > UINT32_MAX - 1) gr_fail(c, GR_EXIT_LIMIT, "more than 2^32 moves in the box");
+            k->n = 0;
+            k->stamp = (uint32_t)v;
+            gr_dense_each_child(b, p, count_child, k);
+            if (b->escaped) return 0;
+            deg = k->n;
+            if (k->nlist > UINT32_MAX - 1) gr_fail(c, GR_EXIT_LIMIT, "more than 2^32 moves in the box");
         }
-        int out = -1;
-        if (term == TERM_WINS) out = GR_WIN;
-        else if (term == TERM_LOSES) out = GR_LOSS;
-        else if (deg == 0) out = b->conv == CONV_MISERE ? GR_WIN : GR_LOSS;
+        int out = leaf_outcome(b, term, deg);   /* (deg is 0 at a terminal) */
         if (out >= 0) {
             b->st[v] |= (uint8_t)(S_DONE | out);
             wset(c, &b->rem, v, 1);
-            queue[tail++] = (uint32_t)v;
-        } else if (implicit) cnt8[v] = (uint8_t)deg;
-        else cnt[v] = deg;
+            r->queue[r->tail++] = (uint32_t)v;
+        } else r->cnt[v] = deg;
     }
-    fwd = k.list;
-    if (!implicit) {
-        off[n] = (uint32_t)k.nlist;
-        /* reverse CSR by counting sort of the heads */
-        roff = gr_alloc(c, gr_size_mul(c, (size_t)n + 1, sizeof *roff));
-        rev = gr_alloc(c, gr_size_mul(c, k.nlist ? k.nlist : 1, sizeof *rev));
-        for (size_t e = 0; e < k.nlist; e++) roff[fwd[e] + 1]++;
-        for (uint64_t v = 0; v < n; v++) roff[v + 1] += roff[v];
-        for (uint64_t v = n; v-- > 0;) roff[v + 1] = roff[v];
-        for (uint64_t u = 0; u < n; u++)
-            for (uint32_t e = off[u]; e < off[u + 1]; e++) rev[roff[fwd[e] + 1]++] = (uint32_t)u;
-        roff[0] = 0;
-        if (team) {
-            csr_box box = { queue, tail, cnt, off, fwd, roff, rev };
-            team_solve(b, team_csr, &box);
-            goto out;
-        }
-    }
+    r->off[n] = (uint32_t)k->nlist;
+    r->fwd = k->list;
+    return 1;
+}
+
+/* The reverse CSR of the stored edges (roff, rev), by a counting sort of their heads. */
+static void retro_reverse(retro *r) {
+    gr_ctx *c = r->b->c;
+    uint64_t n = r->b->n;
+    size_t ne = r->k.nlist;
+    const uint32_t *off = r->off, *fwd = r->fwd;
+    uint32_t *roff = r->roff = gr_alloc(c, gr_size_mul(c, (size_t)n + 1, sizeof *roff));
+    uint32_t *rev = r->rev = gr_alloc(c, gr_size_mul(c, ne ? ne : 1, sizeof *rev));
+    for (size_t e = 0; e < ne; e++) roff[fwd[e] + 1]++;
+    for (uint64_t v = 0; v < n; v++) roff[v + 1] += roff[v];
+    for (uint64_t v = n; v-- > 0;) roff[v + 1] = roff[v];
+    for (uint64_t u = 0; u < n; u++)
+        for (uint32_t e = off[u]; e < off[u + 1]; e++) rev[roff[fwd[e] + 1]++] = (uint32_t)u;
+    roff[0] = 0;
+}
+
+/* Outcomes and remoteness from the leaves queued back to their parents: a parent of a lost
+ * position is won at once, one whose options are all won is lost when the last is decided. */
+static void retro_outcomes(retro *r) {
+    gr_dense *b = r->b;
+    gr_ctx *c = b->c;
+    uint8_t *cnt8 = r->cnt8;
+    uint32_t *cnt = r->cnt, *queue = r->queue, head = r->head, tail = r->tail;
+    const uint32_t *roff = r->roff, *rev = r->rev;
+    int64_t p[GR_MAX_ARITY];
     while (head < tail) {
         gr_poll(c);
         uint32_t v = queue[head++];
-        uint64_t r = wget(&b->rem, v) + 1;   /* (remoteness + 1) + 1 */
+        uint64_t rm = wget(&b->rem, v) + 1;   /* (remoteness + 1) + 1 */
         int lost = (b->st[v] & S_OUT) == GR_LOSS;
-        if (implicit) {
+        if (r->implicit) {
             coords_of(b, v, p);
             for (int d = 0; d < b->ndelta; d++) {
                 const int64_t *dd = b->delta + d * b->a;
@@ -422,7 +438,7 @@ static void retrograde(gr_dense *b) {
                 if (lost) cnt8[u] = 0;
                 else if (--cnt8[u]) continue;
                 b->st[u] |= (uint8_t)(S_DONE | (lost ? GR_WIN : GR_LOSS));
-                wset(c, &b->rem, u, r);
+                wset(c, &b->rem, u, rm);
                 queue[tail++] = (uint32_t)u;
             }
         } else {
@@ -432,88 +448,151 @@ static void retrograde(gr_dense *b) {
                 if (lost) cnt[u] = 0;
                 else if (--cnt[u]) continue;
                 b->st[u] |= (uint8_t)(S_DONE | (lost ? GR_WIN : GR_LOSS));
-                wset(c, &b->rem, u, r);
+                wset(c, &b->rem, u, rm);
                 queue[tail++] = u;
             }
         }
     }
-    /* What never settled is a draw (remoteness none). */
+    r->head = head;
+    r->tail = tail;
+}
+
+/* What never settled is a draw (remoteness none); counts the positions valued, returns the draws. */
+static uint64_t retro_draws(gr_dense *b) {
     b->nvalued = 0;
     uint64_t ndraws = 0;
-    for (uint64_t v = 0; v < n; v++) {
+    for (uint64_t v = 0; v < b->n; v++) {
         if ((b->st[v] & S_VALID) && !(b->st[v] & S_DONE)) b->st[v] |= S_DONE | GR_DRAW, ndraws++;
         b->nvalued += (b->st[v] & S_DONE) != 0;
     }
-    /* SG values on the acyclic part (normal play): Kahn's order, a position once all its options
-     * are valued; positions that reach a cycle or a winning terminal stay undefined. In a
-     * translation box (solved this way whether or not it has cycles) the same order, every
-     * position included, also tells whether the box has a cycle at all. */
-    int with_sg = b->conv == CONV_NORMAL;
-    b->loopy = 1;
-    if (with_sg || (implicit && !ndraws)) {
-        head = tail = 0;
-        coords_of(b, 0, p);
-        if (implicit)
-            for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
-                const int8_t *term = row_terms(b, v0, p, termrow);
-                row_degrees(b, v0, p, term, cnt8 + v0, 0);
-                gr_poll(c);
-                for (uint64_t y = 0; y < E; y++)
-                    if ((b->st[v0 + y] & S_VALID) && !cnt8[v0 + y]) queue[tail++] = (uint32_t)(v0 + y);
-            }
-        coords_of(b, 0, p);
-        for (uint64_t v = 0; v < n && !implicit; v++) {
-            if (v)
-                for (int j = b->a - 1; j >= 0; j--) {
-                    if (++p[j] <= b->hi[j]) break;
-                    p[j] = b->lo[j];
-                }
-            if (!(b->st[v] & S_VALID)) continue;
-            int term = gr_rules_terminal(c, b->g, p);
-            uint32_t deg = term < 0 ? off[v + 1] - off[v] : 0;
-            cnt[v] = deg;
-            if (deg == 0 && term != TERM_WINS) queue[tail++] = (uint32_t)v;
-        }
-        gr_optacc *acc = &b->acc;
-        while (head < tail) {
+    return ndraws;
+}
+
+/* The first frontier of Kahn's order: the counters set again to every position's options, the
+ * positions with none (and no winning terminal) queued. */
+static void retro_sg_leaves(retro *r) {
+    gr_dense *b = r->b;
+    gr_ctx *c = b->c;
+    uint64_t n = b->n, E = r->E;
+    int64_t p[GR_MAX_ARITY];
+    r->head = r->tail = 0;
+    coords_of(b, 0, p);
+    if (r->implicit) {
+        for (uint64_t v0 = 0; v0 < n; v0 += E, next_row(b, p)) {
+            const int8_t *term = row_terms(b, v0, p, r->termrow);
+            row_degrees(b, v0, p, term, r->cnt8 + v0, 0);
             gr_poll(c);
-            uint32_t v = queue[head++];
-            coords_of(b, v, p);
-            if (with_sg) {
-                gr_optacc_clear(acc);
-                int term = gr_rules_terminal(c, b->g, p);
-                if (term < 0) {
-                    if (implicit) gr_dense_each_child(b, p, gr_dense_add_child, acc);
-                    else for (uint32_t e = off[v]; e < off[v + 1]; e++) gr_dense_add_child(b, acc, NULL, fwd[e]);
-                }
-                if (term != TERM_WINS && !acc->undef) wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
+            for (uint64_t y = 0; y < E; y++)
+                if ((b->st[v0 + y] & S_VALID) && !r->cnt8[v0 + y]) r->queue[r->tail++] = (uint32_t)(v0 + y);
+        }
+        return;
+    }
+    for (uint64_t v = 0; v < n; v++) {
+        if (v)
+            for (int j = b->a - 1; j >= 0; j--) {
+                if (++p[j] <= b->hi[j]) break;
+                p[j] = b->lo[j];
             }
-            if (implicit) {
-                for (int d = 0; d < b->ndelta; d++) {
-                    const int64_t *dd = b->delta + d * b->a;
-                    int in = 1;
-                    for (int j = 0; j < b->a; j++) { int64_t q = p[j] - dd[j]; in &= q >= b->lo[j] && q <= b->hi[j]; }
-                    if (!in) continue;
-                    uint64_t u = (uint64_t)((int64_t)v - b->dindex[d]);
-                    if (cnt8[u] && --cnt8[u] == 0) queue[tail++] = (uint32_t)u;
-                }
-            } else {
-                for (uint32_t e = roff[v]; e < roff[v + 1]; e++)
-                    if (cnt[rev[e]] && --cnt[rev[e]] == 0) queue[tail++] = rev[e];
+        if (!(b->st[v] & S_VALID)) continue;
+        int term = gr_rules_terminal(c, b->g, p);
+        uint32_t deg = term < 0 ? r->off[v + 1] - r->off[v] : 0;
+        r->cnt[v] = deg;
+        if (deg == 0 && term != TERM_WINS) r->queue[r->tail++] = (uint32_t)v;
+    }
+}
+
+/* SG values on the acyclic part (normal play): Kahn's order, a position once all its options
+ * are valued; positions that reach a cycle or a winning terminal stay undefined. In a
+ * translation box (solved this way whether or not it has cycles) the same order, every
+ * position included, also tells whether the box has a cycle at all. */
+static void retro_sg(retro *r, uint64_t ndraws) {
+    gr_dense *b = r->b;
+    gr_ctx *c = b->c;
+    int with_sg = b->conv == CONV_NORMAL, implicit = r->implicit;
+    b->loopy = 1;
+    if (!with_sg && !(implicit && !ndraws)) return;
+    retro_sg_leaves(r);
+    uint8_t *cnt8 = r->cnt8;
+    uint32_t *cnt = r->cnt, *queue = r->queue, head = r->head, tail = r->tail;
+    const uint32_t *off = r->off, *fwd = r->fwd, *roff = r->roff, *rev = r->rev;
+    int64_t p[GR_MAX_ARITY];
+    gr_optacc *acc = &b->acc;
+    while (head < tail) {
+        gr_poll(c);
+        uint32_t v = queue[head++];
+        coords_of(b, v, p);
+        if (with_sg) {
+            gr_optacc_clear(acc);
+            int term = gr_rules_terminal(c, b->g, p);
+            if (term < 0) {
+                if (implicit) gr_dense_each_child(b, p, gr_dense_add_child, acc);
+                else for (uint32_t e = off[v]; e < off[v + 1]; e++) gr_dense_add_child(b, acc, NULL, fwd[e]);
             }
+            if (term != TERM_WINS && !acc->undef) wset(c, &b->sg, v, gr_optacc_mex(acc) + 1);
+        }
+        if (implicit) {
+            for (int d = 0; d < b->ndelta; d++) {
+                const int64_t *dd = b->delta + d * b->a;
+                int in = 1;
+                for (int j = 0; j < b->a; j++) { int64_t q = p[j] - dd[j]; in &= q >= b->lo[j] && q <= b->hi[j]; }
+                if (!in) continue;
+                uint64_t u = (uint64_t)((int64_t)v - b->dindex[d]);
+                if (cnt8[u] && --cnt8[u] == 0) queue[tail++] = (uint32_t)u;
+            }
+        } else {
+            for (uint32_t e = roff[v]; e < roff[v + 1]; e++)
+                if (cnt[rev[e]] && --cnt[rev[e]] == 0) queue[tail++] = rev[e];
         }
     }
+    r->head = head;
+    r->tail = tail;
     if (implicit && !ndraws && tail == b->nvalued) b->loopy = 0;   /* every position in topological order */
-out:
-    gr_free(c, termrow);
-    gr_free(c, cnt8);
-    gr_free(c, cnt);
-    gr_free(c, queue);
-    gr_free(c, off);
-    gr_free(c, roff);
-    gr_free(c, rev);
-    gr_free(c, k.seen);
-    gr_free(c, k.list);
+}
+
+/* Where every move is a translation, parents are found by subtracting the deltas and counters
+ * fit a byte; otherwise the edges are stored once (forward CSR while counting, then reverse).
+ * The passes: the leaves, the outcomes back from them, the draws, the SG values (above). */
+static void retrograde(gr_dense *b) {
+    gr_ctx *c = b->c;
+    uint64_t n = b->n;
+    b->cyclic = 1;
+    b->nvalued = 0;
+    for (int m = 0; m < b->nmoves; m++) {
+        bmove *bm = &b->moves[m];
+        if (bm->shared) memset(bm->set.ready, 0, (size_t)bm->set.nkeys);
+    }
+    int implicit = b->translate;
+    int team = c->threads > 1 && n >= atomic_load(&team_knob.from);
+    if (implicit && team) { team_solve(b, team_retrograde, NULL); return; }
+    for (uint64_t v = 0; v < n; v++) b->st[v] &= S_VKNOWN | S_VALID;
+    retro r = { .b = b, .implicit = implicit, .team = team, .E = (uint64_t)b->ext[b->a - 1] };
+    r.cnt8 = implicit ? gr_alloc(c, (size_t)n) : NULL;
+    r.cnt = implicit ? NULL : gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *r.cnt));
+    r.queue = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *r.queue));
+    if (!implicit) {
+        r.off = gr_alloc(c, gr_size_mul(c, (size_t)n + 1, sizeof *r.off));
+        r.k.seen = gr_alloc(c, gr_size_mul(c, (size_t)n, sizeof *r.k.seen));
+        for (uint64_t v = 0; v < n; v++) r.k.seen[v] = UINT32_MAX;
+    }
+    if (implicit ? retro_leaves_rows(&r) : retro_leaves_edges(&r)) {
+        if (!implicit) retro_reverse(&r);
+        if (!implicit && team) {
+            csr_box box = { r.queue, r.tail, r.cnt, r.off, r.fwd, r.roff, r.rev };
+            team_solve(b, team_csr, &box);
+        } else {
+            retro_outcomes(&r);
+            retro_sg(&r, retro_draws(b));
+        }
+    }
+    gr_free(c, r.termrow);
+    gr_free(c, r.cnt8);
+    gr_free(c, r.cnt);
+    gr_free(c, r.queue);
+    gr_free(c, r.off);
+    gr_free(c, r.roff);
+    gr_free(c, r.rev);
+    gr_free(c, r.k.seen);
+    gr_free(c, r.k.list);
 }
 
 /* The analysis, and the positions it valued added to the game's tally (dense.h). */

@@ -19,18 +19,17 @@ static int graph_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, 
     return 0;
 }
 
+/* The moves of a position come from the evaluator that knows its shape (the registry's
+ * gr_evaluator_of_shape); an explicit graph's are its own edges. */
 static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user) {
-    switch (g->shape) {
-    case SHAPE_HEAP: gr_heap_evaluator.options(c, g, pos, fn, user); break;
-    case SHAPE_TUPLE: gr_table_evaluator.options(c, g, pos, fn, user); break;
-    case SHAPE_GRAPH:
-        for (int32_t e = g->adj_off[pos[0]]; e < g->adj_off[pos[0] + 1]; e++) {
-            int64_t to = g->adj[e];
-            fn(user, &to, 1);
-        }
-        break;
-    case SHAPE_FIGURE: gr_figure_evaluator.options(c, g, pos, fn, user); break;
-    case SHAPE_COINS: gr_coins_evaluator.options(c, g, pos, fn, user); break;
+    const gr_evaluator_ops *moves = gr_evaluator_of_shape(g->shape);
+    if (moves) {
+        moves->options(c, g, pos, fn, user);
+        return;
+    }
+    for (int32_t e = g->adj_off[pos[0]]; e < g->adj_off[pos[0] + 1]; e++) {
+        int64_t to = g->adj[e];
+        fn(user, &to, 1);
     }
 }
 

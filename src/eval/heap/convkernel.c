@@ -278,8 +278,8 @@ static int matches(const gr_hcval *v, const gr_hcval *want) {
                      (want->outcome < 0 || v->outcome == want->outcome));
 }
 
-int64_t gr_convkernel_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
-                            gr_convkernel_fn fn, void *user) {
+static int64_t gr_convkernel_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
+                                   gr_convkernel_fn fn, void *user) {
     gr_convkernel *st = state(c, g);
     int64_t count = 0;
     if (st->kind == HC_NIM) {

@@ -9,6 +9,4 @@
 int gr_convkernel_fits(const gr_game *g);
 void gr_convkernel_describe(const gr_game *g, char *buf, size_t cap);
 int gr_convkernel_value(gr_ctx *c, gr_game *g, int64_t n, gr_hcval *out);
-int64_t gr_convkernel_options(gr_ctx *c, gr_game *g, int64_t n, const gr_hcval *want, int64_t limit,
-                              gr_convkernel_fn fn, void *user);
 #endif

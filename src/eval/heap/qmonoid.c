@@ -86,7 +86,7 @@ int64_t gr_qsum_gen(const gr_qsum *d, int j) {
     return place;
 }
 
-int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b) {
+static int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b) {
     int64_t rn = d->R->n;
     int64_t out = gr_qmon_mul(d->R, (int32_t)(a % rn), (int32_t)(b % rn)), place = rn;
     a /= rn; b /= rn;
@@ -183,22 +183,17 @@ static uint64_t hash_i32(const int32_t *v, int w) {
     return h;
 }
 
-int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const int64_t *img,
-                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img,
-                      int64_t *work, int64_t work_cap) {
-    if (d->size > max_sum) return 0;
-    size_t D = (size_t)d->size;
-    if (d->size >= ((int64_t)1 << 32)) return 0;   /* (qsfast_mul's division is exact below 2^32) */
-    qsfast qf;
-    qsfast_init(c, &qf, d);
-    int32_t L;
-    letter *let = make_letters(c, d, at, img, &L);
-    uint8_t *marked = gr_alloc(c, D), *P = gr_alloc(c, D);
-    uint32_t *stamp = gr_alloc(c, D * sizeof *stamp);
+/* The marking: the least-sum walk over the products of the letters (levels are letters, the
+ * last letter outermost; each level holds the element and the option images of the sum built so
+ * far), each element reached marked, with whether it is P (no option image of its sum is), and
+ * added to reach[*nreach..]; stamp: D words of scratch (the caller's, allocated before reach as
+ * ever, so that a memory limit is met at the same allocation). Returns 1 if the work budget
+ * ran out first. qf by value: a local the multiplications read from registers (the walk does
+ * hundreds of millions of them). */
+static int mark_sums(gr_ctx *c, qsfast qf, size_t D, const letter *let, int32_t L, uint8_t *marked,
+                     uint8_t *P, uint32_t *stamp, int64_t *reach, int64_t *nreach, int64_t *work, int64_t work_cap) {
     uint32_t cur = 0;
-    int64_t *reach = gr_alloc(c, D * sizeof *reach), nreach = 0;
-    /* the least-sum walk: levels are letters, the last letter outermost; each level holds the
-     * element and the option images of the sum built so far */
+    int64_t nr = *nreach;
     int32_t levels = L > 0 ? L : 1;
     int32_t *exps = gr_alloc(c, (size_t)levels * sizeof *exps);
     int64_t *elem = gr_alloc(c, (size_t)levels * sizeof *elem);
@@ -221,7 +216,7 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
                 }
             }
             marked[x] = 1; P[x] = (uint8_t)p;
-            reach[nreach++] = x;
+            reach[nr++] = x;
             depth = 0;
             gr_poll(c);
             continue;
@@ -256,39 +251,28 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
         depth--;
         if (depth >= 0) { elem[depth] = elem[depth + 1]; tsrc[depth] = tsrc[depth + 1]; }
     }
-    gr_free(c, tmp); gr_free(c, stamp);
+    gr_free(c, tmp); gr_free(c, stamp);   /* (the caller's) */
     for (int32_t l = 0; l < levels; l++) gr_free(c, tset[l]);
     gr_free(c, tset); gr_free(c, tn); gr_free(c, tcap); gr_free(c, tsrc); gr_free(c, exps); gr_free(c, elem);
-    if (spent) {
-        gr_free(c, reach); gr_free(c, marked); gr_free(c, P);
-        for (int32_t l = 0; l < L; l++) gr_free(c, let[l].opts);
-        gr_free(c, let);
-        gr_free(c, qf.cyc);
-        return 0;
-    }
+    *nreach = nr;
+    return spent;
+}
 
-    /* merge: Moore refinement over the reached elements, letters the distinct images */
-    int32_t *loc = gr_alloc(c, D * sizeof *loc);
-    for (size_t i = 0; i < D; i++) loc[i] = -1;
-    for (int64_t i = 0; i < nreach; i++) loc[reach[i]] = (int32_t)i;
-    int64_t *gen = gr_alloc(c, (size_t)(L + 1) * sizeof *gen);
-    int32_t G = 0;
-    for (int32_t l = 0; l < L; l++) {
-        int dup = 0;
-        for (int32_t j = 0; j < G && !dup; j++) dup = gen[j] == let[l].e;
-        if (!dup) gen[G++] = let[l].e;
-    }
-    size_t N = (size_t)nreach;
-    int32_t *next = gr_alloc(c, gr_size_mul(c, N, (size_t)(G ? G : 1) * sizeof *next));
+/* The merge: Moore refinement of the N reached elements (reach, their places loc) by P and by
+ * their products with the G distinct images gen (next[i G + g]); returns the number of classes,
+ * and next and each element's class (cls), both made here. */
+static int32_t moore_classes(gr_ctx *c, const qsfast *qf, const int64_t *reach, size_t N, const int32_t *loc,
+                             const int64_t *gen, int32_t G, const uint8_t *P, int32_t **next_out, int32_t **cls_out) {
+    int32_t *next = *next_out = gr_alloc(c, gr_size_mul(c, N, (size_t)(G ? G : 1) * sizeof *next));
     for (size_t i = 0; i < N; i++) {
         if ((i & 65535) == 0) gr_poll_clock(c);
         for (int32_t g = 0; g < G; g++) {
-            int32_t y = loc[qsfast_mul(&qf, reach[i], gen[g])];
+            int32_t y = loc[qsfast_mul(qf, reach[i], gen[g])];
             if (y < 0) gr_fail(c, GR_EXIT_LIMIT, "misere quotient: an element the marking did not reach (a bug)");
             next[i * (size_t)G + (size_t)g] = y;
         }
     }
-    int32_t *cls = gr_alloc(c, N * sizeof *cls), *ncls = gr_alloc(c, N * sizeof *ncls);
+    int32_t *cls = *cls_out = gr_alloc(c, N * sizeof *cls), *ncls = gr_alloc(c, N * sizeof *ncls);
     int32_t ncl = 1;
     for (size_t i = 0; i < N; i++) { cls[i] = P[reach[i]]; if (cls[i] + 1 > ncl) ncl = cls[i] + 1; }
     int w = 1 + G;
@@ -315,33 +299,70 @@ int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const in
         ncl = nn;
     }
     gr_free(c, sig); gr_free(c, ht); gr_free(c, ncls);
-    int ok = ncl <= max_out;
-    if (ok) {
-        /* number the classes breadth-first from the identity's: the result's generator form
-         * (its table is made only for a candidate that is checked: gr_qmon_table) */
-        int32_t *num = gr_alloc(c, (size_t)ncl * sizeof *num), *rep = gr_alloc(c, (size_t)ncl * sizeof *rep);
-        int32_t *par = gr_alloc(c, (size_t)ncl * sizeof *par), *pgen = gr_alloc(c, (size_t)ncl * sizeof *pgen);
-        int32_t *gnext = gr_alloc(c, gr_size_mul(c, (size_t)ncl, (size_t)(G ? G : 1) * sizeof *gnext));
-        for (int32_t i = 0; i < ncl; i++) num[i] = -1;
-        int32_t cnt = 0;
-        num[cls[loc[0]]] = cnt; par[cnt] = -1; pgen[cnt] = 0; rep[cnt++] = loc[0];
-        for (int32_t a = 0; a < cnt; a++)
-            for (int32_t g = 0; g < G; g++) {
-                int32_t y = next[(size_t)rep[a] * (size_t)G + (size_t)g];
-                if (num[cls[y]] < 0) { num[cls[y]] = cnt; par[cnt] = a; pgen[cnt] = g; rep[cnt++] = y; }
-                gnext[(size_t)a * (size_t)G + (size_t)g] = num[cls[y]];
-            }
-        out->n = cnt;
-        out->mul = NULL;
-        out->ng = G;
-        out->gnext = gnext; out->par = par; out->pgen = pgen;
-        out->P = gr_alloc(c, (size_t)cnt);
-        for (int32_t a = 0; a < cnt; a++) out->P[a] = P[reach[rep[a]]];
-        for (int64_t a = 0; a < at->n; a++)
-            out_img[a] = at->opt_off[a] == at->opt_off[a + 1] ? 0 : num[cls[loc[img[a]]]];
-        gr_free(c, num); gr_free(c, rep);
+    return ncl;
+}
+
+/* The ncl classes numbered breadth-first from the identity's: the result's generator form (its
+ * table is made only for a candidate that is checked: gr_qmon_table), and each atom's image. */
+static void number_classes(gr_ctx *c, const gr_qatoms *at, const int64_t *img, const int64_t *reach,
+                           const int32_t *loc, const int32_t *next, int32_t G, const int32_t *cls, int32_t ncl,
+                           const uint8_t *P, gr_qmon *out, int32_t *out_img) {
+    int32_t *num = gr_alloc(c, (size_t)ncl * sizeof *num), *rep = gr_alloc(c, (size_t)ncl * sizeof *rep);
+    int32_t *par = gr_alloc(c, (size_t)ncl * sizeof *par), *pgen = gr_alloc(c, (size_t)ncl * sizeof *pgen);
+    int32_t *gnext = gr_alloc(c, gr_size_mul(c, (size_t)ncl, (size_t)(G ? G : 1) * sizeof *gnext));
+    for (int32_t i = 0; i < ncl; i++) num[i] = -1;
+    int32_t cnt = 0;
+    num[cls[loc[0]]] = cnt; par[cnt] = -1; pgen[cnt] = 0; rep[cnt++] = loc[0];
+    for (int32_t a = 0; a < cnt; a++)
+        for (int32_t g = 0; g < G; g++) {
+            int32_t y = next[(size_t)rep[a] * (size_t)G + (size_t)g];
+            if (num[cls[y]] < 0) { num[cls[y]] = cnt; par[cnt] = a; pgen[cnt] = g; rep[cnt++] = y; }
+            gnext[(size_t)a * (size_t)G + (size_t)g] = num[cls[y]];
+        }
+    out->n = cnt;
+    out->mul = NULL;
+    out->ng = G;
+    out->gnext = gnext; out->par = par; out->pgen = pgen;
+    out->P = gr_alloc(c, (size_t)cnt);
+    for (int32_t a = 0; a < cnt; a++) out->P[a] = P[reach[rep[a]]];
+    for (int64_t a = 0; a < at->n; a++)
+        out_img[a] = at->opt_off[a] == at->opt_off[a + 1] ? 0 : num[cls[loc[img[a]]]];
+    gr_free(c, num); gr_free(c, rep);
+}
+
+int gr_qsum_candidate(gr_ctx *c, const gr_qsum *d, const gr_qatoms *at, const int64_t *img,
+                      int64_t max_sum, int32_t max_out, gr_qmon *out, int32_t *out_img,
+                      int64_t *work, int64_t work_cap) {
+    if (d->size > max_sum) return 0;
+    size_t D = (size_t)d->size;
+    if (d->size >= ((int64_t)1 << 32)) return 0;   /* (qsfast_mul's division is exact below 2^32) */
+    qsfast qf;
+    qsfast_init(c, &qf, d);
+    int32_t L;
+    letter *let = make_letters(c, d, at, img, &L);
+    uint8_t *marked = gr_alloc(c, D), *P = gr_alloc(c, D);
+    uint32_t *stamp = gr_alloc(c, D * sizeof *stamp);   /* freed by mark_sums */
+    int64_t *reach = gr_alloc(c, D * sizeof *reach), nreach = 0;
+    int ok = 0;
+    if (!mark_sums(c, qf, D, let, L, marked, P, stamp, reach, &nreach, work, work_cap)) {
+        /* merge: Moore refinement over the reached elements, letters the distinct images */
+        int32_t *loc = gr_alloc(c, D * sizeof *loc);
+        for (size_t i = 0; i < D; i++) loc[i] = -1;
+        for (int64_t i = 0; i < nreach; i++) loc[reach[i]] = (int32_t)i;
+        int64_t *gen = gr_alloc(c, (size_t)(L + 1) * sizeof *gen);
+        int32_t G = 0;
+        for (int32_t l = 0; l < L; l++) {
+            int dup = 0;
+            for (int32_t j = 0; j < G && !dup; j++) dup = gen[j] == let[l].e;
+            if (!dup) gen[G++] = let[l].e;
+        }
+        size_t N = (size_t)nreach;
+        int32_t *next, *cls;
+        int32_t ncl = moore_classes(c, &qf, reach, N, loc, gen, G, P, &next, &cls);
+        ok = ncl <= max_out;
+        if (ok) number_classes(c, at, img, reach, loc, next, G, cls, ncl, P, out, out_img);
+        gr_free(c, cls); gr_free(c, next); gr_free(c, gen); gr_free(c, loc);
     }
-    gr_free(c, cls); gr_free(c, next); gr_free(c, gen); gr_free(c, loc);
     gr_free(c, reach); gr_free(c, marked); gr_free(c, P);
     for (int32_t l = 0; l < L; l++) gr_free(c, let[l].opts);
     gr_free(c, let);

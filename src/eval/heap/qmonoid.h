@@ -71,7 +71,6 @@ typedef struct gr_qsum {
 
 /* The element of component j's generator (j = 0 .. m-1). */
 int64_t gr_qsum_gen(const gr_qsum *d, int j);
-int64_t gr_qsum_mul(const gr_qsum *d, int64_t a, int64_t b);
 
 /* The candidate of sum d under the atom images img (elements of d): every element reached by
  * a sum of atoms is marked through the least such sum (atoms' types ordered by their least

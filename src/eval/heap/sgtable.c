@@ -1,7 +1,6 @@
 /* sgtable: narrow-width SG tables and the bitset mex; see sgtable.h. */
 #include "eval/heap/sgtable.h"
 #include <string.h>
-#include "eval/heap/tablefile.h"
 
 /* The storage for cap values of the given width: tracked memory, or the table's file. */
 static void resize(gr_ctx *c, gr_sgtable *t, int64_t cap, int width) {

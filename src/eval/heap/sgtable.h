@@ -24,6 +24,10 @@ void gr_sgt_reserve(gr_ctx *c, gr_sgtable *t, int64_t n);
 /* Makes the table wide enough for v. */
 void gr_sgt_fit(gr_ctx *c, gr_sgtable *t, int64_t v);
 void gr_sgt_push(gr_ctx *c, gr_sgtable *t, int64_t v);
+/* The file's side of gr_sgt_reserve and gr_sgt_fit, defined in tablefile.c: grows the file and
+ * maps it again; widening rewrites the values in place, back to front. Declared here, not in
+ * tablefile.h, so that sgtable.c need not include the header that includes this one. */
+void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width);
 
 static inline int64_t gr_sgt_get(const gr_sgtable *t, int64_t i) {
     switch (t->width) {

@@ -55,10 +55,6 @@ void gr_sgt_to_file(gr_ctx *c, gr_sgtable *t, const char *path, size_t budget);
 int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int64_t n, size_t budget,
                      uint64_t *sum, int64_t *max);
 
-/* The file's side of gr_sgt_reserve and gr_sgt_fit (sgtable.c): grows the file and maps it
- * again; widening rewrites the values in place, back to front. */
-void gr_tablefile_grow(gr_ctx *c, gr_sgtable *t, int64_t cap, int width);
-
 /* Gives back the resident pages between the first heaps and the window (madvise), and asks the
  * kernel to drop the file's cached pages there once written (posix_fadvise). */
 void gr_sgt_trim(const gr_sgtable *t);
