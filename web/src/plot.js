@@ -93,15 +93,49 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
     }
     g.stroke();
   }
-  const r = dense ? 1 : xs.length > 120 ? 2 : 3;
-  for (let pass = 0; pass < 2; pass++)   // P positions drawn last, on top
+  if (dense) drawDots(g, canvas, width, xs, ys, isP, sx, sy);
+  else {
+    const r = xs.length > 120 ? 2 : 3;
+    for (let pass = 0; pass < 2; pass++)   // P positions drawn last, on top
+      for (let i = 0; i < xs.length; i++) {
+        if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
+        g.fillStyle = pass ? '#dc2626' : '#2563eb';
+        g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill();
+      }
+  }
+  return { sx, sy, margin: m, x0, x1, pw };
+}
+
+/* Many points (a table of 300,001 values): each a 2-pixel square set in an image of the
+ * canvas's device pixels, then laid over the axes at once; a canvas call per point took most
+ * of a second. P positions last, on top. */
+function drawDots(g, canvas, width, xs, ys, isP, sx, sy) {
+  const W = canvas.width, H = canvas.height, dpr = W / width;
+  const img = new ImageData(W, H), px = img.data;
+  const side = Math.max(1, Math.round(2 * dpr));
+  for (let pass = 0; pass < 2; pass++) {
+    const [cr, cg, cb] = pass ? [220, 38, 38] : [37, 99, 235];
     for (let i = 0; i < xs.length; i++) {
       if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
-      g.fillStyle = pass ? '#dc2626' : '#2563eb';
-      if (dense) g.fillRect(sx(xs[i]) - 1, sy(ys[i]) - 1, 2, 2);
-      else { g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill(); }
+      const x = Math.round((sx(xs[i]) - 1) * dpr), y = Math.round((sy(ys[i]) - 1) * dpr);
+      for (let dy = 0; dy < side; dy++) {
+        if (y + dy < 0 || y + dy >= H) continue;
+        for (let dx = 0; dx < side; dx++) {
+          if (x + dx < 0 || x + dx >= W) continue;
+          const k = ((y + dy) * W + x + dx) * 4;
+          px[k] = cr; px[k + 1] = cg; px[k + 2] = cb; px[k + 3] = 255;
+        }
+      }
     }
-  return { sx, sy, margin: m, x0, x1, pw };
+  }
+  const layer = document.createElement('canvas');
+  layer.width = W;
+  layer.height = H;
+  layer.getContext('2d').putImageData(img, 0, 0);
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.drawImage(layer, 0, 0);
+  g.restore();
 }
 
 /* A strip of cells for a 1-D outcome table: P dark, N light, D amber (as grundy's plots). */
