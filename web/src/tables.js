@@ -61,7 +61,13 @@ function renderTable1D(obj, box) {
   }
   const kind = obj.kind;
   const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
-  const nP = values.reduce((a, v) => a + (isP(v, kind, obj.convention) ? 1 : 0), 0);
+  // the picture's width, read before the grid is in the page (reading it after makes the
+  // browser lay out 2,000 new cells there and then)
+  const width = Math.max(320, Math.min(720, box.clientWidth || 640));
+  // each value's P mark once (a table may have 4 Mi values: plain loops)
+  const marks = new Uint8Array(values.length);
+  let nP = 0;
+  for (let i = 0; i < values.length; i++) if (isP(values[i], kind, obj.convention)) { marks[i] = 1; nP++; }
   box.append(el('p', { class: 'summary' },
     `${conv}${KIND_LABEL[kind] || kind} of ${values.length} positions; ${nP} P position${nP === 1 ? '' : 's'} (marked)`));
 
@@ -102,12 +108,12 @@ function renderTable1D(obj, box) {
   if (obj.positions) return;
   const canvas = el('canvas', { class: 'plot' });
   (pictureFirst ? pictureBox : box).append(el('div', { class: 'plot-wrap' }, canvas));
-  const width = Math.max(320, Math.min(720, box.clientWidth || 640));
   if (kind === 'outcome') drawStrip(canvas, values, { width });
   else {
     // genus: plot its first figure (the normal-play value)
-    const ys = values.map((v) => (Array.isArray(v) ? v[0] : typeof v === 'number' ? v : null));
-    const g = drawValuePlot(canvas, labels, ys, values.map((v) => isP(v, kind, obj.convention)),
+    const ys = new Array(values.length);
+    for (let i = 0; i < values.length; i++) { const v = values[i]; ys[i] = Array.isArray(v) ? v[0] : typeof v === 'number' ? v : null; }
+    const g = drawValuePlot(canvas, labels, ys, marks,
       { width, height: 240, ylabel: kind === 'remoteness' ? 'remoteness' : 'value' });
     // hover: the position under the pointer and its value (its own class: .tooltip is the heatmap's)
     const tip = el('div', { class: 'plot-tip' });
