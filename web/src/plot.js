@@ -1,5 +1,6 @@
 // plot.js: canvas drawings of tables: a value plot of a 1-D table (points joined by a thin
-// line, P positions red, axes with ticks), a strip of outcome cells, and the heatmap of a 2-D
+// line, P positions red, axes with ticks; past one point per two pixels, dots only, set in an
+// image of the canvas at once), a strip of outcome cells, and the heatmap of a 2-D
 // table (a colour per value, P black) drawn a pixel block per cell into an ImageData, so
 // 500 x 500 cells draw at once. Canvases are sized in CSS pixels and scaled by the device
 // pixel ratio so lines stay sharp.
