@@ -50,7 +50,7 @@
  *      answer only what is proved, decline the rest; value kinds beyond SG, outcome and
  *      remoteness get a new GR_KIND_* bit and a field in gr_value;
  *   3. declare it below and put it in the registry in evaluator.c (gr_evaluator_of by its id;
- *      if it enumerates the options of a new shape, gr_evaluator_of_shape too);
+ *      if it enumerates the options of a new shape, gr_evaluator_of_shape in shapes.c too);
  *   4. test it against the position graph on many random small games (tests/unit_*.c).
  * No query or sum code changes: they call gr_eval_* and the capabilities only. */
 #ifndef GRUNDY_EVALUATOR_H
@@ -131,7 +131,7 @@ extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: hea
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 /* The evaluator whose options enumerate the moves of positions of this shape (heaps, tuples,
  * figures, coin rows), whichever evaluator lowering chose for the game; NULL for an explicit
- * graph, whose moves are its edges. The position graph asks it. */
+ * graph, whose moves are its edges. The position graph asks it (shapes.c). */
 const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape);
 
 /* What queries and sums call. */
