@@ -8,7 +8,10 @@
 # rooms (eval/heap/, eval/box/, ...); their headers are included by path from src/
 # ("eval/heap/heap.h"), a stage's own top-level headers by name or by path. A name found
 # nowhere in src/ (generated parser headers, system headers) is not checked; include/grundy.h,
-# the public header, is allowed everywhere. Prints every violation and exits 1 if there is one.
+# the public header, is allowed everywhere. Besides, the house's rules: no two modules (NAME.c
+# and its NAME.h) include each other, directly or through other headers; no file of src/ past
+# 800 lines and no function past 150; no kernel id (KER_*) outside lower/, period/ and eval/.
+# Prints every violation and exits 1 if there is one.
 set -euo pipefail
 src=${1:-$(dirname "$0")/../src}
 order=(core front lower period eval sums query api cli)
@@ -102,5 +105,82 @@ visit() {   # state 1: on the path now, 2: done; the path so far in $2
 for h in $(printf '%s\n' "${!deps[@]}" | sort); do
     [ "${state[$h]:-0}" = 0 ] && visit "$h" "$h"
 done
-[ "$bad" = 0 ] && echo "stage order of #includes: ok (${order[*]}; ${interface_only[*]} see eval/ through $interface and eval/cap_*.h; no circles)"
+# Circles between modules (a module: NAME.c and its NAME.h): a module whose .c includes another
+# module's header while that header includes, itself or through others, the first module's header
+# back (sgtable.c including tablefile.h, which includes sgtable.h) makes the two one module in
+# two files. A header with no .c of its own (the inside of a module, such as sparseint.h, or a
+# capability of the interface) is no module and is not counted; such headers are checked by the
+# circles above.
+declare -A reach
+reach_of() {   # every header h includes, itself or through others, in reach[h]
+    local h=$1 d
+    [ -n "${reach[$h]+x}" ] && return
+    reach[$h]=" "
+    local all=" "
+    for d in ${deps[$h]}; do
+        reach_of "$d"
+        all+="$d ${reach[$d]} "
+    done
+    reach[$h]=$all
+}
+while IFS= read -r f; do
+    rel=${f#"$src"/}
+    mine=${rel%.c}.h
+    [ -e "$src/$mine" ] || continue
+    while IFS= read -r name; do
+        if [ -e "$src/$name" ]; then to=$name
+        elif [ -n "${home[$name]+x}" ] && [ -e "$src/${home[$name]}/$name" ]; then to=${home[$name]}/$name
+        else continue
+        fi
+        [ "$to" != "$mine" ] && [ -e "$src/${to%.h}.c" ] || continue
+        reach_of "$to"
+        case " ${reach[$to]} " in
+        *" $mine "*) echo "modules include each other in a circle: src/$rel includes $to, which includes $mine (itself or through others)"; bad=1 ;;
+        esac
+    done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done < <(find "$src" -name '*.c' | sort)
+# Sizes: no file of src/ past MAX_LINES lines, no function past MAX_FUNC lines (a function: from
+# a line at column 0 that opens a definition, not a declaration nor a type nor an initialiser,
+# to the next '}' at column 0, as every function of src/ is written).
+MAX_LINES=800 MAX_FUNC=150
+while IFS= read -r f; do
+    n=$(wc -l < "$f")
+    [ "$n" -le "$MAX_LINES" ] || { echo "src/${f#"$src"/} has $n lines, past $MAX_LINES: split it"; bad=1; }
+done < <(find "$src" -name '*.[ch]' | sort)
+long=$(find "$src" -name '*.[ch]' | sort | xargs awk -v max="$MAX_FUNC" -v src="$src/" '
+    FNR == 1 { infn = 0; cand = 0 }
+    !infn && /^[A-Za-z_]/ && !/^(typedef|struct|enum|union|extern)[^A-Za-z_0-9]/ && /\(/ && !/=/ && !/;[[:space:]]*$/ {
+        cand = 1; start = FNR; name = $0 }
+    !infn && cand && !/\{/ && /;[[:space:]]*(\/[*\/].*)?$/ { cand = 0 }
+    !infn && cand && /\{/ { infn = 1; cand = 0 }
+    infn && /^}/ {
+        infn = 0
+        if (FNR - start + 1 > max) {
+            # its name: the identifier before a "(" outside parentheses (not __attribute__((...)))
+            fn = "?"; depth = 0
+            for (i = 1; i <= length(name); i++) {
+                ch = substr(name, i, 1)
+                if (ch == "(") {
+                    if (depth == 0 && match(substr(name, 1, i - 1), /[A-Za-z_][A-Za-z_0-9]*[[:space:]]*$/)) {
+                        id = substr(name, RSTART, RLENGTH); sub(/[[:space:]]+$/, "", id)
+                        if (id != "__attribute__") fn = id
+                    }
+                    depth++
+                } else if (ch == ")") depth--
+            }
+            f = FILENAME; sub("^" src, "", f)
+            printf "src/%s:%d: %s has %d lines, past %d: split it\n", f, start, fn, FNR - start + 1, max
+        }
+    }')
+[ -z "$long" ] || { echo "$long"; bad=1; }
+# Kernel ids (KER_*, lower/game.h) are lowering's choice of how eval/ computes a game: only
+# lower/ (which chooses them), period/ (before eval/: which theorem of periodicity a rule
+# set's form allows) and eval/ name them; the stages after eval/ ask eval/ a question
+# (evaluator.h) instead, so a new kernel changes no sum or query.
+while IFS= read -r hit; do
+    echo "src/${hit#"$src"/}: a kernel id outside lower/, period/ and eval/: ask eval/ a question (evaluator.h)"
+    bad=1
+done < <(find "$src" -name '*.[ch]' -not -path "$src/eval/*" -not -path "$src/lower/*" -not -path "$src/period/*" \
+             -exec grep -Hno '\bKER_[A-Za-z0-9_]*' {} + | sort)
+[ "$bad" = 0 ] && echo "stage order of #includes: ok (${order[*]}; ${interface_only[*]} see eval/ through $interface and eval/cap_*.h; no circles of headers or modules); sizes: files <= $MAX_LINES lines, functions <= $MAX_FUNC; kernel ids only in lower/, period/, eval/"
 exit "$bad"

@@ -42,10 +42,21 @@ static void getters(gf *f) {
     CHECK(gr_cap_quotient(kay, why, sizeof why) != NULL);
     CHECK(gr_cap_quotient(w, why, sizeof why) == NULL);
     CHECK(strstr(why, "not a heap rule set") != NULL);
-    /* what the getters stand for: the evaluator declines nothing they promise */
+    /* what the getters stand for: an evaluator with ready values answers a value itself
+     * (kayles(3) = 3, wythoff(1, 2) = 0, a P-position); the position graph's evaluator answers
+     * none (the graph over sums does) but lists an explicit graph's options (a -> b, c) */
     gr_value v;
-    int64_t pos[1] = { 3 };
-    CHECK(gr_evaluator_of(g)->value(&f->c, g, CONV_NORMAL, pos, GR_KIND_SG, g->decl->name_loc, &v) == 0);
+    int64_t pos[2] = { 3, 0 };
+    CHECK(gr_evaluator_of(kay)->value(&f->c, kay, CONV_NORMAL, pos, GR_KIND_SG, kay->decl->name_loc, &v) == 1);
+    CHECK_EQ(v.sg, 3);
+    pos[0] = 1, pos[1] = 2;
+    CHECK(gr_eval_value(&f->c, w, CONV_NORMAL, pos, GR_KIND_SG, w->decl->name_loc, &v) == 1);
+    CHECK_EQ(v.sg, 0);
+    CHECK(gr_eval_answers(g, CONV_NORMAL, NULL, 0) == 0);
+    int64_t a = -1;
+    for (int64_t i = 0; i < g->nvertices; i++) if (!strcmp(g->vertices[i], "a")) a = i;
+    if (!CHECK(a >= 0)) return;
+    CHECK_EQ((int64_t)gr_eval_count_options(&f->c, g, &a), 2);
 }
 
 static void heap_values(gf *f) {

@@ -1,7 +1,8 @@
 /* engine: a program compiled once that remembers. It holds the program's syntax tree and IR
  * (built once, by gr_parse and gr_sema_open) and one long-lived run-time context whose tracked
- * memory keeps what the evaluators computed (heap tables, proved periods, boxes, position
- * graphs, quotients) from one call to the next. Each call compiles only its entry (a query the
+ * memory keeps what the evaluators computed (eval/cache.h: heap tables and their kernels'
+ * state, proved periods, dense boxes and tuple memos, the 'anyleaf' and 'every' heap kernels,
+ * misere quotients) from one call to the next; a position graph lives for one query only. Each call compiles only its entry (a query the
  * API generated, a line of the session, a turn of play) against the definitions known so far,
  * runs it, and gives back the entry's syntax (the arena is rewound) unless the entry added
  * definitions or instances. The public API (api.c), the session and play are its clients.

@@ -4,7 +4,6 @@
 #define GRUNDY_SUGGEST_H
 #include <stddef.h>
 
-
 /* Collects candidates one at a time and keeps the nearest to word within a distance that
  * grows with the word's length (1 for short words, 2 from 5 letters, 3 from 9); ties keep
  * the first. */

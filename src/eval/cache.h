@@ -1,6 +1,6 @@
 /* cache: what the evaluators keep of a game between calls (heap tables and their kernels'
  * state, an infinite subtraction set's look-ups, tuple memos, dense boxes, the 'anyleaf' and
- * 'every' heap kernels). The IR holds only
+ * 'every' heap kernels, the misere quotient). The IR holds only
  * an opaque pointer to it in the game's run-time state (gr_game.state->cache: the IR itself is
  * not changed after lowering), so no stage after eval/ can read kernel state; the evaluators
  * reach it through these. It is tracked memory of the context that made it: an engine's

@@ -22,19 +22,6 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     return &gr_graph_evaluator;
 }
 
-/* Which evaluator enumerates the options of a shape's positions: the position graph takes
- * them from it, so that it need not know the other evaluators (graph/grapheval.c). */
-const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape) {
-    switch (shape) {
-    case SHAPE_HEAP: return &gr_heap_evaluator;
-    case SHAPE_TUPLE: return &gr_table_evaluator;
-    case SHAPE_GRAPH: return NULL;
-    case SHAPE_FIGURE: return &gr_figure_evaluator;
-    case SHAPE_COINS: return &gr_coins_evaluator;
-    }
-    return NULL;
-}
-
 /* The evaluator of g under conv: a heap rule set that never splits has its own kernel under
  * 'anyleaf' and 'every' (cap_convkernel.h); otherwise gr_evaluator_of. */
 static const gr_evaluator_ops *gr_evaluator_for(const gr_game *g, gr_conv conv) {

@@ -31,19 +31,26 @@
  *   cap_graph.h      the position graph, the ground truth: every game has it, so its header
  *                    declares its calls directly (no getter); sums/ builds on it
  *   cap_checkpoint.h --checkpoint for the run (the heap tables are what it saves)
- * An evaluator lists its capabilities in its gr_evaluator_caps; this header includes none of
- * them and no evaluator's header, and a capability header includes this one at most.
+ * An evaluator lists the first three (ready, heap table, moves) in its gr_evaluator_caps, and
+ * evaluator.c's getters read them there; the getters of the others are beside their kernels
+ * (gr_cap_convkernel in heap/convkernel.c, gr_cap_quotient in heap/quotient.c), and the graph's
+ * and the checkpoint's calls are declared in their headers directly. This header includes
+ * none of them and no evaluator's header, and a capability header includes this one at most.
+ * The questions sums ask of a rule set's form (gr_eval_is_nim, gr_eval_splits) are answered
+ * below, so that no stage after eval/ reads the kernel lowering chose.
  *
  * Adding an evaluator (a dense box, a theory for misere or 'every' sums, Green Hackenbush,
  * coin turning, ...):
  *   1. add its id to gr_evaluator in lower/game.h and let lower/lower.c choose it (with the
- *      reason in g->explain);
+ *      reason in g->explain), or, for an evaluator chosen by the convention rather than by
+ *      lowering (the heap kernels of 'anyleaf' and 'every'), no id: evaluator.c's gr_evaluator_for picks it;
  *   2. write eval/ROOM/NAME.c (+ NAME.h for its own entry points; the rooms are heap/, box/,
  *      graph/, figure/, see src/README.md) with a const gr_evaluator_ops and, for what only it
  *      can do, the capability tables it fills (or a new cap_*.h with its getter);
  *      answer only what is proved, decline the rest; value kinds beyond SG, outcome and
  *      remoteness get a new GR_KIND_* bit and a field in gr_value;
- *   3. declare it below and put it in the registry in evaluator.c;
+ *   3. declare it below and put it in the registry in evaluator.c (gr_evaluator_of by its id;
+ *      if it enumerates the options of a new shape, gr_evaluator_of_shape in shapes.c too);
  *   4. test it against the position graph on many random small games (tests/unit_*.c).
  * No query or sum code changes: they call gr_eval_* and the capabilities only. */
 #ifndef GRUNDY_EVALUATOR_H
@@ -124,7 +131,7 @@ extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: hea
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 /* The evaluator whose options enumerate the moves of positions of this shape (heaps, tuples,
  * figures, coin rows), whichever evaluator lowering chose for the game; NULL for an explicit
- * graph, whose moves are its edges. The position graph asks it. */
+ * graph, whose moves are its edges. The position graph asks it (shapes.c). */
 const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape);
 
 /* What queries and sums call. */

@@ -62,7 +62,6 @@ int64_t gr_const_eval(gr_ctx *c, const gr_expr *e, const gr_scope *s);
 /* Does the code read the slot? (Used by lowering to recognise kernels.) */
 int gr_code_uses_slot(const gr_code *code, int slot);
 
-
 /* Shape tests used by lowering to recognise kernels in hand-written rules. */
 int gr_code_is_slot(const gr_code *code, int *slot);
 int gr_code_max_slot(const gr_code *code);          /* highest slot read, or -1 */

@@ -14,7 +14,9 @@ typedef enum { SHAPE_HEAP, SHAPE_TUPLE, SHAPE_GRAPH,
                SHAPE_COINS     /* a row of coins (turning.h); a position is a mask of heads */
 } gr_shape;
 
-/* Evaluators of the design: heap recurrence, table recurrence, position graph. */
+/* The evaluators lowering chooses from (eval/evaluator.c's registry maps each id to its table):
+ * heap recurrence, table recurrence, position graph, Green Hackenbush, coin turning. (The heap
+ * kernels of 'anyleaf' and 'every' have no id: the registry picks them by the convention.) */
 typedef enum { GR_LOSS = 0, GR_WIN = 1, GR_DRAW = 2 } gr_outcome; /* P, N, D for the mover */
 typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH, EVAL_FIGURE, EVAL_COINS } gr_evaluator;
 typedef enum {

@@ -13,7 +13,6 @@ typedef enum { GR_PARAM_NUMBER, GR_PARAM_CODE, GR_PARAM_SET } gr_param_kind;
 
 typedef struct gr_codebook { const char **v; int n, cap; } gr_codebook;
 
-
 /* The parameter kind a binding gives its variable. */
 gr_param_kind gr_bind_param_kind(gr_bind_kind k);
 

@@ -1,5 +1,6 @@
-/* query: runs the resolved queries (table, solve, check) and writes their answers as
- * readable text, CSV or JSON (the machine formats of the contract). */
+/* query: runs the resolved queries (every kind of front/ast.h's gr_query_kind: table, solve,
+ * check, plot, dot, options, quotient, census) and writes their answers as readable text, CSV
+ * or JSON (the machine formats of the contract, format.h). */
 #ifndef GRUNDY_QUERY_H
 #define GRUNDY_QUERY_H
 #include <stdio.h>

@@ -19,8 +19,8 @@ static int graph_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, 
     return 0;
 }
 
-/* The moves of a position come from the evaluator that knows its shape (the registry's
- * gr_evaluator_of_shape); an explicit graph's are its own edges. */
+/* The moves of a position come from the evaluator that knows its shape (gr_evaluator_of_shape,
+ * eval/shapes.c); an explicit graph's are its own edges. */
 static void graph_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user) {
     const gr_evaluator_ops *moves = gr_evaluator_of_shape(g->shape);
     if (moves) {
