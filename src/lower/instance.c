@@ -148,6 +148,7 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
         break;
     }
     gr_lower(s->c, g);
+    gr_sema_note(s, s->games_tail);
     *s->games_tail = g;
     s->games_tail = &g->next;
     return g;
