@@ -37,7 +37,8 @@ typedef struct gr_engine_fail {
     int in_entry;              /*   in the call's entry, at byte entry_off of it */
     uint32_t entry_off;
     int line, col;             /*   else in the program, at this line and column */
-    int memory;                /* it was the memory limit */
+    int memory;                /* it was the memory limit: */
+    size_t want;               /*   the bytes then wanted */
 } gr_engine_fail;
 
 /* Compiles the program (text of len bytes, named name in diagnostics). NULL with *fail filled
@@ -63,6 +64,25 @@ typedef struct gr_engine_stats {
     uint64_t compiles;         /* times the program was compiled (1 + drops) */
     uint64_t drops;            /* times what was kept was dropped (failures, resets, eviction) */
     size_t memory;             /* bytes held now: values kept and the compiled program */
+    uint64_t game_drops;       /* times one game's values were dropped (a stopped call, eviction, redefinition) */
+    uint64_t evictions;        /* of them, games evicted for the memory limit (least recently used first) */
+    uint64_t retries;          /* calls run again after an eviction */
+    size_t program_memory;     /* of memory: the compiled program (its arena and the IR's tracked memory) */
+    size_t games_memory;       /*   the games' values (the sum of gr_engine_games' bytes) */
+    size_t other_memory;       /*   tracked memory held by no game (0 between calls, unless a leak) */
 } gr_engine_stats;
 void gr_engine_stats_of(gr_engine *e, gr_engine_stats *out);
+
+/* One game's values kept (gr_engine_games). */
+typedef struct gr_engine_game {
+    char name[128];            /* as written in output ("kayles", "bash[3]"), cut to fit */
+    size_t bytes;              /* tracked memory its values hold */
+    uint64_t values;           /* values kept: heap values in its table, positions in its boxes */
+    uint64_t computed;         /* box positions valued since its values were last dropped */
+    uint64_t last_call;        /* the engine's call that last used it (the larger, the more recent) */
+    uint64_t drops;            /* times its values were dropped */
+} gr_engine_game;
+/* The games that hold values, in order of first use: up to cap into out; returns how many
+ * there are. */
+int gr_engine_games(gr_engine *e, gr_engine_game *out, int cap);
 #endif
