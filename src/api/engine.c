@@ -210,6 +210,7 @@ int gr_engine_games(gr_engine *e, gr_engine_game *out, int cap) {
                 o->values = gr_eval_kept(g);
                 o->computed = gr_eval_computed(g);
                 o->last_call = g->state->mem.used_call;
+                o->calls_ago = e->c.store.calls - g->state->mem.used_call;
                 o->drops = g->state->mem.dropped;
             }
             n++;

@@ -80,6 +80,7 @@ typedef struct gr_engine_game {
     uint64_t values;           /* values kept: heap values in its table, positions in its boxes */
     uint64_t computed;         /* box positions valued since its values were last dropped */
     uint64_t last_call;        /* the engine's call that last used it (the larger, the more recent) */
+    uint64_t calls_ago;        /* calls since (0: the last call used it) */
     uint64_t drops;            /* times its values were dropped */
 } gr_engine_game;
 /* The games that hold values, in order of first use: up to cap into out; returns how many
