@@ -38,6 +38,7 @@ void gr_ctx_call_init(gr_ctx *c, const char *filename, const char *src, size_t l
 }
 
 gr_mem_account *gr_account_enter(gr_ctx *c, gr_mem_account *a) {
+    if (c->no_accounts) return NULL;
     gr_mem_account *prev = c->account;
     c->account = a;
     if (a) a->used_call = c->store.calls;

@@ -72,6 +72,8 @@ typedef struct gr_ctx {
     const char *src;          /* NUL-terminated source text */
     size_t src_len;
     gr_mem_account *account;  /* what tracked memory allocated now is charged to (NULL: the store) */
+    int no_accounts;          /* a thread team member's (core/worker.h): its blocks are its own, never
+                                 charged to (nor stamping) an account of the owner's */
 
     jmp_buf *on_fail;         /* where gr_fail* jumps; NULL means abort() (a bug) */
     int fail_status;          /* exit status of the failure that was raised */
@@ -165,7 +167,8 @@ void gr_ctx_free(gr_ctx *c);          /* frees the arena and every tracked block
 
 /* Accounts. gr_account_enter makes a the current account and returns the one before (for
  * gr_account_leave), stamping a with the store's call; a failure that jumps out leaves the
- * inner one current (the next call starts with none). gr_account_drop frees every block
+ * inner one current (the next call starts with none); on a context with no_accounts it does
+ * nothing (returns NULL). gr_account_drop frees every block
  * charged to a (its owner must forget what pointed into them). */
 gr_mem_account *gr_account_enter(gr_ctx *c, gr_mem_account *a);
 static inline void gr_account_leave(gr_ctx *c, gr_mem_account *prev) { c->account = prev; }

@@ -13,6 +13,7 @@ void gr_worker_init(gr_worker *w, const gr_ctx *owner) {
     gr_arena_init(&c->store.arena);  /* never the owner's arena: arenas are not thread-safe */
     c->store.mem_used = used;     /* its own tracked memory; mem_used starts at the owner's, */
     c->account = NULL;            /*   charged to no account of the owner's */
+    c->no_accounts = 1;
     c->on_fail = &w->jb;          /*   so a limit's message reads as the owner's would */
     c->fail_status = 0;
     c->fail_msg[0] = c->fail_text[0] = '\0';
