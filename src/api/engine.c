@@ -437,10 +437,12 @@ int gr_engine_run(gr_engine *e, const char *entry_name, const char *entry, size_
         size_t held = 0;
         rc = run_guarded(e, entry_name, entry ? entry : NULL, entry ? len : 0, setup, user, body, arg, &f, &deadline, &held);
         if (rc >= 0) break;
-        /* Past the memory limit: make room by the least recently used games' values and run
-         * again, only when something was evicted (what the call had made was dropped with it,
-         * so a retry repeats only that). */
-        if (!(retry && f.memory && e->live && evict(e, held + f.want) > 0)) {
+        /* Past the memory limit: make room by the least recently used games' values (so that
+         * the call may fit when run again, by its client if not here) and run again, only when
+         * something was evicted (what the call had made was dropped with it, so a retry
+         * repeats only that). */
+        size_t freed = f.memory && e->live ? evict(e, held + f.want) : 0;
+        if (!(retry && freed > 0)) {
             if (fail) *fail = f;
             break;
         }

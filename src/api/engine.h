@@ -20,10 +20,10 @@
  *   while running (a limit, an interrupt, an error at run time): the values of the games the
  *     call used (an account stamped by this call: one may be half made) and the call's scratch;
  *     every other game keeps its values;
- *   past the memory limit: as while running, then, when the client allows (`retry`), the least
- *     recently used games' values (by the last call that used each, never this call's) are
- *     evicted until what the call had and wanted is free, and the call runs again, only if
- *     something was evicted.
+ *   past the memory limit: as while running, then the least recently used games' values (by
+ *     the last call that used each, never this call's) are evicted until what the call had and
+ *     wanted is free, and, when the client allows (`retry`), the call runs again, only if
+ *     something was evicted (the session runs it again only when asked).
  * A redefinition drops the old instances' values; gr_engine_reset drops everything (the
  * program is compiled again at the next call).
  *
