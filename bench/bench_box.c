@@ -106,7 +106,7 @@ static void bench_board(int N) {
     gr_dense *b2 = gr_dense_range(&u.c, g, CONV_NORMAL, lo, hi);
     double t_box2 = now() - t0, cpu2 = (double)(clock() - c0) / CLOCKS_PER_SEC, main2 = thread_cpu() - m0;
     u.c.threads = 1;
-    size_t peak2 = u.c.mem_peak;
+    size_t peak2 = u.c.store.mem_peak;
     t0 = now();
     c0 = clock();
     gr_dense *b = gr_dense_range(&u.c, g, CONV_NORMAL, lo, hi);

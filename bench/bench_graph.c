@@ -117,8 +117,8 @@ static void bench_posgraph(const char *label, const char *src, const char *name,
     printf("  solved %s\n", gr_pg_stores_edges(pg) ? "over stored edges (breadth first, retrograde analysis)"
                                                   : "depth first with no stored edges (values only)");
     printf("  graph: %llu edges (%.1f per position), tracked peak %.1f MiB (%.1f bytes/position)\n",
-           (unsigned long long)nedges, (double)nedges / (double)npos, (double)u.c.mem_peak / 1048576.0,
-           (double)u.c.mem_peak / (double)npos);
+           (unsigned long long)nedges, (double)nedges / (double)npos, (double)u.c.store.mem_peak / 1048576.0,
+           (double)u.c.store.mem_peak / (double)npos);
     if (npos != total) {
         printf("  position count DIFFERS: graph %llu, C(%d, %d) = %llu\n", (unsigned long long)npos, H + k, k,
                (unsigned long long)total);
@@ -189,7 +189,7 @@ static void bench_wythoff(int64_t n) {
     double t0 = now();
     gr_lines_fill(&u.c, g, n, n, fast);
     double t = now() - t0;
-    size_t peak = u.c.mem_peak - cells * sizeof *fast;
+    size_t peak = u.c.store.mem_peak - cells * sizeof *fast;
     int64_t *slow = xmalloc(cells * sizeof *slow);
     double s0 = now();
     naive_wythoff(n, slow);

@@ -11,10 +11,12 @@
  * Every call returns its errors (nothing is printed, nothing jumps across this interface, no
  * call exits the process). A program is compiled once and keeps what its calls computed (heap
  * tables, proved periods, boxes, position graphs, misere quotients): a solve after a table
- * reads the table, a larger table extends it. What is kept is bounded by the program's memory
- * limit: a call that stops while it runs (a limit, gr_interrupt) drops it all, and a call that
- * would pass the memory limit while values of earlier calls are kept drops them and runs
- * again from empty; gr_program_reset drops them at once. Programs are independent; calls on
+ * reads the table, a larger table extends it. What is kept is each game's, with its own
+ * memory account (gr_program_games): a call that stops while it runs (a limit, gr_interrupt)
+ * drops the values of the games it used (one may be half made) and keeps the others'; a call
+ * that would pass the memory limit drops the least recently used games' values until there is
+ * room and runs again (only if something was dropped, under the same time limit: one clock
+ * for the call); gr_program_reset drops them all at once. Programs are independent; calls on
  * one program from several threads are safe (they run one at a time, each may use threads of
  * its own), and gr_last_error tells each thread of its own last failure. Every symbol the
  * library exports starts with gr_. */
@@ -108,8 +110,27 @@ typedef struct gr_stats {
     uint64_t compiles;        /* times the program was compiled: 1, plus one after each drop */
     uint64_t drops;           /* times what it kept was dropped (resets, limits, eviction) */
     size_t memory;            /* bytes it holds now (kept values and the compiled program) */
+    /* Added in 0.1 (at the end, so the fields above keep their offsets). memory in parts: */
+    size_t games_memory;      /* the games' values (each game's, gr_program_games) */
+    size_t program_memory;    /* the compiled program (definitions, their IR) */
+    size_t other_memory;      /* held by no game (0 between calls unless something leaks) */
+    uint64_t game_drops;      /* times one game's values were dropped: a call stopped (a limit,
+                               * gr_interrupt) while it used them, the memory limit, a redefinition */
+    uint64_t evictions;       /* of them, for the memory limit (least recently used game first) */
+    uint64_t retries;         /* calls run again after an eviction made room */
 } gr_stats;
 GR_API int gr_program_stats(gr_program *p, gr_stats *out);
+/* What the program keeps of one game (an instance: "kayles", "bash[3]"). */
+typedef struct gr_game_stats {
+    char name[128];           /* as written in output, cut to fit */
+    size_t bytes;             /* memory its values hold (its heap table, boxes, quotient, ...) */
+    uint64_t values;          /* values kept: heap values in its table, positions in its boxes */
+    uint64_t last_call;       /* the program's call that last used it (larger: more recent) */
+    uint64_t drops;           /* times its values were dropped */
+} gr_game_stats;
+/* The games that hold values, in the order they were first used: up to cap of them into out
+ * (out may be NULL when cap is 0), *count set to how many there are. */
+GR_API int gr_program_games(gr_program *p, gr_game_stats *out, int cap, int *count);
 /* Asks the call running on p to stop: it returns GR_EINTR within milliseconds of work (with
  * threads, when the block of work under way ends), and p answers the next call as before. Only an atomic store: callable from another thread or a signal
  * handler. An interrupt while no call runs is forgotten when the next call starts. */

@@ -3,9 +3,11 @@
 types it: a definition over two lines, an error with its caret and the session going on, Ctrl-C
 during a long query (the session goes on), history (the Up arrow brings the last entry back),
 the prelude's games and *n, a position alone (answered as solve), a definition without its
-';', an error at the end of an entry, for over a set, history kept in $HOME/.grundy_history
+';', an error at the end of an entry, for over a set, a definition that fails its checks
+(the session as it was: it crashed), :stats with each game's values (the query Ctrl-C
+stopped dropped only its own game's), history kept in $HOME/.grundy_history
 between sessions (and a $HOME that cannot be written), and :quit. Prints "N passed, M failed"; exits 1 on a failure."""
-import os, pty, select, signal, sys, tempfile, time
+import os, pty, re, select, signal, sys, tempfile, time
 
 grundy = sys.argv[1]
 history = len(sys.argv) < 3 or sys.argv[2] == "history"   # built without libedit: no history
@@ -24,6 +26,14 @@ def check(cond, what, text=""):
 
 
 home = tempfile.mkdtemp()
+
+# The session on a pipe: a definition that fails its checks first of all (the name it had put
+# in the map pointed into the rewound arena: exit 139), then an entry.
+import subprocess
+r = subprocess.run([grundy, "-i", "/dev/null"], input='game g = octal ""\nsolve *2\n', capture_output=True, text=True,
+                   timeout=120)
+check(r.returncode == 0 and "sg 2" in r.stdout and "needs a point" in r.stderr,
+      "a failing definition, then an entry, on a pipe (status %d)" % r.returncode, r.stdout + r.stderr)
 
 
 def start(home_dir):
@@ -138,6 +148,29 @@ read_until("grundy> ")
 send("table t(0..7)\r")
 out = read_until("grundy> ")
 check("0 | 0 1 0 1 2 3 2 0" in out, "for k in a set literal in a rule block", out)
+# A definition that fails its checks leaves the session as it was (it crashed: exit 139).
+send('game bad = octal ""\r')
+out = read_until("grundy> ")
+check("needs a point" in out, "a failing definition says why", out)
+send("solve *2\r")
+out = read_until("grundy> ")
+check("sg 2" in out, "the session answers after a failing definition", out)
+send('game t = octal "0.7x"\r')
+out = read_until("grundy> ")
+check("error" in out, "a failing redefinition is refused", out)
+send("table t(0..7)\r")
+out = read_until("grundy> ")
+check("0 | 0 1 0 1 2 3 2 0" in out, "a failing redefinition leaves the old definition", out)
+send("solve bad(3)\r")
+out = read_until("grundy> ")
+check("unknown game 'bad'" in out, "the failing definition did not join", out)
+# :stats: each game's values and memory; the query Ctrl-C stopped dropped its own game's values
+# only (g's table from before stays).
+send(":stats\r")
+out = read_until("grundy> ")
+check("values kept" in out and re.search(r"\n  g +8 +[0-9.]+ KiB", out) is not None and
+      re.search(r"\n  t +8 +[0-9.]+ KiB", out) is not None, ":stats lists each game's values and memory", out)
+check("grundygame" not in out, "the stopped query's half-made values were dropped", out)
 send("*3 + kayles(2)\r")
 out = read_until("grundy> ")
 quit_session("first session")

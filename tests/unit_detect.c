@@ -99,7 +99,7 @@ static void test_planted(void) {
         gr_detect_free(&d);
         gr_period_free(&tr);
         free_table(&c, t);
-        CHECK_EQ(c.mem_used, 0);
+        CHECK_EQ(c.store.mem_used, 0);
         gr_ctx_free(&c);
         free(v);
     }
@@ -227,7 +227,7 @@ static void test_columns(void) {
     CHECK_EQ(count, 8);
     CHECK_EQ(last, 8);
     gr_values_free(&t);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
 }
 
@@ -259,7 +259,7 @@ static void test_values(void) {
     gr_detect_free(&d);
     gr_values_free(&a);
     gr_values_free(&b);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
 }
 
@@ -334,7 +334,7 @@ static void test_rare_classes(void) {
     CHECK_EQ(agree, trials);
     printf("oriented as the rare-value kernel: %d of %d (3 orientations each) as every mask tried alone\n", oriented, 3 * trials);
     CHECK_EQ(oriented, 3 * trials);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
 }
 

@@ -1,12 +1,19 @@
 /* unit_engine: a program compiled once remembers (api/engine.h) as a client sees it through
  * the public API: a solve after a table computes no value again (the engine's counter says so)
  * and answers as a fresh program does; a larger table extends the one kept; a failure in a
- * call's own text keeps the values, one while running drops them and the program still
- * answers; a call that would pass the memory limit while earlier values are kept drops them
- * and succeeds; gr_program_reset; and four threads on one program answer as one thread does,
- * each reading its own last error (run under ThreadSanitizer in CI). */
+ * call's own text keeps the values, one while running drops only the values of the games it
+ * used (another game's table stays: the counter does not move) and the program still
+ * answers; a call that would pass the memory limit evicts the least recently used games'
+ * values and succeeds, the most recent game's kept; max_time holds through such a retry (one
+ * clock for the call); each game's memory and values (gr_program_games); gr_program_reset;
+ * the engine's session entries (a definition that fails its checks leaves the engine as it
+ * was: it crashed); and four threads on one program answer as one thread does, each reading
+ * its own last error (run under ThreadSanitizer in CI). */
 #include "grundy.h"
 #include "testlib.h"
+#include "engine.h"
+#include "query.h"
+#include <time.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +116,7 @@ static void test_failures(void) {
     CHECK_EQ(gr_solve(p, "kayles(7) + *2", GR_NORMAL, &a), GR_OK);
     CHECK_EQ(a.sg, 2 ^ 2);
     CHECK_EQ(stats(p).drops, 0);
-    /* A limit met while running drops the values; the program answers on. */
+    /* A limit met while running drops the values of the games it used; the program answers on. */
     gr_limits lim = { .max_time = 0.05 };
     CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
     int rc = gr_solve(p, "g(3000) + g(5) + g(7)", GR_MISERE, &a);   /* a search of seconds */
@@ -118,13 +125,65 @@ static void test_failures(void) {
     gr_stats after = stats(p);
     CHECK_EQ(rc, GR_ELIMIT);
     CHECK(strstr(gr_last_error(p), "time") != NULL);
-    CHECK_EQ(after.drops, 1);
+    CHECK_EQ(after.drops, 0);                           /* not everything: */
+    CHECK(after.game_drops >= 1);                       /*   g's values, half made */
     CHECK_EQ(gr_solve(p, "g(100) + g(5)", GR_NORMAL, &a), GR_OK);
     CHECK_EQ(a.sg, v[100] ^ v[5]);
     gr_program_free(p);
 }
 
-/* Memory: a table that passes the limit only beside the values kept runs again from empty. */
+/* The values of one game kept, by name (0: none). */
+static uint64_t kept_values(gr_program *p, const char *name, size_t *bytes) {
+    gr_game_stats g[32];
+    int n = 0;
+    CHECK_EQ(gr_program_games(p, g, 32, &n), GR_OK);
+    if (bytes) *bytes = 0;
+    for (int i = 0; i < n && i < 32; i++)
+        if (!strcmp(g[i].name, name)) {
+            if (bytes) *bytes = g[i].bytes;
+            return g[i].values;
+        }
+    return 0;
+}
+
+/* A call stopped by a limit (or an interrupt) drops only what it was making: after a table
+ * of s, a query on another game stopped by the time limit leaves s's values, and the next
+ * solve on s computes nothing. */
+static void test_stopped_keeps_others(void) {
+#ifdef T_SLOW
+    enum { N = 20000 };
+#else
+    enum { N = 100000 };
+#endif
+    gr_program *p = gr_compile("game s = octal \"0.6\";\ngame g = octal \"0.6\";\n", "s.game", NULL);
+    int64_t *v = malloc((N + 1) * sizeof *v);
+    CHECK_EQ(gr_table(p, "s", 0, N, v), GR_OK);
+    uint64_t computed = stats(p).values_computed;
+    CHECK_EQ(computed, N + 1);
+    size_t bytes = 0;
+    CHECK_EQ(kept_values(p, "s", &bytes), N + 1);       /* per game: its values and memory */
+    CHECK(bytes >= N + 1);
+    gr_limits lim = { .max_time = 0.05 };
+    CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+    gr_answer a;
+    CHECK_EQ(gr_solve(p, "g(3000) + g(5) + g(7)", GR_MISERE, &a), GR_ELIMIT);   /* seconds of search */
+    lim.max_time = 0;
+    CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+    gr_stats st = stats(p);
+    CHECK_EQ(st.drops, 0);
+    CHECK_EQ(kept_values(p, "s", NULL), N + 1);
+    CHECK_EQ(st.other_memory, 0);                       /* the stopped call's scratch is gone */
+    uint64_t before = st.values_computed;
+    char pos[64];
+    snprintf(pos, sizeof pos, "s(%d) + s(%d)", N, N / 3);
+    CHECK_EQ(gr_solve(p, pos, GR_NORMAL, &a), GR_OK);
+    CHECK_EQ(a.sg, v[N] ^ v[N / 3]);
+    CHECK_EQ(stats(p).values_computed, before);
+    free(v);
+    gr_program_free(p);
+}
+
+/* Memory: a table that passes the limit only beside the values kept evicts them and runs again. */
 static void test_eviction(void) {
 #ifdef T_SLOW
     enum { N = 60000 };
@@ -139,10 +198,150 @@ static void test_eviction(void) {
     CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
     CHECK_EQ(gr_table(p, "b", 0, N, w), GR_OK);
     CHECK(memcmp(v, w, ((size_t)N + 1) * sizeof *v) == 0);
-    CHECK_EQ(stats(p).drops, 1);                        /* a's values made room for b's */
+    gr_stats st = stats(p);
+    CHECK_EQ(st.drops, 0);
+    CHECK_EQ(st.evictions, 1);                          /* a's values made room for b's */
+    CHECK_EQ(st.retries, 1);
+    CHECK_EQ(kept_values(p, "a", NULL), 0);
+    CHECK_EQ(kept_values(p, "b", NULL), N + 1);
     free(v);
     free(w);
     gr_program_free(p);
+}
+
+/* Eviction goes by the least recently used game: of three tables, the one used longest ago
+ * goes first and the most recent stays. */
+static void test_lru(void) {
+#ifdef T_SLOW
+    enum { N = 30000 };
+#else
+    enum { N = 200000 };
+#endif
+    gr_program *p = gr_compile("game a = octal \"0.6\";\ngame b = octal \"0.6\";\ngame c = octal \"0.6\";\ngame d = octal \"0.6\";\n",
+                               "abcd.game", NULL);
+    int64_t *v = malloc((N + 1) * sizeof *v);
+    CHECK_EQ(gr_table(p, "a", 0, N, v), GR_OK);
+    CHECK_EQ(gr_table(p, "b", 0, N, v), GR_OK);
+    CHECK_EQ(gr_table(p, "c", 0, N, v), GR_OK);
+    gr_answer ans;
+    CHECK_EQ(gr_solve(p, "a(17)", GR_NORMAL, &ans), GR_OK);   /* a used again: b is now the oldest */
+    size_t one = 0;
+    kept_values(p, "c", &one);
+    CHECK(one > 0);
+    gr_limits lim = { .max_memory = stats(p).memory + one / 2 };   /* d fits once one table goes */
+    CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+    CHECK_EQ(gr_table(p, "d", 0, N, v), GR_OK);
+    CHECK_EQ(stats(p).evictions, 1);
+    CHECK_EQ(kept_values(p, "b", NULL), 0);              /* the least recently used */
+    CHECK_EQ(kept_values(p, "a", NULL), N + 1);
+    CHECK_EQ(kept_values(p, "c", NULL), N + 1);          /* the most recent before d */
+    CHECK_EQ(kept_values(p, "d", NULL), N + 1);
+    free(v);
+    gr_program_free(p);
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* max_time holds through a memory retry: the clock is the call's, not the attempt's (it
+ * started again at the retry, and the call overran by the first attempt's time). b's table
+ * (a rule set the interpreter runs, quadratic) passes the memory limit beside a's after about a
+ * second, a is evicted, b runs again until the time limit. */
+static void test_time_through_retry(void) {
+    gr_program *p = gr_compile("game a = octal \"0.6\";\n"
+                               "game b { heap n; move -> n - k for k in 1..n; move -> {x, n - x} for x in 1..n/2; }\n",
+                               "r.game", NULL);
+    enum { NA = 1000000, NB = 12000 };
+    int64_t *v = malloc((NA + 1) * sizeof *v);
+    CHECK_EQ(gr_table(p, "a", 0, NA, v), GR_OK);
+    const double T = 2.5;
+    gr_limits lim = { .max_memory = stats(p).memory + 80000, .max_time = T };
+    CHECK_EQ(gr_set_limits(p, &lim), GR_OK);
+    double t0 = now_s();
+    int rc = gr_table(p, "b", 0, NB, v);
+    double took = now_s() - t0;
+    CHECK_EQ(rc, GR_ELIMIT);
+    CHECK(strstr(gr_last_error(p), "time limit") != NULL);
+    CHECK(took < T + 1.0);
+#ifndef T_SLOW
+    CHECK_EQ(stats(p).retries, 1);                       /* it did pass the memory limit first */
+    CHECK_EQ(stats(p).evictions, 1);
+#endif
+    free(v);
+    gr_program_free(p);
+}
+
+/* ---- the engine's entries, as the session makes them ---- */
+static int run_body(gr_ctx *c, gr_module *m, void *user) {
+    return gr_run_queries_ex(c, m, GR_FMT_TEXT, user, NULL, NULL);
+}
+
+static void quiet(gr_ctx *c, void *user) {
+    (void)user;
+    c->diag = NULL;
+}
+
+static FILE *sink;   /* the answers' text, not read */
+
+static int entry(gr_engine *e, const char *text, gr_engine_fail *f) {
+    return gr_engine_run(e, "<input>", text, strlen(text), quiet, NULL, run_body, sink, 0, f);
+}
+
+/* A definition that fails its checks leaves the engine exactly as it was: `game g = octal ""`
+ * put g in the names before its code failed, the arena was rewound, and the next entry read
+ * freed memory (exit 139). Then a mix of good and failing definitions, redefinitions and
+ * resets, each answer checked against what the good definitions say. */
+static void test_failing_definitions(void) {
+    gr_engine_fail f;
+    sink = fopen("/dev/null", "w");
+    CHECK(sink != NULL);
+    gr_engine *e = gr_engine_open("<session>", "", 0, 1, quiet, NULL, &f);
+    CHECK(e != NULL);
+    CHECK_EQ(entry(e, "game g = octal \"\";", &f), -1);
+    CHECK_EQ(f.status, 2);
+    CHECK(strstr(f.text, "needs a point") != NULL);
+    CHECK_EQ(entry(e, "solve *2;", &f), 0);
+    CHECK_EQ(entry(e, "solve g(3);", &f), -1);           /* g was never defined */
+    CHECK(strstr(f.text, "unknown game 'g'") != NULL);
+    CHECK_EQ(entry(e, "game g = octal \"0.77\";", &f), 0);
+    CHECK_EQ(entry(e, "table g(0..50);", &f), 0);
+    gr_engine_stats st;
+    gr_engine_stats_of(e, &st);
+    uint64_t computed = st.values_computed;
+    /* failing redefinitions of g: g stays kayles, its values kept */
+    static const char *const bad[] = {
+        "game g = octal \"\";", "game g = octal \"0.7x\";", "game g = subtract {0};",
+        "game g = octal \"0.77\"; game g = octal \"0.6\";", "game h = octal \"0.6\"; game g = octal \"\";",
+        "game g { heap n; move -> n - k for k in 1..nosuch; }", "game g[k] = octal \"\"; table g[2](0..3);",
+        "game h = subtract {1, 2}; solve h(3) + nosuch(2);", "solve g(3) + bash[0](2);",
+    };
+    for (int round = 0; round < 20; round++) {
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            entry(e, bad[(i + (size_t)round) % (sizeof bad / sizeof *bad)], &f);
+            CHECK_EQ(entry(e, "solve g(7) + g(9);", &f), 0);   /* kayles: 2 xor 1 */
+        }
+        if (round % 7 == 3) CHECK_EQ(entry(e, "game k = octal \"0.07\"; solve k(5);", &f), 0);   /* a good one among them */
+    }
+    gr_engine_stats_of(e, &st);
+    CHECK_EQ(st.drops, 0);
+    CHECK(st.values_computed >= computed);
+    gr_engine_game games[16];
+    int n = gr_engine_games(e, games, 16);
+    int kept_g = 0;
+    for (int i = 0; i < n && i < 16; i++) {
+        kept_g |= !strcmp(games[i].name, "g") && games[i].values >= 51;
+        if (getenv("T_VERBOSE")) printf("%s: %llu values, %zu bytes, %llu drops\n", games[i].name, (unsigned long long)games[i].values, games[i].bytes, (unsigned long long)games[i].drops);
+    }
+    CHECK(kept_g);                                     /* g's table outlived the failures */
+    /* h from the failing entries never joined */
+    CHECK_EQ(entry(e, "solve h(3);", &f), -1);
+    gr_engine_reset(e);
+    CHECK_EQ(entry(e, "solve g(7) + k(5);", &f), 0);    /* the good definitions replay after a reset */
+    gr_engine_free(e);
+    fclose(sink);
 }
 
 /* ---- four threads on one program ---- */
@@ -209,7 +408,11 @@ static void test_threads_one_program(void) {
 int main(void) {
     test_solve_after_table();
     test_failures();
+    test_stopped_keeps_others();
     test_eviction();
+    test_lru();
+    test_time_through_retry();
+    test_failing_definitions();
     test_threads_one_program();
     return t_finish("unit_engine");
 }

@@ -280,7 +280,7 @@ static void test_edges(void) {
         CHECK_EQ(compare_box(&k, g, 3, 59), 0);
 
         int64_t *out = gr_alloc(&k.c, 300 * 300 * sizeof *out);
-        k.c.mem_limit = k.c.mem_used + 4096;   /* far too little for the lines of 300 x 300 */
+        k.c.mem_limit = k.c.store.mem_used + 4096;   /* far too little for the lines of 300 x 300 */
         volatile int status = -1;
         k.c.on_fail = &k.jb;
         if (setjmp(k.jb) == 0) {

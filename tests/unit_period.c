@@ -112,7 +112,7 @@ static void test_random_against_naive(void) {
         }
         if (p) CHECK(t_agrees_from(v, n, p, s, e));
         gr_period_free(&t);
-        CHECK_EQ(c.mem_used, 0);
+        CHECK_EQ(c.store.mem_used, 0);
         gr_ctx_free(&c);
         free(v);
     }

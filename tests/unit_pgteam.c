@@ -115,7 +115,7 @@ static void solve(rgraph *r, int threads, answer *a) {
         a->v[3 * id + 2] = gr_pg_sg(g, id);
     }
     gr_pg_free(g);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
 }
 

@@ -136,9 +136,9 @@ static void test_hand_made(void) {
     size_t len;
     const uint8_t *k = gr_pg_key(g, 2, &len);
     CHECK(len == 1 && k[0] == 'c');
-    CHECK(gr_pg_bytes(g) > 0 && gr_pg_bytes(g) <= c.mem_used);
+    CHECK(gr_pg_bytes(g) > 0 && gr_pg_bytes(g) <= c.store.mem_used);
     gr_pg_free(g);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
 
     /* Nothing at all: solving an empty graph is fine. */
     named_graph none = { "", 0 };
@@ -597,9 +597,9 @@ static void run_random_graph(t_rng *rng, int dag, int win_pct, int loss_pct, int
     else gr_pg_solve(g);
     ref_reach(t, starts, nstarts, &ref);
     check_tgraph(g, t, &ref, with_gamma);
-    CHECK(gr_pg_bytes(g) <= c.mem_used);
+    CHECK(gr_pg_bytes(g) <= c.store.mem_used);
     gr_pg_free(g);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
     free(t);
 }
@@ -673,10 +673,10 @@ static void run_values_only(t_rng *rng, int dag, int win_pct, int loss_pct) {
     }
     check_remoteness_rules(fast);
     check_gamma_rules(fast);
-    CHECK(gr_pg_bytes(fast) + gr_pg_bytes(old) <= c.mem_used);
+    CHECK(gr_pg_bytes(fast) + gr_pg_bytes(old) <= c.store.mem_used);
     gr_pg_free(fast);
     gr_pg_free(old);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
     free(t);
     free(u);
@@ -957,7 +957,7 @@ static void test_substrings(void) {
     CHECK(merged >= 20);
     CHECK(gr_pg_count(g) > 20000);
     gr_pg_free(g);
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     gr_ctx_free(&c);
 }
 
@@ -1002,13 +1002,13 @@ static void test_limits(void) {
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
     CHECK_EQ(solve_chain(&c, 10, 10), 0); /* exactly at the limit is fine */
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
     CHECK_EQ(solve_chain(&c, 11, 10), 1);
     CHECK_EQ(c.fail_status, GR_EXIT_LIMIT);
     CHECK(strstr(c.fail_msg, "position graph limit reached: 10 positions and 9 edges") != NULL);
     CHECK(strstr(c.fail_msg, "--max-positions 10") != NULL);
     gr_ctx_free(&c); /* frees what the failed solve left behind */
-    CHECK_EQ(c.mem_used, 0);
+    CHECK_EQ(c.store.mem_used, 0);
 
     /* The default limit follows from the memory limit. */
     gr_ctx_init(&c, "t", "", 0);

@@ -393,10 +393,16 @@ class Program:
 
     def stats(self) -> dict:
         """What the program's engine did so far: ``values_computed`` (heap values, box cells,
-        ... over its life), ``calls``, ``compiles`` (1, plus one after each drop), ``drops``
-        (times what it kept was dropped: resets, a limit met while running, eviction) and
-        ``memory`` (bytes held now). A solve after a table of the same game computes nothing:
-        ``values_computed`` stays the same."""
+        ... over its life), ``calls``, ``compiles`` (1, plus one after each reset), ``drops``
+        (times everything it kept was dropped: resets), ``memory`` (bytes held now) and its
+        parts ``games_memory`` (the games' values) and ``program_memory`` (the compiled
+        program), ``game_drops`` (times one game's values were dropped: a call stopped by a
+        limit or an interrupt drops those of the games it used and keeps the others', the
+        memory limit evicts the least recently used game's, a redefinition drops the old
+        one's), ``evictions`` (of them, for the memory limit), ``retries`` (calls run again
+        after an eviction), and ``games``: one dict per game that keeps values, with its
+        ``name``, ``bytes``, ``values`` (kept now) and ``drops``. A solve after a table of the
+        same game computes nothing: ``values_computed`` stays the same."""
         return self._p.stats()
 
 

@@ -655,10 +655,14 @@ static PyObject *program_reset(Program *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* The engines' counters, added over the pool (the programs not in use now). */
+/* The engines' counters, added over the pool (the programs not in use now), and each game's
+ * values kept ("games": one dict per game, its bytes added over the pool, its values the most
+ * any program of the pool keeps). */
 static PyObject *program_stats(Program *self, PyObject *unused) {
     (void)unused;
     gr_stats sum = { 0 };
+    PyObject *games = PyDict_New();
+    if (!games) return NULL;
     pthread_mutex_lock(&self->lock);
     for (int i = 0; i < self->npool; i++) {
         gr_stats st;
@@ -668,17 +672,51 @@ static PyObject *program_stats(Program *self, PyObject *unused) {
         sum.compiles += st.compiles;
         sum.drops += st.drops;
         sum.memory += st.memory;
+        sum.games_memory += st.games_memory;
+        sum.program_memory += st.program_memory;
+        sum.game_drops += st.game_drops;
+        sum.evictions += st.evictions;
+        sum.retries += st.retries;
+        int n = 0;
+        if (gr_program_games(self->pool[i], NULL, 0, &n) != GR_OK || n <= 0) continue;
+        gr_game_stats *g = calloc((size_t)n, sizeof *g);
+        if (!g) continue;
+        int m = 0;
+        if (gr_program_games(self->pool[i], g, n, &m) == GR_OK) {
+            if (m < n) n = m;
+            for (int k = 0; k < n; k++) {
+                PyObject *d = PyDict_GetItemString(games, g[k].name);   /* borrowed */
+                unsigned long long bytes = g[k].bytes, values = g[k].values, drops = g[k].drops;
+                if (d) {
+                    bytes += PyLong_AsUnsignedLongLong(PyDict_GetItemString(d, "bytes"));
+                    unsigned long long v = PyLong_AsUnsignedLongLong(PyDict_GetItemString(d, "values"));
+                    if (v > values) values = v;
+                    drops += PyLong_AsUnsignedLongLong(PyDict_GetItemString(d, "drops"));
+                }
+                PyObject *nd = Py_BuildValue("{s:s,s:K,s:K,s:K}", "name", g[k].name, "bytes", bytes, "values", values,
+                                             "drops", drops);
+                if (nd) { PyDict_SetItemString(games, g[k].name, nd); Py_DECREF(nd); }
+            }
+        }
+        free(g);
     }
     pthread_mutex_unlock(&self->lock);
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:n}", "values_computed", (unsigned long long)sum.values_computed,
-                         "calls", (unsigned long long)sum.calls, "compiles", (unsigned long long)sum.compiles,
-                         "drops", (unsigned long long)sum.drops, "memory", (Py_ssize_t)sum.memory);
+    PyObject *list = PyDict_Values(games);
+    Py_DECREF(games);
+    if (!list) return NULL;
+    PyObject *r = Py_BuildValue("{s:K,s:K,s:K,s:K,s:n,s:n,s:n,s:K,s:K,s:K,s:N}", "values_computed", (unsigned long long)sum.values_computed,
+                                "calls", (unsigned long long)sum.calls, "compiles", (unsigned long long)sum.compiles,
+                                "drops", (unsigned long long)sum.drops, "memory", (Py_ssize_t)sum.memory,
+                                "games_memory", (Py_ssize_t)sum.games_memory, "program_memory", (Py_ssize_t)sum.program_memory,
+                                "game_drops", (unsigned long long)sum.game_drops, "evictions", (unsigned long long)sum.evictions,
+                                "retries", (unsigned long long)sum.retries, "games", list);
+    return r;
 }
 
 static PyMethodDef program_methods[] = {
     { "reset", (PyCFunction)program_reset, METH_NOARGS, "reset() -> None: drop every value kept" },
     { "stats", (PyCFunction)program_stats, METH_NOARGS,
-      "stats() -> {values_computed, calls, compiles, drops, memory}" },
+      "stats() -> {values_computed, calls, compiles, drops, memory, games_memory, program_memory, game_drops, evictions, retries, games}" },
     { "table", (PyCFunction)(void (*)(void))program_table, METH_VARARGS | METH_KEYWORDS,
       "table(game, lo, hi, convention, kind, **limits) -> (cells, kind, convention, ndims, cols)" },
     { "solve", (PyCFunction)(void (*)(void))program_solve, METH_VARARGS | METH_KEYWORDS,

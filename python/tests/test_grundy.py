@@ -395,6 +395,37 @@ def test_solve_after_table_computes_nothing():
     assert p.stats()["values_computed"] > 50000       # computed again after the reset
 
 
+def test_stopped_call_keeps_other_games_values():
+    # a query on another game stopped by the time limit drops only what it was making: the
+    # table of s stays, and the next solve on s computes no value
+    p = grundy.compile('game s = subtract {1, 2, 5};\ngame g = octal "0.6";')
+    t = p.table("s", range(100001))
+    st = p.stats()
+    mine = {d["name"]: d for d in st["games"]}
+    assert mine["s"]["values"] > 0 and mine["s"]["bytes"] > 0
+    assert st["games_memory"] >= mine["s"]["bytes"] and st["memory"] >= st["games_memory"] + st["program_memory"]
+    with pytest.raises(grundy.LimitError, match="time limit"):
+        p.solve("g(3000) + g(5) + g(7)", convention="misere", max_time=0.05)
+    after = p.stats()
+    assert after["drops"] == 0 and after["game_drops"] >= 1
+    assert {d["name"]: d["values"] for d in after["games"]}["s"] == mine["s"]["values"]
+    assert "g" not in {d["name"] for d in after["games"]} or after["game_drops"] >= 1
+    computed = after["values_computed"]
+    assert p.solve("s(99999) + s(12345)").sg == t[99999] ^ t[12345]
+    assert p.stats()["values_computed"] == computed      # s's values were kept
+
+
+def test_stats_per_game():
+    p = grundy.compile('game a = octal "0.6";\ngame b = octal "0.6";')
+    p.table("a", range(20000))
+    p.table("b", range(1000))
+    games = {d["name"]: d for d in p.stats()["games"]}
+    assert games["a"]["values"] == 20000 and games["b"]["values"] == 1000
+    assert games["a"]["bytes"] > games["b"]["bytes"] > 0
+    p.reset()
+    assert p.stats()["games"] == []
+
+
 # ---- the namespace, paths, defaults, locations ----
 
 def test_namespace_is_the_public_names():

@@ -248,7 +248,23 @@ GR_API int gr_program_stats(gr_program *p, gr_stats *out) {
     gr_engine_stats st;
     gr_engine_stats_of(p->engine, &st);
     *out = (gr_stats){ .values_computed = st.values_computed, .calls = st.calls, .compiles = st.compiles,
-                       .drops = st.drops, .memory = st.memory };
+                       .drops = st.drops, .memory = st.memory, .games_memory = st.games_memory,
+                       .program_memory = st.program_memory, .other_memory = st.other_memory,
+                       .game_drops = st.game_drops, .evictions = st.evictions, .retries = st.retries };
+    return GR_OK;
+}
+
+GR_API int gr_program_games(gr_program *p, gr_game_stats *out, int cap, int *count) {
+    if (!p || !count || cap < 0 || (cap && !out)) return GR_EINVAL;
+    gr_engine_game *g = cap ? calloc((size_t)cap, sizeof *g) : NULL;
+    if (cap && !g) return GR_ENOMEM;
+    int n = gr_engine_games(p->engine, g, cap);
+    for (int i = 0; i < n && i < cap; i++) {
+        out[i] = (gr_game_stats){ .bytes = g[i].bytes, .values = g[i].values, .last_call = g[i].last_call, .drops = g[i].drops };
+        snprintf(out[i].name, sizeof out[i].name, "%s", g[i].name);
+    }
+    free(g);
+    *count = n;
     return GR_OK;
 }
 

@@ -114,7 +114,7 @@ static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *
 /* Is the game named "nim" the prelude's (so that *n, its other spelling, is nim(n))? */
 static int prelude_nim(const gr_ctx *c, const gr_module *m) {
     for (const gr_gdecl *d = m->decls; d; d = d->next)
-        if (!strcmp(d->name, "nim")) return c->prelude_off && d->loc.off >= c->prelude_off;
+        if (!strcmp(d->name, "nim")) return c->store.prelude_off && d->loc.off >= c->store.prelude_off;
     return 1;
 }
 

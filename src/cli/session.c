@@ -54,7 +54,7 @@ static const char HELP[] =
     "  :load FILE        run a .game file: its definitions stay, its queries are answered\n"
     "  :defs             the definitions made so far\n"
     "  :explain on|off   also say which evaluator answers each rule set, and why\n"
-    "  :stats            values computed so far, and the memory they hold\n"
+    "  :stats            values computed so far, and the memory they hold (each game's)\n"
     "  :reset            drop every value computed (the definitions stay)\n"
     "  :quit             leave (so does Ctrl-D); Ctrl-C stops a running query\n";
 
@@ -296,9 +296,10 @@ static int run_text(session *s, const char *name, const char *entry, int final) 
         fputs(f.msg, stderr);
         status = f.status;
         gr_engine_stats_of(s->engine, &after);
-        if (after.drops > before.drops && before.memory > 0)   /* say what the stop cost */
-            fprintf(stderr, "grundy: note: the values computed before were dropped (a stopped query may leave one half made)%s\n",
-                    f.memory ? "; the entry may fit if run again" : "");
+        uint64_t gone = after.game_drops - before.game_drops;
+        if (gone)                      /* say what the stop cost */
+            fprintf(stderr, "grundy: note: the values of %llu game%s it used were dropped (a stopped query may leave them half made); the other games keep theirs%s\n",
+                    (unsigned long long)gone, gone == 1 ? "" : "s", f.memory ? "; the entry may fit if run again" : "");
     }
     if (rs.compiled)                   /* keep its definitions, replacing those of their names */
         for (int k = 0; k < p.n; k++) {
@@ -351,9 +352,23 @@ static int command(session *s, char *line) {
     } else if (!strcmp(cmd, "stats")) {
         gr_engine_stats st = { 0 };
         if (s->engine) gr_engine_stats_of(s->engine, &st);
-        printf("values computed: %llu; entries run: %llu; memory held: %.1f MiB; values dropped: %llu time%s\n",
+        printf("values computed: %llu; entries run: %llu; memory held: %.1f MiB (games %.1f, program %.1f); "
+               "values dropped: %llu time%s, one game's %llu time%s (%llu evicted for memory)\n",
                (unsigned long long)st.values_computed, (unsigned long long)st.calls, (double)st.memory / (1 << 20),
-               (unsigned long long)st.drops, st.drops == 1 ? "" : "s");
+               (double)st.games_memory / (1 << 20), (double)st.program_memory / (1 << 20),
+               (unsigned long long)st.drops, st.drops == 1 ? "" : "s", (unsigned long long)st.game_drops,
+               st.game_drops == 1 ? "" : "s", (unsigned long long)st.evictions);
+        int n = s->engine ? gr_engine_games(s->engine, NULL, 0) : 0;
+        gr_engine_game *g = n > 0 ? calloc((size_t)n, sizeof *g) : NULL;
+        if (g) {
+            int m = gr_engine_games(s->engine, g, n);
+            if (m < n) n = m;
+            printf("  %-24s %14s %14s %s\n", "game", "values kept", "memory", "last used");
+            for (int i = 0; i < n; i++)
+                printf("  %-24s %14llu %10.1f KiB %llu entr%s ago\n", g[i].name, (unsigned long long)g[i].values, (double)g[i].bytes / 1024,
+                       (unsigned long long)g[i].calls_ago, g[i].calls_ago == 1 ? "y" : "ies");
+            free(g);
+        }
     } else if (!strcmp(cmd, "reset")) {
         if (s->engine) gr_engine_reset(s->engine);
         printf("every value computed was dropped; the definitions stay\n");

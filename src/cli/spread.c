@@ -65,7 +65,7 @@ static void run(gr_spread *sp, gr_ctx *c, gr_module *m, int qi, gr_member_result
     for (int k = 0; k < MAX_WORKERS; k++) atomic_init(&sh->running[k], -1);
     fflush(NULL);   /* nothing buffered is written twice: children end with _exit */
     pid_t pids[MAX_WORKERS];
-    size_t used = c->mem_used, share = c->mem_limit > used ? (c->mem_limit - used) / (size_t)nworkers : 0;
+    size_t used = c->store.mem_used, share = c->mem_limit > used ? (c->mem_limit - used) / (size_t)nworkers : 0;
     pid_t parent = getpid();
     int started = 0;
     for (int w = 0; w < nworkers; w++) {

@@ -7,11 +7,14 @@
 struct gr_mem_block {
     gr_mem_block *prev, *next;
     size_t size;
+    gr_mem_account *account;  /* what it is charged to (NULL: the store) */
+    uint64_t born;            /* the store's call that made it */
     max_align_t payload[];
 };
 
-void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
-    memset(c, 0, sizeof *c);
+/* The call's layer at its defaults: everything after the store. */
+static void call_defaults(gr_ctx *c, const char *filename, const char *src, size_t len) {
+    memset((char *)c + sizeof c->store, 0, sizeof *c - sizeof c->store);
     c->filename = filename;
     c->src = src;
     c->src_len = len;
@@ -19,7 +22,54 @@ void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
     c->mem_limit = (size_t)8 << 30;
     c->threads = 1;
     c->poll_left = c->poll_every = 1;
-    gr_arena_init(&c->arena);
+}
+_Static_assert(offsetof(gr_ctx, store) == 0, "the store comes first: gr_ctx_call_init clears what follows it");
+
+void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
+    memset(&c->store, 0, sizeof c->store);
+    gr_arena_init(&c->store.arena);
+    call_defaults(c, filename, src, len);
+    c->store.calls = 1;
+}
+
+void gr_ctx_call_init(gr_ctx *c, const char *filename, const char *src, size_t len) {
+    call_defaults(c, filename, src, len);
+    c->store.calls++;
+}
+
+gr_mem_account *gr_account_enter(gr_ctx *c, gr_mem_account *a) {
+    if (c->no_accounts) return NULL;
+    gr_mem_account *prev = c->account;
+    c->account = a;
+    if (a) a->used_call = c->store.calls;
+    return prev;
+}
+
+void gr_account_drop(gr_ctx *c, gr_mem_account *a) {
+    if (!a->bytes) return;
+    gr_mem_block *b = c->store.blocks;
+    while (b && a->bytes) {
+        gr_mem_block *next = b->next;
+        if (b->account == a) gr_mem_free(c, b->payload);
+        b = next;
+    }
+    a->dropped++;
+}
+
+void gr_ctx_free_scratch(gr_ctx *c) {
+    gr_mem_block *b = c->store.blocks;
+    while (b) {
+        gr_mem_block *next = b->next;
+        if (!b->account && b->born == c->store.calls) gr_mem_free(c, b->payload);
+        b = next;
+    }
+}
+
+void gr_account_unlist(gr_ctx *c, gr_mem_account *a) {
+    for (gr_mem_account **l = &c->store.accounts; *l; l = &(*l)->next)
+        if (*l == a) { *l = a->next; break; }
+    a->listed = 0;
+    if (c->account == a) c->account = NULL;
 }
 
 double gr_now(void) {
@@ -29,15 +79,17 @@ double gr_now(void) {
 }
 
 void gr_ctx_free(gr_ctx *c) {
-    gr_mem_block *b = c->blocks;
+    gr_mem_block *b = c->store.blocks;
     while (b) {
         gr_mem_block *next = b->next;
         free(b);
         b = next;
     }
-    c->blocks = NULL;
-    c->mem_used = 0;
-    gr_arena_free(&c->arena);
+    c->store.blocks = NULL;
+    c->store.mem_used = 0;
+    for (gr_mem_account *a = c->store.accounts; a; a = a->next) a->bytes = 0;
+    c->store.accounts = NULL;
+    gr_arena_free(&c->store.arena);
 }
 
 /* The segment holding off (the last that starts at or before it), or NULL. */
@@ -206,28 +258,36 @@ size_t gr_size_mul(gr_ctx *c, size_t a, size_t b) {
  * limit was reached. Each says which, so "limit N MiB" never names a limit nobody set. */
 static void over_limit(gr_ctx *c, size_t want, int refused) {
     c->fail_memory = 1;
+    c->fail_want = want;
     if (refused || c->mem_limit == SIZE_MAX)
         gr_fail(c, GR_EXIT_LIMIT, "out of memory: %zu MiB in use, %zu MiB more wanted, %s",
-                c->mem_used >> 20, want >> 20,
+                c->store.mem_used >> 20, want >> 20,
                 c->mem_limit == SIZE_MAX ? "no memory limit set (set one with --max-memory to stop sooner)"
                                          : "the system refused it below the limit (lower --max-memory)");
     gr_fail(c, GR_EXIT_LIMIT,
             "memory limit reached: %zu MiB in use, %zu MiB more wanted, limit %zu MiB "
             "(raise it with --max-memory)",
-            c->mem_used >> 20, want >> 20, c->mem_limit >> 20);
+            c->store.mem_used >> 20, want >> 20, c->mem_limit >> 20);
 }
 
 void *gr_alloc(gr_ctx *c, size_t size) {
-    if (size > c->mem_limit || c->mem_used > c->mem_limit - size) over_limit(c, size, 0);
+    gr_store *s = &c->store;
+    if (size > c->mem_limit || s->mem_used > c->mem_limit - size) over_limit(c, size, 0);
     gr_mem_block *b = calloc(1, sizeof *b + size);
     if (!b) over_limit(c, size, 1);
     b->size = size;
     b->prev = NULL;
-    b->next = c->blocks;
-    if (c->blocks) c->blocks->prev = b;
-    c->blocks = b;
-    c->mem_used += size;
-    if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+    b->next = s->blocks;
+    if (s->blocks) s->blocks->prev = b;
+    s->blocks = b;
+    s->mem_used += size;
+    if (s->mem_used > s->mem_peak) s->mem_peak = s->mem_used;
+    b->born = s->calls;
+    gr_mem_account *a = b->account = c->account;
+    if (a) {
+        a->bytes += size;
+        if (!a->listed) { a->listed = 1; a->next = s->accounts; s->accounts = a; }
+    }
     return b->payload;
 }
 
@@ -237,39 +297,42 @@ static gr_mem_block *block_of(void *p) {
 
 void *gr_realloc(gr_ctx *c, void *p, size_t size) {
     if (!p) return gr_alloc(c, size);
+    gr_store *s = &c->store;
     gr_mem_block *b = block_of(p);
     size_t old = b->size;
-    if (size > old && (size - old > c->mem_limit || c->mem_used > c->mem_limit - (size - old)))
+    if (size > old && (size - old > c->mem_limit || s->mem_used > c->mem_limit - (size - old)))
         over_limit(c, size - old, 0);
     /* Unlink first: realloc may move the block. */
     gr_mem_block *prev = b->prev, *next = b->next;
     gr_mem_block *nb = realloc(b, sizeof *nb + size);
     if (!nb) over_limit(c, size, 1);
-    if (prev) prev->next = nb; else c->blocks = nb;
+    if (prev) prev->next = nb; else s->blocks = nb;
     if (next) next->prev = nb;
     nb->size = size;
-    c->mem_used = c->mem_used - old + size;
-    if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+    if (nb->account) nb->account->bytes = nb->account->bytes - old + size;   /* charged where it was made */
+    s->mem_used = s->mem_used - old + size;
+    if (s->mem_used > s->mem_peak) s->mem_peak = s->mem_used;
     return nb->payload;
 }
 
 void gr_mem_free(gr_ctx *c, void *p) {
     if (!p) return;
     gr_mem_block *b = block_of(p);
-    if (b->prev) b->prev->next = b->next; else c->blocks = b->next;
+    if (b->prev) b->prev->next = b->next; else c->store.blocks = b->next;
     if (b->next) b->next->prev = b->prev;
-    c->mem_used -= b->size;
+    c->store.mem_used -= b->size;
+    if (b->account) b->account->bytes -= b->size;
     free(b);
 }
 
 void *gr_new(gr_ctx *c, size_t size) {
-    void *p = gr_arena_alloc(&c->arena, size);
+    void *p = gr_arena_alloc(&c->store.arena, size);
     if (!p) over_limit(c, size, 1);
     return p;
 }
 
 char *gr_strndup(gr_ctx *c, const char *s, size_t n) {
-    char *p = gr_arena_strndup(&c->arena, s, n);
+    char *p = gr_arena_strndup(&c->store.arena, s, n);
     if (!p) over_limit(c, n, 1);
     return p;
 }

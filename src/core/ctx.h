@@ -32,11 +32,48 @@ typedef struct gr_mem_block gr_mem_block;
  * under its own name. */
 typedef struct gr_src_seg { uint32_t off; const char *name; } gr_src_seg;
 
+/* A memory account: the tracked memory one owner keeps (an engine's game: what its evaluators
+ * keep of it between calls, eval/cache.h). A block is charged to the account current when it
+ * was allocated (gr_ctx.account; NULL: the store itself, as the IR and a call's scratch) and
+ * stays charged to it when reallocated, so that dropping an owner frees exactly its blocks
+ * (gr_account_drop). */
+typedef struct gr_mem_account {
+    size_t bytes;             /* tracked bytes charged to it now */
+    uint64_t used_call;       /* the store's call that last used it (least recently used goes first) */
+    uint64_t dropped;         /* times its blocks were dropped (a stopped call, eviction) */
+    void *owner;              /* what it belongs to (an engine's game), for the store's owner */
+    uint64_t mark;            /* the store's owner's, for its sweeps */
+    struct gr_mem_account *next; /* the store's list of accounts that were ever charged */
+    int listed;
+} gr_mem_account;
+
+/* What lasts: a context's two layers (as Lua's global_State and lua_State). The store is what
+ * outlives a call: the definitions (the arena of the syntax tree and the IR, where the prelude
+ * begins), the tracked memory (every live block, kept values and the call's scratch alike, and
+ * the accounts they are charged to) and the statistics. An engine (api/engine.h) keeps one
+ * store for its life and starts the rest of the context afresh at every call
+ * (gr_ctx_call_init), so a field added to either layer cannot be forgotten by a copy; a
+ * plain run (the command) has one call and one store. */
+typedef struct gr_store {
+    gr_arena arena;           /* the one arena of this compilation */
+    uint32_t prelude_off;     /* where the prelude starts in src, after the program (0: none) */
+    gr_mem_block *blocks;     /* every live tracked allocation */
+    size_t mem_used, mem_peak;
+    gr_mem_account *accounts; /* every account ever charged (newest first) */
+    gr_mem_account defs;      /* the IR's tracked memory made at run time (a set's prefix grown on demand) */
+    uint64_t calls;           /* calls begun on this store (gr_ctx_call_init): the accounts' clock */
+    uint64_t values_computed; /* values the evaluators computed with this store (engine statistics) */
+} gr_store;
+
 typedef struct gr_ctx {
+    gr_store store;           /* first, and never reinitialised by gr_ctx_call_init */
+    /* ---- the call: everything below starts afresh at every call ---- */
     const char *filename;     /* as given on the command line ("<stdin>" for -) */
     const char *src;          /* NUL-terminated source text */
     size_t src_len;
-    gr_arena arena;           /* the one arena of this compilation */
+    gr_mem_account *account;  /* what tracked memory allocated now is charged to (NULL: the store) */
+    int no_accounts;          /* a thread team member's (core/worker.h): its blocks are its own, never
+                                 charged to (nor stamping) an account of the owner's */
 
     jmp_buf *on_fail;         /* where gr_fail* jumps; NULL means abort() (a bug) */
     int fail_status;          /* exit status of the failure that was raised */
@@ -47,8 +84,7 @@ typedef struct gr_ctx {
     uint32_t fail_off;        /*   its byte offset */
     char fail_text[512];      /* its message alone (no location, no source line), for the API */
 
-    gr_mem_block *blocks;     /* every live tracked allocation */
-    size_t mem_used, mem_peak, mem_limit;
+    size_t mem_limit;
     uint64_t max_positions;   /* position-graph limit (0: derive from mem_limit) */
     int64_t check_to;         /* --to N for check ... periodic (0: default) */
     int progress;             /* show a progress bar on stderr */
@@ -79,11 +115,10 @@ typedef struct gr_ctx {
     int query_only;           /* --query N: run only the Nth query, 1-based (0: all) */
     int plot_width, plot_height; /* --plot-size WxH (0: the default size) */
     int no_prelude;           /* compile without the prelude's classic games (front/parse.c) */
-    uint32_t prelude_off;     /* where the prelude starts in src, after the program (0: none) */
     const gr_src_seg *segs;   /* stretches of src located by their own start, by offset (none: NULL) */
     int nsegs;
     int fail_memory;          /* the failure raised was the memory limit (an engine may then evict) */
-    uint64_t values_computed; /* values the evaluators computed with this context (engine statistics) */
+    size_t fail_want;         /*   the bytes that were wanted then */
 
     /* The limit poll (gr_poll): polls left until the clock is read again, and how many polls
      * the last interval had (adapted so the clock is read about every few milliseconds). */
@@ -125,7 +160,24 @@ static inline void gr_poll(gr_ctx *c) {
 double gr_now(void);
 
 void gr_ctx_init(gr_ctx *c, const char *filename, const char *src, size_t len);
+/* Starts a call on c: the call's layer afresh (limits and options at their defaults, no
+ * failure, no account), the store kept as it is; counts the call on the store. */
+void gr_ctx_call_init(gr_ctx *c, const char *filename, const char *src, size_t len);
 void gr_ctx_free(gr_ctx *c);          /* frees the arena and every tracked block */
+
+/* Accounts. gr_account_enter makes a the current account and returns the one before (for
+ * gr_account_leave), stamping a with the store's call; a failure that jumps out leaves the
+ * inner one current (the next call starts with none); on a context with no_accounts it does
+ * nothing (returns NULL). gr_account_drop frees every block
+ * charged to a (its owner must forget what pointed into them). */
+gr_mem_account *gr_account_enter(gr_ctx *c, gr_mem_account *a);
+static inline void gr_account_leave(gr_ctx *c, gr_mem_account *prev) { c->account = prev; }
+void gr_account_drop(gr_ctx *c, gr_mem_account *a);
+/* Forgets a, which must hold nothing (its memory is about to go: an arena rewound). */
+void gr_account_unlist(gr_ctx *c, gr_mem_account *a);
+/* Frees the blocks the call under way made and charged to no account: the scratch a failure
+ * left behind (what the call kept is charged to an account, or it was garbage). */
+void gr_ctx_free_scratch(gr_ctx *c);
 
 /* Diagnostics. gr_diag_at prints "FILE:LINE:COL: error: MSG", the source line and a caret
  * (with tildes under the rest of the span) to c->diag and counts an error. gr_fail_at formats

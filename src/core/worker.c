@@ -8,8 +8,12 @@
 void gr_worker_init(gr_worker *w, const gr_ctx *owner) {
     memcpy(&w->c, owner, sizeof w->c);
     gr_ctx *c = &w->c;
-    gr_arena_init(&c->arena);     /* never the owner's: arenas are not thread-safe */
-    c->blocks = NULL;             /* its own tracked memory; mem_used starts at the owner's, */
+    size_t used = owner->store.mem_used;
+    memset(&c->store, 0, sizeof c->store);   /* a store of its own: */
+    gr_arena_init(&c->store.arena);  /* never the owner's arena: arenas are not thread-safe */
+    c->store.mem_used = used;     /* its own tracked memory; mem_used starts at the owner's, */
+    c->account = NULL;            /*   charged to no account of the owner's */
+    c->no_accounts = 1;
     c->on_fail = &w->jb;          /*   so a limit's message reads as the owner's would */
     c->fail_status = 0;
     c->fail_msg[0] = c->fail_text[0] = '\0';
@@ -24,12 +28,12 @@ void gr_worker_init(gr_worker *w, const gr_ctx *owner) {
 }
 
 static void forget_blocks(gr_ctx *c) {
-    size_t used = c->mem_used;
-    gr_arena arena = c->arena;     /* gr_ctx_free frees the arena too: keep it for the next item */
-    gr_arena_init(&c->arena);
+    size_t used = c->store.mem_used;
+    gr_arena arena = c->store.arena;     /* gr_ctx_free frees the arena too: keep it for the next item */
+    gr_arena_init(&c->store.arena);
     gr_ctx_free(c);
-    c->arena = arena;
-    c->mem_used = used;
+    c->store.arena = arena;
+    c->store.mem_used = used;
 }
 
 void gr_worker_catch(gr_worker *w, gr_failure *f) {
@@ -163,7 +167,7 @@ void gr_team_run(gr_team *t, int64_t count, gr_team_fn fn, void *user, int *out)
     atomic_store(&t->next, 0);
     for (int i = 0; i < t->members; i++) {
         t->m[i].failed = 0;
-        t->m[i].w.c.mem_used = t->owner->mem_used;    /* as the owner's, for a limit's message */
+        t->m[i].w.c.store.mem_used = t->owner->store.mem_used;    /* as the owner's, for a limit's message */
         t->m[i].w.c.step_done = t->owner->step_done;
     }
     gr_pool_run(t->pool, team_job, t);

@@ -4,7 +4,12 @@
  * an opaque pointer to it in the game's run-time state (gr_game.state->cache: the IR itself is
  * not changed after lowering), so no stage after eval/ can read kernel state; the evaluators
  * reach it through these. It is tracked memory of the context that made it: an engine's
- * (api/engine.h) lives for many calls. */
+ * (api/engine.h) lives for many calls. Every block of it is charged to the game's memory
+ * account (gr_game_state.mem, core/ctx.h): gr_eval_cache_of makes the game's account current
+ * (what an evaluator allocates next is the game's; the gr_eval_* calls restore the one before
+ * when they return), so an engine can drop one game's cache (what the evaluators made of it)
+ * and keep the others'. Whoever computes into a game's cache reaches it by gr_eval_cache_of
+ * first, never by GR_CACHED alone. */
 #ifndef GRUNDY_EVAL_CACHE_H
 #define GRUNDY_EVAL_CACHE_H
 #include "game.h"
@@ -26,6 +31,7 @@ struct gr_eval_cache {
 
 /* g's cache, made on first need (tracked memory of c, freed with the context). */
 static inline struct gr_eval_cache *gr_eval_cache_of(gr_ctx *c, gr_game *g) {
+    gr_account_enter(c, &g->state->mem);
     if (!g->state->cache) g->state->cache = gr_alloc(c, sizeof *g->state->cache);   /* zeroed */
     return g->state->cache;
 }

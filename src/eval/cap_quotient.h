@@ -43,6 +43,7 @@ typedef struct gr_quotient {
     /* bound > 0: checked only on sums of weight <= bound (a union made for one sum: see
      * union_of), not the quotient; weight[a]: the most moves atom a lasts */
     int64_t bound; int64_t *weight;
+    uint64_t used_call;      /* a union: the call that last asked for it (gr_ctx.store.calls) */
     int64_t nheaps;          /* atoms 0..nheaps-1 are in */
     int32_t order;           /* |Q| */
     int32_t p_order;         /* |P| */

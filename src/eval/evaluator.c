@@ -34,12 +34,18 @@ unsigned gr_eval_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) 
     return gr_evaluator_for(g, conv)->answers(g, conv, why, cap);
 }
 
+/* What the evaluators allocate while they work on g is charged to g's account (its cache's
+ * memory; core/ctx.h), so that an engine can drop one game's values (api/engine.h). */
+#define ON_GAME(c, g, expr) do { gr_mem_account *prev_ = gr_account_enter((c), &(g)->state->mem); expr; gr_account_leave((c), prev_); } while (0)
+
 int gr_eval_value(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos, unsigned kinds,
                   gr_loc loc, gr_value *out) {
     const gr_evaluator_ops *ops = gr_evaluator_for(g, conv);
     *out = (gr_value){ -1, -1, -1, -1, -1 };
     if (!ops->value || !(ops->answers(g, conv, NULL, 0) & kinds)) return 0;
-    return ops->value(c, g, conv, pos, kinds, loc, out);
+    int rc;
+    ON_GAME(c, g, rc = ops->value(c, g, conv, pos, kinds, loc, out));
+    return rc;
 }
 
 int64_t gr_eval_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
@@ -49,10 +55,9 @@ int64_t gr_eval_sg(gr_ctx *c, gr_game *g, const int64_t *pos, gr_loc loc) {
 }
 
 
-int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
-                 int64_t *out) {
+static int fill_cells(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
+                      int64_t *out) {
     const gr_evaluator_ops *ops = gr_evaluator_for(g, conv);
-    if (!(ops->answers(g, conv, NULL, 0) & kind)) return 0;
     if (ops->fill) return ops->fill(c, g, conv, box, kind, out);
     int64_t n = gr_box_cells(box, NULL, NULL), pos[GR_MAX_ARITY];
     for (int64_t i = 0; i < n; i++) {
@@ -65,6 +70,14 @@ int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigne
     return 1;
 }
 
+int gr_eval_fill(gr_ctx *c, gr_game *g, gr_conv conv, const gr_box *box, unsigned kind,
+                 int64_t *out) {
+    if (!(gr_evaluator_for(g, conv)->answers(g, conv, NULL, 0) & kind)) return 0;
+    int rc;
+    ON_GAME(c, g, rc = fill_cells(c, g, conv, box, kind, out));
+    return rc;
+}
+
 int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
     const gr_evaluator_ops *ops = gr_evaluator_of(g);
     return ops->terminal ? ops->terminal(c, g, pos) : -1;
@@ -72,7 +85,7 @@ int gr_eval_terminal(gr_ctx *c, const gr_game *g, const int64_t *pos) {
 
 void gr_eval_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_fn fn, void *user) {
     if (gr_eval_terminal(c, g, pos) >= 0) return;
-    gr_evaluator_of(g)->options(c, g, pos, fn, user);
+    ON_GAME(c, g, gr_evaluator_of(g)->options(c, g, pos, fn, user));
 }
 
 
@@ -99,7 +112,10 @@ const gr_moves_cap *gr_cap_moves(const gr_game *g) {
 int gr_eval_ensure(gr_ctx *c, gr_game *g, const int64_t *lo, const int64_t *hi, unsigned kinds) {
     if (!(gr_evaluator_of(g)->answers(g, CONV_NORMAL, NULL, 0) & kinds)) return 0;
     const gr_ready_cap *r = gr_cap_ready(g);
-    return r ? r->ensure(c, g, lo, hi, kinds) : 1;
+    if (!r) return 1;
+    int rc;
+    ON_GAME(c, g, rc = r->ensure(c, g, lo, hi, kinds));
+    return rc;
 }
 
 int gr_eval_ready(const gr_game *g, const int64_t *pos, unsigned kind, int64_t *v) {
@@ -111,7 +127,10 @@ int gr_eval_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, in
                      const gr_moves_sink *sink, int64_t *count) {
     const gr_moves_cap *m = gr_cap_moves(g);
     *count = 0;
-    return m ? m->moves_to(c, g, pos, want, limit, sink, count) : -1;
+    if (!m) return -1;
+    int rc;
+    ON_GAME(c, g, rc = m->moves_to(c, g, pos, want, limit, sink, count));
+    return rc;
 }
 
 int64_t gr_eval_describe(const gr_game *g, char *buf, size_t cap) {
@@ -175,6 +194,11 @@ static void count_one(void *user, const int64_t *parts, int nparts) {
 
 uint64_t gr_eval_computed(const gr_game *g) {
     return g->state->cache ? g->state->cache->computed : 0;
+}
+
+uint64_t gr_eval_kept(const gr_game *g) {
+    const gr_sgtable *t = GR_CACHED(g, sg);
+    return (t && t->n > 0 ? (uint64_t)t->n : 0) + gr_eval_computed(g);
 }
 
 uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos) {

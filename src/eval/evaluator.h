@@ -159,8 +159,10 @@ int gr_eval_splits(const gr_game *g);
 /* Every option of pos, counted. */
 uint64_t gr_eval_count_options(gr_ctx *c, gr_game *g, const int64_t *pos);
 /* Positions the box evaluators valued for g so far (heap values are counted on the context,
- * gr_ctx.values_computed): an engine's statistics. */
+ * gr_ctx.store.values_computed): an engine's statistics. */
 uint64_t gr_eval_computed(const gr_game *g);
+/* Values g's cache holds now: heap values in its table and positions its box evaluators valued. */
+uint64_t gr_eval_kept(const gr_game *g);
 /* Shared by evaluators: SG values and outcomes under normal play while g is a recurrence (the
  * why is g->explain); the 'terminal' rules of a rule set (-1 for games without rules). */
 unsigned gr_answers_normal_recurrence(const gr_game *g, gr_conv conv, char *why, size_t cap);

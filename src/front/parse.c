@@ -84,8 +84,8 @@ static void take_prelude(gr_ctx *c, gr_ast_program *out, const char *text, size_
     if (!wants_prelude(out, text, len, uses_star, known, user)) return;
     gr_ast_program pre;
     ast_program_init(&pre);
-    uint32_t end = c->prelude_off + (uint32_t)strlen(gr_prelude_text);
-    if (parse_span(c, &pre, c->prelude_off, end, NULL) != 0)
+    uint32_t end = c->store.prelude_off + (uint32_t)strlen(gr_prelude_text);
+    if (parse_span(c, &pre, c->store.prelude_off, end, NULL) != 0)
         gr_fail(c, GR_EXIT_LIMIT, "the prelude does not parse (a bug)");
     for (gr_gdecl *d = pre.decls, *next; d; d = next) {
         next = d->next;
@@ -106,7 +106,7 @@ static void add_prelude(gr_ctx *c, gr_ast_program *out, int uses_star) {
     memcpy(all + user_len + 1, gr_prelude_text, plen + 1);
     c->src = all;
     c->src_len = user_len + 1 + plen;
-    c->prelude_off = (uint32_t)user_len + 1;
+    c->store.prelude_off = (uint32_t)user_len + 1;
     take_prelude(c, out, all, user_len, uses_star, NULL, NULL);
 }
 
@@ -123,6 +123,6 @@ int gr_parse_more(gr_ctx *c, uint32_t from, gr_ast_program *out, int (*known)(vo
     ast_program_init(out);
     int uses_star = 0;
     if (parse_span(c, out, from, (uint32_t)c->src_len, &uses_star) != 0) return 1;
-    if (c->prelude_off) take_prelude(c, out, c->src + from, c->src_len - from, uses_star, known, user);
+    if (c->store.prelude_off) take_prelude(c, out, c->src + from, c->src_len - from, uses_star, known, user);
     return 0;
 }

@@ -33,7 +33,7 @@ enum { GR_MAX_NESTING = 1024, GR_MAX_IDENT = 255, GR_MAX_STRING = 4096 };
 int gr_parse(gr_ctx *c, gr_ast_program *out);
 /* Parses an entry that follows a program parsed before (c->src[from, end): a query the API
  * made, a line of the session) into out, then adds the prelude's rule sets (in c->src from
- * c->prelude_off, where gr_parse put it) that the entry names, out does not declare and
+ * c->store.prelude_off, where gr_parse put it) that the entry names, out does not declare and
  * known(user, name) says are not declared yet. */
 int gr_parse_more(gr_ctx *c, uint32_t from, gr_ast_program *out, int (*known)(void *user, const char *name),
                   void *user);

@@ -75,6 +75,7 @@ typedef struct gr_game gr_game;
  * game that changes after lowering. */
 typedef struct gr_game_state {
     struct gr_eval_cache *cache;   /* what the evaluators keep between calls (eval/cache.h), opaque here */
+    gr_mem_account mem;            /* the tracked memory of the cache (core/ctx.h; owner: the game) */
     int not_recurrence;            /* a move was found that does not lead to smaller heaps */
     const struct gr_rmove *grow_move; /* heap rules: a move that leads to larger heaps (grow.h) */
     int64_t grow_max;              /* the largest heap of it reached in a position graph */

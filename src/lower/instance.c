@@ -93,6 +93,7 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
     if (known) return known;
     gr_game *g = GR_NEW(s->c, gr_game);
     g->state = GR_NEW(s->c, gr_game_state);
+    g->state->mem.owner = g;
     g->decl = d;
     g->nparams = d->nparams;
     g->params = GR_NEWN(s->c, int64_t, d->nparams ? d->nparams : 1);
@@ -148,6 +149,7 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
         break;
     }
     gr_lower(s->c, g);
+    gr_sema_note(s, s->games_tail);
     *s->games_tail = g;
     s->games_tail = &g->next;
     return g;

@@ -5,7 +5,9 @@
 void gr_sub_push(gr_ctx *c, gr_game *g, int64_t v) {
     if (g->nsub == g->subcap) {
         size_t ncap = g->subcap ? g->subcap * 2 : 16;
+        gr_mem_account *was = gr_account_enter(c, &c->store.defs);   /* the IR's, not the cache's */
         g->sub = gr_realloc(c, g->sub, gr_size_mul(c, ncap, sizeof *g->sub));
+        gr_account_leave(c, was);
         g->subcap = ncap;
     }
     g->sub[g->nsub++] = v;

@@ -2,6 +2,7 @@
  * move lines, graphs and figures, each declaration prepared once for all its instances; see
  * sema.h. Instances are in instance.c, queries in semaquery.c, what they share in semaint.h. */
 #include "semaint.h"
+#include <stdlib.h>
 #include "tbcode.h"
 
 /* ---- declarations ---- */
@@ -323,14 +324,14 @@ static void forget_decl(gr_sema_state *st, const gr_gdecl *old) {
     gr_names_each(&st->s.instances, forget_instance, (void *)(uintptr_t)old);
     gr_game **link = &st->mod.games;
     while (*link) {
-        if ((*link)->decl == old) *link = (*link)->next;
+        if ((*link)->decl == old) { gr_sema_note(&st->s, link); *link = (*link)->next; }
         else link = &(*link)->next;
     }
     st->s.games_tail = &st->mod.games;
     while (*st->s.games_tail) st->s.games_tail = &(*st->s.games_tail)->next;
     gr_gdecl **dl = &st->all.decls;
     while (*dl) {
-        if (*dl == old) *dl = old->next;
+        if (*dl == old) { gr_sema_note(&st->s, dl); *dl = old->next; }
         else dl = &(*dl)->next;
     }
 }
@@ -355,10 +356,43 @@ void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module 
     if (first) {                   /* the entry's declarations join the chain of live ones */
         gr_gdecl **tail = &st->all.decls;
         while (*tail) tail = &(*tail)->next;
+        gr_sema_note(&st->s, tail);
         *tail = first;
         st->mod.decls = st->all.decls;
     }
     instantiate_plain(&st->s, first);
     *out = st->mod;
     resolve_queries(&st->s, prog, out);
+}
+
+/* ---- an entry that fails leaves the names as they were ---- */
+struct gr_sema_txn {
+    gr_sema_state was;             /* the state's own fields (maps' headers, lists' heads, counts) */
+};
+
+gr_sema_txn *gr_sema_begin(gr_sema_state *st) {
+    gr_sema_txn *t = malloc(sizeof *t);
+    gr_names_log *log = gr_names_log_new();
+    if (!t || !log) { free(t); gr_names_log_free(log); return NULL; }
+    st->s.log = st->s.decls.log = st->s.instances.log = log;
+    t->was = *st;
+    return t;
+}
+
+static void end_journal(gr_sema_state *st) { st->s.log = st->s.decls.log = st->s.instances.log = NULL; }
+
+void gr_sema_keep(gr_sema_state *st, gr_sema_txn *t) {
+    if (!t) return;
+    gr_names_log_free(st->s.log);
+    end_journal(st);
+    free(t);
+}
+
+int gr_sema_undo(gr_sema_state *st, gr_sema_txn *t) {
+    if (!t) return 0;
+    int ok = gr_names_log_undo(st->s.log);
+    *st = t->was;
+    end_journal(st);
+    free(t);
+    return ok;
 }

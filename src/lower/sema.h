@@ -74,6 +74,15 @@ void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module 
 uint64_t gr_sema_generation(const gr_sema_state *st);
 /* The live instances (a redefined declaration's are gone), in order of first use. */
 gr_game *gr_sema_games(const gr_sema_state *st);
+/* An entry as a whole or nothing: gr_sema_begin journals what gr_sema_more changes from then
+ * on (NULL: no memory for the journal); gr_sema_keep keeps it; gr_sema_undo, called before
+ * the arena is rewound past the entry, puts the names, declarations, instances and codes back
+ * as they were at gr_sema_begin (0: the journal had broken, the state must be compiled afresh).
+ * Both free the journal. */
+typedef struct gr_sema_txn gr_sema_txn;
+gr_sema_txn *gr_sema_begin(gr_sema_state *st);
+void gr_sema_keep(gr_sema_state *st, gr_sema_txn *t);
+int gr_sema_undo(gr_sema_state *st, gr_sema_txn *t);
 /* Whether a name is declared (state is a gr_sema_state; a callback of gr_parse_more). */
 int gr_sema_knows(void *state, const char *name);
 #endif

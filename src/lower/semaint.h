@@ -34,7 +34,11 @@ typedef struct sema {
     gr_names_map instances;        /* output name ("bash[3]") -> instance */
     gr_codebook codes;             /* the codes code parameters index (params.h) */
     uint64_t generation;           /* counts declarations and instances made (gr_sema_generation) */
+    gr_names_log *log;             /* an entry's journal (gr_sema_begin; NULL: none) */
 } sema;
+
+/* Journals a link of a list of what lasts (games, declarations) before it is written. */
+static inline void gr_sema_note(sema *s, void *where) { if (s->log) gr_names_log_ptr(s->log, where); }
 
 static inline gr_gdecl *find_decl(sema *s, const char *name) { return gr_names_get(&s->decls, name); }
 

@@ -29,10 +29,10 @@ gr_dense *gr_dense_new(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *lo, c
     if (c->max_positions && n > c->max_positions)
         gr_fail(c, GR_EXIT_LIMIT, "the positions of '%s' needed lie in the box %s: %llu positions, over --max-positions %llu; "
                 "nothing was evaluated", g->name, box, (unsigned long long)n, (unsigned long long)c->max_positions);
-    if (n * per > c->mem_limit - c->mem_used)
+    if (n * per > c->mem_limit - c->store.mem_used)
         gr_fail(c, GR_EXIT_LIMIT, "the positions of '%s' needed lie in the box %s: %llu positions, about %llu MiB at %llu bytes "
                 "each, over the %zu MiB left of --max-memory; nothing was evaluated", g->name, box, (unsigned long long)n,
-                (unsigned long long)((n * per) >> 20), (unsigned long long)per, (c->mem_limit - c->mem_used) >> 20);
+                (unsigned long long)((n * per) >> 20), (unsigned long long)per, (c->mem_limit - c->store.mem_used) >> 20);
     gr_dense *b = gr_alloc(c, sizeof *b);
     b->c = c;
     b->g = g;
@@ -160,7 +160,7 @@ int gr_dense_fits(const gr_ctx *c, int arity, const int64_t *lo, const int64_t *
         uint64_t e = (uint64_t)hi[k] - (uint64_t)lo[k] + 1;
         if (hi[k] < lo[k] || e == 0 || __builtin_mul_overflow(n, e, &n)) return 0;
     }
-    size_t left = c->mem_limit > c->mem_used ? c->mem_limit - c->mem_used : 0;
+    size_t left = c->mem_limit > c->store.mem_used ? c->mem_limit - c->store.mem_used : 0;
     return n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n * 8 <= left && n * 8 + spare <= left;
 }
 

@@ -155,7 +155,7 @@ static void check_bounded(gr_ctx *c, gr_game *g, const gr_dense *b, const int64_
         big |= __builtin_mul_overflow(n, (uint64_t)hi[k] - (uint64_t)lo[k] + 1, &n);
         big |= llabs(pos[k]) < FAR / 2 && (lo[k] < -FAR || hi[k] > FAR);
     }
-    if (!big && n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n <= (c->mem_limit - c->mem_used) / 8)
+    if (!big && n < UINT32_MAX && (!c->max_positions || n <= c->max_positions) && n <= (c->mem_limit - c->store.mem_used) / 8)
         return;
     int64_t to[GR_MAX_ARITY];
     const gr_rmove *mv = gr_dense_escape(b, to);
@@ -267,7 +267,7 @@ static void lines_target(const gr_ctx *c, int64_t rows, int64_t cols, const int6
     int64_t xc = *nc > cols && 2 * cols > *nc ? 2 * cols : *nc;
     if (xr > INT32_MAX + 1LL) xr = *nr;
     if (xc > INT32_MAX + 1LL) xc = *nc;
-    double left = c->mem_limit > c->mem_used ? (double)(c->mem_limit - c->mem_used) : 0;
+    double left = c->mem_limit > c->store.mem_used ? (double)(c->mem_limit - c->store.mem_used) : 0;
     if ((double)xr * (double)xc * bytes + (double)rows * (double)cols * bytes <= left / 2) { *nr = xr; *nc = xc; }
 }
 

@@ -165,7 +165,7 @@ static _Noreturn void fail_memory(gr_pg *g) {
  * path; the hash table's doubling and the search stack are left to the memory limit itself. */
 static void store_budget(gr_pg *g, uint64_t bytes) {
     gr_ctx *c = g->c;
-    if (!g->store_edges && (uint64_t)c->mem_used + bytes > c->mem_limit) fail_memory(g);
+    if (!g->store_edges && (uint64_t)c->store.mem_used + bytes > c->mem_limit) fail_memory(g);
 }
 
 static _Noreturn void fail_limit(gr_pg *g) {
@@ -564,7 +564,7 @@ uint32_t gr_pgi_insert_batch(gr_pg *g, uint32_t **arr, uint64_t *len, uint64_t *
  * first (a wide game adds millions of edges while adding few positions). */
 static void check_budget(gr_pg *g) {
     gr_ctx *c = g->c;
-    uint64_t need = (uint64_t)c->mem_used + g->nedges * 4 + (uint64_t)g->n * 16;
+    uint64_t need = (uint64_t)c->store.mem_used + g->nedges * 4 + (uint64_t)g->n * 16;
     if (need <= c->mem_limit) return;
     if (g->prog) gr_progress_end(g->prog);
     unnote(g);

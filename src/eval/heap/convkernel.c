@@ -57,7 +57,7 @@ static void push(gr_ctx *c, int64_t **v, size_t *n, size_t *cap, int64_t x) {
 }
 
 static gr_convkernel *state(gr_ctx *c, gr_game *g) {
-    if (GR_CACHED(g, convkernel)) return GR_CACHED(g, convkernel);
+    if (gr_eval_cache_of(c, g)->convkernel) return GR_CACHED(g, convkernel);   /* charged to g from here */
     gr_convkernel *st = gr_eval_cache_of(c, g)->convkernel = gr_alloc(c, sizeof *st);
     st->kind = kind_of(g);
     size_t acap = 0, zcap = 0;

@@ -209,13 +209,13 @@ static int blocks(gr_ctx *c, gr_game *g, gr_sgtable *tab, int64_t to, gr_progres
             R->rec_cap = B;
             R->rec = gr_realloc(c, R->rec, gr_size_mul(c, (size_t)B, sizeof *R->rec));
         }
-        size_t room = c->mem_used < c->mem_limit ? (c->mem_limit - c->mem_used) / (size_t)R->members : 0;
+        size_t room = c->store.mem_used < c->mem_limit ? (c->mem_limit - c->store.mem_used) / (size_t)R->members : 0;
         block J = { g, tab, n0, B, room, words, R->sets, R->rec, R->mb, 0 };
         for (int i = 0; i < R->members; i++) {
             member_buf *m = &R->mb[i];
             m->len = 0;
             m->failed_at = -1;
-            m->w.c.mem_used = c->mem_used;        /* as the caller's, for a limit's message */
+            m->w.c.store.mem_used = c->store.mem_used;        /* as the caller's, for a limit's message */
             m->w.c.step_done = c->step_done;
         }
         gr_pool_run(R->pool, job, &J);

@@ -421,7 +421,7 @@ static int fill_to(gr_ctx *c, gr_game *g, int64_t n, gr_progress *pr) {
  * pass --max-memory the proof waits for a later stage rather than failing the run. */
 static int64_t prove_period(gr_ctx *c, const gr_game *g, const gr_sgtable *t, int64_t *pre) {
     size_t z = (size_t)t->n * (t->n > INT32_MAX ? 8 : 4);
-    if (c->mem_limit && (c->mem_used > c->mem_limit || z > c->mem_limit - c->mem_used)) return 0;
+    if (c->mem_limit && (c->store.mem_used > c->mem_limit || z > c->mem_limit - c->store.mem_used)) return 0;
     gr_window w = gr_window_of(g);
     gr_detect d;
     gr_detect_init(&d, c);
@@ -495,7 +495,7 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
         if (chunked) gr_poll_clock(c);                  /* --max-time, a reader gone */
     }
     gr_progress_end(&pr);
-    c->values_computed += (uint64_t)(t->n - had);   /* the engine's count (api/engine.h) */
+    c->store.values_computed += (uint64_t)(t->n - had);   /* the engine's count (api/engine.h) */
     return rc;
 }
 
@@ -504,7 +504,7 @@ int gr_heap_prefill(gr_ctx *c, gr_game *g, int64_t n) {
     gr_progress quiet = { 0 };
     int64_t bad, had = GR_CACHED(g, sg)->n;
     int rc = gr_genpar_fill(c, g, GR_CACHED(g, sg), n, &quiet, &gr_heap_state_of(c, g)->opts, &bad, 1);
-    c->values_computed += (uint64_t)(GR_CACHED(g, sg)->n - had);
+    c->store.values_computed += (uint64_t)(GR_CACHED(g, sg)->n - had);
     return rc;
 }
 

@@ -93,7 +93,7 @@ static void release(gr_ctx *c, held *H) {
 /* p grown to `want` bytes (*cap updated) if the limit has room for it; else NULL, p kept. */
 static void *grow(gr_ctx *c, void *p, size_t *cap, size_t want) {
     if (*cap >= want) return p;
-    size_t room = c->mem_used < c->mem_limit ? c->mem_limit - c->mem_used : 0;
+    size_t room = c->store.mem_used < c->mem_limit ? c->mem_limit - c->store.mem_used : 0;
     if (want - *cap > room) return NULL;
     p = gr_realloc(c, p, want);
     *cap = want;

@@ -281,7 +281,7 @@ static void grow(gr_ctx *c, gr_quotient *q, int64_t n) {
         }
         if (r == 1) {
             /* the quotient keeps its full table (what sums, moves and the presentation read) */
-            if (!k.mul && c->mem_used + gr_qmon_table_bytes(k.n) > (double)c->mem_limit) {
+            if (!k.mul && c->store.mem_used + gr_qmon_table_bytes(k.n) > (double)c->mem_limit) {
                 snprintf(q->why_failed, sizeof q->why_failed,
                          "the quotient of order %d was proved, but its product table (%.0f MiB) would pass the memory limit (--max-memory)",
                          k.n, gr_qmon_table_bytes(k.n) / 1048576.0);
@@ -397,7 +397,7 @@ static int has_quotient(const gr_game *g, char *why, size_t cap) {
 
 gr_quotient *gr_quotient_of(gr_ctx *c, gr_game *g, int64_t upto, char *why, size_t cap) {
     if (!has_quotient(g, why, cap)) return NULL;
-    gr_quotient *q = GR_CACHED(g, quotient);
+    gr_quotient *q = gr_eval_cache_of(c, g)->quotient;   /* what follows is charged to g */
     if (!q) {
         q = gr_eval_cache_of(c, g)->quotient = gr_alloc(c, sizeof *q);
         q->game = q->games[0] = g;
@@ -498,13 +498,38 @@ gr_quotient *gr_quotient_restrict(gr_ctx *c, const gr_quotient *q, int64_t upto)
     return r;
 }
 
+/* Unions made for one sum (bound > 0) kept beside a game's quotient: the most recent few.
+ * One is made for every sum the union's own quotient does not cover, so that kept them all,
+ * a program's memory grew by megabytes at every such misere solve. */
+enum { BOUNDED_KEPT = 4 };
+
+/* Before a new union made for one sum: the least recently asked of the others go, past
+ * BOUNDED_KEPT - 1 of them (never one the call under way asked for: it may hold it). */
+static void forget_bounded(gr_ctx *c, gr_quotient *home) {
+    for (;;) {
+        int n = 0;
+        gr_quotient **oldest = NULL;
+        for (gr_quotient **l = &home->unions; *l; l = &(*l)->unions)
+            if ((*l)->bound > 0) {
+                n++;
+                if ((*l)->used_call != c->store.calls && (!oldest || (*l)->used_call < (*oldest)->used_call)) oldest = l;
+            }
+        if (n < BOUNDED_KEPT || !oldest) return;
+        gr_quotient *u = *oldest;
+        *oldest = u->unions;
+        u->unions = NULL;
+        gr_quotient_free(c, u);
+    }
+}
+
 gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const int64_t *tops, int64_t bound, char *why, size_t cap) {
     if (n < 1 || n > 8) { if (why) snprintf(why, cap, "a union of at most 8 rule sets"); return NULL; }
     for (int i = 0; i < n; i++) if (!gr_quotient_of(c, games[i], 0, why, cap)) return NULL;
     if (n == 1) return gr_quotient_of(c, games[0], tops[0], why, cap);   /* the quotient holds for every bound */
-    gr_quotient *home = GR_CACHED(games[0], quotient), *q = NULL;
+    gr_quotient *home = gr_eval_cache_of(c, games[0])->quotient, *q = NULL;   /* the union is games[0]'s */
     for (gr_quotient *u = home->unions; u && !q; u = u->unions)
         if (u->ngames == n && u->bound == bound && !memcmp(u->games, games, (size_t)n * sizeof *games)) q = u;
+    if (!q && bound > 0) forget_bounded(c, home);
     if (!q) {
         q = gr_alloc(c, sizeof *q);
         q->game = games[0];
@@ -518,6 +543,7 @@ gr_quotient *gr_quotient_union(gr_ctx *c, gr_game *const *games, int n, const in
         q->unions = home->unions;
         home->unions = q;
     }
+    q->used_call = c->store.calls;
     /* One rule set after another (in the order of games: a sum's first component's first),
      * each only as far as asked: the atoms' order is fixed by the tops asked so far, never by
      * chance. A rule set's own quotient comes first, so a few small Nim heaps after Kayles add
