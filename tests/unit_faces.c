@@ -59,7 +59,7 @@ static int run_fresh(int i, const int want[3], char *texts[3], uint64_t *compute
     int ok = gf_run(&f, run_one, &a);
     if (!ok) gf_report_failure(&f, "a query of unit_faces");
     for (int k = 0; k < 3; k++) if (a.outs[k]) fclose(a.outs[k]);
-    *computed = f.c.values_computed;
+    *computed = f.c.store.values_computed;
     gf_close(&f);
     return ok;
 }
