@@ -87,6 +87,15 @@ static int bounded(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv
     /* A large Hackenbush figure costs its edges per position: its graph is not worth it. */
     for (int i = 0; i < n; i++)
         if (comps[i].game->shape == SHAPE_FIGURE && comps[i].game->figure->ne > 64) return 0;
+    /* Not where the sum's estimated graph (an upper bound: the product of the components'
+     * positions) is far past the bound: s(150000) + s(120000) + k(500) would fill the graph's
+     * 10 ms of work to learn nothing, 200 times over in a file of such solves. 64 times the
+     * bound leaves room for the estimate's slack (splitting heaps counted as every multiset).
+     * First, since it is cheaper than counting the first move's options. */
+    int counted = 1;   /* (coin rows and figures are estimated by their masks: far too high) */
+    for (int i = 0; i < n; i++)
+        counted &= comps[i].game->shape == SHAPE_HEAP || comps[i].game->shape == SHAPE_TUPLE;
+    if (counted && gr_sum_graph_estimate(comps, n, conv) > 64.0 * (double)max) return 0;
     /* A first move with more than max / 16 choices (a heap of 200000 that splits) grows a
      * graph that meets the bound only after a costly search: declined at once, so that an
      * answer that took milliseconds never takes many more for its remoteness. */
@@ -99,14 +108,6 @@ static int bounded(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv
      * about first^2 / 8 already past the bound, and the search spent 30 ms finding it where the
      * answer took 0.15 ms (JSON cost 200 times what text cost). */
     if ((double)first * (double)first / 8 > (double)max) return 0;
-    /* Nor where the sum's estimated graph (an upper bound: the product of the components'
-     * positions) is far past the bound: s(150000) + s(120000) + k(500) would fill the graph's
-     * 10 ms of work to learn nothing, 200 times over in a file of such solves. 64 times the
-     * bound leaves room for the estimate's slack (splitting heaps counted as every multiset). */
-    int counted = 1;   /* (coin rows and figures are estimated by their masks: far too high) */
-    for (int i = 0; i < n; i++)
-        counted &= comps[i].game->shape == SHAPE_HEAP || comps[i].game->shape == SHAPE_TUPLE;
-    if (counted && gr_sum_graph_estimate(comps, n, conv) > 64.0 * (double)max) return 0;
     c->max_positions = max;
     gr_sumgraph *s = gr_sumgraph_new(c, m, conv);
     c->max_positions = saved;
