@@ -286,6 +286,17 @@ void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark,
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);
 #endif
 
+/* sparsewasm.c (WebAssembly SIMD only): the pair search with a bitset in registers, with the
+ * arguments of sparsescan.c's (u16: P <= 512). */
+#ifdef __wasm_simd128__
+int64_t gr_sparse_pairs_wasm_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                int64_t *budget, uint64_t lim);
+int64_t gr_sparse_pairs_wasm_u16(const uint16_t *restrict t, int64_t m, int64_t a, int64_t hi,
+                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
+                                 int64_t *budget, uint64_t lim);
+#endif
+
 /* sparsepar.c: heaps tab->n .. end (at most CHUNK) by the pipeline across threads. Returns 0,
  * 1 (the next value does not fit the table: widen) or 2 (choose again). */
 int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr);

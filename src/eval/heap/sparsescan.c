@@ -165,6 +165,9 @@ static inline int64_t pairs_u8(const uint8_t *restrict t, int64_t m, int64_t a, 
     if (level >= GR_SIMD_AVX512) return gr_sparse_pairs_avx512_u8(t, m, a, hi, need, mark, count, budget, lim);
     if (level >= GR_SIMD_AVX2) return gr_sparse_pairs_avx2_u8(t, m, a, hi, need, mark, count, budget, lim);
 #endif
+#ifdef __wasm_simd128__
+    if (level >= GR_SIMD_SSE2) return gr_sparse_pairs_wasm_u8(t, m, a, hi, need, mark, count, budget, lim);
+#endif
     if (level >= GR_SIMD_SSE2) return pairs_sse2_u8(t, m, a, hi, need, mark, count, budget, lim);
     return pairs_word_u8(t, m, a, hi, need, mark, count, budget, lim);
 }
@@ -175,6 +178,8 @@ static inline int64_t pairs_u16(const uint16_t *restrict t, int64_t m, int64_t a
     if (level >= GR_SIMD_AVX512 && (P <= 1024 || lim <= 8192))
         return gr_sparse_pairs_avx512_u16(t, m, a, hi, need, mark, count, budget, lim, P);
     if (level >= GR_SIMD_AVX2 && P <= 512) return gr_sparse_pairs_avx2_u16(t, m, a, hi, need, mark, count, budget, lim);
+#elif defined(__wasm_simd128__)
+    if (level >= GR_SIMD_SSE2 && P <= 512) return gr_sparse_pairs_wasm_u16(t, m, a, hi, need, mark, count, budget, lim);
 #else
     (void)P;
 #endif

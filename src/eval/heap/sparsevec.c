@@ -23,49 +23,10 @@
  * and the marks come out as the scalar loop leaves them. The second part's lanes are loaded
  * from t[m - a - W + 1 ..] and reversed. */
 #include "eval/heap/sparseint.h"
+#include "eval/heap/sparsehits.h"
 
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
 #include <immintrin.h>
-
-/* The lanes of one vector that hit (bit k << SH: lane k, pair a + k): each needed value among them,
- * in lane order, leaves need and the bitset (CLEAR: bit y off when h), is marked and counted off;
- * the last one returns from the search. xs holds the lanes' values. */
-#define HITS(KMASK, SH, XS, CLEAR)                                                                    \
-    do {                                                                                              \
-        uint64_t k_ = (KMASK);                                                                        \
-        while (k_) {                                                                                  \
-            int l_ = __builtin_ctzll(k_) >> (SH);   /* SH 1: a lane's mask bits are two */          \
-            k_ &= k_ - 1;                                                                             \
-            unsigned y = (XS)[l_];                                                                    \
-            /* h = 0: a value an earlier lane of the vector found (no branch: they are common) */   \
-            unsigned h = need[y];                                                                     \
-            need[y] = 0;                                                                              \
-            if (mark) mark[y] |= (uint8_t)h;                                                          \
-            CLEAR;                                                                                    \
-            if (!(cnt -= h)) {                                                                        \
-                *count = 0;                                                                           \
-                *budget = bud - (l_ + 1);                                                             \
-                return a + l_ + 1;                                                                    \
-            }                                                                                         \
-        }                                                                                             \
-    } while (0)
-
-/* The scalar loop over the pairs left (fewer than a vector's), as sparsescan.c's. The count
- * and budget are kept in locals (cnt, bud) and stored on return: a store to need (bytes) may
- * alias them, so through the pointers every pair would wait on memory. */
-#define SCALAR_REST(T)                                                                                \
-    for (; a <= hi && bud > 0 && cnt; a++) {                                                          \
-        --bud;                                                                                        \
-        unsigned x_ = (unsigned)(t[a] ^ tm[-a]);                                                      \
-        if (need[x_]) {                                                                               \
-            need[x_] = 0;                                                                             \
-            if (mark) mark[x_] = 1;                                                                   \
-            --cnt;                                                                                    \
-        }                                                                                             \
-    }                                                                                                 \
-    *count = cnt;                                                                                     \
-    *budget = bud;                                                                                    \
-    return a;
 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi,bmi2")))
 #define AVX2 __attribute__((target("avx2")))
@@ -670,12 +631,6 @@ int64_t gr_sparse_both_avx512_u8(const uint8_t *restrict t, int64_t m, int64_t *
 #undef BYTE_CONSTANTS
 #undef BIT_OFF2
 #undef BIT_OFF9
-
-/* AVX2: the bitset of need[0 .. lim) as bytes (lim <= 512). */
-static void need_bytes(const uint8_t *need, uint64_t lim, uint8_t *bytes) {
-    memset(bytes, 0, 64);
-    for (uint64_t y = 0; y < lim; y++) bytes[y >> 3] |= (uint8_t)(need[y] << (y & 7));
-}
 
 int64_t gr_sparse_pairs_avx2_u8(const uint8_t *restrict t, int64_t m, int64_t a, int64_t hi,
                                 uint8_t *restrict need, uint8_t *restrict mark, int64_t *count,
