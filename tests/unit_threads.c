@@ -7,6 +7,7 @@
 #include "gamefix.h"
 #include "eval/heap/heap.h"
 #include "eval/heap/octpar.h"
+#include "pace.h"
 
 #ifdef T_SANITIZED
 enum { N = GR_OCTPAR_FROM + 2500 };
@@ -76,7 +77,86 @@ static void rare_far(void) {
     }
 }
 
+/* The choice between one thread and a team (core/pace.h), on made-up rates: the team first,
+ * then one thread once, then the faster, the other every GR_PACE_PROBE chunks; a change of
+ * load turns the choice within a few chunks. */
+static int picks(gr_pace *p, double team, double one, int chunks, int64_t *work, double *clock) {
+    int teams = 0;
+    for (int i = 0; i < chunks; i++) {
+        int way = gr_pace_pick(p);
+        teams += way == GR_PACE_TEAM;
+        gr_pace_begin(p, way, *clock, *work);
+        *clock += 1.0;
+        *work += (int64_t)(way == GR_PACE_TEAM ? team : one);
+        gr_pace_end(p, *clock, *work);
+    }
+    return teams;
+}
+static void pace_rules(void) {
+    gr_pace p;
+    gr_pace_init(&p);
+    int64_t work = 0;
+    double clock = 0;
+    CHECK_EQ(gr_pace_pick(&p), GR_PACE_TEAM);
+    CHECK_EQ(picks(&p, 2000, 1000, 1, &work, &clock), 1);
+    CHECK_EQ(gr_pace_pick(&p), GR_PACE_ONE);           /* one thread measured once */
+    CHECK_EQ(picks(&p, 2000, 1000, 1, &work, &clock), 0);
+    /* both known, the team twice as fast: the team but for one probe every 16 chunks */
+    CHECK_EQ(picks(&p, 2000, 1000, 160, &work, &clock), 150);
+    /* the team slows to a third of one thread (a busy machine): one thread within a few
+     * chunks, the team again only at its probes */
+    int t = picks(&p, 300, 1000, 160, &work, &clock);
+    CHECK(t >= 10 && t <= 16);
+    CHECK_EQ(picks(&p, 300, 1000, 16, &work, &clock), 1);
+    /* and back */
+    /* the first probe of the team (within 16 chunks) turns it; then one thread at its probes */
+    t = picks(&p, 2000, 1000, 160, &work, &clock);
+    CHECK(t >= 160 - 16 - 10 && t <= 151);
+}
+
+/* Grundy's game with two threads whose choice is set to one thread (every chunk past 4096 by
+ * the serial loop while --threads is 2), to the pipeline but for one probe, and to a mix: the
+ * values of one thread every time, and the chunks counted where they ran. */
+static void paced_values(void) {
+#ifdef T_SANITIZED
+    const int64_t far = 200000;
+#else
+    const int64_t far = 600000;
+#endif
+    int64_t m, *ref = values_to("4!.0", far, 1, 0, &m);
+    static const double one_rate[3] = { 1e30, 1e-30, 1e30 };
+    static const int64_t start[3] = { 0, 0, GR_PACE_PROBE - 2 };
+    for (int k = 0; k < 3 && ref; k++) {
+        gf f;
+        if (!CHECK(gf_open(&f, "game g = octal \"4!.0\";\n"))) { gf_close(&f); break; }
+        f.c.threads = 2;
+        gr_game *g = gf_game(&f, "g");
+        gr_pace *p = gr_heap_sparse_pace(&f.c, g);
+        if (!CHECK(p != NULL)) { gf_close(&f); break; }
+        p->rate[GR_PACE_ONE] = one_rate[k];
+        p->rate[GR_PACE_TEAM] = 1;
+        p->chunks = start[k];
+        CHECK_EQ(gr_heap_ensure(&f.c, g, far), 0);
+        for (int64_t i = 0; i <= far; i++)
+            if (!CHECK_EQ(gr_heap_value(g, i), ref[i])) {
+                printf("4!.0 paced (%d): heap %lld differs\n", k, (long long)i);
+                break;
+            }
+        gr_heap_counts c = gr_heap_count(g);
+        printf("4!.0 to %lld with two threads, paced (%d): %lld chunks by one thread, %lld by the pipeline\n",
+               (long long)far, k, (long long)c.paced_one, (long long)c.paced_team);
+        CHECK(c.paced_one + c.paced_team >= 2);
+        if (k == 0) CHECK_EQ(c.paced_team, 0);
+        if (k == 1) CHECK(c.paced_one <= 1);   /* a probe at most */
+        if (k == 2) { CHECK(c.paced_team >= 1); CHECK(c.paced_one >= 1); }
+        gf_close(&f);
+    }
+    free(ref);
+}
+
 int main(void) {
+    pace_rules();
+    paced_values();
     static const char *codes[] = { "4!.0", "0.16", "0.007", "0.6", "0.77", "4.07!", "0.137", "0.15", "4.4" };
     static const int threads[] = { 2, 3, 8 };
     for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {

@@ -524,13 +524,20 @@ int64_t gr_heap_sg(gr_ctx *c, gr_game *g, int64_t n) {
 }
 
 gr_heap_counts gr_heap_count(const gr_game *g) {
-    gr_heap_counts none = { 0, 0, 0, 0 };
+    gr_heap_counts none = { 0, 0, 0, 0, 0, 0 };
     const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     if (!hs) return none;
     gr_heap_counts k = hs->counts;
     k.piped = hs->sparse ? gr_sparse_piped(hs->sparse) : 0;
     k.shortcut = hs->sparse ? gr_sparse_shortcut(hs->sparse) : 0;
+    if (hs->sparse) gr_sparse_paced(hs->sparse, &k.paced_one, &k.paced_team);
     return k;
+}
+
+struct gr_pace *gr_heap_sparse_pace(gr_ctx *c, gr_game *g) {
+    struct gr_heap_state *hs = gr_heap_state_of(c, g);
+    if (!hs->sparse && hs->sparse_warmup >= 0 && gr_sparse_applies(g)) hs->sparse = gr_sparse_new(c, g, hs->sparse_warmup);
+    return hs->sparse ? gr_sparse_pace_of(hs->sparse) : NULL;
 }
 
 int gr_heap_sparse_solo(gr_ctx *c, gr_game *g) {

@@ -41,8 +41,13 @@ void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_period
  * plain kernel across threads (octpar.h); the rest were the plain serial kernel's. piped: of
  * the rare-value kernel's, those its --threads pipeline finished from work done ahead;
  * shortcut: of those, the ones finished by checking only what the member could not see. */
-typedef struct gr_heap_counts { int64_t rare, threaded, piped, shortcut; } gr_heap_counts;
+/* (paced_one, paced_team: the rare-value kernel's chunks past heap 4096 with --threads taken by
+ * one thread and by the pipeline, as their measured rates chose, core/pace.h) */
+typedef struct gr_heap_counts { int64_t rare, threaded, piped, shortcut, paced_one, paced_team; } gr_heap_counts;
 gr_heap_counts gr_heap_count(const gr_game *g);
+/* Tests: the rare-value kernel's choice between one thread and the pipeline (core/pace.h), to
+ * set its rates; NULL when the kernel does not apply to g. */
+struct gr_pace *gr_heap_sparse_pace(gr_ctx *c, gr_game *g);
 /* For tests: the rare-value kernel's pipeline even with one thread (gr_sparse_solo); returns 0
  * if the code is not one for the rare-value kernel. */
 int gr_heap_sparse_solo(gr_ctx *c, gr_game *g);

@@ -144,11 +144,23 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                 s->mode = MODE_UNDECIDED;                                                             \
                 return 0;                                                                             \
             }                                                                                         \
-            if ((c->threads > 1 || s->solo) && n >= PAR_FROM) {                                       \
+            if (s->one_timed && n >= s->one_until) {      /* a chunk of one thread ends */            \
+                gr_pace_end(&s->pace, gr_now(), n);                                                   \
+                s->one_timed = 0;                                                                     \
+            }                                                                                         \
+            if ((c->threads > 1 || s->solo) && n >= PAR_FROM && n >= s->one_until) {                  \
                 int64_t end = to;                                                                     \
                 if (end > 2 * s->chosen_n - 1) end = 2 * s->chosen_n - 1;                             \
                 if (end > n + CHUNK - 1) end = n + CHUNK - 1;                                         \
+                if (!s->solo && gr_pace_pick(&s->pace) == GR_PACE_ONE) {                              \
+                    s->one_until = end + 1;                                                           \
+                    s->one_timed = 1;                                                                 \
+                    gr_pace_begin(&s->pace, GR_PACE_ONE, gr_now(), n);                                \
+                    continue;                                                                         \
+                }                                                                                     \
+                gr_pace_begin(&s->pace, GR_PACE_TEAM, gr_now(), n);                                   \
                 int r = gr_sparse_pipe(c, s, tab, end, pr);                                             \
+                gr_pace_end(&s->pace, gr_now(), tab->n);                                              \
                 if (r == 1) return 1;                                                                 \
                 if (r == 2) {                                                                         \
                     if (s->nr > 2 * s->chosen_rare + 1024 || (uint64_t)tab->max >= s->P)              \
@@ -184,12 +196,21 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
         case 2: r = sparse_run_u16(c, s, tab, to, pr); break;
         default: r = sparse_run_u32(c, s, tab, to, pr); break;
         }
+        /* a chunk of one thread cut short (a widening, a new choice, the end) is not timed:
+         * the time until the next call would count as its own */
+        s->one_timed = 0;
+        s->one_until = 0;
         if (r) return 1;
         if (s->mode == MODE_SPARSE) return 0;
     }
 }
 
 int64_t gr_sparse_piped(const gr_sparse *s) { return s->piped; }
+struct gr_pace *gr_sparse_pace_of(gr_sparse *s) { return &s->pace; }
+void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team) {
+    *one = s->pace.taken[GR_PACE_ONE];
+    *team = s->pace.taken[GR_PACE_TEAM];
+}
 int64_t gr_sparse_shortcut(const gr_sparse *s) { return s->shortcut; }
 void gr_sparse_solo(gr_sparse *s, int on) { s->solo = on; }
 

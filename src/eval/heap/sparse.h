@@ -60,6 +60,10 @@ int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int 
  * while it waited for one); and, for tests, the pipeline with one thread: the finisher does
  * runs of heaps ahead itself, so that every way a heap is finished runs whatever the timing. */
 int64_t gr_sparse_piped(const gr_sparse *s);
+/* Chunks of heaps (past 4096, with --threads) taken by one thread and by the pipeline, as
+ * their measured rates chose (core/pace.h). */
+void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team);
+struct gr_pace *gr_sparse_pace_of(gr_sparse *s);   /* (tests: its rates set by hand) */
 int64_t gr_sparse_shortcut(const gr_sparse *s);   /* of those, finished by the short finish */
 void gr_sparse_solo(gr_sparse *s, int on);
 

@@ -6,6 +6,7 @@
 #define GRUNDY_SPARSEINT_H
 #include "eval/heap/sparse.h"
 #include "simd.h"
+#include "pace.h"
 #include <string.h>
 
 enum { PROGRESS_MASK = (1 << 12) - 1 };
@@ -39,6 +40,11 @@ struct gr_sparse {
     uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
     int64_t spec_budget;               /* --threads: pairs per heap the team searches */
     int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
+    /* --threads: each chunk by the pipeline or by one thread, whichever the rates say is faster
+     * (core/pace.h); a chunk of one thread runs to one_until, timed while one_timed */
+    gr_pace pace;
+    int64_t one_until;
+    int one_timed;
     /* one thread with AVX-512: the look-ups of BATCH_HEAPS heaps bn0 .. bn0 + 31 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
      * common-class values below btop by index, 16 per q (bval: index to value), for the choice

@@ -1,0 +1,35 @@
+/* pace: the choice between one thread and a team by measured rates (pace.h). */
+#include "pace.h"
+
+/* how much a new chunk's rate counts against the smoothed one: a few chunks (each tens of ms)
+ * follow a change of load, one odd chunk does not decide */
+#define PACE_WEIGHT 0.3
+
+void gr_pace_init(gr_pace *p) { *p = (gr_pace){ .last = { -1, -1 } }; }
+
+int gr_pace_pick(const gr_pace *p) {
+    if (p->rate[GR_PACE_TEAM] <= 0) return GR_PACE_TEAM;
+    if (p->rate[GR_PACE_ONE] <= 0) return GR_PACE_ONE;
+    int best = p->rate[GR_PACE_TEAM] >= p->rate[GR_PACE_ONE] ? GR_PACE_TEAM : GR_PACE_ONE;
+    /* the other way again now and then: its rate is from another load, and other heaps */
+    return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1 ? !best : best;
+}
+
+void gr_pace_begin(gr_pace *p, int way, double now, int64_t work) {
+    p->way = way;
+    p->t0 = now;
+    p->w0 = work;
+}
+
+void gr_pace_end(gr_pace *p, double now, int64_t work) {
+    double dt = now - p->t0;
+    p->chunks++;            /* (this chunk is number p->chunks, from 1) */
+    p->taken[p->way]++;
+    if (dt <= 0 || work <= p->w0) return;      /* nothing measurable: no rate from it */
+    double r = (double)(work - p->w0) / dt, *old = &p->rate[p->way];
+    /* a way taken the chunk before too: smoothed; else (a probe, or the first chunk after a
+     * change) its rate is from another time and load, so the new one replaces it */
+    int steady = p->last[p->way] == p->chunks - 1 && *old > 0;
+    *old = steady ? (1 - PACE_WEIGHT) * *old + PACE_WEIGHT * r : r;
+    p->last[p->way] = p->chunks;
+}
