@@ -253,6 +253,12 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(fd_, "h.csv")) as f, open(os.path.join(wd, "h.csv")) as g:
         check(f.read() == g.read(), "--table-memory 64K: the CSV of the table in memory")
     check(sorted(os.listdir(fd_)) == ["a.game", "h.csv"], "no checkpoint: the table's file is gone (%s)" % os.listdir(fd_))
+    # 0.6's look-ups read 20,627 + 1 heaps behind the newest (its last rare heap, 20,627, and
+    # its split place), more than 64K keeps behind it (16,384 two-byte values): they stay
+    # resident, and the run says so once
+    grows = [l for l in filed.stderr.splitlines() if "the look-ups' window, kept in memory, grows to" in l]
+    check(len(grows) == 1 and "a rare heap at 20627" in grows[0] and "grows to 20629 heaps" in grows[0],
+          "--table-memory 64K: the window's note: %s" % grows)
     r = run(["a.game", "--histogram", "h.csv", "--table-memory", "0"], fd_)
     check(r.returncode == 2 and "--table-memory needs a size such as 512M or 4G, not '0'" in r.stderr,
           "--table-memory 0: status %d, %s" % (r.returncode, r.stderr.strip()))
@@ -275,6 +281,16 @@ with tempfile.TemporaryDirectory() as tmp:
           "2^23 heaps: peak %d KB in a file against %d KB in memory (16 MB of values)" % (kb_file, kb_mem))
     with open(os.path.join(fd_, "m.csv")) as f, open(os.path.join(fd_, "f.csv")) as g:
         check(f.read() == g.read(), "2^23 heaps: the same CSV in memory and in a file")
+    # Constant memory: with the table in its file, a run four times as long peaks at most 1.2x
+    # as high (the issue's 2^26 against 2^28, scaled down: 0.6 to 2^21 and to 2^23 with 1 MB of
+    # values resident, which 4 MB and 16 MB of values pass); a table kept whole would add 12 MB.
+    small = str((1 << 21) - 1)
+    rc_s, kb_s = peak_kb(["a.game", "--to", small, "--histogram", "s.csv", "--threads", "2", "--table-memory", "1M"])
+    rc_b, kb_b = peak_kb(["a.game", "--to", big, "--histogram", "b.csv", "--threads", "2", "--table-memory", "1M"])
+    check(rc_s == 0 and rc_b == 0 and kb_b <= 1.2 * kb_s,
+          "constant memory: peak %d KB to 2^23 against %d KB to 2^21 (at most 1.2x)" % (kb_b, kb_s))
+    with open(os.path.join(fd_, "m.csv")) as f, open(os.path.join(fd_, "b.csv")) as g:
+        check(f.read() == g.read(), "constant memory: the CSV of the table in memory")
 
     # a checkpoint whose values are the table's file
     cd = os.path.join(tmp, "filedck")

@@ -8,6 +8,9 @@
 #include "eval/heap/heap.h"
 #include "eval/heap/octpar.h"
 #include "pace.h"
+#include "eval/cache.h"
+#include "eval/heap/sgtable.h"
+#include "eval/heap/tablefile.h"
 
 #ifdef T_SANITIZED
 enum { N = GR_OCTPAR_FROM + 2500 };
@@ -154,9 +157,51 @@ static void paced_values(void) {
     free(ref);
 }
 
+/* A long search's table in a file (--histogram past --table-memory, here 16 KB) with the pair
+ * searches in pieces of 64 pairs, each piece giving back the pages read (sparsescan.c,
+ * tablefile.c): Grundy's game and 0.6 on 1 and 2 threads, every value that of one thread in
+ * memory, and pieces given back many times (Grundy's game reads every pair of hundreds of
+ * heaps below 82,860). */
+static void filed_pieces(void) {
+#ifdef T_SANITIZED
+    const int64_t far = 40000;
+#else
+    const int64_t far = 150000;
+#endif
+    static const char *codes[] = { "4!.0", "0.6" };
+    for (int ci = 0; ci < 2; ci++) {
+        int64_t m, *ref = values_to(codes[ci], far, 1, 0, &m);
+        for (int threads = 1; threads <= 2 && ref; threads++) {
+            char src[128];
+            snprintf(src, sizeof src, "game g = octal \"%s\";\n", codes[ci]);
+            gf f;
+            if (!CHECK(gf_open(&f, src))) { gf_close(&f); break; }
+            f.c.threads = threads;
+            f.c.histogram = "(unit_threads)";       /* a long search: its table may go to a file */
+            f.c.table_memory = 16384;
+            gr_game *g = gf_game(&f, "g");
+            CHECK(gr_heap_sparse_piece(&f.c, g, 64));
+            CHECK_EQ(gr_heap_ensure(&f.c, g, far), 0);
+            for (int64_t i = 0; i <= far; i++)
+                if (!CHECK_EQ(gr_heap_value(g, i), ref[i])) {
+                    printf("%s in a file, searched in pieces, %d threads: heap %lld differs\n", codes[ci], threads, (long long)i);
+                    break;
+                }
+            const gr_sgtable *t = GR_CACHED(g, sg);
+            int64_t trims = t && t->file ? t->file->search_trims : -1;
+            printf("%s to %lld in a file, %d threads: %lld pieces of searches gave pages back\n", codes[ci], (long long)far,
+                   threads, (long long)trims);
+            CHECK(trims > 10);
+            gf_close(&f);
+        }
+        free(ref);
+    }
+}
+
 int main(void) {
     pace_rules();
     paced_values();
+    filed_pieces();
     static const char *codes[] = { "4!.0", "0.16", "0.007", "0.6", "0.77", "4.07!", "0.137", "0.15", "4.4" };
     static const int threads[] = { 2, 3, 8 };
     for (size_t ci = 0; ci < sizeof codes / sizeof *codes; ci++) {

@@ -41,7 +41,7 @@ static const char USAGE[] =
     "  --histogram FILE         'check G periodic' as a long search with no period asked for: a row\n"
     "                           of columns and value counts at every power of two, saved to FILE (CSV)\n"
     "  --table-memory SIZE      a long search keeps about SIZE of its heap table in memory, the rest\n"
-    "                           in a file beside the checkpoint, or a temporary one (default 512M)\n"
+    "                           in a file beside the checkpoint, or a temporary one (default 128M)\n"
     "  --query N                run only the Nth query (1-based, in file order)\n"
     "  --no-theory              answer every query by the position graph (the ground truth)\n"
     "  --plot-size WxH          the size of plots in pixels\n"

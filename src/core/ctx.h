@@ -15,8 +15,9 @@
  * the run began, so quick runs and the tests' captured stderr never see one. */
 #define GR_PROGRESS_LINE_INTERVAL 5.0
 
-/* --table-memory's default: 512 MiB of a long search's heap table stay in memory. */
-#define GR_TABLE_MEMORY_DEFAULT ((size_t)512 << 20)
+/* --table-memory's default: 128 MiB of a long search's heap table stay in memory (besides the look-ups' window:
+ * tablefile.h); Grundy's game to 2^26 fits it, so a run past that holds what it held there. */
+#define GR_TABLE_MEMORY_DEFAULT ((size_t)128 << 20)
 
 /* Exit statuses of the command-line contract. */
 enum { GR_EXIT_OK = 0, GR_EXIT_REFUTED = 1, GR_EXIT_INPUT = 2, GR_EXIT_LIMIT = 3 };

@@ -7,6 +7,7 @@
 #include "eval/heap/sgtable.h"
 #include "eval/heap/tablefile.h"
 #include "eval/heap/sparse.h"
+#include "pace.h"
 #include "proved.h"
 #include "eval/heap/octpar.h"
 #include "eval/heap/genpar.h"
@@ -486,6 +487,10 @@ int gr_heap_ensure(gr_ctx *c, gr_game *g, int64_t n) {
             if (dt < 0.1 && hs->chunk < (INT64_C(1) << 30)) hs->chunk *= 2;
             else if (dt > 0.5 && hs->chunk > 64) hs->chunk /= 2;
         }
+        if (t->file && hs->sparse) {                    /* the look-ups' window stays resident */
+            int64_t rare, w = gr_sparse_window(hs->sparse, &rare);
+            gr_sgt_keep_behind(c, t, w, rare, g->name);
+        }
         gr_sgt_trim(t);                                 /* a table in a file: what it need not keep */
         if (proving && rc == 0 && t->n >= hs->next_proof) {
             hs->period = prove_period(c, g, t, &hs->pre);
@@ -538,6 +543,12 @@ struct gr_pace *gr_heap_sparse_pace(gr_ctx *c, gr_game *g) {
     struct gr_heap_state *hs = gr_heap_state_of(c, g);
     if (!hs->sparse && hs->sparse_warmup >= 0 && gr_sparse_applies(g)) hs->sparse = gr_sparse_new(c, g, hs->sparse_warmup);
     return hs->sparse ? gr_sparse_pace_of(hs->sparse) : NULL;
+}
+
+int gr_heap_sparse_piece(gr_ctx *c, gr_game *g, int64_t pairs) {
+    gr_pace *p = gr_heap_sparse_pace(c, g);      /* (makes the kernel when it applies) */
+    if (p) gr_sparse_piece(gr_heap_state_of(c, g)->sparse, pairs);
+    return p != NULL;
 }
 
 int gr_heap_sparse_solo(gr_ctx *c, gr_game *g) {

@@ -48,6 +48,9 @@ gr_heap_counts gr_heap_count(const gr_game *g);
 /* Tests: the rare-value kernel's choice between one thread and the pipeline (core/pace.h), to
  * set its rates; NULL when the kernel does not apply to g. */
 struct gr_pace *gr_heap_sparse_pace(gr_ctx *c, gr_game *g);
+/* Tests: the rare-value kernel's pair searches over a table in a file in pieces of `pairs`
+ * (sparsescan.c; default 2^22). Returns 0 when the kernel does not apply to g. */
+int gr_heap_sparse_piece(gr_ctx *c, gr_game *g, int64_t pairs);
 /* For tests: the rare-value kernel's pipeline even with one thread (gr_sparse_solo); returns 0
  * if the code is not one for the rare-value kernel. */
 int gr_heap_sparse_solo(gr_ctx *c, gr_game *g);

@@ -54,6 +54,13 @@ gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup) {
 }
 
 int64_t gr_sparse_plain_until(const gr_sparse *s) { return s->plain_until; }
+int64_t gr_sparse_window(const gr_sparse *s, int64_t *rare) {
+    int64_t place = 0;
+    for (int j = 0; j < s->nsplit; j++)
+        if (s->split[j] > place) place = s->split[j];
+    *rare = s->nr ? s->ra[s->nr - 1] : 0;
+    return *rare + place + 1;
+}
 
 /* The marks and need arrays for a choice (P + 1 bytes), and its table of rare-class values. */
 static void scratch_for_choice(gr_ctx *c, gr_sparse *s) {
@@ -139,6 +146,7 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {        \
         T *restrict t = tab->data;                                                                    \
         int64_t stopped = 0, wasted = 0;                                                              \
+        s->filetab = tab->file ? tab : NULL;                                                          \
         for (int64_t n = tab->n; n <= to; n = tab->n) {                                               \
             if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                          \
                 s->mode = MODE_UNDECIDED;                                                             \
@@ -207,6 +215,7 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
 
 int64_t gr_sparse_piped(const gr_sparse *s) { return s->piped; }
 struct gr_pace *gr_sparse_pace_of(gr_sparse *s) { return &s->pace; }
+void gr_sparse_piece(gr_sparse *s, int64_t pairs) { s->piece = pairs; }
 void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team) {
     *one = s->pace.taken[GR_PACE_ONE];
     *team = s->pace.taken[GR_PACE_TEAM];

@@ -43,6 +43,9 @@ gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup);
  * heaps up to gr_sparse_plain_until(s) - 1 before this is called again. */
 int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr);
 int64_t gr_sparse_plain_until(const gr_sparse *s);
+/* The heaps behind the newest that the look-ups read: the last rare heap (*rare, 0 if none)
+ * plus the largest split place, plus one. */
+int64_t gr_sparse_window(const gr_sparse *s, int64_t *rare);
 
 /* For checkpoints: the kernel's choice as GR_SPARSE_SAVED numbers, and a kernel rebuilt from
  * them and the table (the rare class is read off the values). Restore returns NULL if the
@@ -64,6 +67,8 @@ int64_t gr_sparse_piped(const gr_sparse *s);
  * their measured rates chose (core/pace.h). */
 void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team);
 struct gr_pace *gr_sparse_pace_of(gr_sparse *s);   /* (tests: its rates set by hand) */
+/* Tests: a table in a file is searched in pieces of `pairs` (default 2^22), sparsescan.c. */
+void gr_sparse_piece(gr_sparse *s, int64_t pairs);
 int64_t gr_sparse_shortcut(const gr_sparse *s);   /* of those, finished by the short finish */
 void gr_sparse_solo(gr_sparse *s, int on);
 

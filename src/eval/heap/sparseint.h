@@ -45,6 +45,10 @@ struct gr_sparse {
     gr_pace pace;
     int64_t one_until;
     int one_timed;
+    /* the table, when it is in a file (tablefile.h): a search that reads more than a piece of
+     * pairs gives back, piece by piece, the pages it has read (sparsescan.c); else NULL */
+    const gr_sgtable *filetab;
+    int64_t piece;                     /* pairs a piece (0: PIECE; tests set a small one) */
     /* one thread with AVX-512: the look-ups of BATCH_HEAPS heaps bn0 .. bn0 + 31 done at once
      * (sparseheap.c), for the rare heaps i in [bilo, bihi): bbits[q][k] are heap bn0 + k's
      * common-class values below btop by index, 16 per q (bval: index to value), for the choice

@@ -2,6 +2,7 @@
  * of the rare class that only two common-class parts give, from both ends of the pairs, a word
  * or 16 bytes (SSE2) at a time once few are left. */
 #include "eval/heap/sparseint.h"
+#include "eval/heap/tablefile.h"
 
 /* The pairs (a, m - a) for a in [a, hi]: each needed value met (need[x]) is cleared from need,
  * set in mark (when given: it is an option) and counted off *count; stops when none is needed
@@ -236,6 +237,27 @@ static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *
 }
 #undef BY_TURNS
 
+/* A search over a table in a file (s->filetab) that reads more than PIECE pairs goes on a
+ * piece of PIECE pairs at a time, and after each the pages it has read and will not read again
+ * are given back (gr_sgt_trim_search): a search that reads every pair (a heap whose value is
+ * rare, a few dozen in millions) would otherwise make the whole table resident for a moment,
+ * which is the run's peak memory. The values found are the same (each piece goes on from where
+ * the last stopped); a search that finishes within a piece, nearly all of them, is the one call
+ * it always was. */
+enum { PIECE = 1 << 22 };
+#define RANGE_BY_PIECES(RANGE_T, A, HI, MARK)                                                     \
+    if (!s->filetab || budget <= (s->piece ? s->piece : PIECE))                                   \
+        count = RANGE_T(t, m, &(A), &(HI), need, MARK, count, &budget, lim, s->P, level);         \
+    else                                                                                          \
+        for (const int64_t each = s->piece ? s->piece : PIECE;;) {                                \
+            int64_t piece = budget < each ? budget : each, rest = budget - piece;                 \
+            count = RANGE_T(t, m, &(A), &(HI), need, MARK, count, &piece, lim, s->P, level);      \
+            budget = rest + piece;                                                                \
+            /* done, the range read, or stopped short of the piece's budget: finished */          \
+            if (!count || (A) > (HI) || piece > 0 || budget <= 0) break;                          \
+            gr_sgt_trim_search(s->filetab, m, A, HI, each);                                       \
+        }
+
 /* The search for rare-class values that only common-common splits give, over the pairs
  * (a, m - a) of every split place (m = n - place) with a part at n0 or above: a in
  * [1, min(half, m - n0)] (all pairs when n0 = 0: then from both ends at once, see range_*).
@@ -250,7 +272,7 @@ static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *
             int64_t m = n - s->split[j];                                                          \
             int64_t half = s->uneq[j] ? (m - 1) / 2 : m / 2;                                      \
             int64_t a = 1, hi = m - n0 > half ? half : m - n0;                                    \
-            count = RANGE_T(t, m, &a, &hi, need, NULL, count, &budget, lim, s->P, level);          \
+            RANGE_BY_PIECES(RANGE_T, a, hi, NULL)                                                 \
         }                                                                                         \
         return count;                                                                             \
     }
@@ -271,7 +293,7 @@ static inline int64_t range_u32(const uint32_t *restrict t, int64_t m, int64_t *
             if (a < m - n0 + 1) a = m - n0 + 1;                                                   \
             if (a < 1) a = 1;                                                                     \
             if (!b || b > half) b = half;                                                         \
-            count = RANGE_T(t, m, &a, &b, need, mark, count, &budget, lim, s->P, level);          \
+            RANGE_BY_PIECES(RANGE_T, a, b, mark)                                                  \
             if (count && a <= b) { at->j = j; at->a = a; at->b = b; return count; }               \
         }                                                                                         \
         at->j = s->nsplit;                                                                        \

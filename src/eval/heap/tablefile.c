@@ -158,10 +158,26 @@ static void give_back(const gr_sgtable *t, int64_t from, int64_t upto) {
     (void)posix_fadvise(t->file->fd, (off_t)lo, (off_t)(hi - lo), POSIX_FADV_DONTNEED);
 }
 
+void gr_sgt_keep_behind(gr_ctx *c, const gr_sgtable *t, int64_t heaps, int64_t rare, const char *game) {
+    struct gr_tablefile *f = t->file;
+    if (!f || heaps <= f->keep_look) return;
+    /* said when it first passes the budget's window, then at each doubling: a rare heap far
+     * out is news (the window is memory), and rare heaps come in bursts */
+    int64_t said = f->keep_look > f->keep_last ? f->keep_look : f->keep_last;
+    if (heaps > said && (f->keep_look <= f->keep_last || heaps >= 2 * f->keep_look) && c->diag) {
+        fprintf(c->diag, "grundy: note: %s: a rare heap at %lld: the look-ups' window, kept in memory, grows to %lld heaps "
+                "(%.0f MiB; the rest of the table is in its file)\n", game, (long long)rare, (long long)heaps,
+                (double)heaps * (double)t->width / 1048576.0);
+        fflush(c->diag);
+    }
+    f->keep_look = heaps;
+}
+
 void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) {
     struct gr_tablefile *f = t->file;
     if (!f) return;
-    if (upto > t->n - f->keep_last) upto = t->n - f->keep_last;
+    int64_t last = f->keep_look > f->keep_last ? f->keep_look : f->keep_last;
+    if (upto > t->n - last) upto = t->n - last;
     if (upto <= f->keep_first) return;
     /* the window about the middle stays, and what it reaches next is read in meanwhile */
     int64_t mid = t->n / 2, mlo = mid - f->keep_mid, mhi = mid + f->keep_mid;
@@ -177,6 +193,33 @@ void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto) {
     size_t lo = (size_t)mid * w / pg * pg, hi = ((size_t)mhi * w + pg - 1) / pg * pg;
     if (hi > f->mapped) hi = f->mapped;
     if (hi > lo) (void)madvise((uint8_t *)t->data + lo, hi - lo, MADV_WILLNEED);
+}
+
+void gr_sgt_trim_search(const gr_sgtable *t, int64_t m, int64_t a, int64_t hi, int64_t ahead) {
+    struct gr_tablefile *f = t->file;
+    if (!f) return;
+    f->search_trims++;
+    int64_t last = f->keep_look > f->keep_last ? f->keep_look : f->keep_last, mid = t->n / 2;
+    /* what stays, as intervals of heaps: the table's own windows, then the search's four
+     * fronts with the pairs ahead of them (from the bottom: a up and m - a down; from the top:
+     * hi down and m - hi up) */
+    int64_t keep[7][2] = {
+        { 0, f->keep_first }, { t->n - last, t->n }, { mid - f->keep_mid, mid + f->keep_mid },
+        { a, a + ahead }, { m - a - ahead, m - a + 1 }, { hi - ahead, hi + 1 }, { m - hi, m - hi + ahead },
+    };
+    /* sorted by start (seven: by insertion), then the gaps between them given back */
+    for (int i = 1; i < 7; i++)
+        for (int j = i; j > 0 && keep[j][0] < keep[j - 1][0]; j--) {
+            int64_t x0 = keep[j][0], x1 = keep[j][1];
+            keep[j][0] = keep[j - 1][0]; keep[j][1] = keep[j - 1][1];
+            keep[j - 1][0] = x0; keep[j - 1][1] = x1;
+        }
+    int64_t from = 0;
+    for (int i = 0; i < 7; i++) {
+        if (keep[i][0] > from) give_back(t, from, keep[i][0] < t->n ? keep[i][0] : t->n);
+        if (keep[i][1] > from) from = keep[i][1];
+    }
+    if (from < t->n) give_back(t, from, t->n);
 }
 
 int gr_sgt_read_bytes(const gr_sgtable *t, int64_t lo, int64_t n, void *dst) {

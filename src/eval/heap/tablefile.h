@@ -33,6 +33,9 @@ struct gr_tablefile {
     int64_t keep_first;         /* heaps kept resident from heap 0 ... */
     int64_t keep_last;          /* ... and behind the newest, */
     int64_t keep_mid;           /* ... and each side of the middle (the pair search's far end) */
+    int64_t search_trims;       /* pieces of long pair searches that gave pages back (tests) */
+    int64_t keep_look;          /* heaps behind the newest the look-ups read (the last rare heap
+                                 * and the split places), kept besides keep_last when longer */
     /* the checkpoint's running checksum (checkpoint.c): of the file's bytes 0..summed-1 at the
      * width summed_width; a widening rewrites the bytes, and the sum starts again */
     uint64_t sum;
@@ -61,6 +64,18 @@ void gr_sgt_trim(const gr_sgtable *t);
 /* The same, only below heap `upto`: a scan of the whole table gives back what it has read and
  * not what the kernel's read-ahead has brought in for it (that would be read again, and again). */
 void gr_sgt_trim_below(const gr_sgtable *t, int64_t upto);
+
+/* The look-ups read the last `heaps` heaps behind the newest (the rare-value kernel's window:
+ * its last rare heap, `rare`, and its split places): they stay resident whatever the budget.
+ * When that window outgrows the budget's (a new rare heap far out), the run says so on
+ * standard error (game: its name), then at each doubling. Does nothing to a table in memory. */
+void gr_sgt_keep_behind(gr_ctx *c, const gr_sgtable *t, int64_t heaps, int64_t rare, const char *game);
+
+/* A pair search of heap m's pairs (a, m - a) that goes on from both ends, the pairs [a, hi]
+ * still to read: gives back the pages it has read that nothing keeps (the first heaps, the
+ * look-ups' window behind the newest, the window about the middle) and that it will not read in
+ * its next `ahead` pairs from each end. */
+void gr_sgt_trim_search(const gr_sgtable *t, int64_t m, int64_t a, int64_t hi, int64_t ahead);
 
 /* Copies the bytes of heaps lo..lo+n-1 (n x width) to dst: by pread from a file (so a reader
  * far behind the window maps nothing in), else from memory. Returns -1 on a read error. */
