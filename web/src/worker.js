@@ -4,7 +4,7 @@
  *   {id, op: 'run', source, settings}            -> the whole program, as `grundy FILE` runs it,
  *       each query once; while it runs, messages of the same id tell the page how it goes:
  *       {id, type: 'queries', queries} once it compiled, {id, type: 'answer', answer} as each
- *       query ends (its text and JSON), {id, type: 'progress', progress} every ~0.5 s
+ *       query ends (its text and JSON; a dot answer's file as `files`), {id, type: 'progress', progress} every ~0.5 s
  *       (web/wasm/hooks.js calls the handlers set here from inside the run)
  *   {id, op: 'query', source, text, format, settings}  -> one query against the program
  *   {id, op: 'runFormat', source, index, format, settings} -> one of its own queries, as csv/json/text
@@ -50,6 +50,21 @@ function call(name, args) {
   }
 }
 
+/* A dot answer's file, written into the module's memory file system: its text goes to the page
+ * (drawn there, and downloaded), and the file is removed so the next run starts clean. */
+function withFiles(answer) {
+  const o = answer.json && answer.json[0];
+  if (o && o.query === 'dot' && o.file && grundy.FS) {
+    try {
+      // (the library gives the file the umask's mode, which is none under Emscripten)
+      grundy.FS.chmod(o.file, 0o644);
+      answer.files = { [o.file]: grundy.FS.readFile(o.file, { encoding: 'utf8' }) };
+      grundy.FS.unlink(o.file);
+    } catch { /* not written (a failure): the card says what the engine said */ }
+  }
+  return answer;
+}
+
 function num(v, dflt) {
   const x = Number(v);
   return Number.isFinite(x) && x > 0 ? x : dflt;
@@ -67,7 +82,7 @@ function handle(msg) {
     let result;
     if (op === 'run') {
       grundy.onQueries = (queries) => postMessage({ id, type: 'queries', queries });
-      grundy.onAnswer = (answer) => postMessage({ id, type: 'answer', answer });
+      grundy.onAnswer = (answer) => postMessage({ id, type: 'answer', answer: withFiles(answer) });
       grundy.onProgress = (progress) => postMessage({ id, type: 'progress', progress });
       try {
         result = call('grundy_run', [String(msg.source), time, memory, to]);

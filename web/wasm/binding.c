@@ -112,8 +112,10 @@ static void apply_settings(gr_ctx *c, double max_time, double max_memory_mib, do
 /* the queries once compiled: a JSON array of {index, text, kind, line} */
 extern void grundy_js_queries(const char *json);
 /* query index (1-based) ended: its text block and its JSON lines (finished 0: a failure cut it,
- * json is NULL and text is what the command had printed of it) */
-extern void grundy_js_answer(int index, const char *text, int text_len, const char *json, int json_len, int finished);
+ * json is NULL and text is what the command had printed of it); a plot's table as JSON (table:
+ * what `table` of the same positions answers, for the page to draw at once), else NULL */
+extern void grundy_js_answer(int index, const char *text, int text_len, const char *json, int json_len, int finished,
+                             const char *table, int table_len);
 /* the query that runs and how far it got (label NULL: no step yet), seconds since it began */
 extern void grundy_js_progress(int index, const char *label, double done, double total, double seconds);
 
@@ -142,6 +144,7 @@ typedef struct run_state {
     text diag;                   /* what grundy prints on standard error before a failure */
     int cur;                     /* the query running (0-based), -1: none */
     text out, json;              /* its text block and its JSON lines */
+    text table;                  /* a plot's picture: its table's JSON line (p NULL: none) */
     double query_start, progress_at; /* when it began, when the last progress line went */
     int query_runs;              /* gr_run_query_formats calls of this run (one per query) */
 } run_state;
@@ -178,7 +181,19 @@ static void send_queries(run_state *r) {
                 free(one.p);
             } else fputc('"', t.f);
         } else gr_json_string(t.f, q->text);
-        fprintf(t.f, ",\"kind\":\"%s\",\"line\":%d}", KIND_NAMES[q->kind], line);
+        fprintf(t.f, ",\"kind\":\"%s\",\"line\":%d", KIND_NAMES[q->kind], line);
+        /* a table's (or plot's) coordinates by the game's own names, for the page's axes */
+        const char **names = (q->kind == Q_TABLE || q->kind == Q_PLOT) && q->game && q->game->rules
+                                 ? q->game->rules->coord_names : NULL;
+        if (names) {
+            fputs(",\"coords\":[", t.f);
+            for (int k = 0; k < q->ncoords; k++) {
+                if (k) fputc(',', t.f);
+                gr_json_string(t.f, names[k] ? names[k] : "");
+            }
+            fputc(']', t.f);
+        }
+        fputc('}', t.f);
     }
     fputc(']', t.f);
     text_close(&t);
@@ -191,10 +206,26 @@ static void send_answer(run_state *r, int finished) {
     int json = finished && json_wanted(&r->mod.queries[r->cur]);
     text_close(&r->out);
     text_close(&r->json);
-    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, json ? r->json.p : NULL, json ? (int)r->json.n : 0, finished);
+    int table = finished && r->table.p;
+    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, json ? r->json.p : NULL, json ? (int)r->json.n : 0, finished,
+                     table ? r->table.p : NULL, table ? (int)r->table.n : 0);
     free(r->out.p);
     free(r->json.p);
-    r->out.p = r->json.p = NULL;
+    free(r->table.p);
+    r->out.p = r->json.p = r->table.p = NULL;
+}
+
+/* A plot's picture for the page: the same query run as the table it draws (its values are the
+ * ones the plot just computed, kept by the evaluator), written as that table's JSON line into
+ * r->table, so the page draws the plot with its answer rather than asking again after the run. */
+static void plot_table(run_state *r, int i) {
+    gr_rquery *q = &r->mod.queries[i];
+    if (!text_open(&r->table)) gr_fail(&r->c, GR_EXIT_LIMIT, "out of memory");
+    FILE *outs[3] = { NULL, NULL, r->table.f };
+    q->kind = Q_TABLE;
+    gr_run_query_formats(&r->c, &r->mod, i, outs, 0);
+    q->kind = Q_PLOT;
+    text_close(&r->table);
 }
 
 /* Compiles, then runs each query once into its text and its JSON and sends both. Returns the
@@ -224,6 +255,7 @@ static int run_program(run_state *r) {
         FILE *outs[3] = { r->out.f, NULL, json_wanted(&r->mod.queries[i]) ? r->json.f : NULL };
         r->query_runs++;
         if (gr_run_query_formats(c, &r->mod, i, outs, i > 0)) status = GR_EXIT_REFUTED;
+        if (r->mod.queries[i].kind == Q_PLOT && outs[2]) plot_table(r, i);
         send_answer(r, 1);
         r->cur = -1;
     }
@@ -268,8 +300,10 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run(const char *source, double max_time, doubl
     gr_ctx_free(&r->c);
     text_close(&r->out);
     text_close(&r->json);
+    text_close(&r->table);
     free(r->out.p);
     free(r->json.p);
+    free(r->table.p);
     text_close(&r->diag);
     free(r->diag.p);
     free(r);
