@@ -8,6 +8,8 @@
  *       (web/wasm/hooks.js calls the handlers set here from inside the run)
  *   {id, op: 'query', source, text, format, settings}  -> one query against the program
  *   {id, op: 'runFormat', source, index, format, settings} -> one of its own queries, as csv/json/text
+ *   {id, op: 'options', source, position, convention, offset, limit, find, settings} -> a slice of a
+ *       position's moves (play: see optionsSlice)
  * and replies {id, result} or {id, error, fatal}. It first posts {type: 'ready'} (or
  * {type: 'failed', error} when the module cannot load). A call cannot be interrupted from
  * inside (it is one synchronous call into the module): stopping terminates the worker, and the
@@ -65,6 +67,36 @@ function withFiles(answer) {
   return answer;
 }
 
+/* Play's view of a position's moves: `options` once per position (kept while the page asks
+ * about the same one), sent a slice at a time, so a sum with 199,999 moves costs the page 50 of
+ * them rather than 18 MB of JSON: {ok, position, convention, count, offset, options (the slice),
+ * firstP, firstD (the first move of that outcome, -1: none), found (the index of msg.find
+ * among the moves, -1: not one of them)}; a failure as grundy_query's {ok: false, error, ...}. */
+let optionsKept = null;   // {key, answer}: the last position's options
+function sameMove(a, b) {
+  const parts = (s) => String(s).split('+').map((t) => t.replace(/\s+/g, '')).filter(Boolean).sort().join('+');
+  return parts(a) === parts(b);
+}
+function optionsSlice(msg, time, memory) {
+  const conv = msg.convention && msg.convention !== 'normal' ? `${msg.convention} ` : '';
+  const key = `${msg.source}\u0000${conv}\u0000${msg.position}`;
+  if (!optionsKept || optionsKept.key !== key) {
+    optionsKept = null;
+    const r = call('grundy_query', [String(msg.source), `options ${conv}${msg.position}`, 'json', time, memory]);
+    if (!r.ok) return r;
+    optionsKept = { key, answer: JSON.parse(r.output.split('\n')[0]) };
+  }
+  const o = optionsKept.answer, all = o.options || [];
+  const offset = Math.max(0, msg.offset | 0), limit = msg.limit > 0 ? msg.limit | 0 : all.length;
+  const result = {
+    ok: true, position: o.position, convention: o.convention, count: all.length, offset,
+    options: all.slice(offset, offset + limit),
+    firstP: all.findIndex((x) => x.outcome === 'P'), firstD: all.findIndex((x) => x.outcome === 'D'),
+  };
+  if (msg.find !== undefined) result.found = all.findIndex((x) => sameMove(x.position, msg.find));
+  return result;
+}
+
 function num(v, dflt) {
   const x = Number(v);
   return Number.isFinite(x) && x > 0 ? x : dflt;
@@ -91,6 +123,7 @@ function handle(msg) {
       }
     }
     else if (op === 'query') result = call('grundy_query', [String(msg.source), String(msg.text), String(msg.format || 'text'), time, memory]);
+    else if (op === 'options') result = optionsSlice(msg, time, memory);
     else if (op === 'runFormat') result = call('grundy_run_format', [String(msg.source), msg.index | 0, String(msg.format || 'text'), time, memory, to]);
     else throw new Error('unknown request ' + op);
     postMessage({ id, result });
