@@ -23,12 +23,12 @@ export const MOVES_SHOWN = 50;       // move buttons drawn at once; "more" adds 
  * query ("query:1:16: error: unexpected ';'"), say it of the position the user typed, and an
  * error past its end is its end (the engine closes a query with a ';' the user never typed). */
 export function positionError(message, queryText, position) {
-  const m = /^query:1:(\d+): error: (.*)$/s.exec(message || '');
+  const m = /^(query|position):1:(\d+): error: (.*)$/s.exec(message || '');
   if (!m) return message;
-  const at = queryText.indexOf(position);
-  const col = Number(m[1]) - at;
+  // the column counts in what was parsed: the query text, or the position alone
+  const col = Number(m[2]) - (m[1] === 'position' ? 0 : queryText.indexOf(position));
   const past = col > position.length;
-  const what = past ? m[2].replace(/^unexpected ';'/, 'the position ends too soon') : m[2];
+  const what = past ? m[3].replace(/^unexpected ';'/, 'the position ends too soon') : m[3];
   return past ? `in the position "${position}": ${what}` : `in the position "${position}", at character ${col}: ${what}`;
 }
 
@@ -87,12 +87,19 @@ export function createPlay({ client, getSource, root = document }) {
 
   /* The human's turn: MOVES_SHOWN buttons (more on demand), a box for a typed move, resign. */
   async function humanTurn(state, token) {
+    if (!state.started) {
+      // the position as the engine writes it, and the convention it is played by
+      const s = await ask(`solve ${convPrefix(state.conv)}${state.pos}`, state.pos);
+      if (token !== game) return;
+      state.pos = s.position;
+      state.conv = s.convention || state.conv;
+      state.byValues = state.conv === 'normal' && typeof s.sg === 'number';
+      opening(state, s.position, state.conv);
+    }
     const o = await moves(state, 0, MOVES_SHOWN);
     if (token !== game) return;
-    state.byValues ??= o.convention === 'normal' && o.options.every((x) => typeof x.sg === 'number');
-    opening(state, o.position, o.convention);
-    log(`Position: ${o.position}`, 'position');
-    if (!o.count) { await gameOver(state, token, o.position); return; }
+    log(`Position: ${state.pos}`, 'position');
+    if (!o.count) { await gameOver(state, token, state.pos); return; }
     status('your move');
     const list = el('div', { class: 'move-list' });
     const addButtons = (opts, offset) => opts.forEach((x, k) => {
@@ -151,8 +158,11 @@ export function createPlay({ client, getSource, root = document }) {
     const conv = convPrefix(state.conv);
     const s = await ask(`solve ${conv}${state.pos}`, state.pos);
     if (token !== game) return null;
-    state.byValues ??= (s.convention || state.conv) === 'normal' && typeof s.sg === 'number';
-    opening(state, s.position, s.convention || state.conv);
+    if (!state.started) {
+      state.conv = s.convention || state.conv;
+      state.byValues = state.conv === 'normal' && typeof s.sg === 'number';
+      opening(state, s.position, state.conv);
+    }
     log(`Position: ${s.position}`, 'position');
     const wins = s.winning_moves || [];
     if (wins.length) {

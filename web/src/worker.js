@@ -67,34 +67,16 @@ function withFiles(answer) {
   return answer;
 }
 
-/* Play's view of a position's moves: `options` once per position (kept while the page asks
- * about the same one), sent a slice at a time, so a sum with 199,999 moves costs the page 50 of
- * them rather than 18 MB of JSON: {ok, position, convention, count, offset, options (the slice),
- * firstP, firstD (the first move of that outcome, -1: none), found (the index of msg.find
- * among the moves, -1: not one of them)}; a failure as grundy_query's {ok: false, error, ...}. */
-let optionsKept = null;   // {key, answer}: the last position's options
-function sameMove(a, b) {
-  const parts = (s) => String(s).split('+').map((t) => t.replace(/\s+/g, '')).filter(Boolean).sort().join('+');
-  return parts(a) === parts(b);
-}
+/* Play's view of a position's moves: a slice of them (grundy_options: the module keeps the
+ * position's moves, so a sum with 199,999 moves costs the page the 50 it shows): {ok, count,
+ * offset, options (the slice), firstP, firstD (the first move of that outcome, -1: none), found
+ * (the index of msg.find among the moves, -1: not one of them)}; a failure as grundy_query's. */
+const CONVENTIONS = { normal: -1, misere: 1, anyleaf: 2, every: 3 };   // normal: as `options POS` reads it
 function optionsSlice(msg, time, memory) {
-  const conv = msg.convention && msg.convention !== 'normal' ? `${msg.convention} ` : '';
-  const key = `${msg.source}\u0000${conv}\u0000${msg.position}`;
-  if (!optionsKept || optionsKept.key !== key) {
-    optionsKept = null;
-    const r = call('grundy_query', [String(msg.source), `options ${conv}${msg.position}`, 'json', time, memory]);
-    if (!r.ok) return r;
-    optionsKept = { key, answer: JSON.parse(r.output.split('\n')[0]) };
-  }
-  const o = optionsKept.answer, all = o.options || [];
-  const offset = Math.max(0, msg.offset | 0), limit = msg.limit > 0 ? msg.limit | 0 : all.length;
-  const result = {
-    ok: true, position: o.position, convention: o.convention, count: all.length, offset,
-    options: all.slice(offset, offset + limit),
-    firstP: all.findIndex((x) => x.outcome === 'P'), firstD: all.findIndex((x) => x.outcome === 'D'),
-  };
-  if (msg.find !== undefined) result.found = all.findIndex((x) => sameMove(x.position, msg.find));
-  return result;
+  const conv = CONVENTIONS[msg.convention] ?? -1;
+  const limit = msg.limit >= 0 ? msg.limit | 0 : -1;
+  return call('grundy_options', [String(msg.source), String(msg.position), conv, Math.max(0, msg.offset | 0), limit,
+    msg.find === undefined ? '' : String(msg.find), time, memory]);
 }
 
 function num(v, dflt) {
