@@ -247,11 +247,11 @@ async function showTop(locator) {
         window.scrollBy(0, e.getBoundingClientRect().top - h - 12);
     });
 }
-async function shot(p, name, locator = null) {
+async function shot(p, name, locator = null, fullPage = false) {
     if (!args.screenshots) return;
     const file = path.join(args.screenshots, name);
     if (locator) await locator.screenshot({ path: file });
-    else await p.screenshot({ path: file });
+    else await p.screenshot({ path: file, fullPage });
     console.log(`       screenshot ${file}`);
 }
 
@@ -670,7 +670,7 @@ await check('every plot is drawn with its answer (a full-page capture at #status
     assert(drawn.filter((d) => d.kind === 'plot').length === 3, `${drawn.length} answers: ${JSON.stringify(drawn)}`);
     const strip = await answer(page, 4).locator('canvas').count();
     assert(strip > 0, 'the outcome plot of kayles(0..40) has no canvas');
-    await shot(page, 'web-plots.png');
+    await shot(page, 'web-plots.png', null, true);
     // each picture inside its card, and the value plots' last tick the last position
     const fits = await page.evaluate(() => [...document.querySelectorAll('#answers .answer canvas.plot, #answers .answer canvas.heatmap')].map((c) => {
         const card = c.closest('.answer').getBoundingClientRect(), r = c.getBoundingClientRect();
@@ -846,6 +846,51 @@ await check('play kayles(100000) + kayles(99999): a bounded list of moves, more 
     for (const ms of times) assert(ms < 2000, `a move (ours, the computer's answer, our next moves listed) took ${ms} ms, more than 2 s`);
     await page.locator('#play-moves button.resign').click();
     return `first list in ${first} ms; moves in ${times.join(' and ')} ms; ${n} buttons, ${n2} after more`;
+});
+
+// Loopy values: the engine is to write {"loopy": [K...]} where a number stood (../shared/language.md,
+// fifth round). Until it does, the worker of a second page is wrapped (worker.js served as a script
+// that rewrites the value 2 as {"loopy": [1]} in every answer, then runs the real worker), and the
+// page must show ∞{1} in the table's grid, the solve's card and the list of all moves.
+await check('loopy values from the JSON ({"loopy":[1]}) show as ∞{1} in a table, a solve and its moves', async () => {
+    const wrapper = `'use strict';
+const post = self.postMessage.bind(self);
+const loopy = (v) => (v === 2 ? { loopy: [1] } : v);
+self.postMessage = (m) => {
+  if (m && m.type === 'answer' && m.answer.json) for (const o of m.answer.json) {
+    if (Array.isArray(o.values)) o.values = o.values.map((v) => (Array.isArray(v) ? v.map(loopy) : loopy(v)));
+    if ('sg' in o) o.sg = loopy(o.sg);
+  }
+  if (m && m.result && typeof m.result.output === 'string') m.result.output = m.result.output.replace(/"sg":2([,}])/g, '"sg":{"loopy":[1]}$1');
+  if (m && m.result && Array.isArray(m.result.options)) for (const x of m.result.options) x.sg = loopy(x.sg);
+  post(m);
+};
+importScripts('worker.js?real');
+`;
+    const isWorker = (u) => u.pathname.endsWith('/worker.js') && !u.search;
+    const serve = (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: wrapper });
+    await context.route(isWorker, serve);
+    const src = 'table kayles(0..10);\nsolve kayles(2);\nsolve kayles(4);\n';
+    const p2 = await openPage(`${home}#p=${Buffer.from(src, 'utf8').toString('base64url')}&run=1`);
+    try {
+        await waitStatus(p2, ['done', 'error'], 60000);
+        const cells = await p2.locator('#answers section.answer[data-index="1"] table.grid td[data-n]').evaluateAll((tds) => tds.map((td) => td.textContent.trim()));
+        // kayles 0..10: 0 1 2 3 1 4 3 2 1 4 2; the 2s are loopy now
+        assert(cells.join(' ') === '0 1 ∞{1} 3 1 4 3 ∞{1} 1 4 ∞{1}', `the grid reads ${cells.join(' ')}`);
+        const solve = p2.locator('#answers section.answer[data-index="2"]');
+        const sg = (await solve.locator('dl.facts').textContent()).replace(/\s+/g, ' ');
+        assert(/sg\s*∞\{1\}/.test(sg), `the solve's card reads ${JSON.stringify(sg)}`);
+        // kayles(4)'s moves: kayles(2) has value 2
+        const four = p2.locator('#answers section.answer[data-index="3"]');
+        await four.locator('button.all-moves').click();
+        await four.locator('ul.option-moves li').first().waitFor({ timeout: 15000 });
+        const opts = (await four.locator('ul.option-moves').textContent()).replace(/\s+/g, ' ');
+        assert(/sg ∞\{1\}/.test(opts) && !/object|undefined|NaN/.test(opts), `the moves read ${JSON.stringify(opts.slice(0, 300))}`);
+        return `grid ${cells.join(' ')}; the solve and its moves show ∞{1}`;
+    } finally {
+        await p2.close();
+        await context.unroute(isWorker, serve);
+    }
 });
 
 // (g) and the page threw nothing, asked nothing of another origin (checked after every check too).
