@@ -627,12 +627,27 @@ const w2game = [
     '}',
 ].join('\n');
 await check('the editor\'s braces: typing {, Enter, the lines, } leaves no stray }', async () => {
-    // typeProgram types each line as a user does and fails when the editor holds other text
-    await typeProgram(page, `${w2game}\ntable w2(0..3, 0..3);\n`);
+    // as a user types: the editor closes '{' by itself, Enter moves that '}' down a line, and
+    // the '}' typed at the end must take its place (typeProgram would remove it at once)
+    await page.locator('#editor .cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    const lines = w2game.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        if (i > 0) {
+            if (await page.locator('.cm-tooltip-autocomplete').count()) await page.keyboard.press('Escape');
+            await page.keyboard.press('Enter');
+        }
+        await page.keyboard.type(lines[i]);
+    }
     const t = await editorText(page);
     const opens = (t.match(/\{/g) || []).length, closes = (t.match(/\}/g) || []).length;
-    assert(opens === closes, `the editor holds ${opens} '{' and ${closes} '}'`);
-    return `${t.split('\n').length} lines, ${opens} pair of braces`;
+    assert(opens === closes, `the editor holds ${opens} '{' and ${closes} '}': ${JSON.stringify(t)}`);
+    const flat = t.split('\n').map((l) => l.trim()).join('\n');
+    assertSameText(flat, lines.map((l) => l.trim()).join('\n'), 'the editor\'s text (indentation aside)', 'the lines typed');
+    // and the same by typeProgram, which checks the text exactly
+    await typeProgram(page, `${w2game}\ntable w2(0..3, 0..3);\n`);
+    return `${lines.length} lines, ${opens} pair of braces`;
 });
 
 await check('a dot answer holds an svg drawn by Graphviz in the page, and its DOT text downloads as the command writes it', async () => {
