@@ -129,12 +129,17 @@ extern void grundy_js_progress(int index, const char *label, double done, double
  * built in the module and copied to the page; its card shows that text. */
 #define JSON_MAX_VALUES 4194304.0
 
-static int json_wanted(const gr_rquery *q) {
-    if (q->kind != Q_TABLE || q->vertex_list) return 1;
+/* A table's (or a plot's) count of values. */
+static double table_values(const gr_rquery *q) {
     double n = 1;
     for (int k = 0; k < q->ncoords; k++)
         if (q->varies[k]) n *= (double)(q->hi[k] - q->lo[k]) + 1.0;
-    return n <= JSON_MAX_VALUES;
+    return n;
+}
+
+static int json_wanted(const gr_rquery *q) {
+    if (q->kind != Q_TABLE || q->vertex_list) return 1;
+    return table_values(q) <= JSON_MAX_VALUES;
 }
 
 /* Seconds between progress lines (the first comes as long after the query starts). */
@@ -259,7 +264,9 @@ static int run_program(run_state *r) {
         FILE *outs[3] = { r->out.f, NULL, json_wanted(&r->mod.queries[i]) ? r->json.f : NULL };
         r->query_runs++;
         if (gr_run_query_formats(c, &r->mod, i, outs, i > 0)) status = GR_EXIT_REFUTED;
-        if (r->mod.queries[i].kind == Q_PLOT && outs[2]) plot_table(r, i);
+        /* (a plot past the JSON bound is drawn from a table the page asks for, or not at all) */
+        if (r->mod.queries[i].kind == Q_PLOT && outs[2] && table_values(&r->mod.queries[i]) <= JSON_MAX_VALUES)
+            plot_table(r, i);
         send_answer(r, 1);
         r->cur = -1;
     }
