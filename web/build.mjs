@@ -1,7 +1,8 @@
 // build.mjs: bundles the page for the web build (web/CMakeLists.txt runs it).
 //   node web/build.mjs --out DIR --modules NODE_MODULES_DIR --examples EXAMPLES_DIR
 // Bundles web/src/app.js (with worker.js's client, client.js, and CodeMirror from
-// NODE_MODULES_DIR) into DIR/app.js, copies index.html and style.css, and writes
+// NODE_MODULES_DIR) into DIR/app.js and web/src/viz.js (Graphviz, @viz-js/viz) into
+// DIR/viz.js, which the page imports when it first draws a dot answer; copies index.html and style.css, and writes
 // DIR/examples.json ([{name, text}] from EXAMPLES_DIR/*.game) for the examples menu.
 // It writes only into DIR (node_modules live in the build folder, never in the sources), and
 // the page it makes loads nothing from another origin: no CDN, no web fonts.
@@ -33,9 +34,7 @@ mkdirSync(out, { recursive: true });
 const require = createRequire(join(modules, 'noop.js'));
 const esbuild = require('esbuild');
 
-await esbuild.build({
-  entryPoints: [join(here, 'src', 'app.js')],
-  outfile: join(out, 'app.js'),
+const common = {
   bundle: true,
   minify: true,
   format: 'esm',
@@ -44,7 +43,10 @@ await esbuild.build({
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-});
+};
+// the page; Graphviz (./viz.js) stays a file of its own, imported when a dot answer is drawn
+await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'app.js')], outfile: join(out, 'app.js'), external: ['./viz.js'] });
+await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'viz.js')], outfile: join(out, 'viz.js') });
 
 for (const f of ['index.html', 'style.css']) copyFileSync(join(here, f), join(out, f));
 
@@ -54,4 +56,4 @@ const list = readdirSync(examples)
   .sort()
   .map((f) => ({ name: f.replace(/\.game$/, ''), text: readFileSync(join(examples, f), 'utf8') }));
 writeFileSync(join(out, 'examples.json'), JSON.stringify(list));
-console.log(`build.mjs: wrote ${join(out, 'app.js')}, index.html, style.css, examples.json (${list.length} examples)`);
+console.log(`build.mjs: wrote ${join(out, 'app.js')}, viz.js, index.html, style.css, examples.json (${list.length} examples)`);

@@ -1,10 +1,11 @@
 // answers.js: the answers other than tables: solve (winning moves as links that solve the
 // position they lead to, and a "Play this" button), check (status, period, preperiod and the
 // research columns), quotient (presentation, P set, pretending function), census (a sortable
-// table), options (a list), plot and dot (their files cannot leave the engine: what was
-// written, and for a plot the same table drawn here).
-import { el, facts, errorText } from './dom.js';
-import { renderTable, isP } from './tables.js';
+// table), options (a list), plot and dot (their files are the command's: a plot's table drawn
+// here, a dot graph drawn by Graphviz in the page with its DOT text to download).
+import { el, facts, errorText, saveFile } from './dom.js';
+import { renderTable, isP, valueText } from './tables.js';
+import { pageWords } from './words.js';
 
 const OUTCOME_TEXT = { P: 'P (the player to move loses)', N: 'N (the player to move wins)', D: 'D (a draw: optimal play never ends)' };
 
@@ -39,7 +40,7 @@ export function renderSolve(obj, box, ctx) {
     view.append(el('p', { class: 'position' }, el('code', {}, `${convPrefix(o.convention)}${o.position}`)));
     view.append(facts([
       ['outcome', OUTCOME_TEXT[o.outcome] || o.outcome, `outcome o-${o.outcome}`],
-      ['sg', o.sg],
+      ['sg', o.sg === undefined ? undefined : valueText(o.sg)],
       ['remoteness', o.remoteness === null && o.outcome !== 'D' ? 'not computed (too large)' : o.remoteness],
     ]));
     const moves = o.winning_moves || [];
@@ -69,7 +70,7 @@ export function renderSolve(obj, box, ctx) {
             const a = el('a', { href: '#', class: 'move', title: 'solve this position' }, x.position);
             a.addEventListener('click', (ev) => { ev.preventDefault(); follow(x.position, o.convention); });
             return el('li', { class: x.outcome === 'P' ? 'p' : undefined }, '→ ', a, ' ', el('span', { class: `outcome o-${x.outcome}` }, x.outcome),
-              x.sg !== null && x.sg !== undefined ? el('span', { class: 'value' }, ` sg ${x.sg}`) : '');
+              x.sg !== null && x.sg !== undefined ? el('span', { class: 'value' }, ` sg ${valueText(x.sg)}`) : '');
           })));
       } catch (e) {
         allBox.replaceChildren(el('p', { class: 'error' }, errorText(e)));
@@ -99,9 +100,18 @@ export function renderSolve(obj, box, ctx) {
 
 const RESEARCH = ['largest', 'largest_at', 'rare_mask', 'rare_heap_parity', 'rare_count', 'last_rare'];
 
-function counterexampleText(c) {
+/* A counterexample's fields as the page reads them (the JSON's names are for programs):
+ * sg_n_plus_p = 2 reads sg(n + 2) = 2 for `check s period 2`. */
+const FIELD_LABELS = { lhs: 'left side', rhs: 'right side', sg: 'sg(n)', sg_n_plus_p: 'sg(n + p)', n: 'n', p: 'p' };
+export function fieldLabel(k, o = {}) {
+  const period = /\bperiod (\d+)/.exec(o.claim || '');
+  if (k === 'sg_n_plus_p' && period) return `sg(n + ${period[1]})`;
+  return FIELD_LABELS[k] || String(k).replace(/_/g, ' ');
+}
+
+function counterexampleText(c, o) {
   if (!c) return null;
-  return Object.entries(c).map(([k, v]) => `${k} = ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ');
+  return Object.entries(c).map(([k, v]) => `${fieldLabel(k, o)} = ${typeof v === 'object' && v !== null ? valueText(v) : v}`).join(', ');
 }
 
 function rareMask(v) {
@@ -118,8 +128,10 @@ export function renderCheck(objs, box) {
       o.saltus ? `, saltus ${o.saltus}` : ''));
     box.append(facts([
       ['checked to', o.checked_to],
-      ['counterexample', counterexampleText(o.counterexample)],
-      ['theorem', o.theorem],
+      ['counterexample', counterexampleText(o.counterexample, o)],
+      // the JSON's "theorem" is a theorem only where a period was proved; a refuted check says
+      // where it failed, a formula check or one without a proof what it did
+      [o.status === 'proved' ? 'theorem' : o.status === 'refuted' ? 'found' : 'note', o.theorem],
     ]));
     if (RESEARCH.some((k) => k in o)) {
       box.append(el('p', { class: 'sub' }, 'research columns (the published tables\' largest value and rare heaps):'));
@@ -212,13 +224,16 @@ export function renderQuotient(o, box, text) {
 
 // ---- census ----
 
-function membersText(ms) {
+function memberText(m) {
+  if (typeof m !== 'object' || m === null) return String(m);
+  const code = m.code ?? m.member ?? JSON.stringify(m);
+  return m.period !== null && m.period !== undefined ? `${code} (${m.preperiod}+${m.period})` : code;
+}
+
+/* The members as a list that wraps between members, never inside one. */
+function membersNode(ms) {
   if (!Array.isArray(ms)) return ms === undefined ? '' : String(ms);
-  return ms.map((m) => {
-    if (typeof m !== 'object' || m === null) return String(m);
-    const code = m.code ?? m.member ?? JSON.stringify(m);
-    return m.period !== null && m.period !== undefined ? `${code} (${m.preperiod}+${m.period})` : code;
-  }).join('  ');
+  return ms.map((m, k) => [k ? ' ' : '', el('span', { class: 'member' }, memberText(m))]).flat();
 }
 
 export function renderCensus(objs, box) {
@@ -236,17 +251,24 @@ export function renderCensus(objs, box) {
   const nm = objs.reduce((a, o) => a + (Array.isArray(o.members) ? o.members.length : 0), 0);
   box.append(el('p', { class: 'summary' },
     `${misere ? 'misère ' : ''}census: ${nm} members in ${objs.length} classes${misere ? '' : ' (members written code (preperiod+period))'}; click a heading to sort`));
+  // the members after the class's period, before the research columns, so they are seen
+  // without scrolling the table sideways
+  const at = Math.min(cols.length, Math.max(cols.indexOf('preperiod'), cols.indexOf('status')) + 1);
+  const order = [...cols.slice(0, at), 'members', ...cols.slice(at)];
   const table = el('table', { class: 'census sortable' });
-  table.append(el('thead', {}, el('tr', {}, [...cols, 'members'].map((c) => el('th', { dataset: { key: c } }, c.replace(/_/g, ' '))))));
+  table.append(el('thead', {}, el('tr', {}, order.map((c) => el('th', { dataset: { key: c } }, c.replace(/_/g, ' '))))));
   const body = el('tbody');
   for (const o of objs) {
     const tr = el('tr', { dataset: { status: o.status } });
-    for (const c of cols) {
+    for (const c of order) {
+      if (c === 'members') {
+        tr.append(el('td', { class: 'members', dataset: { sort: Array.isArray(o.members) ? o.members.length : '' } }, membersNode(o.members)));
+        continue;
+      }
       const v = o[c];
       tr.append(el('td', { class: c === 'status' ? `status status-${v}` : c, dataset: { sort: typeof v === 'number' ? v : v ?? '' } },
         v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)));
     }
-    tr.append(el('td', { class: 'members' }, membersText(o.members)));
     body.append(tr);
   }
   table.append(body);
@@ -297,7 +319,7 @@ export function renderOptions(o, box) {
     const p = x.outcome === 'P';
     list.append(el('li', { class: p ? 'p' : undefined, dataset: { outcome: x.outcome } },
       '→ ', el('code', {}, x.position),
-      el('span', { class: 'value' }, x.sg !== null && x.sg !== undefined ? `sg ${x.sg}` : ''),
+      el('span', { class: 'value' }, x.sg !== null && x.sg !== undefined ? `sg ${valueText(x.sg)}` : ''),
       el('span', { class: `outcome o-${x.outcome}` }, x.outcome),
       p ? el('span', { class: 'winning' }, 'winning move') : ''));
   }
@@ -306,22 +328,38 @@ export function renderOptions(o, box) {
 
 // ---- plot, dot ----
 
+/* A plot: the picture the PNG would hold, drawn here from its table (the run sends the table
+ * with the plot's answer, so it is drawn at once; asked of the engine only when it did not). A
+ * dot: its graph drawn by Graphviz (viz.js) as an <svg>, and its DOT text to download. */
 export function renderFile(q, o, box, ctx) {
+  const drawn = q.kind === 'plot' ? 'drawn below; the file is the command\'s' : 'drawn below; download it here';
   box.append(facts([
-    ['file', o.file && `${o.file} (written inside the engine; the page draws it below)`],
+    ['file', o.file && `${o.file} (${drawn})`],
     ['kind', o.kind], ['size', o.width && `${o.width} x ${o.height}`],
     ['positions', o.positions], ['moves', o.moves], ['winning moves', o.winning_moves],
   ]));
-  if (q.kind !== 'plot') { box.append(el('pre', { class: 'text' }, q.output || '')); return; }
-  // a plot: the same table, asked of the engine and drawn by the page
-  const tableQuery = q.text.replace(/^\s*plot\b/, 'table').replace(/\s+to\s+"(?:[^"\\]|\\.)*"\s*;?\s*$/, '');
-  const holder = el('div', { class: 'plot-table' }, el('p', { class: 'note' }, `drawing ${tableQuery} ...`));
+  if (q.kind === 'dot') { renderDot(q, o, box); return; }
+  const holder = el('div', { class: 'plot-table' });
   box.append(holder);
+  if (q.table) { renderTable(q.table, holder, q); return; }
+  const tableQuery = q.text.replace(/^\s*plot\b/, 'table').replace(/\s+to\s+"(?:[^"\\]|\\.)*"\s*;?\s*$/, '');
+  holder.append(el('p', { class: 'note' }, `drawing ${tableQuery} ...`));
   ctx.client.query(ctx.source, tableQuery, 'json').then((r) => {
     holder.replaceChildren();
-    if (!r.ok) { holder.append(el('p', { class: 'error' }, r.error)); return; }
-    renderTable(jsonLines(r.output)[0], holder);
+    if (!r.ok) { holder.append(el('p', { class: 'error' }, pageWords(r.error))); return; }
+    renderTable(jsonLines(r.output)[0], holder, q);
   }).catch((e) => holder.replaceChildren(el('p', { class: 'error' }, errorText(e))));
+}
+
+function renderDot(q, o, box) {
+  const dot = q.files && q.files[o.file];
+  if (typeof dot !== 'string') { box.append(el('pre', { class: 'text' }, pageWords(q.output) || '')); return; }
+  const save = el('button', { type: 'button', class: 'download-dot', title: `the graph as DOT text (${o.file})` }, `Download ${o.file}`);
+  save.addEventListener('click', () => saveFile(o.file.replace(/^.*\//, ''), dot, 'text/vnd.graphviz'));
+  const graph = el('div', { class: 'dot-graph' }, el('p', { class: 'note' }, 'drawing the graph ...'));
+  box.append(el('div', { class: 'actions' }, save), graph);
+  import('./viz.js').then((m) => m.dotToSvg(dot)).then((svg) => graph.replaceChildren(svg))
+    .catch((e) => graph.replaceChildren(el('p', { class: 'error' }, `Graphviz could not draw it: ${errorText(e)}`)));
 }
 
 export { isP };

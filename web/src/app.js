@@ -14,6 +14,7 @@ import { createEditor } from './editor.js';
 import { renderQuery, renderRunning, renderRunEnd } from './render.js';
 import { createPlay } from './play.js';
 import { readHash, share } from './share.js';
+import { pageWords } from './words.js';
 
 const DEFAULT_PROGRAM = `# Rule sets and queries; Ctrl-Enter runs. The classic games need no definition.
 game s134 = subtract {1, 3, 4};     # take 1, 3 or 4 tokens
@@ -48,9 +49,35 @@ function startClock() {
   return () => { clearInterval(timer); elapsedEl.textContent = `${((performance.now() - t0) / 1000).toFixed(2)} s`; };
 }
 
-const limits = () => ({
-  maxTime: Math.max(1, Number($('max-time').value) || 60),
-  maxMemory: Math.max(16, Number($('max-memory').value) || 1024),
+/* The settings, each checked: a whole number of seconds from 1, MiB from 16, a check bound
+ * from 1 (or empty: the default). A bad one is refused where it is typed, with a message
+ * (settingsError); limits() is then null and nothing runs. */
+const SETTINGS = [
+  { id: 'max-time', name: 'time', min: 1, unit: 'seconds', optional: false },
+  { id: 'max-memory', name: 'memory', min: 16, unit: 'MiB', optional: false },
+  { id: 'check-to', name: 'check to', min: 1, unit: 'heaps', optional: true },
+];
+function settingsError() {
+  for (const s of SETTINGS) {
+    const input = $(s.id), raw = input.value.trim();
+    const v = Number(raw);
+    // (a number input reads '' for text it cannot parse: validity says it was typed)
+    const bad = raw === '' ? !s.optional || input.validity.badInput : !Number.isInteger(v) || v < s.min;
+    input.setAttribute('aria-invalid', bad ? 'true' : 'false');
+    if (bad) return `${s.name} must be a whole number of ${s.unit}, at least ${s.min}${raw === '' ? '' : ` (not ${raw})`}`;
+  }
+  return null;
+}
+function showSettingsError() {
+  const msg = settingsError(), box = $('settings-error');
+  box.textContent = msg || '';
+  box.hidden = !msg;
+  return msg;
+}
+const limits = () => (showSettingsError() ? null : {
+  maxTime: Number($('max-time').value),
+  maxMemory: Number($('max-memory').value),
+  to: Number($('check-to').value) || 0,
 });
 
 /* A located error in standard error when the run gave none (an error met while a query ran). */
@@ -64,6 +91,8 @@ let current = null;      // the run going on: {finished answers, the running que
 
 async function run() {
   if (running) stop();
+  const settings = limits();
+  if (!settings) { setStatus('refused'); $('settings-error').scrollIntoView({ block: 'nearest' }); return; }
   const source = editor.getText();
   const id = ++runId;
   running = true;
@@ -86,8 +115,8 @@ async function run() {
       if (cur.running && cur.running.index === a.index) { cur.running.view.remove(); cur.running = null; }
       if (!a.finished) { cur.partial = a; return; }   // cut by a failure: shown when the run ends
       cur.finished.push(a);
-      outputEl.textContent += a.output;
-      renderQuery({ ...meta(a.index), output: a.output, json: a.json }, ctx, answersEl);
+      outputEl.textContent += pageWords(a.output);
+      renderQuery({ ...meta(a.index), output: a.output, json: a.json, table: a.table, files: a.files }, ctx, answersEl);
     },
     onProgress: (p) => {
       if (id !== runId) return;
@@ -99,7 +128,7 @@ async function run() {
   let r;
   try {
     await client.ready;
-    r = await client.run(source, limits(), handlers);
+    r = await client.run(source, settings, handlers);
   } catch (e) {
     if (id !== runId) return;           // stopped: stop() has said so already
     stopClock();
@@ -117,7 +146,7 @@ async function run() {
   running = false;
   current = null;
   stopBtn.disabled = true;
-  outputEl.textContent = r.exit >= 2 ? (r.stdout || '') + (r.stderr || '') : r.stdout || '';
+  outputEl.textContent = pageWords(r.exit >= 2 ? (r.stdout || '') + (r.stderr || '') : r.stdout || '');
   editor.showDiagnostic(diagnosticOf(r));
   if (cur.partial && cur.partial.output) renderQuery({ ...meta(cur.partial.index), output: cur.partial.output, json: null }, ctx, answersEl);
   renderRunEnd(answersEl, r);
@@ -135,7 +164,7 @@ function stop() {
   clearInterval(timer);
   if (current) {
     current.running?.view.stopped();
-    outputEl.textContent = current.finished.map((a) => a.output).join('');
+    outputEl.textContent = pageWords(current.finished.map((a) => a.output).join(''));
     current = null;
   }
   setStatus('stopped');
@@ -177,12 +206,15 @@ examplesEl.addEventListener('change', () => {
   if (o && o.dataset.text !== undefined) { editor.setText(o.dataset.text); editor.focus(); }
 });
 
-// limits remembered between visits
-for (const id of ['max-time', 'max-memory']) {
+// settings remembered between visits (only valid ones), checked as they are typed
+for (const { id } of SETTINGS) {
   const saved = localStorage.getItem(`grundy.${id}`);
-  if (saved) $(id).value = saved;
-  $(id).addEventListener('change', () => localStorage.setItem(`grundy.${id}`, $(id).value));
+  if (saved !== null) $(id).value = saved;
+  const check = () => { if (!showSettingsError()) localStorage.setItem(`grundy.${id}`, $(id).value); };
+  $(id).addEventListener('change', check);
+  $(id).addEventListener('input', check);
 }
+showSettingsError();
 
 // a pasted link in the same tab: load it (and run it when it says so)
 window.addEventListener('hashchange', () => {

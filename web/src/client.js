@@ -10,6 +10,7 @@
  *   const t = await g.query(source, 'options kayles(7)', 'json');
  *   // t = {ok: true, output} | {ok: false, error: 'query:1:9: error: ...', line, column}
  *   const csv = await g.runFormat(source, 2, 'csv');                 // the text, as --query 2 --format csv
+ *   const m = await g.options(source, 'kayles(9)', 'normal', {offset: 0, limit: 50});  // play's moves, a slice
  *   g.stop();   // ends the running call now: a pending promise rejects with {stopped: true}
  *
  * A run computes each query once (its text and its JSON from one computation) and the worker
@@ -123,6 +124,12 @@ export class GrundyClient {
   // One query against the program's definitions (a position to solve, options, a table).
   async query(source, text, format = 'text', settings = this.settings) {
     return this._request({ op: 'query', source, text, format, settings });
+  }
+
+  // A slice of a position's moves (play): {ok, position, convention, count, offset, options,
+  // firstP, firstD, found} (worker.js's optionsSlice); the worker keeps the last position's.
+  async options(source, position, convention = 'normal', { offset = 0, limit = 50, find } = {}, settings = this.settings) {
+    return this._request({ op: 'options', source, position, convention, offset, limit, find, settings });
   }
 
   // One of the program's own queries (1-based, in file order) in 'csv', 'json' or 'text':

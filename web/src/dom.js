@@ -1,5 +1,6 @@
 // dom.js: small helpers to build elements without a framework, and to save a file from the
 // page (a blob: URL, same origin: nothing leaves the machine).
+import { pageWords } from './words.js';
 
 /* el('td', {class: 'p', dataset: {n: 3}}, 'text', child, ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -41,5 +42,5 @@ export function facts(pairs, cls = 'facts') {
 /* The words of a failure: an Error, the client's {stopped: true} or {error}, or anything. */
 export function errorText(e) {
   if (e && e.stopped) return 'stopped';
-  return String((e && (e.message || e.error)) || e);
+  return pageWords(String((e && (e.message || e.error)) || e));
 }

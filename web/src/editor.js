@@ -81,6 +81,29 @@ export function diagnosticRange(doc, d) {
   return { from: ln.from + a, to: ln.from + b };
 }
 
+/* Typing '}' where the editor already closed the block: closeBrackets put a '}' after '{', and
+ * Enter moved it to a line of its own below, where typing over it no longer works; so a '}'
+ * typed when the program's braces are balanced and the next thing after the cursor (past
+ * blanks and line ends) is a '}' takes the place of that one, rather than leaving a stray '}'. */
+function braceCount(text) {
+  let n = 0;
+  // braces in comments and strings do not count
+  for (const line of text.split('\n')) {
+    const code = line.replace(/"(?:[^"\\]|\\.)*"?/g, '').replace(/(#|\/\/).*$/, '');
+    for (const ch of code) n += ch === '{' ? 1 : ch === '}' ? -1 : 0;
+  }
+  return n;
+}
+const closeBraceOver = EditorView.inputHandler.of((view, from, to, text) => {
+  if (text !== '}' || from !== to || view.state.selection.ranges.length !== 1) return false;
+  const doc = view.state.doc;
+  const ahead = /^[ \t\r\n]*\}/.exec(doc.sliceString(from, Math.min(doc.length, from + 400)));
+  if (!ahead || braceCount(doc.toString()) > 0) return false;
+  const end = from + ahead[0].length;   // just past the '}' already there
+  view.dispatch({ changes: { from, to: end, insert: '}' }, selection: { anchor: from + 1 }, userEvent: 'input.type' });
+  return true;
+});
+
 export function createEditor(parent, { doc = '', onRun, onChange } = {}) {
   const runKeys = Prec.highest(keymap.of([
     { key: 'Mod-Enter', run: () => { onRun && onRun(); return true; } },
@@ -91,7 +114,7 @@ export function createEditor(parent, { doc = '', onRun, onChange } = {}) {
     state: EditorState.create({
       doc,
       extensions: [
-        runKeys,
+        runKeys, closeBraceOver,
         lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(), drawSelection(),
         indentOnInput(), bracketMatching(), closeBrackets(), highlightActiveLine(), highlightSelectionMatches(),
         gameLanguage, syntaxHighlighting(highlight), EditorView.lineWrapping,

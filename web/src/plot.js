@@ -1,25 +1,24 @@
 // plot.js: canvas drawings of tables: a value plot of a 1-D table (points joined by a thin
 // line, P positions red, axes with ticks; past one point per two pixels, dots only, set in an
 // image of the canvas at once), a strip of outcome cells, and the heatmap of a 2-D
-// table (a colour per value, P black) drawn a pixel block per cell into an ImageData, so
-// 500 x 500 cells draw at once. Canvases are sized in CSS pixels and scaled by the device
+// table (a colour per value, P black; y up, as the PNG) drawn a pixel block per cell into an
+// ImageData, so 500 x 500 cells draw at once. The colours are the PNG's (src/query/plot.c). Canvases are sized in CSS pixels and scaled by the device
 // pixel ratio so lines stay sharp.
 
-const OUTCOME_COLOUR = { P: [20, 20, 20], N: [205, 220, 235], D: [240, 170, 40] };
-
-/* The colour of an SG value: 0 (a P position) black; others along a light-to-deep ramp
- * (yellow, orange, red, purple, blue) scaled to the largest value, so the diagonals of
- * Wythoff and the bands of E&D read at a glance. */
-const RAMP = [[255, 240, 150], [253, 174, 97], [215, 48, 39], [150, 40, 140], [49, 54, 149], [20, 120, 180]];
+/* One palette with the PNG of `plot` (src/query/plot.c: GR_PLOT_P/N/D, gr_plot_sg_colour,
+ * GR_PLOT_POINT_P/N): outcomes P navy, N pale blue, D amber; SG value 0 black, others along
+ * yellow, green, teal, blue scaled to the largest value; no value (-, a loopy value) white. */
+export const OUTCOME_COLOUR = { P: [0x1b, 0x25, 0x40], N: [0xe3, 0xe9, 0xf2], D: [0xf0, 0xa8, 0x30] };
+export const POINT_P = [0xd6, 0x27, 0x28], POINT_N = [0x2f, 0x6d, 0xb5];
+const STOPS = [[253, 231, 37], [94, 201, 98], [33, 145, 140], [59, 82, 139]];
 export function valueColour(v, max) {
   if (Array.isArray(v)) v = v[0];   // a genus: by its normal-play value
-  if (v === null || v === undefined) return [200, 200, 200];
-  if (typeof v === 'string') return OUTCOME_COLOUR[v] || [200, 200, 200];
-  if (v === 0) return [0, 0, 0];
-  const f = max <= 1 ? 0 : (v - 1) / (max - 1);
-  const x = Math.min(Math.max(f, 0), 1) * (RAMP.length - 1);
-  const i = Math.min(Math.floor(x), RAMP.length - 2), u = x - i;
-  return RAMP[i].map((c, k) => Math.round(c + (RAMP[i + 1][k] - c) * u));
+  if (typeof v === 'string') return OUTCOME_COLOUR[v] || [255, 255, 255];
+  if (typeof v !== 'number') return [255, 255, 255];
+  if (v <= 0) return [0, 0, 0];
+  const t = max > 1 ? (v - 1) / (max - 1) : 0, x = Math.min(Math.max(t, 0), 1) * 3;
+  const k = x >= 3 ? 2 : Math.floor(x), u = x - k;
+  return STOPS[k].map((c, i) => Math.round(c + (STOPS[k + 1][i] - c) * u));
 }
 export const css = (rgb) => `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
 
@@ -35,7 +34,7 @@ function setup(canvas, w, h) {
 }
 
 /* Round tick steps: 1, 2, 5 times a power of ten, about `want` ticks over [lo, hi]. */
-function ticks(lo, hi, want) {
+export function ticks(lo, hi, want) {
   const span = Math.max(hi - lo, 1);
   const raw = span / want, p = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || raw;
@@ -70,8 +69,9 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
   }
   g.textAlign = 'center';
   g.textBaseline = 'top';
-  for (const x of ticks(x0, x1, 8)) {
-    if (x !== Math.floor(x)) continue;
+  const xticks = ticks(x0, x1, Math.max(2, Math.min(8, Math.floor(pw / 60)))).filter((x) => x === Math.floor(x));
+  canvas.dataset.xticks = xticks.join(',');
+  for (const x of xticks) {
     g.beginPath(); g.moveTo(sx(x) + 0.5, m.t + ph); g.lineTo(sx(x) + 0.5, m.t + ph + 4); g.strokeStyle = '#666'; g.stroke();
     g.fillText(String(x), sx(x), m.t + ph + 6);
   }
@@ -100,7 +100,7 @@ export function drawValuePlot(canvas, xs, ys, isP, { width = 640, height = 240, 
     for (let pass = 0; pass < 2; pass++)   // P positions drawn last, on top
       for (let i = 0; i < xs.length; i++) {
         if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
-        g.fillStyle = pass ? '#dc2626' : '#2563eb';
+        g.fillStyle = css(pass ? POINT_P : POINT_N);
         g.beginPath(); g.arc(sx(xs[i]), sy(ys[i]), r, 0, 2 * Math.PI); g.fill();
       }
   }
@@ -115,7 +115,7 @@ function drawDots(g, canvas, width, xs, ys, isP, sx, sy) {
   const img = new ImageData(W, H), px = img.data;
   const side = Math.max(1, Math.round(2 * dpr));
   for (let pass = 0; pass < 2; pass++) {
-    const [cr, cg, cb] = pass ? [220, 38, 38] : [37, 99, 235];
+    const [cr, cg, cb] = pass ? POINT_P : POINT_N;
     for (let i = 0; i < xs.length; i++) {
       if (typeof ys[i] !== 'number' || !!isP[i] !== (pass === 1)) continue;
       const x = Math.round((sx(xs[i]) - 1) * dpr), y = Math.round((sy(ys[i]) - 1) * dpr);
@@ -155,9 +155,10 @@ export function drawStrip(canvas, values, { width = 640, cell } = {}) {
 }
 
 /* The heatmap of a 2-D table: values[i][j] is the position (x0 + i, y0 + j), isP(v) says
- * which cells are P positions (black); x runs across
- * from the left, y down from the top, each cell `cell` CSS pixels square with no margin, so
- * a cell's place in the canvas is ((x - x0) * cell, (y - y0) * cell). */
+ * which cells are P positions; x runs across from the left and y up from the bottom, as the
+ * PNG of `plot` draws it, each cell `cell` CSS pixels square with no margin, so a cell's place
+ * in the canvas is ((x - x0) * cell, (ny - 1 - (y - y0)) * cell). Outcome tables in the
+ * outcome colours, values by the palette (P black). */
 export function drawHeatmap(canvas, values, { maxWidth = 600, isP = (v) => v === 0 || v === 'P' } = {}) {
   const nx = values.length, ny = nx ? values[0].length : 0;
   const cell = Math.max(1, Math.min(24, Math.floor(maxWidth / Math.max(nx, ny, 1))));
@@ -178,16 +179,25 @@ export function drawHeatmap(canvas, values, { maxWidth = 600, isP = (v) => v ===
   const cd = cell * dpr;
   for (let i = 0; i < nx; i++)
     for (let j = 0; j < ny; j++) {
-      // P cells black whatever the kind (misere genus, remoteness); the rest by value
+      // P cells black whatever the kind (misere genus, remoteness); outcomes by their colours
       const v = values[i][j], x = Array.isArray(v) ? v[0] : v;
-      const [r, gg, b] = isP(v) ? [0, 0, 0] : valueColour(x === 0 ? 1 : x, max);
-      for (let py = j * cd; py < (j + 1) * cd; py++) {
+      const [r, gg, b] = typeof v === 'string' ? valueColour(v, max) : isP(v) ? [0, 0, 0] : valueColour(x === 0 ? 1 : x, max);
+      const row = ny - 1 - j;
+      for (let py = row * cd; py < (row + 1) * cd; py++) {
         let o = (py * W * dpr + i * cd) * 4;
         for (let px = 0; px < cd; px++, o += 4) { img.data[o] = r; img.data[o + 1] = gg; img.data[o + 2] = b; img.data[o + 3] = 255; }
       }
     }
   g.putImageData(img, 0, 0);
   return { cell, nx, ny, max };
+}
+
+/* The heatmap's ticks along one axis (coordinates lo..lo+n-1, `cell` pixels each): about one a
+ * 70 pixels, as the PNG's, at round numbers; [{value, at}] with `at` the pixel of the cell's
+ * middle from the axis's start (the left, or the bottom). */
+export function axisTicks(lo, n, cell) {
+  const want = Math.max(2, Math.floor((n * cell) / 70));
+  return ticks(lo, lo + n - 1, want).filter((t) => t === Math.floor(t)).map((t) => ({ value: t, at: (t - lo + 0.5) * cell }));
 }
 
 /* A colour bar for the heatmap's legend: 0 (P) black, then the ramp up to max. */

@@ -5,6 +5,7 @@
 // has a <section class="running"> (not an .answer) with its progress line, replaced by its
 // answer when it ends, or marked stopped.
 import { el, saveFile, errorText } from './dom.js';
+import { pageWords } from './words.js';
 import { renderTable } from './tables.js';
 import { renderSolve, renderCheck, renderQuotient, renderCensus, renderOptions, renderFile } from './answers.js';
 
@@ -17,7 +18,7 @@ export function renderRunEnd(container, run) {
   if (!run.queries || !run.queries.length) {
     if (run.status !== 'error') container.append(el('p', { class: 'empty' }, 'No queries in the program.'));
   }
-  if (run.exit >= 2 && run.stderr) container.append(el('pre', { class: 'run-error' }, run.stderr));
+  if (run.exit >= 2 && run.stderr) container.append(el('pre', { class: 'run-error' }, pageWords(run.stderr)));
 }
 
 /* The query that runs (q: {index, text, kind}): its place in #answers with a progress line;
@@ -96,20 +97,20 @@ export function renderQuery(q, ctx, container) {
   if (running) running.before(section); else container.append(section);
   const objs = q.json || [];
   try {
-    if (!objs.length) body.append(el('pre', { class: 'text' }, q.output || '(no answer)'));
-    else if (q.kind === 'table') renderTable(objs[0], body);
+    if (!objs.length) body.append(el('pre', { class: 'text' }, pageWords(q.output) || '(no answer)'));
+    else if (q.kind === 'table') renderTable(objs[0], body, q);
     else if (q.kind === 'solve') renderSolve(objs[0], body, ctx);
     else if (q.kind === 'check') renderCheck(objs, body);
     else if (q.kind === 'quotient') renderQuotient(objs[0], body, q.output || '');
     else if (q.kind === 'census') renderCensus(objs, body);
     else if (q.kind === 'options') renderOptions(objs[0], body);
     else if (q.kind === 'plot' || q.kind === 'dot') renderFile(q, objs[0], body, ctx);
-    else body.append(el('pre', { class: 'text' }, q.output || ''));
+    else body.append(el('pre', { class: 'text' }, pageWords(q.output) || ''));
   } catch (e) {
     // a shape this page does not know: the text is always right
     console.error(e);
-    body.append(el('pre', { class: 'text' }, q.output || ''));
+    body.append(el('pre', { class: 'text' }, pageWords(q.output) || ''));
   }
   if (objs.length && q.output)
-    section.append(el('details', { class: 'text-output' }, el('summary', {}, 'text'), el('pre', {}, q.output)));
+    section.append(el('details', { class: 'text-output' }, el('summary', {}, 'text'), el('pre', {}, pageWords(q.output))));
 }

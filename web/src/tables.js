@@ -3,7 +3,7 @@
 // heatmap with a hover tooltip `(x, y): VALUE`. Kinds: sg, outcome, remoteness, genus, and
 // anyleaf values (null at a leaf); any convention.
 import { el } from './dom.js';
-import { drawValuePlot, drawStrip, drawHeatmap, drawColourBar } from './plot.js';
+import { drawValuePlot, drawStrip, drawHeatmap, drawColourBar, axisTicks } from './plot.js';
 
 const GRID_MAX = 2000;   // cells shown in the grid; the plot shows every value
 
@@ -19,16 +19,26 @@ function genusNode(v) {
   return s;
 }
 
-export function cellText(v) {
+/* A loopy position's value (JSON {"loopy": [K...]} where a number would stand): infinite, its
+ * finite options' values K, written as the text writes it: ∞{1}, ∞{} (the empty set). */
+export function isLoopy(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Array.isArray(v.loopy);
+}
+
+/* Any value of a JSON answer as grundy's text writes it: a number, a genus, an outcome, a
+ * loopy value, '-' for none. */
+export function valueText(v) {
   if (v === null || v === undefined) return '-';
+  if (isLoopy(v)) return `∞{${v.loopy.join(', ')}}`;
   return Array.isArray(v) ? genusText(v) : String(v);
 }
+export const cellText = valueText;
 
 /* Is this value a P position (the player to move loses)? By the kind of the table: an SG value
  * 0 (normal play or values after leaf deletion), outcome P, a remoteness or step number of the
  * losing parity, a genus whose misere value (lambda_0, its second figure) is 0. */
 export function isP(v, kind, convention = 'normal') {
-  if (v === null || v === undefined) return false;
+  if (v === null || v === undefined || isLoopy(v)) return false;   // a loopy value is infinite: not 0
   if (kind === 'outcome' || typeof v === 'string') return v === 'P';
   // a leaf (remoteness 0) is lost by the mover under normal and every, won under misere and anyleaf
   if (kind === 'remoteness') return v % 2 === (convention === 'misere' || convention === 'anyleaf' ? 1 : 0);
@@ -45,9 +55,18 @@ function isTwoD(obj) {
 
 const KIND_LABEL = { sg: 'Sprague-Grundy values', outcome: 'outcomes', remoteness: 'remoteness', genus: 'genus' };
 
-export function renderTable(obj, box) {
-  if (isTwoD(obj)) return renderTable2D(obj, box);
+/* meta: the query as the engine listed it ({coords: the game's coordinate names}), or {}. */
+export function renderTable(obj, box, meta = {}) {
+  if (isTwoD(obj)) return renderTable2D(obj, box, meta);
   return renderTable1D(obj, box);
+}
+
+/* The width a drawing may take inside box: its content box (no padding), less a border. */
+function innerWidth(box, fallback) {
+  const w = box.clientWidth;
+  if (!w) return fallback;
+  const cs = getComputedStyle(box);
+  return w - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0) - 2;
 }
 
 function renderTable1D(obj, box) {
@@ -63,7 +82,7 @@ function renderTable1D(obj, box) {
   const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
   // the picture's width, read before the grid is in the page (reading it after makes the
   // browser lay out 2,000 new cells there and then)
-  const width = Math.max(320, Math.min(720, box.clientWidth || 640));
+  const width = Math.max(280, Math.min(720, innerWidth(box, 640)));
   // each value's P mark once (a table may have 4 Mi values: plain loops)
   const marks = new Uint8Array(values.length);
   let nP = 0;
@@ -132,23 +151,26 @@ function renderTable1D(obj, box) {
   }
 }
 
-function renderTable2D(obj, box) {
+function renderTable2D(obj, box, meta) {
   const values = obj.values;
   let dims = obj.from.map((f, i) => i).filter((i) => obj.from[i] !== obj.to[i]);
   for (let i = 0; dims.length < 2 && i < obj.from.length; i++) if (!dims.includes(i)) dims.push(i);
   dims = dims.slice(0, 2).sort((a, b) => a - b);
   const x0 = obj.from[dims[0]], y0 = obj.from[dims[1]];
+  // the axes by the game's own names (position (a, b)), as the PNG and the text name them
+  const names = meta.coords || [];
+  const xname = names[dims[0]] || 'x', yname = names[dims[1]] || 'y';
   const kind = obj.kind;
   const canvas = el('canvas', { class: 'heatmap' });
   const tip = el('div', { class: 'tooltip', role: 'status' });
-  const width = Math.max(300, Math.min(640, (box.clientWidth || 640) - 40));
+  const width = Math.max(240, Math.min(640, innerWidth(box, 640) - 70));
   const info = drawHeatmap(canvas, values, { maxWidth: width, isP: (v) => isP(v, kind, obj.convention) });
-  Object.assign(canvas.dataset, { x0, y0, nx: info.nx, ny: info.ny, cell: info.cell });
+  Object.assign(canvas.dataset, { x0, y0, nx: info.nx, ny: info.ny, cell: info.cell, yUp: 1 });
   let nP = 0;
   for (const row of values) for (const v of row) if (isP(v, kind, obj.convention)) nP++;
   const conv = obj.convention && obj.convention !== 'normal' ? `${obj.convention} ` : '';
   box.append(el('p', { class: 'summary' },
-    `${conv}${KIND_LABEL[kind] || kind}, x ${x0}..${x0 + info.nx - 1} across, y ${y0}..${y0 + info.ny - 1} down; ${nP} P positions (black)`));
+    `${conv}${KIND_LABEL[kind] || kind}, ${xname} ${x0}..${x0 + info.nx - 1} across, ${yname} ${y0}..${y0 + info.ny - 1} up; ${nP} P position${nP === 1 ? '' : 's'} (${kind === 'outcome' ? 'dark' : 'black'})`));
 
   const legend = el('div', { class: 'legend' });
   if (kind === 'outcome') {
@@ -160,33 +182,40 @@ function renderTable2D(obj, box) {
     legend.append(el('span', {}, '0 (P) '), bar, el('span', {}, ` ${info.max}`));
   }
 
+  // numeric ticks at round coordinates, the cells' middles, and the axes' names
+  const W = info.nx * info.cell, H = info.ny * info.cell;
+  const xt = el('div', { class: 'ticks ticks-x', style: `width:${W}px` },
+    axisTicks(x0, info.nx, info.cell).map((t) => el('span', { class: 'tick', style: `left:${t.at}px` }, String(t.value))));
+  const yt = el('div', { class: 'ticks ticks-y', style: `height:${H}px` },
+    axisTicks(y0, info.ny, info.cell).map((t) => el('span', { class: 'tick', style: `bottom:${t.at}px` }, String(t.value))));
+  // a grid: the y axis's name and ticks left of the cells, the x axis's ticks and name under them
   const frame = el('div', { class: 'heatmap-frame' },
-    el('div', { class: 'axis-x' }, `x → (${x0} at the left)`),
-    el('div', { class: 'heatmap-row' }, el('div', { class: 'axis-y' }, `y ↓ (${y0} at the top)`),
-      el('div', { class: 'heatmap-wrap' }, canvas, tip)));
+    el('div', { class: 'axis-y', title: `${yname}: up` }, `${yname} →`), yt,
+    el('div', { class: 'heatmap-wrap' }, canvas, tip), xt,
+    el('div', { class: 'axis-x', title: `${xname}: across` }, `${xname} →`));
   box.append(frame, legend);
 
   // hover: the cell under the pointer, from the canvas's own geometry (cell CSS pixels each)
   const cellAt = (ev) => {
-    // cell (i, j) starts at (i, j) * cell from the canvas's corner; the canvas has no border,
-    // and its corner is taken where the browser draws it, at a whole pixel (pointer
+    // cell (i, j) starts at (i, ny - 1 - j) * cell from the canvas's corner; the canvas has no
+    // border, and its corner is taken where the browser draws it, at a whole pixel (pointer
     // coordinates are whole pixels too), so even 1-pixel cells are found exactly
     const r = canvas.getBoundingClientRect();
     const i = Math.floor((ev.clientX - Math.round(r.left + canvas.clientLeft)) / info.cell);
-    const j = Math.floor((ev.clientY - Math.round(r.top + canvas.clientTop)) / info.cell);
-    return i >= 0 && j >= 0 && i < info.nx && j < info.ny ? [i, j] : null;
+    const row = Math.floor((ev.clientY - Math.round(r.top + canvas.clientTop)) / info.cell);
+    const j = info.ny - 1 - row;
+    return i >= 0 && row >= 0 && i < info.nx && j >= 0 ? [i, j, row] : null;
   };
   canvas.addEventListener('mousemove', (ev) => {
     const c = cellAt(ev);
     if (!c) { tip.classList.remove('shown'); return; }
-    const [i, j] = c;
+    const [i, j, row] = c;
     tip.textContent = `(${x0 + i}, ${y0 + j}): ${cellText(values[i][j])}`;
     tip.classList.add('shown');
     // beside the cell, on the side with room (the answer's box clips what overflows)
-    const W = info.nx * info.cell, H = info.ny * info.cell;
-    const right = (i + 1) * info.cell + 8, below = (j + 1) * info.cell + 8;
+    const right = (i + 1) * info.cell + 8, below = (row + 1) * info.cell + 8;
     tip.style.left = `${right + tip.offsetWidth > W ? Math.max(0, i * info.cell - 8 - tip.offsetWidth) : right}px`;
-    tip.style.top = `${below + tip.offsetHeight > H ? Math.max(0, j * info.cell - 8 - tip.offsetHeight) : below}px`;
+    tip.style.top = `${below + tip.offsetHeight > H ? Math.max(0, row * info.cell - 8 - tip.offsetHeight) : below}px`;
   });
   canvas.addEventListener('mouseleave', () => tip.classList.remove('shown'));
 }

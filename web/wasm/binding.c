@@ -16,7 +16,9 @@
  *   grundy_query      one query written by the page against the program (play, a clicked
  *                     move), by the public API: gr_compile + gr_run_one on a program kept
  *                     while the source is unchanged, so its values are remembered;
- *   grundy_run_format one of the program's own queries in csv, json or text (a download).
+ *   grundy_run_format one of the program's own queries in csv, json or text (a download);
+ *   grundy_options    a slice of a position's moves for play (gr_options, kept for the next
+ *                     slice): a sum with 199,999 moves costs the page the few it shows.
  * Every returned JSON text is malloc'd, freed by grundy_free.
  * One thread (no -pthread): the library's pool makes no threads when c->threads is 1. A call
  * cannot be interrupted from JS (the page's Stop ends the worker; the answers sent before stay). */
@@ -38,6 +40,8 @@ char *grundy_run(const char *source, double max_time, double max_memory_mib, dou
 char *grundy_query(const char *source, const char *query, const char *format, double max_time, double max_memory_mib);
 char *grundy_run_format(const char *source, int index, const char *format, double max_time, double max_memory_mib,
                         double check_to);
+char *grundy_options(const char *source, const char *position, int convention, int offset, int limit, const char *find,
+                     double max_time, double max_memory_mib);
 void grundy_free(char *answer);
 
 /* The name messages give the program, as the page's contract says. */
@@ -112,8 +116,10 @@ static void apply_settings(gr_ctx *c, double max_time, double max_memory_mib, do
 /* the queries once compiled: a JSON array of {index, text, kind, line} */
 extern void grundy_js_queries(const char *json);
 /* query index (1-based) ended: its text block and its JSON lines (finished 0: a failure cut it,
- * json is NULL and text is what the command had printed of it) */
-extern void grundy_js_answer(int index, const char *text, int text_len, const char *json, int json_len, int finished);
+ * json is NULL and text is what the command had printed of it); a plot's table as JSON (table:
+ * what `table` of the same positions answers, for the page to draw at once), else NULL */
+extern void grundy_js_answer(int index, const char *text, int text_len, const char *json, int json_len, int finished,
+                             const char *table, int table_len);
 /* the query that runs and how far it got (label NULL: no step yet), seconds since it began */
 extern void grundy_js_progress(int index, const char *label, double done, double total, double seconds);
 
@@ -123,12 +129,17 @@ extern void grundy_js_progress(int index, const char *label, double done, double
  * built in the module and copied to the page; its card shows that text. */
 #define JSON_MAX_VALUES 4194304.0
 
-static int json_wanted(const gr_rquery *q) {
-    if (q->kind != Q_TABLE || q->vertex_list) return 1;
+/* A table's (or a plot's) count of values. */
+static double table_values(const gr_rquery *q) {
     double n = 1;
     for (int k = 0; k < q->ncoords; k++)
         if (q->varies[k]) n *= (double)(q->hi[k] - q->lo[k]) + 1.0;
-    return n <= JSON_MAX_VALUES;
+    return n;
+}
+
+static int json_wanted(const gr_rquery *q) {
+    if (q->kind != Q_TABLE || q->vertex_list) return 1;
+    return table_values(q) <= JSON_MAX_VALUES;
 }
 
 /* Seconds between progress lines (the first comes as long after the query starts). */
@@ -142,6 +153,7 @@ typedef struct run_state {
     text diag;                   /* what grundy prints on standard error before a failure */
     int cur;                     /* the query running (0-based), -1: none */
     text out, json;              /* its text block and its JSON lines */
+    text table;                  /* a plot's picture: its table's JSON line (p NULL: none) */
     double query_start, progress_at; /* when it began, when the last progress line went */
     int query_runs;              /* gr_run_query_formats calls of this run (one per query) */
 } run_state;
@@ -178,7 +190,19 @@ static void send_queries(run_state *r) {
                 free(one.p);
             } else fputc('"', t.f);
         } else gr_json_string(t.f, q->text);
-        fprintf(t.f, ",\"kind\":\"%s\",\"line\":%d}", KIND_NAMES[q->kind], line);
+        fprintf(t.f, ",\"kind\":\"%s\",\"line\":%d", KIND_NAMES[q->kind], line);
+        /* a table's (or plot's) coordinates by the game's own names, for the page's axes */
+        const char **names = (q->kind == Q_TABLE || q->kind == Q_PLOT) && q->game && q->game->rules
+                                 ? q->game->rules->coord_names : NULL;
+        if (names) {
+            fputs(",\"coords\":[", t.f);
+            for (int k = 0; k < q->ncoords; k++) {
+                if (k) fputc(',', t.f);
+                gr_json_string(t.f, names[k] ? names[k] : "");
+            }
+            fputc(']', t.f);
+        }
+        fputc('}', t.f);
     }
     fputc(']', t.f);
     text_close(&t);
@@ -191,10 +215,26 @@ static void send_answer(run_state *r, int finished) {
     int json = finished && json_wanted(&r->mod.queries[r->cur]);
     text_close(&r->out);
     text_close(&r->json);
-    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, json ? r->json.p : NULL, json ? (int)r->json.n : 0, finished);
+    int table = finished && r->table.p;
+    grundy_js_answer(r->cur + 1, r->out.p, (int)r->out.n, json ? r->json.p : NULL, json ? (int)r->json.n : 0, finished,
+                     table ? r->table.p : NULL, table ? (int)r->table.n : 0);
     free(r->out.p);
     free(r->json.p);
-    r->out.p = r->json.p = NULL;
+    free(r->table.p);
+    r->out.p = r->json.p = r->table.p = NULL;
+}
+
+/* A plot's picture for the page: the same query run as the table it draws (its values are the
+ * ones the plot just computed, kept by the evaluator), written as that table's JSON line into
+ * r->table, so the page draws the plot with its answer rather than asking again after the run. */
+static void plot_table(run_state *r, int i) {
+    gr_rquery *q = &r->mod.queries[i];
+    if (!text_open(&r->table)) gr_fail(&r->c, GR_EXIT_LIMIT, "out of memory");
+    FILE *outs[3] = { NULL, NULL, r->table.f };
+    q->kind = Q_TABLE;
+    gr_run_query_formats(&r->c, &r->mod, i, outs, 0);
+    q->kind = Q_PLOT;
+    text_close(&r->table);
 }
 
 /* Compiles, then runs each query once into its text and its JSON and sends both. Returns the
@@ -224,6 +264,9 @@ static int run_program(run_state *r) {
         FILE *outs[3] = { r->out.f, NULL, json_wanted(&r->mod.queries[i]) ? r->json.f : NULL };
         r->query_runs++;
         if (gr_run_query_formats(c, &r->mod, i, outs, i > 0)) status = GR_EXIT_REFUTED;
+        /* (a plot past the JSON bound is drawn from a table the page asks for, or not at all) */
+        if (r->mod.queries[i].kind == Q_PLOT && outs[2] && table_values(&r->mod.queries[i]) <= JSON_MAX_VALUES)
+            plot_table(r, i);
         send_answer(r, 1);
         r->cur = -1;
     }
@@ -268,8 +311,10 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run(const char *source, double max_time, doubl
     gr_ctx_free(&r->c);
     text_close(&r->out);
     text_close(&r->json);
+    text_close(&r->table);
     free(r->out.p);
     free(r->json.p);
+    free(r->table.p);
     text_close(&r->diag);
     free(r->diag.p);
     free(r);
@@ -344,7 +389,10 @@ EMSCRIPTEN_KEEPALIVE char *grundy_run_format(const char *source, int index, cons
  * has one editor, and the worker one module. */
 static struct kept { char *source; gr_program *p; } kept;
 
+static void moves_drop(void);
+
 static void kept_drop(void) {
+    moves_drop();                 /* the moves kept were the old program's */
     gr_program_free(kept.p);
     free(kept.source);
     kept.p = NULL;
@@ -357,11 +405,9 @@ static void write_failure(FILE *f, const char *error, int line, int column, cons
     fprintf(f, ",\"line\":%d,\"column\":%d,\"where\":\"%s\"}", line, column, where);
 }
 
-EMSCRIPTEN_KEEPALIVE char *grundy_query(const char *source, const char *query, const char *format, double max_time,
-                                        double max_memory_mib) {
-    if (!source || !query || !format) return error_answer("no program text, query or format");
-    text t;
-    if (!text_open(&t)) return NULL;
+/* kept.p compiled from source (again only when the text changed), the limits set; 0: it does
+ * not compile, or memory ran out (the failure is written to f). */
+static int kept_compile(const char *source, FILE *f, double max_time, double max_memory_mib) {
     if (!kept.p || strcmp(kept.source, source) != 0) {
         kept_drop();
         gr_diagnostic d;
@@ -370,15 +416,24 @@ EMSCRIPTEN_KEEPALIVE char *grundy_query(const char *source, const char *query, c
             char msg[700];
             if (d.line > 0) snprintf(msg, sizeof msg, "%s:%d:%d: error: %s", PROGRAM_NAME, d.line, d.column, d.message);
             else snprintf(msg, sizeof msg, "%s: error: %s", PROGRAM_NAME, d.message);
-            write_failure(t.f, msg, d.line, d.column, "program");
-            return text_take(&t);
+            write_failure(f, msg, d.line, d.column, "program");
+            return 0;
         }
         kept.source = strdup(source);
-        if (!kept.source) { kept_drop(); fclose(t.f); free(t.p); return NULL; }
+        if (!kept.source) { kept_drop(); write_failure(f, "out of memory", 0, 0, "program"); return 0; }
     }
     gr_limits lim = { .max_memory = memory_limit(max_memory_mib),
                       .max_time = max_time > 0 ? max_time : 0, .threads = 1 };
     gr_set_limits(kept.p, &lim);
+    return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE char *grundy_query(const char *source, const char *query, const char *format, double max_time,
+                                        double max_memory_mib) {
+    if (!source || !query || !format) return error_answer("no program text, query or format");
+    text t;
+    if (!text_open(&t)) return NULL;
+    if (!kept_compile(source, t.f, max_time, max_memory_mib)) return text_take(&t);
     char *out = NULL;
     size_t len = 0;
     int rc = gr_run_one(kept.p, query, format, &out, &len);
@@ -391,6 +446,111 @@ EMSCRIPTEN_KEEPALIVE char *grundy_query(const char *source, const char *query, c
         write_failure(t.f, gr_last_error(kept.p), d ? d->line : 0, d ? d->column : 0, "query");
     }
     (gr_free)(out);   /* the API's gr_free (ctx.h's macro of that name takes two arguments) */
+    return text_take(&t);
+}
+
+/* ---- play's moves: grundy_options ---- */
+
+/* The last position's moves (gr_options), while the program and the position are the same:
+ * the page asks for them a slice at a time. */
+static struct kept_moves { char *position; int conv; gr_option *v; int n; } moves;
+
+static void moves_drop(void) {
+    (gr_free)(moves.v);
+    free(moves.position);
+    memset(&moves, 0, sizeof moves);
+}
+
+/* s without blanks, its parts (split at '+' outside brackets) in order, into out (size cap):
+ * a typed move matches a move written with other spacing or its parts in another order. */
+static int part_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static void move_key(const char *s, char *out, size_t cap) {
+    char flat[1024], *parts[64];
+    size_t n = 0;
+    int depth = 0, np = 0;
+    for (; *s && n + 1 < sizeof flat; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\n') continue;
+        depth += (*s == '(' || *s == '{' || *s == '[') - (*s == ')' || *s == '}' || *s == ']');
+        flat[n++] = depth == 0 && *s == '+' ? '\0' : *s;
+    }
+    flat[n] = '\0';
+    for (size_t i = 0; i < n && np < 64; i += strlen(flat + i) + 1)
+        if (flat[i]) parts[np++] = flat + i;
+    qsort(parts, (size_t)np, sizeof *parts, part_cmp);
+    size_t w = 0;
+    out[0] = '\0';
+    for (int k = 0; k < np && w + 1 < cap; k++)
+        w += (size_t)snprintf(out + w, cap - w, "%s%s", k ? "+" : "", parts[k]);
+}
+
+static int same_but_blanks(const char *a, const char *b) {
+    for (;;) {
+        while (*a == ' ' || *a == '\t') a++;
+        while (*b == ' ' || *b == '\t') b++;
+        if (*a != *b) return 0;
+        if (!*a) return 1;
+        a++, b++;
+    }
+}
+
+static void write_option(FILE *f, const gr_option *o) {
+    fputs("{\"position\":", f);
+    gr_json_string(f, o->position);
+    if (o->has_sg) fprintf(f, ",\"sg\":%lld", (long long)o->sg);
+    else fputs(",\"sg\":null", f);
+    fprintf(f, ",\"outcome\":\"%c\"}", o->outcome);
+}
+
+/* convention: 0 normal, 1 misere, 2 anyleaf, 3 every, -1 as `options POS` (the game's own).
+ * {ok, count, offset, options: [the slice, as the options query's JSON writes them], firstP,
+ * firstD (the first move of that outcome, -1: none), found (find's index, -1: not a move; only
+ * when find is given)}; a failure as grundy_query's. */
+EMSCRIPTEN_KEEPALIVE char *grundy_options(const char *source, const char *position, int convention, int offset, int limit,
+                                          const char *find, double max_time, double max_memory_mib) {
+    if (!source || !position) return error_answer("no program text or position");
+    text t;
+    if (!text_open(&t)) return NULL;
+    if (!kept_compile(source, t.f, max_time, max_memory_mib)) return text_take(&t);
+    if (!moves.position || strcmp(moves.position, position) != 0 || moves.conv != convention) {
+        moves_drop();
+        gr_option *v = NULL;
+        int n = 0;
+        int rc = gr_options(kept.p, position, (gr_convention)convention, &v, &n);
+        if (rc != GR_OK) {
+            const gr_diagnostic *d = gr_last_diagnostic(kept.p);
+            write_failure(t.f, gr_last_error(kept.p), d ? d->line : 0, d ? d->column : 0, "position");
+            return text_take(&t);
+        }
+        moves.position = strdup(position);
+        moves.conv = convention;
+        moves.v = v;
+        moves.n = n;
+        if (!moves.position) { moves_drop(); fclose(t.f); free(t.p); return NULL; }
+    }
+    int first_p = -1, first_d = -1, found = -1;
+    for (int i = 0; i < moves.n; i++) {
+        if (first_p < 0 && moves.v[i].outcome == 'P') first_p = i;
+        if (first_d < 0 && moves.v[i].outcome == 'D') first_d = i;
+    }
+    if (find && *find) {
+        char want[1024], key[1024];
+        move_key(find, want, sizeof want);
+        for (int i = 0; i < moves.n && found < 0; i++)   /* as written (but blanks) first: quick */
+            if (same_but_blanks(moves.v[i].position, find)) found = i;
+        for (int i = 0; i < moves.n && found < 0; i++) {
+            move_key(moves.v[i].position, key, sizeof key);
+            if (!strcmp(key, want)) found = i;
+        }
+    }
+    if (offset < 0) offset = 0;
+    int end = limit < 0 || offset + limit > moves.n ? moves.n : offset + limit;
+    fprintf(t.f, "{\"ok\":true,\"count\":%d,\"offset\":%d,\"firstP\":%d,\"firstD\":%d,\"found\":%d,\"options\":[",
+            moves.n, offset, first_p, first_d, found);
+    for (int i = offset; i < end; i++) {
+        if (i > offset) fputc(',', t.f);
+        write_option(t.f, &moves.v[i]);
+    }
+    fputs("]}", t.f);
     return text_take(&t);
 }
 
