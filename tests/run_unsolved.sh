@@ -89,6 +89,14 @@ $tool --grundy ./logged-grundy --threads 1 --member-threads 2 --heaps 2^13 --rar
 cmp <(strip t1.md) <(strip tmt.md) > /dev/null || { bad "--member-threads 2 differs apart from times"; diff <(strip t1.md) <(strip tmt.md) | head; }
 [ "$(grep -c -- '--threads 2 ' calls.txt)" -gt 0 ] && [ "$(grep -c -v -- '--threads 2 ' calls.txt)" = 0 ] \
     || bad "--member-threads 2: the members' commands $(head -2 calls.txt)"
+# the default: a member alone gets every thread of --threads (its stages' commands), the same bytes
+: > calls.txt
+$tool --grundy ./logged-grundy --threads 2 --heaps 2^13 --rare-heaps 2^14 --members 4!.0 --state sauto --out tauto.md \
+    || bad "the table (one member, --threads 2) failed"
+[ "$(grep -c -- '--threads 2 ' calls.txt)" -gt 0 ] && [ "$(grep -c -v -- '--threads 2 ' calls.txt)" = 0 ] \
+    || bad "a member alone on --threads 2: its commands $(head -2 calls.txt)"
+cmp <(grep '^| `4!.0`' t1.md | strip /dev/stdin) <(grep '^| `4!.0`' tauto.md | strip /dev/stdin) > /dev/null \
+    || bad "a member alone on --threads 2: its row differs apart from times"
 # where a running member is, every --progress-every seconds, from grundy's own progress lines
 # (a grundy that shows two before it starts); they stay out of the member's stderr.txt
 printf '#!/bin/sh\nfor at in 4096 6144; do echo "grundy: query 1 (u periodic): u: $at of 8192 done, 5 s in" >&2; sleep 1; done\nsleep 1.5\nexec "%s" "$@"\n' \

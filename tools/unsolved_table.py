@@ -5,10 +5,11 @@ Every member of the family in examples/unsolved-octal.game (the codes of its `fo
 list) is computed by `grundy` to --heaps heaps (heaps 0..heaps-1, as the published tables count
 n), and a member whose values the rare-value kernel was computing at that point (`rare_kernel`
 in the check's JSON) goes on to --rare-heaps. Each member is its own `grundy --threads 1`
-process (`--member-threads M`: `grundy --threads M`) with its own `--checkpoint`, so that:
+process with its own `--checkpoint`, on the threads no other member uses when it starts a stage
+(`--member-threads M`: always `grundy --threads M`), so that:
 
   * --threads N runs N members at once (the longest work is one member: a member is never split
-    across processes; when one or two long members are left, --member-threads 2 gives each the
+    across processes; when one or two long members are left, their next stages get the
     kernel's own threads, whose values are the same bytes as one thread's);
   * a member's time is its own: the wall and CPU time of its processes (CPU from the kernel's
     accounting of the child, wait4), never the time since the table started;
@@ -117,6 +118,7 @@ class Runner:
         self.failed = []
         self.elsewhere = []               # members another process holds the lock of
         self.where = {}                   # a running member's code: its progress samples (heaps, of, time)
+        self.busy = 0                     # members being computed now (threads for the tail)
 
     # "grundy: query 1 (u periodic): u: 33554432 of 67108864 done, 2119129/s, 10 s in"; a message
     # ("grundy: error: time limit ... u: 39841792 of ... done (raise it ...") is not one
@@ -152,10 +154,21 @@ class Runner:
                 out.append(line)
         return out
 
+    def member_threads(self):
+        """A member's grundy --threads: --member-threads when given; else the threads no other
+        member is using now (at least 1), so that the last long members, a dense code's plain
+        kernel or the rare-value pipeline, get the cores the finished ones left (each stage is
+        a grundy run of its own, so a member's next stage takes what is free then). The
+        values are the same bytes on any number of threads."""
+        if self.args.member_threads:
+            return self.args.member_threads
+        with self.lock:
+            return max(1, self.args.threads - self.busy + 1)
+
     def run_grundy(self, mdir, to, max_time=None):
         """One grundy run of the member in mdir to heap `to` (within max_time seconds, when
         given): (exit status, the check's JSON row or None, what it printed on standard error)."""
-        cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', str(self.args.member_threads),
+        cmd = [self.args.grundy, 'member.game', '--to', str(to), '--threads', str(self.member_threads()),
                '--format', 'json', '--checkpoint', 'member.ck']
         if not self.args.progress:
             cmd.append('--no-progress')
@@ -255,9 +268,13 @@ class Runner:
             with self.lock:
                 self.elsewhere.append(code)
             return
+        with self.lock:
+            self.busy += 1
         try:
             self.member_locked(code, mdir, done)
         finally:
+            with self.lock:
+                self.busy -= 1
             shutil.rmtree(os.path.join(mdir, 'lock'), ignore_errors=True)
 
     def lock_member(self, mdir):
@@ -516,8 +533,9 @@ def main():
     ap = argparse.ArgumentParser(description='The table of unsolved octal games (docs/tables/unsolved-octal.md).')
     ap.add_argument('--grundy', default=os.path.join(ROOT, 'build', 'grundy'))
     ap.add_argument('--threads', type=int, default=os.cpu_count() or 1, help='members computed at once')
-    ap.add_argument('--member-threads', type=int, default=1,
-                    help="each member's grundy --threads (default 1; its CPU time counts every thread)")
+    ap.add_argument('--member-threads', type=int, default=0,
+                    help="each member's grundy --threads (default: the threads no other member is using when "
+                         "it starts a stage, so the last members get the cores; its CPU time counts every thread)")
     ap.add_argument('--heaps', type=count, default=2 ** 22, help='heaps of every member (default 2^22)')
     ap.add_argument('--rare-heaps', type=count, default=2 ** 26,
                     help='heaps of a member the rare-value kernel computes (default 2^26)')
@@ -544,7 +562,7 @@ def main():
     ap.add_argument('--progress-every', type=float, default=60,
                     help='seconds between the lines saying where each running member is (default 60)')
     args = ap.parse_args()
-    if args.member_threads < 1:
+    if args.member_threads < 0:
         ap.error('--member-threads needs 1 or more, not %d' % args.member_threads)
     args.grundy = os.path.abspath(args.grundy)
     args.state_shown = args.state
