@@ -18,5 +18,12 @@ printf 'table wythoff(0..200, 0..200) outcome;\n' >w2.game
 "$grundy" --no-progress --format csv w2.game >out 2>err
 if [ "$(wc -l <out)" = $((201 * 201 + 1)) ]; then ok; else bad "2-D CSV prints every cell"; fi
 
+# A program piped with no file needs no ';' at a line's end, as in the session; a program that
+# is wrong still gets its own error, at its own line and column.
+printf 'game s = subtract {1, 4}\ntable s(0..5)' | "$grundy" --no-progress >out 2>err
+if [ $? = 0 ] && grep -q '  0 | 0 1 0 1 2 0' out; then ok; else bad "stdin with no ';' at the ends of lines"; fi
+printf 'game s = subtract {1, 4};\ntable s(0..5' | "$grundy" --no-progress >out 2>err
+if [ $? = 2 ] && grep -q '^<stdin>:2:13: error: unexpected end of input' err; then ok; else bad "stdin with a real syntax error"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]

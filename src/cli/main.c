@@ -271,6 +271,7 @@ int main(int argc, char **argv) {
         return GR_EXIT_INPUT;
     }
     if (!from_stdin) fclose(in);
+    else gr_cli_add_semis(&src, &len);   /* piped with no file: as the session, no ';' needed at a line's end */
 
     gr_ctx c;
     gr_ctx_init(&c, from_stdin ? "<stdin>" : o.file, src, len);
