@@ -25,5 +25,19 @@ if [ $? = 0 ] && grep -q '  0 | 0 1 0 1 2 0' out; then ok; else bad "stdin with 
 printf 'game s = subtract {1, 4};\ntable s(0..5' | "$grundy" --no-progress >out 2>err
 if [ $? = 2 ] && grep -q '^<stdin>:2:13: error: unexpected end of input' err; then ok; else bad "stdin with a real syntax error"; fi
 
+# A winning-move list known to be partial says so in every format: the text's "one shown", JSON's
+# winning_moves_not_listed (null: not counted), CSV's last column.
+printf 'game s = subtract {1, 2, 4};\nsolve every *9 + *15 + s(19) + *15;\n' >ev.game
+"$grundy" --no-progress ev.game >out 2>err
+if grep -q 'one shown; others were not searched for' out; then ok; else bad "text: one shown"; fi
+"$grundy" --no-progress --format json ev.game >out 2>err
+if grep -q '"winning_moves":\["s(18)"\],"winning_moves_not_listed":null}$' out; then ok; else bad "JSON: winning_moves_not_listed"; fi
+"$grundy" --no-progress --format csv ev.game >out 2>err
+if [ "$(sed -n 1p out)" = position,convention,outcome,sg,winning_moves,winning_moves_not_listed ] &&
+   [ "$(sed -n 2p out)" = '"*9 + *15 + s(19) + *15",every,N,,"s(18)",unknown' ]; then ok; else bad "CSV: winning_moves_not_listed"; fi
+printf 'solve nim(3) + nim(5);\n' >all.game
+"$grundy" --no-progress --format json all.game >out 2>err
+if ! grep -q not_listed out; then ok; else bad "JSON: a whole list says nothing"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]

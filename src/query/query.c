@@ -318,16 +318,22 @@ static void solve_write(FILE *out, gr_format fmt, gr_conv conv, const char *posi
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves->n; i++) { if (i) fputc(',', out); gr_json_string(out, moves->v[i]); }
         fputc(']', out);
+        /* some not listed: how many when counted, null when the rest were not searched for */
         if (sol->moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol->moves_unlisted);
+        else if (sol->moves_partial) fputs(",\"winning_moves_not_listed\":null", out);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "position,convention,outcome,sg,winning_moves\n\"%s\",%s,%c,", position, gr_convention_name(conv), OUTCOME_CHAR[outcome]);
+        fprintf(out, "position,convention,outcome,sg,winning_moves,winning_moves_not_listed\n\"%s\",%s,%c,", position,
+                gr_convention_name(conv), OUTCOME_CHAR[outcome]);
         char value[CELL_MAX];
         gr_value_str(value, sizeof value, GR_FMT_CSV, sg, &sol->loopy);
         fputs(value, out);
         fputs(",\"", out);
         for (size_t i = 0; i < moves->n; i++) fprintf(out, "%s%s", i ? "; " : "", moves->v[i]);
-        fputs("\"\n", out);
+        fputs("\",", out);   /* then as JSON: how many not listed, "unknown" when not searched for, empty when none */
+        if (sol->moves_unlisted) fprintf(out, "%lld", (long long)sol->moves_unlisted);
+        else if (sol->moves_partial) fputs("unknown", out);
+        fputc('\n', out);
     } else {
         static const char *meaning[] = { "the player to move loses", "the player to move wins", "a draw: optimal play never ends" };
         fprintf(out, "solve %s%s%s\n", conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position);
