@@ -39,5 +39,13 @@ printf 'solve nim(3) + nim(5);\n' >all.game
 "$grundy" --no-progress --format json all.game >out 2>err
 if ! grep -q not_listed out; then ok; else bad "JSON: a whole list says nothing"; fi
 
+# The session applies the command line's --format to every query, as its other options.
+printf 'game s = subtract {1, 4};\n' >def.game
+printf 'table s(0..5)\nsolve s(3)\n' | "$grundy" --no-progress -i def.game --format json >out 2>err
+if [ "$(sed -n 1p out)" = '{"query":"table","game":"s","from":[0],"to":[5],"kind":"sg","values":[0,1,0,1,2,0],"convention":"normal"}' ] &&
+   grep -q '^{"query":"solve","position":"s(3)"' out && [ "$(wc -l <out)" = 2 ]; then ok; else bad "session --format json"; fi
+printf 'table s(0..2)\n' | "$grundy" --no-progress -i def.game --format csv >out 2>err
+if [ "$(tr '\n' ' ' <out)" = "n,value 0,0 1,1 2,0 " ]; then ok; else bad "session --format csv"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -30,6 +30,7 @@ typedef struct session {
     gr_engine *engine;             /* the definitions so far and what their queries computed */
     def *defs; int ndefs, cap;     /* their texts, for :defs */
     int tty, explain;
+    gr_format format;              /* --format: of every query's answer */
     gr_session_setup_fn setup;
     const void *user;
 } session;
@@ -166,7 +167,7 @@ static int run_entry(gr_ctx *c, gr_module *m, void *user) {
     run_state *rs = user;
     rs->compiled = 1;
     if (rs->s->explain) gr_explain(c, m, stdout);
-    return gr_run_queries_ex(c, m, GR_FMT_TEXT, stdout, NULL, NULL);
+    return gr_run_queries_ex(c, m, rs->s->format, stdout, NULL, NULL);
 }
 
 /* The command line's settings on each call's context, and Ctrl-C. */
@@ -388,8 +389,9 @@ static int command(session *s, char *line) {
     return 1;
 }
 
-int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, const void *user) {
-    session s = { .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), .explain = explain, .setup = setup, .user = user };
+int gr_session_main(const char *load, int explain, gr_format format, gr_session_setup_fn setup, const void *user) {
+    session s = { .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), .explain = explain, .format = format,
+                  .setup = setup, .user = user };
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;    /* no SA_RESTART: a read at the prompt returns */
