@@ -47,5 +47,12 @@ if [ "$(sed -n 1p out)" = '{"query":"table","game":"s","from":[0],"to":[5],"kind
 printf 'table s(0..2)\n' | "$grundy" --no-progress -i def.game --format csv >out 2>err
 if [ "$(tr '\n' ' ' <out)" = "n,value 0,0 1,1 2,0 " ]; then ok; else bad "session --format csv"; fi
 
+# A formula check's limit message counts the check's own items of the check's own total (not
+# a heap table's total that the check's loop filled on the way).
+printf 'check kayles: sg(n) >= 0 for n in 0..9223372036854775807;\n' >f.game
+"$grundy" --no-progress --max-time 1 f.game >out 2>err
+st=$?
+if [ $st = 3 ] && grep -Eq '; check: [0-9]+ of 9223372036854775808 done \(raise it with --max-time\)$' err; then ok; else bad "formula check's limit message (status $st)"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]
