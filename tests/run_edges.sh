@@ -54,5 +54,13 @@ printf 'check kayles: sg(n) >= 0 for n in 0..9223372036854775807;\n' >f.game
 st=$?
 if [ $st = 3 ] && grep -Eq '; check: [0-9]+ of 9223372036854775808 done \(raise it with --max-time\)$' err; then ok; else bad "formula check's limit message (status $st)"; fi
 
+# A census member spread over worker processes gets the retry a lone query gets when it passes
+# its worker's share of the memory: every --threads prints the same bytes and status (the
+# audit's case, where --threads 2 used to stop with status 3 and print nothing).
+printf 'game g[c] = octal c;\ncensus misere g[c] for c in {"0.07", "0.77"} to 34;\n' >cen.game
+"$grundy" --no-progress --max-memory 300M --threads 1 cen.game >out1 2>err1; st1=$?
+"$grundy" --no-progress --max-memory 300M --threads 2 cen.game >out2 2>err2; st2=$?
+if [ $st1 = 0 ] && [ $st2 = 0 ] && [ -s out1 ] && cmp -s out1 out2; then ok; else bad "census over threads under a memory limit ($st1, $st2: $(head -c 200 err2))"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]
