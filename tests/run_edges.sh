@@ -62,5 +62,22 @@ printf 'game g[c] = octal c;\ncensus misere g[c] for c in {"0.07", "0.77"} to 34
 "$grundy" --no-progress --max-memory 300M --threads 2 cen.game >out2 2>err2; st2=$?
 if [ $st1 = 0 ] && [ $st2 = 0 ] && [ -s out1 ] && cmp -s out1 out2; then ok; else bad "census over threads under a memory limit ($st1, $st2: $(head -c 200 err2))"; fi
 
+# check over coin-turning games: the values of a single heads at places 0, 1, ... are the
+# sequence (Twins: x, arithmetic period 1, saltus 1; Ruler: the ruler function, no period).
+cat >coin.game <<'GAME'
+game ruler = turning { flip x-k+1 .. x for k in 1..x; }
+game twins = turning { flip y, x for y in 0..x-1; }
+check twins periodic;
+check ruler periodic;
+check twins period 2 saltus 1;
+GAME
+"$grundy" --no-progress --to 100 coin.game >out 2>err
+st=$?
+if [ $st = 1 ] && grep -q '^  holds: period 1, preperiod 0, saltus 1 (checked to 100)$' out &&
+   grep -q '^  none (checked to 100)$' out && grep -q 'counterexample: sg(0) = 0 but sg(0 + 2) = sg(2) = 2, not sg(0) + 1' out
+then ok; else bad "check over coin turning (status $st)"; fi
+"$grundy" --no-progress --to 100 --format json coin.game >out 2>err
+if grep -q '^{"query":"check","claim":"twins periodic","status":"holds","period":1,"preperiod":0,"checked_to":100' out; then ok; else bad "check over coin turning, JSON"; fi
+
 echo "edges: $pass passed, $fail failed"
 [ "$fail" = 0 ]
