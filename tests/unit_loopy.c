@@ -266,7 +266,45 @@ static void one_sum(gr_program *p, graph *gs, int ng, t_rng *r) {
     product_free(&pr);
 }
 
+/* The answers as data of the fifth round's graph and of a loopy rule set: gr_options and
+ * gr_table_box carry ∞{K} as gr_solve does. */
+static void test_api_faces(void) {
+    gr_program *p = gr_compile("graph g { x -> xp, y; xp -> x; y -> z; z; }\n"
+                               "game up { heap n; move -> n - 1 where n >= 1; move -> n + 1 where n == 2; }\n", NULL, NULL);
+    if (!CHECK(p != NULL)) return;
+    gr_answer a;
+    CHECK_EQ(gr_solve(p, "g.x", GR_NORMAL, &a), GR_OK);
+    CHECK(a.outcome == 'D' && a.loopy && !a.has_sg && a.nloopy == 1 && a.loopy_set[0] == 1);
+    gr_option *o = NULL;
+    int n = 0;
+    CHECK_EQ(gr_options(p, "g.x", GR_NORMAL, &o, &n), GR_OK);
+    if (CHECK_EQ(n, 2)) {   /* g.xp: ∞{}; g.y: 1 */
+        CHECK(!strcmp(o[0].position, "g.xp") && o[0].loopy && o[0].nloopy == 0 && !o[0].has_sg);
+        CHECK(!strcmp(o[1].position, "g.y") && !o[1].loopy && o[1].has_sg && o[1].sg == 1);
+    }
+    gr_free(o);
+    CHECK_EQ(gr_options(p, "up(3)", GR_NORMAL, &o, &n), GR_OK);   /* up(2): ∞{1} */
+    if (CHECK_EQ(n, 1)) CHECK(o[0].loopy && o[0].nloopy == 1 && o[0].loopy_set[0] == 1);
+    gr_free(o);
+    gr_table_data t;
+    int64_t lo[1] = { 0 }, hi[1] = { 4 };
+    if (CHECK_EQ(gr_table_box(p, "up", 1, lo, hi, GR_NORMAL, GR_CELL_SG, &t), GR_OK)) {
+        /* 0 1 ∞{1} ∞{} ∞{}: two distinct sets, equal sets one */
+        CHECK(t.values[0] == 0 && t.values[1] == 1 && t.values[2] <= -2 && t.values[3] <= -2 && t.values[3] == t.values[4]);
+        CHECK_EQ(t.nloopy, 2);
+        int64_t j = -2 - t.values[2], k = -2 - t.values[3];
+        CHECK(t.loopy_off[j + 1] - t.loopy_off[j] == 1 && t.loopy_values[t.loopy_off[j]] == 1);
+        CHECK_EQ(t.loopy_off[k + 1] - t.loopy_off[k], 0);
+        gr_free(t.values);
+    }
+    int64_t plain[5];
+    CHECK_EQ(gr_table(p, "up", 0, 4, plain), GR_OK);   /* the heap table call: no value, -1, as documented */
+    CHECK(plain[2] == -1 && plain[3] == -1 && plain[1] == 1);
+    gr_program_free(p);
+}
+
 int main(void) {
+    test_api_faces();
     t_rng r = { 20261128 };
     char src[4096];
     for (int round = 0; round < 100; round++) {
