@@ -32,16 +32,22 @@ char *gr_read_all(FILE *f, size_t *len) {
     return buf;
 }
 
+int gr_cli_parse_quiet(gr_ctx *c, const char *name, const char *text, size_t len, gr_ast_program *prog) {
+    gr_ctx_init(c, name, text, len);
+    c->diag = NULL;
+    c->no_prelude = 1;
+    jmp_buf jb;
+    c->on_fail = &jb;
+    int ok = setjmp(jb) == 0 && gr_parse(c, prog) == 0;
+    c->on_fail = NULL;   /* jb ends here */
+    return ok;
+}
+
 /* Does text parse (nothing printed, no prelude)? */
 static int parses(const char *text, size_t len) {
     gr_ctx c;
-    gr_ctx_init(&c, "<stdin>", text, len);
-    c.diag = NULL;
-    c.no_prelude = 1;
-    jmp_buf jb;
-    c.on_fail = &jb;
     gr_ast_program prog;
-    int ok = setjmp(jb) == 0 && gr_parse(&c, &prog) == 0;
+    int ok = gr_cli_parse_quiet(&c, "<stdin>", text, len, &prog);
     gr_ctx_free(&c);
     return ok;
 }

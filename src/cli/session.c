@@ -130,13 +130,8 @@ typedef struct parsed { int status; uint32_t fail_off; char **names; uint32_t *o
 static parsed parse_alone(const char *text, size_t len) {
     parsed p = { 0 };
     gr_ctx c;
-    gr_ctx_init(&c, "<input>", text, len);
-    c.diag = NULL;
-    c.no_prelude = 1;
-    jmp_buf jb;
-    c.on_fail = &jb;
     gr_ast_program prog;
-    if (setjmp(jb) != 0 || gr_parse(&c, &prog) != 0) {
+    if (!gr_cli_parse_quiet(&c, "<input>", text, len, &prog)) {
         p.status = 1;
         p.fail_off = c.fail_located ? c.fail_off : 0;
         gr_ctx_free(&c);
