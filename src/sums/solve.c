@@ -107,8 +107,12 @@ static void remoteness_by_rule(gr_ctx *c, gr_module *m, const gr_comp *comps, in
 void gr_solution_free(gr_solution *s) { gr_loopy_free(&s->loopy); }
 
 /* A loopy position's value where no path above gave one (one component by its evaluator, which
- * knows only plain SG values): by the gamma values of its own graph, as a table shows it. */
+ * knows only plain SG values): by the gamma values of its own graph, as a table shows it; not
+ * where that graph is estimated past LOOPY_GRAPH_MAX positions (the evaluator's answer came
+ * without it, and the value is not worth a limit). */
+enum { LOOPY_GRAPH_MAX = 1 << 20 };
 static void loopy_by_graph(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_solution *out) {
+    if (gr_sum_graph_estimate(comps, n, CONV_NORMAL) > LOOPY_GRAPH_MAX) return;
     gr_sumgraph *s = gr_sumgraph_new(c, m, CONV_NORMAL);
     uint32_t id = gr_sumgraph_add(s, comps, n);
     gr_sumgraph_solve(s);
