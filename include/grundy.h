@@ -74,7 +74,15 @@ typedef struct gr_answer {
                               * rule as the solve query's: found where cheap, or asked for) */
     int nwinning;            /* how many winning moves there are (see gr_winning_moves) */
     gr_convention convention; /* the convention the position was solved under */
+    /* Added in 0.1 (at the end, so the fields above keep their offsets). A position of a game
+     * with cycles whose generalised SG value (Smith's gamma) is infinite, written ∞{K}: loopy
+     * is 1 (has_sg 0) and K, the set of the finite values of its options, has nloopy members,
+     * the first min(nloopy, GR_LOOPY_LISTED) of them ascending in loopy_set. */
+    int loopy;
+    int nloopy;
+    int64_t loopy_set[64];
 } gr_answer;
+#define GR_LOOPY_LISTED 64
 
 /* Resource limits of a program; 0 means the default (no limit on memory and time, positions
  * derived from memory). */
@@ -177,7 +185,7 @@ GR_API int gr_solve_full(gr_program *p, const char *position, gr_convention conv
 
 /* What the cells of a table hold. */
 typedef enum gr_cell_kind {
-    GR_CELL_SG = 0,          /* SG values, -1 where none */
+    GR_CELL_SG = 0,          /* SG values, -1 where none, <= -2 loopy (gr_table_data) */
     GR_CELL_OUTCOME = 1,     /* 'P', 'N', 'D' */
     GR_CELL_REMOTENESS = 2   /* moves to the end (step numbers under every), -1 for a draw */
 } gr_cell_kind;
@@ -190,6 +198,12 @@ typedef struct gr_table_data {
     int ndims;                /* coordinates that vary: 0, 1 or 2 */
     int64_t rows, cols;       /* cells along the first varying coordinate, the second (1 if none) */
     int64_t *values;          /* rows * cols cells, row-major; freed with gr_free */
+    /* Added in 0.1 (at the end). An SG cell v <= -2 is a loopy value ∞{K} (see gr_answer):
+     * K is set j = -2 - v, loopy_values[loopy_off[j] .. loopy_off[j + 1]) ascending; nloopy
+     * sets in all (equal sets are one). They live in the block of values (one gr_free). */
+    int64_t nloopy;
+    const int64_t *loopy_off;
+    const int64_t *loopy_values;
 } gr_table_data;
 
 /* A table as the query "table [conv] game(lo[0]..hi[0], ...) [kind]" computes it: ncoords
@@ -204,6 +218,11 @@ typedef struct gr_option {
     char outcome;             /* 'P', 'N', 'D' */
     int has_sg;
     int64_t sg;
+    /* Added in 0.1 (at the end). A loopy value ∞{K} (see gr_answer): loopy 1, K's nloopy
+     * members ascending at loopy_set (inside the block of options). */
+    int loopy;
+    int nloopy;
+    const int64_t *loopy_set;
 } gr_option;
 
 /* Every move from position, once per distinct result, as the options query lists them: an

@@ -23,6 +23,18 @@ readme_usage=$(awk '/^## Using it/ { on = 1; next } on && /^    / { sub(/^    /,
 if [ "$readme_usage" = "$("$grundy" --help)" ]; then pass=$((pass + 1)); else
     bad "README.md's usage block differs from grundy --help:"; diff <(echo "$readme_usage") <("$grundy" --help); fi
 
+# What a new user reads names only what is in the repository (the language contract the
+# project was built from lives outside it) and says where to run the tutorial from and what
+# `grundy` means before it is installed.
+if grep -rn '\.\./shared/' "$src/examples" "$src/docs" "$src/README.md" >/dev/null; then
+    bad "a user-facing file names ../shared/, which is not in the repository: $(grep -rln '\.\./shared/' "$src/examples" "$src/docs" "$src/README.md" | tr '\n' ' ')"
+else pass=$((pass + 1)); fi
+if grep -q 'cd docs/tutorial' "$src/docs/tutorial.md" && grep -q '\.\./\.\./build/grundy' "$src/docs/tutorial.md"; then
+    pass=$((pass + 1)); else bad "docs/tutorial.md does not say to run from docs/tutorial with ../../build/grundy"; fi
+# The README's test time is a measurement, and says on what (wall clock and user CPU).
+if tr '\n' ' ' <"$src/README.md" | grep -Eq 'measured once on a two-core[^.]*[0-9.]+ minutes of wall clock, [0-9.]+ minutes of user CPU'; then
+    pass=$((pass + 1)); else bad "README.md's test time is not a measurement on two cores of wall clock and user CPU"; fi
+
 for md in "$src/README.md" "$src"/docs/*.md "$src/src/README.md"; do
     dir=$(dirname "$md")
     # [text](target): relative targets only

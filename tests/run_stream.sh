@@ -49,8 +49,8 @@ n,value
 4,2
 
 # solve nim(1) + nim(2)
-position,convention,outcome,sg,winning_moves
-"nim(1) + nim(2)",normal,N,3,"nim(1) + nim(1)"
+position,convention,outcome,sg,winning_moves,winning_moves_not_listed
+"nim(1) + nim(2)",normal,N,3,"nim(1) + nim(1)",
 
 # table s(2..3) outcome
 n,value

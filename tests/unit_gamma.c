@@ -22,7 +22,7 @@ static void compare(gf *f, void *arg) {
     sum_case *sc = arg;
     int outcome = -1;
     int64_t sg = -1;
-    if (!gr_sum_gamma(&f->c, &f->mod, sc->comps, sc->n, &outcome, &sg, NULL, NULL)) return;
+    if (!gr_sum_gamma(&f->c, &f->mod, sc->comps, sc->n, &outcome, &sg, NULL, NULL, NULL)) return;
     gr_sumgraph *s = gr_sumgraph_new(&f->c, &f->mod, CONV_NORMAL);
     uint32_t id = gr_sumgraph_add(s, sc->comps, sc->n);
     gr_sumgraph_solve(s);

@@ -44,7 +44,7 @@ static void run_body(gf *f, void *arg) {
 static void values_body(gf *f, void *arg) {
     run *r = arg;
     gr_conv conv;
-    r->vals = gr_table_values(&f->c, &f->mod, &f->mod.queries[r->query], &r->rows, &r->cols, &r->outcome, &conv);
+    r->vals = gr_table_values(&f->c, &f->mod, &f->mod.queries[r->query], &r->rows, &r->cols, &r->outcome, &conv, NULL);
 }
 
 static int run_query(gf *f, int i) {

@@ -11,7 +11,8 @@ Programs are written in the .game language (``man 5 grundy-game``). A program is
 and keeps what its calls computed: a solve after a table reads the table (``Program.stats``,
 ``Program.reset``). Every call runs in the C library with the GIL released; Ctrl-C stops it with KeyboardInterrupt and leaves the program
 usable; threads may share a program. Tables are numpy arrays: SG values and remoteness as
-int64 (-1 where none), outcomes as one-character strings 'P', 'N', 'D' (dtype '<U1').
+int64 (-1 where none), outcomes as one-character strings 'P', 'N', 'D' (dtype '<U1'). A loopy
+position's infinite generalised value ∞{K} is a :class:`Loopy` (a frozenset of K).
 """
 # Imports under private names: the module's namespace is its public names (__all__) alone.
 import json as _json
@@ -25,7 +26,7 @@ import numpy as _np
 from ._grundy import GameSyntaxError, GrundyError, LimitError, library_version as _library_version
 from . import _grundy
 
-__all__ = ["compile", "Program", "Solution", "Option", "Check", "Quotient", "Progress", "Plot",
+__all__ = ["compile", "Program", "Solution", "Option", "Loopy", "Check", "Quotient", "Progress", "Plot",
            "GameSyntaxError", "LimitError", "GrundyError", "CONVENTIONS", "__version__"]
 __version__ = _library_version
 
@@ -38,13 +39,32 @@ _KIND_NAME = {v: k for k, v in _KIND.items()}
 _Coordinate = _Union[int, range]
 
 
+class Loopy(frozenset):
+    """The infinite generalised Sprague-Grundy value (Smith) of a position of a game with
+    cycles, ∞{K}: the set K of the finite values of its options, as a frozenset of ints. The
+    player to move wins when 0 is in K, else it is a draw; ∞{K} plus a nim heap x is
+    ∞{K xor x}. ``str()`` writes it as the text output does (``∞{1}``)."""
+
+    def __repr__(self) -> str:
+        return f"Loopy({sorted(self)!r})"
+
+    def __str__(self) -> str:
+        return "∞{" + ",".join(str(k) for k in sorted(self)) + "}"
+
+
+def _value(v: _Any) -> _Any:
+    """An SG value from the library: an int, None, or a frozenset K for ∞{K}."""
+    return Loopy(v) if isinstance(v, frozenset) else v
+
+
 @_dataclass(frozen=True)
 class Solution:
     """The answer of :meth:`Program.solve`."""
     position: str
     convention: str
     outcome: str                  #: 'P' (the player to move loses), 'N' (wins) or 'D' (a draw)
-    sg: _Optional[int]            #: Sprague-Grundy value (normal play, no draw), else None
+    #: Sprague-Grundy value (normal play): an int, a Loopy ∞{K} on a cycle, None where none
+    sg: _Union[int, "Loopy", None]
     remoteness: _Optional[int]    #: moves to the end under optimal play, None if unknown or a draw
     winning_moves: list[str] = _field(default_factory=list)  #: the positions they lead to
 
@@ -57,7 +77,7 @@ class Option:
     """One move of :meth:`Program.options`: the position it leads to and its value there."""
     position: str
     outcome: str
-    sg: _Optional[int]
+    sg: _Union[int, "Loopy", None]
 
 
 @_dataclass(frozen=True)
@@ -266,10 +286,12 @@ class Program:
             a[:] = flat
             a = a.reshape(spans)
             return a[tuple(cuts)] if any(c.step != 1 for c in cuts) else a
-        cells, got, _conv, _ndims, _cols = self._p.table(
+        cells, got, _conv, _ndims, _cols, sets = self._p.table(
             game, lo, hi, _convention(convention), _KIND[kind],
             **_limits(threads, max_memory, max_time, max_positions, progress, game))
         a = _np.frombuffer(cells, dtype=_np.dtype("<U1") if got == 1 else _np.dtype(_np.int64))
+        if sets and got == 0:         # loopy values: an object array of ints and Loopy values
+            a = _np.array([Loopy(sets[-2 - v]) if v <= -2 else int(v) for v in a.tolist()], dtype=object)
         a = a.reshape(spans)          # an axis per range, in the order given
         if any(c.step != 1 for c in cuts):
             a = a[tuple(cuts)]
@@ -286,7 +308,7 @@ class Program:
         lim = _limits(threads, max_memory, max_time, max_positions, progress, position)
         text = position + " remoteness" if remoteness else position
         outcome, sg, remoteness, moves, conv = self._p.solve(text, _convention(convention), **lim)
-        return Solution(position, CONVENTIONS[conv], outcome, sg, remoteness, moves)
+        return Solution(position, CONVENTIONS[conv], outcome, _value(sg), remoteness, moves)
 
     def options(self, position: str, convention: _Optional[str] = None, *, threads: _Optional[int] = None,
                 max_memory: _Union[None, int, str] = None, max_time: _Optional[float] = None,
@@ -295,7 +317,8 @@ class Program:
         """Every move from a position, once per distinct result, with the result's outcome and
         SG value (normal play)."""
         lim = _limits(threads, max_memory, max_time, max_positions, progress, position)
-        return [Option(*o) for o in self._p.options(position, _convention(convention), **lim)]
+        return [Option(pos, outcome, _value(sg))
+                for pos, outcome, sg in self._p.options(position, _convention(convention), **lim)]
 
     def check(self, claim: str, *, to: _Optional[int] = None, threads: _Optional[int] = None,
               max_memory: _Union[None, int, str] = None, max_time: _Optional[float] = None,

@@ -441,6 +441,20 @@ static int do_table(job *j) {
     return gr_table_box(j->p, a->game, a->n, a->lo, a->hi, (gr_convention)a->conv, (gr_cell_kind)a->kind, &a->out);
 }
 
+/* K of a loopy value ∞{K}: a frozenset of its n members. */
+static PyObject *loopy_set(const int64_t *k, int n) {
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *x = PyLong_FromLongLong(k[i]);
+        if (!x) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, x);
+    }
+    if (!list) return NULL;
+    PyObject *set = PyFrozenSet_New(list);
+    Py_DECREF(list);
+    return set;
+}
+
 /* lo and hi: sequences of the same length (at most 16) of integers. */
 static int read_box(PyObject *lo, PyObject *hi, int64_t *l, int64_t *h, int *n) {
     Py_ssize_t nl = PySequence_Size(lo), nh = PySequence_Size(hi);
@@ -467,12 +481,20 @@ static PyObject *program_table(Program *self, PyObject *args, PyObject *kw) {
         return NULL;
     if (read_box(lo, hi, a.lo, a.hi, &a.n) < 0) return NULL;
     if (call(self, &l, do_table, &a, a.game) < 0) { gr_free(a.out.values); return NULL; }
+    /* the loopy cells' sets (a cell v <= -2 is set -2 - v), read before the block is freed */
+    PyObject *sets = PyList_New((Py_ssize_t)a.out.nloopy);
+    for (int64_t j = 0; sets && j < a.out.nloopy; j++) {
+        PyObject *k = loopy_set(a.out.loopy_values + a.out.loopy_off[j], (int)(a.out.loopy_off[j + 1] - a.out.loopy_off[j]));
+        if (!k) { Py_CLEAR(sets); break; }
+        PyList_SET_ITEM(sets, (Py_ssize_t)j, k);
+    }
+    if (!sets) { gr_free(a.out.values); return NULL; }
     Cells *c = PyObject_New(Cells, &CellsType);
-    if (!c) { gr_free(a.out.values); return NULL; }
+    if (!c) { gr_free(a.out.values); Py_DECREF(sets); return NULL; }
     c->n = (Py_ssize_t)(a.out.rows * a.out.cols);
     if (a.out.kind == GR_CELL_OUTCOME) {   /* 'P', 'N', 'D' as UCS-4: numpy's "U1" */
         uint32_t *u = malloc(c->n ? (size_t)c->n * sizeof *u : 1);
-        if (!u) { gr_free(a.out.values); Py_DECREF(c); return PyErr_NoMemory(); }
+        if (!u) { gr_free(a.out.values); Py_DECREF(c); Py_DECREF(sets); return PyErr_NoMemory(); }
         for (Py_ssize_t i = 0; i < c->n; i++) u[i] = (uint32_t)a.out.values[i];
         gr_free(a.out.values);
         c->data = u;
@@ -483,11 +505,16 @@ static PyObject *program_table(Program *self, PyObject *args, PyObject *kw) {
         c->itemsize = 8;
         c->format = "q";
     }
-    return Py_BuildValue("(Niiii)", (PyObject *)c, (int)a.out.kind, (int)a.out.convention, a.out.ndims, (int)a.out.cols);
+    return Py_BuildValue("(NiiiiN)", (PyObject *)c, (int)a.out.kind, (int)a.out.convention, a.out.ndims, (int)a.out.cols, sets);
 }
 
 /* A value the library may not have: None then. */
 static PyObject *int_or_none(int has, long long v) { return has ? PyLong_FromLongLong(v) : Py_NewRef(Py_None); }
+/* An SG value as Python has it: an int, None, or for a loopy value ∞{K} the frozenset K
+ * (grundy.Loopy wraps it). */
+static PyObject *sg_value(int has, long long v, int loopy, const int64_t *set, int n) {
+    return loopy ? loopy_set(set, n) : int_or_none(has, v);
+}
 
 /* ---- solve, options: a position and a convention ---- */
 typedef struct at_position { const char *position; int conv; } at_position;
@@ -517,7 +544,9 @@ static PyObject *program_solve(Program *self, PyObject *args, PyObject *kw) {
     }
     gr_free(a.moves);
     if (!moves) return NULL;
-    PyObject *sg = int_or_none(a.ans.has_sg, a.ans.sg);
+    int nk = a.ans.nloopy < GR_LOOPY_LISTED ? a.ans.nloopy : GR_LOOPY_LISTED;
+    PyObject *sg = sg_value(a.ans.has_sg, a.ans.sg, a.ans.loopy, a.ans.loopy_set, nk);
+    if (!sg) { Py_DECREF(moves); return NULL; }
     PyObject *rem = int_or_none(a.ans.has_remoteness, a.ans.remoteness);
     return Py_BuildValue("(CNNNi)", a.ans.outcome, sg, rem, moves, (int)a.ans.convention);
 }
@@ -537,8 +566,8 @@ static PyObject *program_options(Program *self, PyObject *args, PyObject *kw) {
     if (call(self, &l, do_options, &a, a.at.position) < 0) { gr_free(a.v); return NULL; }
     PyObject *list = PyList_New(a.n);
     for (int i = 0; list && i < a.n; i++) {
-        PyObject *sg = int_or_none(a.v[i].has_sg, a.v[i].sg);
-        PyObject *t = Py_BuildValue("(sCN)", a.v[i].position, a.v[i].outcome, sg);
+        PyObject *sg = sg_value(a.v[i].has_sg, a.v[i].sg, a.v[i].loopy, a.v[i].loopy_set, a.v[i].nloopy);
+        PyObject *t = sg ? Py_BuildValue("(sCN)", a.v[i].position, a.v[i].outcome, sg) : NULL;
         if (!t) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, t);
     }

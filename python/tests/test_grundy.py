@@ -158,7 +158,7 @@ def test_solve_every_convention_equals_cli_json(tmp_path, conv):
     for s, w in zip(SUMS, want):
         got = p.solve(s, convention=conv)
         assert (got.convention, got.outcome, got.sg, got.remoteness, got.winning_moves) == \
-               (w["convention"], w["outcome"], w["sg"], w["remoteness"], w["winning_moves"]), s
+               (w["convention"], w["outcome"], json_value(w["sg"]), w["remoteness"], w["winning_moves"]), s
         assert bool(got) == (w["outcome"] == "N")
 
 
@@ -206,8 +206,38 @@ def test_options_equal_cli_json(tmp_path):
         want = json.loads(cli_text(tmp_path, text, "--format", "json"))
         got = p.options(pos, convention=conv)
         assert [(o.position, o.sg, o.outcome) for o in got] == \
-               [(o["position"], o["sg"], o["outcome"]) for o in want["options"]]
+               [(o["position"], json_value(o["sg"]), o["outcome"]) for o in want["options"]]
     assert [o.position for o in p.options("loop.y")] == ["loop.x", "loop.z"]
+
+
+def json_value(v):
+    """A value of the command's JSON as the binding gives it: {"loopy": [K]} is Loopy(K)."""
+    return grundy.Loopy(v["loopy"]) if isinstance(v, dict) else v
+
+
+def test_loopy_values_equal_cli_json(tmp_path):
+    # Smith's infinite generalised values: x is ∞{1} (its finite options' values), xp ∞{}, a
+    # sum with one infinite part ∞{K xor x}; solve, options and tables agree with the command.
+    src = "graph g { x -> xp, y; xp -> x; y -> z; z; }\n"
+    p = grundy.compile(src)
+    x = p.solve("g.x")
+    assert x.outcome == "D" and x.sg == grundy.Loopy({1}) and isinstance(x.sg, grundy.Loopy)
+    assert str(x.sg) == "∞{1}" and str(p.solve("g.xp").sg) == "∞{}" and p.solve("g.y").sg == 1
+    s = p.solve("g.x + g.y")
+    assert s.outcome == "N" and s.sg == grundy.Loopy({0}) and s.winning_moves == ["g.y + g.y"]
+    assert [(o.position, o.sg) for o in p.options("g.x")] == [("g.xp", grundy.Loopy()), ("g.y", 1)]
+    text = src + "solve g.x + g.y;\noptions g.x;\ntable g;\n"
+    solve, options, table = [json.loads(l) for l in cli_text(tmp_path, text, "--format", "json").splitlines()]
+    assert json_value(solve["sg"]) == s.sg
+    assert [json_value(o["sg"]) for o in options["options"]] == [o.sg for o in p.options("g.x")]
+    assert [json_value(v) for v in table["values"]] == [grundy.Loopy({1}), grundy.Loopy(), 1, 0]
+    # a loopy rule set's table: an object array of ints and Loopy values
+    q = grundy.compile("game up { heap n; move -> n - 1 where n >= 1; move -> n + 1 where n == 2; }\n")
+    t = q.table("up", range(5))
+    got = [json_value(v) for v in json.loads(cli_text(tmp_path, "game up { heap n; move -> n - 1 where n >= 1; "
+                                                       "move -> n + 1 where n == 2; }\ntable up(0..4);\n",
+                                                       "--format", "json"))["values"]]
+    assert list(t) == got
 
 
 def test_check():

@@ -345,6 +345,14 @@ static int solve_body(call *k, gr_module *m, void *arg) {
     ans->has_remoteness = sol.remoteness >= 0;
     ans->remoteness = sol.remoteness >= 0 ? sol.remoteness : 0;
     ans->nwinning = a->count;
+    if (gr_is_loopy(sol.sg)) {   /* ∞{K}: K's first members, ascending */
+        size_t nk;
+        const int64_t *kset = gr_loopy_set(&sol.loopy, sol.sg, &nk);
+        ans->loopy = 1;
+        ans->nloopy = (int)nk;
+        for (size_t i = 0; i < nk && i < GR_LOOPY_LISTED; i++) ans->loopy_set[i] = kset[i];
+    }
+    gr_solution_free(&sol);
     if (a->full) {   /* the moves, out of tracked memory into one block the caller frees */
         size_t head = (size_t)a->count * sizeof(char *);
         char **v = a->count ? malloc(head + a->used) : NULL;
@@ -413,7 +421,7 @@ static int table_body(call *k, gr_module *m, void *arg) {
     box.hi[0] = a->to;
     int64_t n = a->to - a->from + 1;
     int64_t *vals = a->values ? a->values : gr_alloc(k->c, gr_size_mul(k->c, (size_t)n, sizeof *vals));
-    gr_sum_table(k->c, m, q->game, q->conv, &box, NULL, 0, a->values ? GR_KIND_SG : GR_KIND_OUTCOME, vals);
+    gr_sum_table(k->c, m, q->game, q->conv, &box, NULL, 0, a->values ? GR_KIND_SG : GR_KIND_OUTCOME, vals, NULL);
     if (a->outcomes) {
         static const char outcome[] = { 'P', 'N', 'D' };
         for (int64_t i = 0; i < n; i++) a->outcomes[i] = outcome[vals[i]];
@@ -503,16 +511,29 @@ static int box_body(call *k, gr_module *m, void *arg) {
     int64_t rows, cols;
     int outcome;
     gr_conv conv;
-    int64_t *vals = gr_table_values(k->c, m, q, &rows, &cols, &outcome, &conv);
+    gr_loopy loopy;
+    int64_t *vals = gr_table_values(k->c, m, q, &rows, &cols, &outcome, &conv, &loopy);
     size_t n = (size_t)rows * (size_t)cols;
-    int64_t *v = malloc(n ? n * sizeof *v : 1);
-    if (!v) return GR_ENOMEM;
+    /* one block: the cells, then the loopy sets' offsets and members (loopy.h's store) */
+    size_t nsets = loopy.sets.count, nmembers = loopy.sets.nbytes / sizeof(int64_t);
+    int64_t *v = malloc((n + nsets + 1 + nmembers) * sizeof *v);
+    if (!v) { gr_free(k->c, vals); gr_loopy_free(&loopy); return GR_ENOMEM; }
     static const char OUTCOME[] = { 'P', 'N', 'D' };
     if (outcome) for (size_t i = 0; i < n; i++) v[i] = OUTCOME[vals[i]];
     else memcpy(v, vals, n * sizeof *v);
+    int64_t *off = v + n, *members = off + nsets + 1;
+    off[0] = 0;
+    for (size_t j = 0; j < nsets; j++) {
+        size_t nk;
+        const int64_t *kset = gr_loopy_set(&loopy, -2 - (int64_t)j, &nk);
+        memcpy(members + off[j], kset, nk * sizeof *kset);
+        off[j + 1] = off[j] + (int64_t)nk;
+    }
     gr_free(k->c, vals);
+    gr_loopy_free(&loopy);
     *a->out = (gr_table_data){ .kind = outcome ? GR_CELL_OUTCOME : q->q->outcome == TK_REMOTENESS ? GR_CELL_REMOTENESS : GR_CELL_SG,
-                               .convention = (gr_convention)conv, .ndims = q->ndims, .rows = rows, .cols = cols, .values = v };
+                               .convention = (gr_convention)conv, .ndims = q->ndims, .rows = rows, .cols = cols, .values = v,
+                               .nloopy = (int64_t)nsets, .loopy_off = off, .loopy_values = members };
     return GR_OK;
 }
 
@@ -534,16 +555,31 @@ typedef struct options_arg {
     gr_ctx *c;
     gr_option *v; size_t n, cap;
     size_t text_len;
+    int64_t *sets; size_t nsets, capsets;   /* loopy options' sets, back to back (loopy_set: an offset here) */
 } options_arg;
 
-static void keep_option(void *user, const char *text, int64_t sg, int outcome) {
+static void keep_option(void *user, const char *text, int64_t sg, int outcome, const gr_loopy *loopy) {
     options_arg *a = user;
     static const char OUTCOME[] = { 'P', 'N', 'D' };
     if (a->n == a->cap) {
         a->cap = a->cap ? a->cap * 2 : 16;
         a->v = gr_realloc(a->c, a->v, gr_size_mul(a->c, a->cap, sizeof *a->v));
     }
-    a->v[a->n++] = (gr_option){ .position = text, .outcome = OUTCOME[outcome], .has_sg = sg >= 0, .sg = sg >= 0 ? sg : 0 };
+    gr_option o = { .position = text, .outcome = OUTCOME[outcome], .has_sg = sg >= 0, .sg = sg >= 0 ? sg : 0 };
+    if (gr_is_loopy(sg)) {
+        size_t nk;
+        const int64_t *kset = gr_loopy_set(loopy, sg, &nk);
+        if (a->nsets + nk > a->capsets) {
+            a->capsets = 2 * (a->nsets + nk) + 16;
+            a->sets = gr_realloc(a->c, a->sets, gr_size_mul(a->c, a->capsets, sizeof *a->sets));
+        }
+        memcpy(a->sets + a->nsets, kset, nk * sizeof *kset);
+        o.loopy = 1;
+        o.nloopy = (int)nk;
+        o.loopy_set = (const int64_t *)(uintptr_t)a->nsets;   /* an offset until the block is made */
+        a->nsets += nk;
+    }
+    a->v[a->n++] = o;
     a->text_len += strlen(text) + 1;
 }
 
@@ -551,18 +587,22 @@ static int options_body(call *k, gr_module *m, void *arg) {
     options_arg *a = arg;
     *a = (options_arg){ .c = k->c };   /* from the start: a call may run again */
     gr_list_options(k->c, m, &m->queries[m->nqueries - 1], keep_option, a);
-    /* the texts live in the call's arena: copy them beside the array */
-    size_t head = a->n * sizeof *a->v;
-    gr_option *v = malloc(head + a->text_len + 1);
-    if (!v) return GR_ENOMEM;
-    char *text = (char *)v + head;
+    /* the texts live in the call's arena: copy them beside the array, and the loopy sets */
+    size_t head = a->n * sizeof *a->v, sets = a->nsets * sizeof *a->sets;
+    gr_option *v = malloc(head + sets + a->text_len + 1);
+    if (!v) { gr_free(k->c, a->sets); return GR_ENOMEM; }
+    int64_t *members = (int64_t *)(void *)((char *)v + head);   /* gr_option's alignment is int64_t's */
+    if (sets) memcpy(members, a->sets, sets);
+    char *text = (char *)v + head + sets;
     for (size_t i = 0; i < a->n; i++) {
         size_t len = strlen(a->v[i].position) + 1;
         v[i] = a->v[i];
         v[i].position = memcpy(text, a->v[i].position, len);
+        if (v[i].loopy) v[i].loopy_set = members + (uintptr_t)a->v[i].loopy_set;
         text += len;
     }
     gr_free(k->c, a->v);
+    gr_free(k->c, a->sets);
     a->v = v;
     return GR_OK;
 }

@@ -32,6 +32,70 @@ char *gr_read_all(FILE *f, size_t *len) {
     return buf;
 }
 
+int gr_cli_parse_quiet(gr_ctx *c, const char *name, const char *text, size_t len, gr_ast_program *prog) {
+    gr_ctx_init(c, name, text, len);
+    c->diag = NULL;
+    c->no_prelude = 1;
+    jmp_buf jb;
+    c->on_fail = &jb;
+    int ok = setjmp(jb) == 0 && gr_parse(c, prog) == 0;
+    c->on_fail = NULL;   /* jb ends here */
+    return ok;
+}
+
+/* Does text parse (nothing printed, no prelude)? */
+static int parses(const char *text, size_t len) {
+    gr_ctx c;
+    gr_ast_program prog;
+    int ok = gr_cli_parse_quiet(&c, "<stdin>", text, len, &prog);
+    gr_ctx_free(&c);
+    return ok;
+}
+
+/* Does t[0..n) parse with a ';' added at its end (before a last newline)? */
+static int parses_with_semi(const char *t, size_t n, char *scratch) {
+    size_t body = n && t[n - 1] == '\n' ? n - 1 : n;
+    memcpy(scratch, t, body);
+    scratch[body] = ';';
+    memcpy(scratch + body + 1, t + body, n - body);
+    scratch[n + 1] = '\0';
+    return parses(scratch, n + 1);
+}
+
+int gr_cli_add_semis(char **src, size_t *len) {
+    const char *s = *src;
+    size_t n = *len;
+    if (parses(s, n)) return 0;
+    /* as the session reads it: lines gathered until they parse, with a ';' added at the end of
+     * such an entry when that makes it whole; the ';' goes before the newline, so every line
+     * and column of the text stays where it was */
+    char *out = malloc(2 * n + 2), *scratch = malloc(n + 2);
+    size_t o = 0, start = 0;
+    for (size_t e = 0; out && scratch && e < n;) {
+        while (e < n && s[e++] != '\n') {}
+        const char *t = s + start;
+        size_t m = e - start;
+        if (parses(t, m)) {
+            memcpy(out + o, t, m); o += m; start = e;
+        } else if (parses_with_semi(t, m, scratch)) {
+            memcpy(out + o, scratch, m + 1); o += m + 1; start = e;
+        }
+    }
+    int added = 0;
+    if (out && scratch) {
+        memcpy(out + o, s + start, n - start);
+        o += n - start;
+        out[o] = '\0';
+        added = o != n && parses(out, o);   /* else the program's own error is shown */
+    }
+    free(scratch);
+    if (!added) { free(out); return 0; }
+    free(*src);
+    *src = out;
+    *len = o;
+    return 1;
+}
+
 /* Parses, checks and calls run; every failure below longjmps back here with its status. Kept
  * apart from main so that no local of main lives across the setjmp. */
 int gr_cli_compile(gr_ctx *c, gr_cli_run_fn run, const void *user) {

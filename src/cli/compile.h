@@ -11,6 +11,14 @@
 
 /* Reads a whole file (NUL-terminated); NULL with errno set on failure. */
 char *gr_read_all(FILE *f, size_t *len);
+/* A program from standard input may leave out the ';' at the end of a line, as in the session
+ * (its last one above all): when *src does not parse, and does with a ';' added where a line
+ * (or lines, while a statement is open) would be whole, adds them (*src replaced: every line
+ * and column stays where it was) and returns 1. */
+int gr_cli_add_semis(char **src, size_t *len);
+/* Parses text into *prog with c made for it (name in its locations), nothing printed and no
+ * prelude added: 1 if it parses. *prog lives in c's arena; the caller frees c (gr_ctx_free). */
+int gr_cli_parse_quiet(gr_ctx *c, const char *name, const char *text, size_t len, gr_ast_program *prog);
 /* Compiles c's source and calls run with the module; a failure anywhere prints its diagnostic
  * and returns its exit status. */
 typedef int (*gr_cli_run_fn)(gr_ctx *c, gr_module *m, const void *user);

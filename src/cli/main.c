@@ -259,7 +259,7 @@ int main(int argc, char **argv) {
     options o = parse_args(argc, argv);
     if (o.interactive || (!o.file && isatty(STDIN_FILENO))) {
         if (o.file && !strcmp(o.file, "-")) gr_cli_usage_error("%s", "-i reads the session from standard input; give it a file to load, or none");
-        return gr_session_main(o.file, o.explain, apply_options, &o);
+        return gr_session_main(o.file, o.explain, o.format, apply_options, &o);
     }
     if (!o.file) o.file = "-";   /* standard input is not a terminal: it holds the program */
     int from_stdin = !strcmp(o.file, "-");
@@ -271,6 +271,7 @@ int main(int argc, char **argv) {
         return GR_EXIT_INPUT;
     }
     if (!from_stdin) fclose(in);
+    else gr_cli_add_semis(&src, &len);   /* piped with no file: as the session, no ';' needed at a line's end */
 
     gr_ctx c;
     gr_ctx_init(&c, from_stdin ? "<stdin>" : o.file, src, len);

@@ -177,13 +177,8 @@ static int position_key(gr_ctx *c, gr_module *m, gr_conv conv, const char *text,
     if (!src) return 0;
     int n = snprintf(src, len + 16, "solve %s;", text);
     gr_ctx tc;
-    gr_ctx_init(&tc, "<move>", src, (size_t)n);
-    tc.diag = NULL;
-    tc.no_prelude = 1;
-    jmp_buf jb;
-    tc.on_fail = &jb;
     gr_ast_program prog;
-    int parsed = setjmp(jb) == 0 && gr_parse(&tc, &prog) == 0;
+    int parsed = gr_cli_parse_quiet(&tc, "<move>", src, (size_t)n, &prog);
     const gr_query *q = parsed ? prog.queries : NULL;
     int ok = q && !q->next && q->kind == Q_SOLVE;
     char **parts = ok ? calloc((size_t)q->nparts + 1, sizeof *parts) : NULL;

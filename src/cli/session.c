@@ -30,6 +30,7 @@ typedef struct session {
     gr_engine *engine;             /* the definitions so far and what their queries computed */
     def *defs; int ndefs, cap;     /* their texts, for :defs */
     int tty, explain;
+    gr_format format;              /* --format: of every query's answer */
     gr_session_setup_fn setup;
     const void *user;
 } session;
@@ -129,13 +130,8 @@ typedef struct parsed { int status; uint32_t fail_off; char **names; uint32_t *o
 static parsed parse_alone(const char *text, size_t len) {
     parsed p = { 0 };
     gr_ctx c;
-    gr_ctx_init(&c, "<input>", text, len);
-    c.diag = NULL;
-    c.no_prelude = 1;
-    jmp_buf jb;
-    c.on_fail = &jb;
     gr_ast_program prog;
-    if (setjmp(jb) != 0 || gr_parse(&c, &prog) != 0) {
+    if (!gr_cli_parse_quiet(&c, "<input>", text, len, &prog)) {
         p.status = 1;
         p.fail_off = c.fail_located ? c.fail_off : 0;
         gr_ctx_free(&c);
@@ -166,7 +162,7 @@ static int run_entry(gr_ctx *c, gr_module *m, void *user) {
     run_state *rs = user;
     rs->compiled = 1;
     if (rs->s->explain) gr_explain(c, m, stdout);
-    return gr_run_queries_ex(c, m, GR_FMT_TEXT, stdout, NULL, NULL);
+    return gr_run_queries_ex(c, m, rs->s->format, stdout, NULL, NULL);
 }
 
 /* The command line's settings on each call's context, and Ctrl-C. */
@@ -388,8 +384,9 @@ static int command(session *s, char *line) {
     return 1;
 }
 
-int gr_session_main(const char *load, int explain, gr_session_setup_fn setup, const void *user) {
-    session s = { .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), .explain = explain, .setup = setup, .user = user };
+int gr_session_main(const char *load, int explain, gr_format format, gr_session_setup_fn setup, const void *user) {
+    session s = { .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), .explain = explain, .format = format,
+                  .setup = setup, .user = user };
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;    /* no SA_RESTART: a read at the prompt returns */

@@ -108,6 +108,16 @@ static void run(gr_spread *sp, gr_ctx *c, gr_module *m, int qi, gr_member_result
                  WIFSIGNALED(status[w]) ? WTERMSIG(status[w]) : WEXITSTATUS(status[w]));
         snprintf(res[i].failure.text, sizeof res[i].failure.text, "member %s: the process computing it ended", q->members[i]->name);
     }
+    /* A member that failed a limit other than time in its worker (whose memory is a share of the
+     * limit) gets the retry a lone query gets (parallel.c): here, with all of the memory, so
+     * that every --threads prints the same bytes and status. */
+    for (int k = 0; k < ntodo; k++) {
+        gr_member_result *r = &res[order[k]];
+        if (r->state == GR_MEMBER_FAILED && r->failure.status == GR_EXIT_LIMIT && !strstr(r->failure.msg, "error: time limit of")) {
+            r->state = GR_MEMBER_TODO;
+            gr_member_compute_caught(c, q, order[k], r);
+        }
+    }
     /* whatever no worker reached (none could start, or all died early) is computed here */
     for (int k = atomic_load(&sh->next); k < ntodo; k++)
         if (res[order[k]].state == GR_MEMBER_TODO) gr_member_compute_caught(c, q, order[k], &res[order[k]]);

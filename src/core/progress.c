@@ -69,6 +69,7 @@ void gr_progress_begin(gr_progress *p, gr_ctx *c, const char *label, uint64_t to
     p->total = total;
     p->active = c && c->progress && isatty(STDERR_FILENO);
     if (c) {
+        p->outer_label = c->step_label; p->outer_done = c->step_done; p->outer_total = c->step_total;
         c->step_label = label; c->step_done = 0; c->step_total = total;
         c->poll_left = c->poll_every = 1;   /* a new loop: steps may cost more, so re-adapt the poll */
     }
@@ -94,6 +95,11 @@ void gr_progress_update(gr_progress *p, uint64_t done) {
 }
 
 void gr_progress_end(gr_progress *p) {
+    /* the step it interrupted is under way again: a limit's message names it, not this one
+     * (whose total would sit beside the outer step's count) */
+    if (p->ctx && p->ctx->step_label == p->label) {
+        p->ctx->step_label = p->outer_label; p->ctx->step_done = p->outer_done; p->ctx->step_total = p->outer_total;
+    }
     if (p->active && p->drawn) {
         fputs("\r\033[K", stderr);
         fflush(stderr);

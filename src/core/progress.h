@@ -15,6 +15,10 @@ typedef struct gr_progress {
     uint64_t base;         /* done when this stretch began (the rate counts from here) */
     double start, last_draw;
     int active, drawn;
+    /* the step it interrupted (a heap table filled inside a check's loop), which a limit's
+     * message names again once this one ends */
+    const char *outer_label;
+    uint64_t outer_done, outer_total;
 } gr_progress;
 
 void gr_progress_begin(gr_progress *p, gr_ctx *c, const char *label, uint64_t total);

@@ -341,9 +341,11 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
                    "'%s' is not a parameter of the game", q->bindings.v[r->nfam].name);
     if (g->shape == SHAPE_GRAPH)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about rule sets; '%s' is a graph", g->name);
-    if (g->shape == SHAPE_FIGURE || g->shape == SHAPE_COINS)
-        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about heap and tuple rule sets; '%s' is not one", g->name);
-    if (q->check != CK_FORMULA && g->shape != SHAPE_HEAP)
+    /* coin turning: the values of single heads at places 0, 1, ... are its sequence (check.c) */
+    if (g->shape == SHAPE_FIGURE || (g->shape == SHAPE_COINS && q->check == CK_FORMULA))
+        gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about heap and tuple rule sets%s; '%s' is not one",
+                   g->shape == SHAPE_COINS ? " (and a coin-turning game's periodicity: 'check G periodic' or 'period P')" : "", g->name);
+    if (q->check != CK_FORMULA && g->shape != SHAPE_HEAP && g->shape != SHAPE_COINS)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "periodicity is about heap games; '%s' has tuple positions", g->name);
     if (q->check == CK_PERIOD) {
         if (!q->period) gr_fail_at(s->c, q->loc, GR_EXIT_INPUT, "a periodicity claim needs 'period P'");

@@ -413,10 +413,83 @@ static void run_claim(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
               *plan_note(&pl) ? ", " : "", plan_note(&pl));
 }
 
+/* ---- coin turning: the values of single heads, a sequence like any other --------------------
+ * A coin-turning game's position is the xor of its heads' values (the coin-turning theorem), so
+ * its periodicity is that of the values of a single heads at places 0, 1, ... (the table's).
+ * No theorem covers them: a check says "holds" (to the places computed), "none" or "refuted".
+ * A place's flip sets grow with it (Ruler's x runs, x^2 coins), so by default the places stop
+ * at COIN_DEFAULT_TO; --to N computes further. */
+enum { COIN_DEFAULT_TO = 511 };
+
+static void coin_values(gr_ctx *c, const gr_rquery *q, gr_values *vals, int64_t upto) {
+    gr_box box = { .ncoords = 1, .ndims = 1, .loc = q->q->loc };
+    box.hi[0] = upto;
+    int64_t *v = gr_values_room64(vals, upto + 1);
+    if (!gr_eval_fill(c, q->game, CONV_NORMAL, &box, GR_KIND_SG, v))
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "'%s' gives no values of single heads", q->game->name);
+    vals->n = upto + 1;
+}
+
+static void run_coins(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
+    const gr_game *g = q->game;
+    if (g->play != CONV_NORMAL)
+        gr_fail_at(c, q->q->loc, GR_EXIT_INPUT, "periodicity is about normal-play Sprague-Grundy values; '%s' is played %s",
+                   g->name, gr_convention_name(g->play));
+    int64_t upto = c->check_to > 0 ? c->check_to : COIN_DEFAULT_TO;
+    const char *note = c->check_to > 0 ? "" : ", the default bound for coin turning; --to N computes further";
+    gr_values vals;
+    gr_values_init(&vals, c);
+    coin_values(c, q, &vals, upto);
+    char rel[96];
+    if (q->check == CK_PERIOD) {
+        int64_t p = q->period, e = q->has_preperiod ? q->preperiod : 0, s = q->has_saltus ? q->saltus : 0;
+        relation(rel, sizeof rel, p, s);
+        for (int64_t n = e; n + p <= upto; n++) {
+            int64_t a = gr_values_get(&vals, n), b = gr_values_get(&vals, n + p);
+            if (b - a != s) {
+                refute(out, n, p, s, a, b);
+                gr_check_textf(out->theorem, sizeof out->theorem, "the first place n >= %lld with sg(n + %lld) != sg(n)%s: "
+                               "n = %lld (values of a single heads)", (long long)e, (long long)p, s ? " + saltus" : "", (long long)n);
+                gr_values_free(&vals);
+                return;
+            }
+        }
+        out->status = GR_CHECK_HOLDS;
+        set_period(out, p, e, s);
+        out->checked_to = upto;
+        gr_check_textf(out->theorem, sizeof out->theorem, "not proved: no theorem covers coin-turning games; %s holds for "
+                       "%lld <= n <= %lld (single heads at places up to %lld%s)", rel, (long long)e,
+                       (long long)(upto - p), (long long)upto, note);
+        gr_values_free(&vals);
+        return;
+    }
+    gr_detect d;
+    gr_detect_init(&d, c);
+    gr_detect_scan(&d, &vals, vals.n);
+    int64_t e = 0, s = 0, p = gr_cert_least_plausible(&d, &e, &s);
+    out->checked_to = upto;
+    if (p) {
+        out->status = GR_CHECK_HOLDS;
+        set_period(out, p, e, s);
+        relation(rel, sizeof rel, p, s);
+        gr_check_textf(out->theorem, sizeof out->theorem, "not proved: no theorem covers coin-turning games; %s holds for "
+                       "%lld <= n <= %lld (single heads at places up to %lld%s)", rel, (long long)e, (long long)(upto - p),
+                       (long long)upto, note);
+    } else {
+        out->status = GR_CHECK_NONE;
+        gr_check_textf(out->theorem, sizeof out->theorem, "no period found in the values of a single heads at places 0..%lld%s: "
+                       "a period p with preperiod e is reported once sg(n + p) = sg(n) + s holds from e over the last half "
+                       "of the values and at least two periods", (long long)upto, note);
+    }
+    gr_detect_free(&d);
+    gr_values_free(&vals);
+}
+
 /* ---- entry ------------------------------------------------------------------------------------ */
 
 void gr_check_run(gr_ctx *c, gr_rquery *q, gr_check_result *out) {
     memset(out, 0, sizeof *out);
+    if (q->game->shape == SHAPE_COINS && q->check != CK_FORMULA) { run_coins(c, q, out); return; }
     switch (q->check) {
     case CK_PERIODIC: run_periodic(c, q, out); break;
     case CK_PERIOD: run_claim(c, q, out); break;

@@ -1,13 +1,14 @@
 /* dot: the position graph reachable from a position, in Graphviz's DOT language. One node per
  * position (as the graph holds them: equal multisets are one node), labelled with the position
- * and its SG value (normal play) or outcome; P positions are filled, the start has a double
+ * and its SG value (normal play; a loopy one as ∞{K}, valuefmt.h) or outcome; P positions are filled, the start has a double
  * border, and winning moves (to a P position from an N position) are drawn bold. The graph is
  * bounded by --max-positions like every position graph. See show.h. */
 #include "show.h"
 #include "sums.h"
+#include "valuefmt.h"
 #include <string.h>
 
-typedef struct dot_job { gr_sumgraph *s; gr_pg *pg; uint32_t start; int normal; uint64_t bold; } dot_job;
+typedef struct dot_job { gr_sumgraph *s; gr_pg *pg; uint32_t start; int normal; uint64_t bold; gr_loopy loopy; } dot_job;
 
 static void dot_string(FILE *f, const char *s) {
     fputc('"', f);
@@ -23,15 +24,16 @@ static int write_dot(void *user, FILE *f) {
     dot_job *j = user;
     static const char OUT[] = { 'P', 'N', 'D' };
     uint32_t n = gr_pg_count(j->pg);
-    char text[4096], label[4200];
+    char text[4096], label[8400], value[4096];
     fputs("digraph positions {\n"
           "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
           "  edge [color=\"#777777\"];\n", f);
     for (uint32_t id = 0; id < n; id++) {
         gr_sumgraph_render(j->s, id, text, sizeof text);
         gr_outcome o = gr_pg_outcome(j->pg, id);
-        int64_t sg = j->normal ? gr_pg_sg(j->pg, id) : -1;
-        if (sg >= 0) snprintf(label, sizeof label, "%s\nsg %lld", text, (long long)sg);
+        int64_t sg = j->normal ? gr_loopy_of_pg(&j->loopy, j->pg, id) : -1;
+        gr_value_str(value, sizeof value, GR_FMT_TEXT, sg, &j->loopy);
+        if (sg >= 0 || gr_is_loopy(sg)) snprintf(label, sizeof label, "%s\nsg %s", text, value);
         else snprintf(label, sizeof label, "%s\n%c", text, OUT[o]);
         fprintf(f, "  n%u [label=", id);
         dot_string(f, label);
@@ -80,6 +82,7 @@ void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) 
     if (!q->q->has_conv && q->ncomps == 1) conv = q->comps[0].game->play;
     const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
     dot_job j = { .s = gr_sumgraph_new(c, m, conv), .normal = conv == CONV_NORMAL };
+    gr_loopy_init(&j.loopy, c);
     gr_pg_store_edges(gr_sumgraph_pg(j.s), 1);   /* every edge is drawn; nodes in breadth-first order */
     j.start = gr_sumgraph_add(j.s, q->comps, q->ncomps);
     gr_sumgraph_solve(j.s);
@@ -89,4 +92,5 @@ void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) 
     uint64_t e = gr_pg_edges(j.pg);
     GR_SINK_EACH(sk, fmt, out) dot_summary(conv, position, q->file, n, e, j.bold, fmt, out);
     gr_sumgraph_free(j.s);
+    gr_loopy_free(&j.loopy);
 }

@@ -222,8 +222,8 @@ static int enter_binding(gr_ctx *c, const gr_rquery *q, int64_t *frame, int64_t 
  * no range depends on an earlier variable (each evaluated at both ends of the ranges before
  * it gives the same answer); 0 (unknown: a counter with a rate) otherwise. */
 static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
-    if (!c->progress) return 0;
-    double total = 1;
+    /* computed with or without a bar: a limit's message names it too ("N of TOTAL done") */
+    uint64_t total = 1;
     for (int k = 0; k < q->nbinds; k++) {
         const gr_rbinding *b = &q->binds[k];
         int64_t lo = gr_eval(c, b->lo, frame, NULL), hi = gr_eval(c, b->hi, frame, NULL);
@@ -235,9 +235,11 @@ static uint64_t formula_total(gr_ctx *c, const gr_rquery *q, int64_t *frame) {
             if (!same) return 0;
         }
         frame[b->slot] = lo;
-        total *= hi >= lo ? (double)hi - (double)lo + 1 : 0;
+        if (hi < lo) return 0;
+        uint64_t n = (uint64_t)hi - (uint64_t)lo + 1;   /* 0..2^63 - 1 has 2^63 values: exact in 64 bits */
+        if (n == 0 || __builtin_mul_overflow(total, n, &total)) return 0;   /* past 2^64: unknown */
     }
-    return total >= 1 && total < 1e18 ? (uint64_t)total : 0;
+    return total;
 }
 
 /* ---- long ranges across threads ------------------------------------------------------------

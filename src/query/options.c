@@ -5,12 +5,15 @@
 #include "sums.h"
 #include "misquot.h"
 #include "solve.h"
+#include "valuefmt.h"
 #include <string.h>
 
 typedef struct option { char *text; int64_t sg; int outcome; } option;
 typedef struct option_list {
     gr_ctx *c; option *v; size_t n, cap; gr_pg *pg;
     int64_t unlisted;   /* options of huge heaps past the first 100 of each, not listed */
+    gr_loopy loopy;     /* the sets of loopy values (normal play on a graph with cycles) */
+    int normal;
 } option_list;
 
 static void push(option_list *l, const char *text, int64_t sg, int outcome) {
@@ -25,7 +28,8 @@ static void by_value(void *user, const char *text, int64_t sg) { push(user, text
 static void by_outcome(void *user, const char *text, int outcome) { push(user, text, -1, outcome); }
 static void by_graph(void *user, const char *text, uint32_t id) {
     option_list *l = user;
-    push(l, text, gr_pg_sg(l->pg, id), (int)gr_pg_outcome(l->pg, id));
+    /* the value a table or a solve of the option shows: its gamma value on a graph with cycles */
+    push(l, text, l->normal ? gr_loopy_of_pg(&l->loopy, l->pg, id) : -1, (int)gr_pg_outcome(l->pg, id));
 }
 
 /* The moves into l (l->c set); returns the convention they were answered under. */
@@ -46,8 +50,8 @@ static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list 
         gr_sumgraph_add(s, q->comps, q->ncomps);
         gr_sumgraph_solve(s);
         l->pg = gr_sumgraph_pg(s);
+        l->normal = conv == CONV_NORMAL;
         gr_sumgraph_moves(s, q->comps, q->ncomps, by_graph, l);
-        if (conv != CONV_NORMAL) for (size_t i = 0; i < l->n; i++) l->v[i].sg = -1;
         gr_sumgraph_free(s);
     }
     gr_free(c, vals);
@@ -56,9 +60,11 @@ static gr_conv collect(gr_ctx *c, gr_module *m, const gr_rquery *q, option_list 
 
 gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_option_fn fn, void *user) {
     option_list l = { .c = c };
+    gr_loopy_init(&l.loopy, c);
     gr_conv conv = collect(c, m, q, &l);
-    for (size_t i = 0; i < l.n; i++) fn(user, l.v[i].text, l.v[i].sg, l.v[i].outcome);
+    for (size_t i = 0; i < l.n; i++) fn(user, l.v[i].text, l.v[i].sg, l.v[i].outcome, &l.loopy);
     gr_free(c, l.v);
+    gr_loopy_free(&l.loopy);
     return conv;
 }
 
@@ -72,8 +78,8 @@ static void options_write(gr_conv conv, const char *position, const option_list 
         for (size_t i = 0; i < l.n; i++) {
             fputs(i ? ",{\"position\":" : "{\"position\":", out);
             gr_json_string(out, l.v[i].text);
-            if (l.v[i].sg >= 0) fprintf(out, ",\"sg\":%lld", (long long)l.v[i].sg);
-            else fputs(",\"sg\":null", out);
+            fputs(",\"sg\":", out);
+            gr_value_json(out, l.v[i].sg, &l.loopy);
             fprintf(out, ",\"outcome\":\"%c\"}", OUT[l.v[i].outcome]);
         }
         fputc(']', out);
@@ -81,8 +87,10 @@ static void options_write(gr_conv conv, const char *position, const option_list 
         fputs("}\n", out);
     } else if (fmt == GR_FMT_CSV) {
         fputs("position,value\n", out);
+        char value[4096];
         for (size_t i = 0; i < l.n; i++) {
-            if (l.v[i].sg >= 0) fprintf(out, "\"%s\",%lld\n", l.v[i].text, (long long)l.v[i].sg);
+            gr_value_str(value, sizeof value, GR_FMT_CSV, l.v[i].sg, &l.loopy);
+            if (value[0]) fprintf(out, "\"%s\",%s\n", l.v[i].text, value);
             else fprintf(out, "\"%s\",%c\n", l.v[i].text, OUT[l.v[i].outcome]);
         }
     } else {
@@ -97,7 +105,9 @@ static void options_write(gr_conv conv, const char *position, const option_list 
         for (size_t i = 0; i < l.n; i++) { int n = (int)strlen(l.v[i].text); if (n > w && n <= 60) w = n; }
         for (size_t i = 0; i < l.n; i++) {
             fprintf(out, "  -> %-*s  %c", w, l.v[i].text, OUT[l.v[i].outcome]);
-            if (l.v[i].sg >= 0) fprintf(out, "  sg %lld", (long long)l.v[i].sg);
+            char value[4096];
+            gr_value_str(value, sizeof value, GR_FMT_TEXT, l.v[i].sg, &l.loopy);
+            if (l.v[i].sg >= 0 || gr_is_loopy(l.v[i].sg)) fprintf(out, "  sg %s", value);
             fputc('\n', out);
         }
         fputc('\n', out);
@@ -106,8 +116,10 @@ static void options_write(gr_conv conv, const char *position, const option_list 
 
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk) {
     option_list l = { .c = c };
+    gr_loopy_init(&l.loopy, c);
     gr_conv conv = collect(c, m, q, &l);
     const char *position = gr_render_position(c, q->comps, q->ncomps, conv);
     GR_SINK_EACH(sk, fmt, out) options_write(conv, position, &l, fmt, out);
     gr_free(c, l.v);
+    gr_loopy_free(&l.loopy);
 }

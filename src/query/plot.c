@@ -303,7 +303,7 @@ static int write_plot(void *user, FILE *file) {
 /* The table, the size and the labels of the picture of q (j->vals in tracked memory). */
 static void plot_prepare(gr_ctx *c, gr_module *m, const gr_rquery *q, plot_job *j0) {
     plot_job j = { .q = q };
-    int64_t *vals = gr_table_values(c, m, q, &j.rows, &j.cols, &j.outcome, &j.conv);
+    int64_t *vals = gr_table_values(c, m, q, &j.rows, &j.cols, &j.outcome, &j.conv, NULL);
     j.vals = vals;
     for (int64_t i = 0; i < j.rows * j.cols; i++) {
         if (vals[i] > j.maxv) j.maxv = vals[i];

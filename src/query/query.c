@@ -9,6 +9,7 @@
 #include "remote.h"
 #include "show.h"
 #include "tables.h"
+#include "valuefmt.h"
 #include "eval/cap_ready.h"
 #include <string.h>
 
@@ -30,7 +31,8 @@ static int genus_unpack(int64_t v, int32_t *digits) {
     return n;
 }
 
-static void cell_json(FILE *out, int outcome, int64_t v) {
+static void cell_json(FILE *out, const gr_table_data *t, int64_t v) {
+    int outcome = t->outcome;
     if (outcome == GR_CELLS_GENUS) {
         int32_t d[16];
         int n = genus_unpack(v, d);
@@ -38,11 +40,14 @@ static void cell_json(FILE *out, int outcome, int64_t v) {
         for (int i = 0; i <= n; i++) fprintf(out, "%s%d", i ? "," : "", d[i]);
         fputc(']', out);
     } else if (outcome) fprintf(out, "\"%c\"", OUTCOME_CHAR[v]);
-    else if (v < 0) fputs("null", out);
-    else fprintf(out, "%lld", (long long)v);
+    else gr_value_json(out, v, &t->loopy);
 }
 
-static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
+/* A cell as text (fmt GR_FMT_TEXT: "-" where no value) or CSV ("" where none); returns its
+ * length in bytes (gr_value_width gives its columns). */
+enum { CELL_MAX = 4096 };   /* a loopy value's set is as long as its position's options */
+static int cell_str(char *buf, size_t cap, const gr_table_data *t, int64_t v, gr_format fmt) {
+    int outcome = t->outcome;
     if (outcome == GR_CELLS_GENUS) {
         int32_t d[16];
         int n = genus_unpack(v, d);
@@ -51,8 +56,11 @@ static int cell_text(char *buf, size_t cap, int outcome, int64_t v) {
         return len;
     }
     if (outcome) return snprintf(buf, cap, "%c", OUTCOME_CHAR[v]);
-    if (v < 0) return snprintf(buf, cap, "-");
-    return snprintf(buf, cap, "%lld", (long long)v);
+    return gr_value_str(buf, cap, fmt, v, &t->loopy);
+}
+static int cell_text(char *buf, size_t cap, const gr_table_data *t, int64_t v) {
+    cell_str(buf, cap, t, v, GR_FMT_TEXT);
+    return gr_value_width(buf);
 }
 
 /* ---- writing tables ---- */
@@ -79,7 +87,7 @@ static void table_json(FILE *out, const gr_rquery *q, const gr_table_data *t) {
         if (t->cols > 1 || q->ndims == 2) fputc('[', out);
         for (int64_t k = 0; k < t->cols; k++) {
             if (k) fputc(',', out);
-            cell_json(out, t->outcome, gr_table_cell(t, r * t->cols + k));
+            cell_json(out, t, gr_table_cell(t, r * t->cols + k));
         }
         if (t->cols > 1 || q->ndims == 2) fputc(']', out);
     }
@@ -87,12 +95,12 @@ static void table_json(FILE *out, const gr_rquery *q, const gr_table_data *t) {
 }
 
 static void table_csv(FILE *out, const gr_rquery *q, const gr_table_data *t) {
-    char cell[32];
+    char cell[CELL_MAX];
     if (q->vertex_list) {
         fprintf(out, "vertex,value\n");
         for (int64_t r = 0; r < t->rows; r++) {
-            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r));
-            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], gr_table_cell(t, r) < 0 ? "" : cell);
+            cell_str(cell, sizeof cell, t, gr_table_cell(t, r), GR_FMT_CSV);
+            fprintf(out, "%s,%s\n", q->game->vertices[q->vertex_list[r]], cell);
         }
         return;
     }
@@ -100,11 +108,11 @@ static void table_csv(FILE *out, const gr_rquery *q, const gr_table_data *t) {
     for (int64_t r = 0; r < t->rows; r++)
         for (int64_t k = 0; k < t->cols; k++) {
             int64_t v = gr_table_cell(t, r * t->cols + k);
-            cell_text(cell, sizeof cell, t->outcome, v);
+            cell_str(cell, sizeof cell, t, v, GR_FMT_CSV);
             if (q->ndims == 2)
-                fprintf(out, "%lld,%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), (long long)(q->lo[q->dim[1]] + k), (!t->outcome && v < 0) ? "" : cell);
+                fprintf(out, "%lld,%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), (long long)(q->lo[q->dim[1]] + k), cell);
             else
-                fprintf(out, "%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), (!t->outcome && v < 0) ? "" : cell);
+                fprintf(out, "%lld,%s\n", (long long)(q->lo[q->dim[0]] + r), cell);
         }
 }
 
@@ -121,13 +129,13 @@ static int64_t display_period(const gr_table_data *t) {
     return 0;
 }
 
-enum { TEXT_MAX_ROWS = 60, TEXT_HEAD_ROWS = 40, TEXT_TAIL_ROWS = 10, TEXT_WIDTH = 100 };
+enum { TEXT_MAX_ROWS = 60, TEXT_HEAD_ROWS = 40, TEXT_TAIL_ROWS = 10, TEXT_WIDTH = 100, TEXT_MAX_BLOCKS = 3, TEXT_HEAD_BLOCKS = 2 };
 
 static void table_text_1d(FILE *out, const gr_rquery *q, const gr_table_data *t) {
-    char cell[32];
+    char cell[CELL_MAX];
     int w = 1;
     for (int64_t i = 0; i < t->rows; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
+        int n = cell_text(cell, sizeof cell, t, gr_table_cell(t, i));
         if (n > w) w = n;
     }
     int64_t lo = q->lo[q->dim[0]], hi = q->hi[q->dim[0]];
@@ -156,8 +164,9 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const gr_table_data *t)
         }
         fprintf(out, "  %*lld |", iw, (long long)(lo + r * per_row));
         for (int64_t k = 0; k < per_row && r * per_row + k < t->rows; k++) {
-            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r * per_row + k));
-            fprintf(out, " %*s", w, cell);
+            cell_text(cell, sizeof cell, t, gr_table_cell(t, r * per_row + k));
+            fputc(' ', out);
+            gr_value_pad(out, w, cell);
         }
         fputc('\n', out);
     }
@@ -172,10 +181,10 @@ static void table_text_1d(FILE *out, const gr_rquery *q, const gr_table_data *t)
 }
 
 static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t) {
-    char cell[32];
+    char cell[CELL_MAX];
     int w = 1;
     for (int64_t i = 0; i < t->rows * t->cols; i++) {
-        int n = cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
+        int n = cell_text(cell, sizeof cell, t, gr_table_cell(t, i));
         if (n > w) w = n;
     }
     int64_t ylo = q->lo[q->dim[1]], xlo = q->lo[q->dim[0]];
@@ -185,8 +194,19 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
     int64_t per_block = (TEXT_WIDTH - xw - 4) / (w + 1);
     if (per_block < 1) per_block = 1;
     const char **names = q->game->rules ? q->game->rules->coord_names : NULL;
-    for (int64_t b = 0; b < t->cols; b += per_block) {
-        if (b) fputc('\n', out);
+    /* A long table is shortened as a 1-D one is: the first and last rows of the first two
+     * blocks of columns and of the last, the rest counted and how to get it said. */
+    int64_t nblocks = (t->cols + per_block - 1) / per_block;
+    for (int64_t bi = 0; bi < nblocks; bi++) {
+        int64_t b = bi * per_block;
+        if (bi) fputc('\n', out);
+        if (nblocks > TEXT_MAX_BLOCKS && bi == TEXT_HEAD_BLOCKS) {
+            int64_t last = (nblocks - 1) * per_block;
+            fprintf(out, "  ... %s = %lld..%lld not shown (--format csv or json prints every value)\n", names ? names[q->dim[1]] : "y",
+                    (long long)(ylo + b), (long long)(ylo + last - 1));
+            bi = nblocks - 2;
+            continue;
+        }
         int64_t end = b + per_block < t->cols ? b + per_block : t->cols;
         fprintf(out, "  %*s |", xw, names ? names[q->dim[0]] : "x");
         for (int64_t k = b; k < end; k++) fprintf(out, " %*lld", w, (long long)(ylo + k));
@@ -195,10 +215,17 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
         for (int64_t k = b; k < end; k++) for (int i = 0; i <= w; i++) fputc('-', out);
         fputc('\n', out);
         for (int64_t r = 0; r < t->rows; r++) {
+            if (t->rows > TEXT_MAX_ROWS && r == TEXT_HEAD_ROWS) {
+                int64_t skip = t->rows - TEXT_HEAD_ROWS - TEXT_TAIL_ROWS;
+                fprintf(out, "  %*s | ... %lld rows not shown (--format csv or json prints every value)\n", xw, "", (long long)skip);
+                r += skip - 1;
+                continue;
+            }
             fprintf(out, "  %*lld |", xw, (long long)(xlo + r));
             for (int64_t k = b; k < end; k++) {
-                cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, r * t->cols + k));
-                fprintf(out, " %*s", w, cell);
+                cell_text(cell, sizeof cell, t, gr_table_cell(t, r * t->cols + k));
+                fputc(' ', out);
+                gr_value_pad(out, w, cell);
             }
             fputc('\n', out);
         }
@@ -206,30 +233,30 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
 }
 
 static void table_text_graph(FILE *out, const gr_rquery *q, const gr_table_data *t) {
-    char cell[32];
+    char cell[CELL_MAX];
     int64_t start = 0;
     while (start < t->rows) {
         size_t used = 10;
         int64_t end = start;
         while (end < t->rows) {
-            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, end));
-            size_t w = strlen(q->game->vertices[q->vertex_list[end]]);
-            if (strlen(cell) > w) w = strlen(cell);
+            size_t w = (size_t)cell_text(cell, sizeof cell, t, gr_table_cell(t, end));
+            size_t name = strlen(q->game->vertices[q->vertex_list[end]]);
+            if (name > w) w = name;
             if (end > start && used + w + 1 > TEXT_WIDTH) break;
             used += w + 1;
             end++;
         }
         fprintf(out, "  vertex |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
-            int w = (int)strlen(cell);
+            int w = cell_text(cell, sizeof cell, t, gr_table_cell(t, i));
             fprintf(out, " %*s", w, q->game->vertices[q->vertex_list[i]]);
         }
         fprintf(out, "\n   value |");
         for (int64_t i = start; i < end; i++) {
-            cell_text(cell, sizeof cell, t->outcome, gr_table_cell(t, i));
+            cell_text(cell, sizeof cell, t, gr_table_cell(t, i));
             int w = (int)strlen(q->game->vertices[q->vertex_list[i]]);
-            fprintf(out, " %*s", w, cell);
+            fputc(' ', out);
+            gr_value_pad(out, w, cell);
         }
         fputc('\n', out);
         start = end;
@@ -261,6 +288,7 @@ static void run_table(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink
     GR_SINK_EACH(sk, fmt, out) table_write(out, fmt, q, &t);
     gr_free(c, t.vals);
     gr_free(c, t.stream);
+    gr_loopy_free(&t.loopy);
 }
 
 /* ---- solve ---- */
@@ -284,25 +312,37 @@ static void solve_write(FILE *out, gr_format fmt, gr_conv conv, const char *posi
         fprintf(out, "{\"query\":\"solve\",\"position\":");
         gr_json_string(out, position);
         fprintf(out, ",\"convention\":\"%s\",\"outcome\":\"%c\",\"sg\":", gr_convention_name(conv), OUTCOME_CHAR[outcome]);
-        if (sg >= 0) fprintf(out, "%lld", (long long)sg); else fputs("null", out);
+        gr_value_json(out, sg, &sol->loopy);
         fputs(",\"remoteness\":", out);
         if (remoteness >= 0) fprintf(out, "%lld", (long long)remoteness); else fputs("null", out);
         fprintf(out, ",\"winning_moves\":[");
         for (size_t i = 0; i < moves->n; i++) { if (i) fputc(',', out); gr_json_string(out, moves->v[i]); }
         fputc(']', out);
+        /* some not listed: how many when counted, null when the rest were not searched for */
         if (sol->moves_unlisted) fprintf(out, ",\"winning_moves_not_listed\":%lld", (long long)sol->moves_unlisted);
+        else if (sol->moves_partial) fputs(",\"winning_moves_not_listed\":null", out);
         fprintf(out, "}\n");
     } else if (fmt == GR_FMT_CSV) {
-        fprintf(out, "position,convention,outcome,sg,winning_moves\n\"%s\",%s,%c,", position, gr_convention_name(conv), OUTCOME_CHAR[outcome]);
-        if (sg >= 0) fprintf(out, "%lld", (long long)sg);
+        fprintf(out, "position,convention,outcome,sg,winning_moves,winning_moves_not_listed\n\"%s\",%s,%c,", position,
+                gr_convention_name(conv), OUTCOME_CHAR[outcome]);
+        char value[CELL_MAX];
+        gr_value_str(value, sizeof value, GR_FMT_CSV, sg, &sol->loopy);
+        fputs(value, out);
         fputs(",\"", out);
         for (size_t i = 0; i < moves->n; i++) fprintf(out, "%s%s", i ? "; " : "", moves->v[i]);
-        fputs("\"\n", out);
+        fputs("\",", out);   /* then as JSON: how many not listed, "unknown" when not searched for, empty when none */
+        if (sol->moves_unlisted) fprintf(out, "%lld", (long long)sol->moves_unlisted);
+        else if (sol->moves_partial) fputs("unknown", out);
+        fputc('\n', out);
     } else {
         static const char *meaning[] = { "the player to move loses", "the player to move wins", "a draw: optimal play never ends" };
         fprintf(out, "solve %s%s%s\n", conv != CONV_NORMAL ? gr_convention_name(conv) : "", conv != CONV_NORMAL ? " " : "", position);
         fprintf(out, "  outcome %c (%s)", OUTCOME_CHAR[outcome], meaning[outcome]);
-        if (sg >= 0) fprintf(out, ", sg %lld", (long long)sg);
+        char value[CELL_MAX];
+        if (sg >= 0 || gr_is_loopy(sg)) {
+            gr_value_str(value, sizeof value, GR_FMT_TEXT, sg, &sol->loopy);
+            fprintf(out, ", sg %s", value);
+        }
         if (remoteness >= 0) fprintf(out, ", remoteness %lld", (long long)remoteness);
         else if (sol->remoteness_skipped[0]) fprintf(out, ", remoteness not computed (%s)", sol->remoteness_skipped);
         fputc('\n', out);
@@ -329,6 +369,7 @@ static void run_solve(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink
     gr_sum_solve(c, m, q->comps, q->ncomps, conv, q->q->outcome == TK_REMOTENESS, &sol, keep_move, &moves);
     GR_SINK_EACH(sk, fmt, out) solve_write(out, fmt, conv, position, &sol, &moves);
     gr_free(c, moves.v);
+    gr_solution_free(&sol);
 }
 
 /* ---- check ---- */

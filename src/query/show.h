@@ -5,13 +5,15 @@
 #ifndef GRUNDY_SHOW_H
 #define GRUNDY_SHOW_H
 #include "query.h"
+#include "loopy.h"
 
 void gr_run_plot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 void gr_run_dot(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 void gr_run_options(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 /* The answers of an options query as data (the public API): fn gets each move once, with the
- * SG value it leads to (-1: none) and the outcome; returns the convention they are under. */
-typedef void (*gr_move_option_fn)(void *user, const char *text, int64_t sg, int outcome);
+ * SG value it leads to (-1: none; a loopy value's set in loopy) and the outcome; returns the
+ * convention they are under. */
+typedef void (*gr_move_option_fn)(void *user, const char *text, int64_t sg, int outcome, const gr_loopy *loopy);
 gr_conv gr_list_options(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_move_option_fn fn, void *user);
 /* The picture of a plot query written to f (PNG or SVG by q->file's extension) rather than
  * to q->file; *width, *height get its size. */
@@ -20,10 +22,11 @@ void gr_plot_to(gr_ctx *c, gr_module *m, const gr_rquery *q, FILE *f, int *width
 void gr_run_quotient(gr_ctx *c, gr_module *m, const gr_rquery *q, const gr_sink *sk);
 
 /* From tables.c: a table's values as the table query computes them (row-major, rows along the
- * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists),
- * in tracked memory the caller frees with gr_free. */
+ * first varying coordinate; outcome tables hold 0 P, 1 N, 2 D; -1 where no SG value exists;
+ * loopy values with their sets in *loopy, which the caller frees with gr_loopy_free, or -1
+ * when loopy is NULL), in tracked memory the caller frees with gr_free. */
 int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
-                         int *outcome, gr_conv *conv);
+                         int *outcome, gr_conv *conv, gr_loopy *loopy);
 /* From export.c: s as a JSON string; s as a quoted CSV cell. */
 void gr_json_string(FILE *out, const char *s);
 void gr_csv_string(FILE *out, const char *s);

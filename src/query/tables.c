@@ -73,7 +73,8 @@ static int theory_table(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_da
     int steps = t->kind == TK_REMOTENESS && t->conv == CONV_EVERY;
     if (!genus && !q->vertex_list && !c->no_theory &&
         gr_eval_fill(c, q->game, t->conv, &box, steps ? GR_KIND_STEPS : GR_KIND_LEAFLESS, vals)) {
-        *t = (gr_table_data){ .vals = vals, .rows = rows, .cols = cols, .outcome = GR_CELLS_NUMBERS, .kind = t->kind, .conv = t->conv };
+        *t = (gr_table_data){ .vals = vals, .rows = rows, .cols = cols, .outcome = GR_CELLS_NUMBERS, .kind = t->kind, .conv = t->conv,
+                              .loopy = t->loopy };
         return 1;
     }
     gr_comp *comps = gr_alloc(c, gr_size_mul(c, n, sizeof *comps));
@@ -136,6 +137,7 @@ static void cells_step(gr_ctx *c, const gr_table_data *t) {
 }
 
 void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t) {
+    gr_loopy_init(&t->loopy, c);
     table_compute(c, m, q, t);
     t->c = c;
     cells_step(c, t);
@@ -163,11 +165,11 @@ static void table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_
     gr_table_fits(c, q->text, (double)t->rows * (double)t->cols, sizeof *t->vals);
     t->vals = gr_alloc(c, gr_size_mul(c, gr_size_mul(c, (size_t)t->rows, (size_t)t->cols), sizeof *t->vals));
     gr_sum_table(c, m, g, t->conv, &box, q->vertex_list, q->nvertex_list,
-                 t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals);
+                 t->kind == TK_REMOTENESS ? GR_KIND_REMOTENESS : t->outcome ? GR_KIND_OUTCOME : GR_KIND_SG, t->vals, &t->loopy);
 }
 
 int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *rows, int64_t *cols,
-                         int *outcome, gr_conv *conv) {
+                         int *outcome, gr_conv *conv, gr_loopy *loopy) {
     gr_table_data t = { 0 };
     gr_table_compute(c, m, q, &t);
     if (t.stream) {   /* a streamed heap table: its cells, read once into an array */
@@ -176,6 +178,11 @@ int64_t *gr_table_values(gr_ctx *c, gr_module *m, const gr_rquery *q, int64_t *r
         for (int64_t i = 0; i < t.rows; i++) t.vals[i] = gr_table_cell(&t, i);
     }
     *rows = t.rows; *cols = t.cols; *outcome = (int)t.outcome; *conv = t.conv;
+    if (loopy) *loopy = t.loopy;
+    else {   /* no one to read the sets: loopy cells are -1 */
+        for (int64_t i = 0; !t.outcome && i < t.rows * t.cols; i++) if (gr_is_loopy(t.vals[i])) t.vals[i] = -1;
+        gr_loopy_free(&t.loopy);
+    }
     return t.vals;
 }
 

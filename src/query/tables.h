@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "sema.h"
 #include "format.h"
+#include "loopy.h"
 
 /* What the cells hold. */
 typedef enum { GR_CELLS_NUMBERS = 0, GR_CELLS_OUTCOMES = 1, GR_CELLS_GENUS = 2 } gr_cells;
@@ -22,9 +23,10 @@ typedef struct gr_table_data {
     gr_conv conv;
     gr_table_stream *stream;   /* cells come from here instead of vals */
     gr_ctx *c;              /* polled at each cell read: writing 10^9 cells of a proved period is work too */
+    gr_loopy loopy;         /* the sets of loopy cells (values <= -2, sums/loopy.h) */
 } gr_table_data;
 
-/* The table of q into t (vals and stream in tracked memory, freed by the caller). */
+/* The table of q into t (vals and stream in tracked memory, and t->loopy, freed by the caller). */
 void gr_table_compute(gr_ctx *c, gr_module *m, const gr_rquery *q, gr_table_data *t);
 /* Cell i (row-major): from vals, or computed as a streamed table reaches it; polls the
  * limits (gr_poll), so a writer's loop over the cells ends at --max-time. */

@@ -2,6 +2,7 @@
 #include "sums.h"
 #include "movekeys.h"
 #include "render.h"
+#include "loopy.h"
 #include <string.h>
 
 /* Smith's theory for sums of loopy impartial games: with gamma values g_i (finite, or
@@ -43,7 +44,7 @@ static void gamma_move(void *user, const char *text, uint32_t child) {
 }
 
 int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
-                 gr_child_fn fn, void *user) {
+                 gr_loopy *loopy, gr_child_fn fn, void *user) {
     gamma_comp *g = gr_alloc(c, sizeof *g * (size_t)n);
     int ok = 1, ninf = 0, inf_at = -1;
     int64_t x = 0;
@@ -69,9 +70,16 @@ int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outc
             gr_pg_gamma_set(pg, g[inf_at].id, k, nk);
             *outcome = GR_DRAW;
             for (size_t i = 0; i < nk; i++) if ((int64_t)k[i] == x) *outcome = GR_WIN;
+            /* the sum's value: infinity(K xor x), the finite values of its options */
+            int64_t *kx = gr_alloc(c, sizeof *kx * (nk + 1));
+            for (size_t i = 0; i < nk; i++) kx[i] = (int64_t)k[i] ^ x;
+            if (loopy) *sg = gr_loopy_value(loopy, kx, nk);
+            gr_free(c, kx);
             gr_free(c, k);
         } else {
             *outcome = GR_DRAW;
+            /* every option keeps an infinite component: infinity of the empty set */
+            if (loopy) *sg = gr_loopy_value(loopy, NULL, 0);
         }
         /* A winning move leaves every component finite with xor 0: the infinite one (if any)
          * must move, else any component may. */

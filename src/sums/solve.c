@@ -104,8 +104,25 @@ static void remoteness_by_rule(gr_ctx *c, gr_module *m, const gr_comp *comps, in
     gr_sumgraph_free(s);
 }
 
+void gr_solution_free(gr_solution *s) { gr_loopy_free(&s->loopy); }
+
+/* A loopy position's value where no path above gave one (one component by its evaluator, which
+ * knows only plain SG values): by the gamma values of its own graph, as a table shows it; not
+ * where that graph is estimated past LOOPY_GRAPH_MAX positions (the evaluator's answer came
+ * without it, and the value is not worth a limit). */
+enum { LOOPY_GRAPH_MAX = 1 << 20 };
+static void loopy_by_graph(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_solution *out) {
+    if (gr_sum_graph_estimate(comps, n, CONV_NORMAL) > LOOPY_GRAPH_MAX) return;
+    gr_sumgraph *s = gr_sumgraph_new(c, m, CONV_NORMAL);
+    uint32_t id = gr_sumgraph_add(s, comps, n);
+    gr_sumgraph_solve(s);
+    out->sg = gr_loopy_of_pg(&out->loopy, gr_sumgraph_pg(s), id);
+    gr_sumgraph_free(s);
+}
+
 void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv conv, int remoteness,
                   gr_solution *out, gr_child_fn fn, void *user) {
+    gr_loopy_init(&out->loopy, c);
     out->sg = out->remoteness = -1;
     out->remoteness_skipped[0] = 0;
     out->moves_partial = 0;
@@ -119,7 +136,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         if (out->sg && fn && !gr_sum_fast_moves(c, comps, n, vals, out->sg, fn, user, &out->moves_unlisted))
             out->moves_partial = 2;
     } else if (theory && conv == CONV_NORMAL && n > 1 &&
-               gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, fn, user)) {
+               gr_sum_gamma(c, m, comps, n, &out->outcome, &out->sg, &out->loopy, fn, user)) {
         /* decided component by component */
     } else if (conv != CONV_NORMAL && gr_sum_theory(c, m, comps, n, conv, &th, fn, user)) {
         out->outcome = th.outcome;
@@ -128,7 +145,8 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         out->moves_partial = th.moves_partial;
         out->moves_unlisted = th.moves_unlisted;
     } else if (theory && n == 1 && solve_one(c, comps, conv, out, fn, user)) {
-        /* one component, by its own evaluator */
+        /* one component, by its own evaluator; a loopy one's value by its graph */
+        if (conv == CONV_NORMAL && out->sg < 0) loopy_by_graph(c, m, comps, n, out);
     } else {
         gr_sum_fallback_note(c, c->no_theory ? "--no-theory" : conv != CONV_NORMAL ? th.why :
                              "some component has no SG value its evaluator or gamma values give",
@@ -138,7 +156,7 @@ void gr_sum_solve(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, gr_conv 
         gr_sumgraph_solve(s);
         gr_pg *pg = gr_sumgraph_pg(s);
         out->outcome = (int)gr_pg_outcome(pg, id);
-        out->sg = conv == CONV_NORMAL ? gr_pg_sg(pg, id) : -1;
+        out->sg = conv == CONV_NORMAL ? gr_loopy_of_pg(&out->loopy, pg, id) : -1;
         out->remoteness = gr_pg_remoteness(pg, id);
         graph_moves gm = { pg, fn, user };
         if (out->outcome == GR_WIN && fn) gr_sumgraph_moves(s, comps, n, graph_move, &gm);
@@ -161,7 +179,7 @@ static void table_cell(const gr_box *box, const int32_t *vertices, int64_t i, gr
 }
 
 void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_box *box,
-                  const int32_t *vertices, int nvertices, unsigned kind, int64_t *out) {
+                  const int32_t *vertices, int nvertices, unsigned kind, int64_t *out, gr_loopy *loopy) {
     /* A coin-turning table lists single heads by their recurrence even under --no-theory: the
      * graph below a heads at x holds up to 2^x sets of heads (a solve checks the theorem). */
     int theory = !c->no_theory || (g->shape == SHAPE_COINS && conv == CONV_NORMAL);
@@ -190,6 +208,7 @@ void gr_sum_table(gr_ctx *c, gr_module *m, gr_game *g, gr_conv conv, const gr_bo
         uint32_t id = gr_sumgraph_id(s, &comp, 1);
         if (kind == GR_KIND_OUTCOME) out[i] = (int64_t)gr_pg_outcome(pg, id);
         else if (kind == GR_KIND_REMOTENESS) out[i] = gr_pg_remoteness(pg, id);
+        else if (gamma && loopy) out[i] = gr_loopy_of_pg(loopy, pg, id);
         else {
             int64_t v = gamma ? gr_pg_gamma(pg, id) : gr_pg_sg(pg, id);
             out[i] = v >= 0 ? v : -1;

@@ -73,9 +73,11 @@ void gr_sumgraph_atoms(gr_sumgraph *s, uint32_t id, int64_t **parts, size_t *cap
 
 /* Normal play on components that may be loopy, by generalised SG values (gamma): each
  * component's own graph is solved, never the product. Returns 0 (and nothing else) if some
- * component has no gamma value (a terminal that wins). sg is -1 unless every value is finite.
+ * component has no gamma value (a terminal that wins). sg is the xor when every value is
+ * finite, else the sum's infinite value (loopy.h) added to loopy, or -1 when loopy is NULL.
  * Winning moves go to fn (child_id 0). */
+typedef struct gr_loopy gr_loopy;
 int gr_sum_gamma(gr_ctx *c, gr_module *m, const gr_comp *comps, int n, int *outcome, int64_t *sg,
-                 gr_child_fn fn, void *user);
+                 gr_loopy *loopy, gr_child_fn fn, void *user);
 
 #endif

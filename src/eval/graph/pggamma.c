@@ -91,6 +91,7 @@ static uint32_t gamma_stage(gr_pg *g, uint32_t m, const uint64_t *roff, const ui
 }
 
 void gr_pg_solve_gamma(gr_pg *g) {
+    if (g->gamma && g->n_gamma == g->n) return;   /* labelled already, and the graph has not grown */
     if (g->n_solved != g->n) gr_pg_solve(g);
     gr_pgi_materialize(g);   /* the labelling walks edges both ways */
     uint32_t n = g->n;
