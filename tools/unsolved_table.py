@@ -533,7 +533,7 @@ def main():
     ap = argparse.ArgumentParser(description='The table of unsolved octal games (docs/tables/unsolved-octal.md).')
     ap.add_argument('--grundy', default=os.path.join(ROOT, 'build', 'grundy'))
     ap.add_argument('--threads', type=int, default=os.cpu_count() or 1, help='members computed at once')
-    ap.add_argument('--member-threads', type=int, default=0,
+    ap.add_argument('--member-threads', type=int, default=None,
                     help="each member's grundy --threads (default: the threads no other member is using when "
                          "it starts a stage, so the last members get the cores; its CPU time counts every thread)")
     ap.add_argument('--heaps', type=count, default=2 ** 22, help='heaps of every member (default 2^22)')
@@ -562,7 +562,7 @@ def main():
     ap.add_argument('--progress-every', type=float, default=60,
                     help='seconds between the lines saying where each running member is (default 60)')
     args = ap.parse_args()
-    if args.member_threads < 0:
+    if args.member_threads is not None and args.member_threads < 1:
         ap.error('--member-threads needs 1 or more, not %d' % args.member_threads)
     args.grundy = os.path.abspath(args.grundy)
     args.state_shown = args.state
