@@ -23,6 +23,7 @@ typedef struct decl_info {
     gr_figure *figure;             /* GD_HACKENBUSH */
     gr_code ***part_hi;            /* GD_TURNING: range ends (rules in `rules`) */
     int code_param;                /* GD_OCTAL 'octal c': c's index among the parameters */
+    struct gr_board_named *board;  /* GD_BOARD (board.h) */
 } decl_info;
 
 typedef struct sema {
