@@ -155,7 +155,7 @@ void gr_bsearch_free(gr_bsearch *s) {
 static uint64_t *depth_scratch(gr_bsearch *s) {
     if (s->depth > s->b->n + 1) gr_fail(s->c, GR_EXIT_LIMIT, "the board search went deeper than the board's vertices");
     uint64_t **p = &s->scratch[s->depth];
-    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + seen_words(s) + gr_canon_cap(s->b),
+    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + seen_words(s) + gr_canon_cap(s->b) + 1 + (size_t)s->b->words,
                                               sizeof **p));
     return *p;
 }
@@ -195,11 +195,20 @@ static int64_t component_sg(gr_bsearch *s, const uint64_t *comp) {
     int w = s->b->words;
     size_t nseen = seen_words(s);
     uint64_t *removed = m0, *rem = m0 + w, *sub = m0 + 2 * w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
-    uint64_t *seen = m0 + SETS_PER_DEPTH * (size_t)w, *key = seen + nseen;
+    uint64_t *seen = m0 + SETS_PER_DEPTH * (size_t)w, *key = seen + nseen, *ekey = key + gr_canon_cap(s->b);
+    ekey[0] = (uint64_t)s->b->kind | (uint64_t)(s->b->p0 & 0xffffff) << 8 | (uint64_t)(s->b->p1 & 0xffffff) << 32;
+    memcpy(ekey + 1, comp, (size_t)w * sizeof *comp);
+    uint64_t eh = gr_btt_hash(ekey, (size_t)w + 1);
+    int32_t known = gr_btt_get(&s->store->exact, ekey, (size_t)w + 1, eh);
+    if (known >= 0) { s->depth--; return known; }
     size_t len = gr_canon_key(&s->canon, s->b, comp, key);
     uint64_t h = gr_btt_hash(key, len);
-    int32_t known = gr_btt_get(&s->store->sg, key, len, h);
-    if (known >= 0) { s->depth--; return known; }
+    known = gr_btt_get(&s->store->sg, key, len, h);
+    if (known >= 0) {
+        gr_btt_put(s->c, &s->store->exact, ekey, (size_t)w + 1, eh, known);
+        s->depth--;
+        return known;
+    }
     gr_poll(s->c);
     memset(seen, 0, nseen * sizeof *seen);
     moveit m;
@@ -212,6 +221,7 @@ static int64_t component_sg(gr_bsearch *s, const uint64_t *comp) {
     int64_t mex = 0;
     while (seen[mex >> 6] >> (mex & 63) & 1) mex++;
     gr_btt_put(s->c, &s->store->sg, key, len, h, (int32_t)mex);
+    gr_btt_put(s->c, &s->store->exact, ekey, (size_t)w + 1, eh, (int32_t)mex);
     s->store->solved++;
     s->depth--;
     return mex;

@@ -3,7 +3,9 @@
  * each component's value is kept in a transposition table under its canonical form
  * (eval/board/canon.h), shared by every board of the game and every call. The value of a
  * component is the mex of its options' values; small components (up to two vertices) need no
- * table. Misere outcomes are searched over whole positions (misere values do not add), kept
+ * table; in front of it a second table keyed by the component's exact set on its board, which
+ * answers a component met again on the same board without computing its canonical form (that
+ * costs more than the rest of a look-up). Misere outcomes are searched over whole positions (misere values do not add), kept
  * under the canonical form of the whole (possibly disconnected) position.
  *
  * The recursion follows moves and each move removes at least one vertex, so its depth is at
@@ -17,6 +19,7 @@
 /* What a game keeps between calls (its cache's board entry): the tables. */
 typedef struct gr_bstore {
     gr_btt sg, misere;
+    gr_btt exact;                  /* in front of sg: a component by its exact set on its board (no nauty call) */
     uint64_t solved;               /* components valued */
 } gr_bstore;
 
