@@ -2,7 +2,6 @@
  * one; each distinct name is made once, its subtraction set, code, rules, graph or figure
  * filled from the declaration and its parameter values, and handed to lowering (lower.h). */
 #include "semaint.h"
-#include "semaboard.h"
 #include "lower.h"
 #include "tbcode.h"
 #include "parse.h"

@@ -2,7 +2,6 @@
  * move lines, graphs and figures, each declaration prepared once for all its instances; see
  * sema.h. Instances are in instance.c, queries in semaquery.c, what they share in semaint.h. */
 #include "semaint.h"
-#include "semaboard.h"
 #include <stdlib.h>
 #include "tbcode.h"
 

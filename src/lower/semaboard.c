@@ -3,7 +3,6 @@
  * a board family (its sizes the coordinates). Called by sema.c, instance.c and semaquery.c,
  * calling none of them (tests/check_calls.sh). */
 #include "semaint.h"
-#include "semaboard.h"
 #include "board.h"
 
 void gr_sema_board_decl(sema *s, gr_gdecl *d, decl_info *di) {

@@ -2,7 +2,6 @@
  * census, plot/dot/options, quotient): each names its instances, checks what the query may
  * ask of them and evaluates its constants, filling a gr_rquery (sema.h). */
 #include "semaint.h"
-#include "semaboard.h"
 #include <ctype.h>
 #include <stdlib.h>
 
