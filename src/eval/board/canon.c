@@ -114,17 +114,17 @@ static size_t graph_key(gr_canon *k, const gr_board *b, const uint64_t *set, uin
     statsblk stats;
     densenauty(g, k->lab, k->ptn, k->orbits, &o, &stats, m, n, (setword *)k->cg);
     /* the upper triangle of the canonical adjacency, row after row */
-    size_t len = 1, bit = 0;
+    size_t len = 1, nbit = 0;
     uint64_t acc = 0;
     setword *cg = (setword *)k->cg;
     for (int a = 0; a < n; a++) {
         setword *row = cg + (size_t)m * (size_t)a;
         for (int c2 = a + 1; c2 < n; c2++) {
-            if (row[c2 / WORDSIZE] & NBIT(c2)) acc |= UINT64_C(1) << bit;
-            if (++bit == 64) { out[len++] = acc; acc = 0; bit = 0; }
+            if (row[c2 / WORDSIZE] & NBIT(c2)) acc |= UINT64_C(1) << nbit;
+            if (++nbit == 64) { out[len++] = acc; acc = 0; nbit = 0; }
         }
     }
-    if (bit) out[len++] = acc;
+    if (nbit) out[len++] = acc;
     return len;
 }
 #endif
