@@ -47,7 +47,7 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
     int flag;
 }
 
-%token GAME "game" GRAPH "graph" HACKENBUSH "hackenbush" TURNING "turning" FLIP "flip" SUBTRACT "subtract" OCTAL "octal" HEAP "heap" ALLBUT "allbut"
+%token GAME "game" GRAPH "graph" BOARD "board" HACKENBUSH "hackenbush" TURNING "turning" FLIP "flip" SUBTRACT "subtract" OCTAL "octal" HEAP "heap" ALLBUT "allbut"
 %token POSITION "position" MOVE "move" FOR "for" IN "in" WHERE "where"
 %token TERMINAL "terminal" WHEN "when" WINS "wins" LOSES "loses" PLAY "play"
 %token NORMAL "normal" MISERE "misere" ANYLEAF "anyleaf" EVERY "every"
@@ -73,8 +73,8 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr expr_opt where_opt
-%type <exprs> exprs exprs_opt
+%type <expr> expr expr_opt where_opt call_arg within_opt
+%type <exprs> exprs exprs_opt call_args
 %type <set> set set_items set_item
 %type <target> target tuple target_parts target_part flip_parts flip_part
 %type <bindings> bindings for_opt
@@ -82,11 +82,11 @@ static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st
 %type <names> idents vnames params_opt chain
 %type <str> vname
 %type <item> items item flips flip
-%type <decl> game_decl graph_decl graph_items figure_decl figure_items
+%type <decl> game_decl graph_decl graph_items figure_decl figure_items board_decl board_items
 %type <query> query show_query census_query table_query check_tail period_clauses sum table_coords
 %type <coord> table_coord
 %type <gameref> gameref
-%type <posref> posref
+%type <posref> posref board_verts
 %type <flag> convention conv_opt misere_opt term_opt kind_opt solve_kind_opt
 
 %start program
@@ -102,6 +102,7 @@ statement
     : game_decl                  { ast_add_decl(st->prog, $1); }
     | graph_decl                 { ast_add_decl(st->prog, $1); }
     | figure_decl                { ast_add_decl(st->prog, $1); }
+    | board_decl                 { ast_add_decl(st->prog, $1); }
     | query                      { ast_add_query(st->prog, $1); }
     | ';'
     ;
@@ -118,6 +119,12 @@ game_decl
         { $$ = ast_gdecl(C, L(@$), GD_OCTAL); ast_gdecl_head($$, $2, L(@2), $3); $$->code_param = $6; $$->code_loc = L(@6); $$->misere = $7; }
     | GAME IDENT params_opt '{' items '}'
         { $$ = ast_gdecl(C, L(@$), GD_BLOCK); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($5); }
+    | GAME IDENT params_opt '=' BOARD IDENT within_opt where_opt misere_opt ';'
+        { if (strcmp($6, "vertex") && strcmp($6, "edge")) { yyerror(&@6, scanner, st, "a rule on boards chooses a 'vertex' or an 'edge'"); YYABORT; }
+          $$ = ast_gdecl(C, L(@$), GD_BOARDRULE); ast_gdecl_head($$, $2, L(@2), $3); $$->board_edge = !strcmp($6, "edge");
+          $$->board_radius = $7; $$->board_where = $8; $$->misere = $9; }
+    | GAME IDENT params_opt '=' IDENT misere_opt ';'
+        { $$ = ast_gdecl(C, L(@$), GD_ALIAS); ast_gdecl_head($$, $2, L(@2), $3); $$->alias_of = $5; $$->code_loc = L(@5); $$->misere = $6; }
     | GAME IDENT params_opt '=' TURNING '{' flips '}'
         { $$ = ast_gdecl(C, L(@$), GD_TURNING); ast_gdecl_head($$, $2, L(@2), $3); $$->items = ast_items_reverse($7); }
     ;
@@ -258,12 +265,12 @@ param_binding
     : IDENT IN OCTAL '(' expr ')'
         { $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $5, .kind = BIND_OCTAL, .range_loc = L(@3) }; $$.range_loc.len = @6.end - @3.off; }
     | IDENT IN expr
-        { if ($3->kind != EX_CALL || strcmp($3->name, "hex") || $3->nargs != 1) {
+        { int range = $3->kind == EX_CALL && $3->nargs == 1 && $3->args[0]->kind == EX_RANGE;
+          if (range && strcmp($3->name, "subsets")) { YYLTYPE at = @3; at.end = at.off + (uint32_t)strlen($3->name); yyerror(&at, scanner, st, "a range in parentheses is written subsets(lo..hi)"); YYABORT; }
+          if (range) $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $3->args[0]->a, .hi = $3->args[0]->b, .kind = BIND_SUBSETS, .range_loc = L(@3) };
+          else if ($3->kind != EX_CALL || strcmp($3->name, "hex") || $3->nargs != 1 || $3->args[0]->kind == EX_RANGE) {
               yyerror(&@3, scanner, st, "a binding ranges over lo..hi, octal(k), hex(k), subsets(lo..hi) or a list of codes {\"0.77\", ...}"); YYABORT; }
-          $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $3->args[0], .kind = BIND_HEX, .range_loc = L(@3) }; }
-    | IDENT IN IDENT '(' expr DOTDOT expr ')'
-        { if (strcmp($3, "subsets")) { yyerror(&@3, scanner, st, "a range in parentheses is written subsets(lo..hi)"); YYABORT; }
-          $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $5, .hi = $7, .kind = BIND_SUBSETS, .range_loc = L(@3) }; $$.range_loc.len = @8.end - @3.off; }
+          else $$ = (gr_binding){ .name = $1, .loc = L(@1), .lo = $3->args[0], .kind = BIND_HEX, .range_loc = L(@3) }; }
     | IDENT IN '{' code_list '}'
         { $$ = $4; $$.name = $1; $$.loc = L(@1); $$.range_loc = L(@3); $$.range_loc.len = @5.end - @3.off; }
     ;
@@ -288,6 +295,25 @@ graph_items
     : %empty                     { $$ = ast_gdecl(C, L(@$), GD_GRAPH); }
     | graph_items vname ARROW vnames ';' { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), $4); }
     | graph_items vname ';'      { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), (gr_names){0}); }
+    ;
+
+/* ---- boards: undirected edges between named vertices (a vertex alone on its line is isolated) ---- */
+board_decl
+    : BOARD IDENT '{' board_items '}'
+        { $$ = $4; $$->loc = L(@$); ast_gdecl_head($$, $2, L(@2), (gr_names){0}); }
+    ;
+
+board_items
+    : %empty                     { $$ = ast_gdecl(C, L(@$), GD_BOARD); }
+    | board_items vname '-' vnames ';' { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), $4); }
+    | board_items vname ';'      { $$ = $1; ast_graph_edge(C, $$, $2, L(@2), (gr_names){0}); }
+    ;
+
+/* 'within R' after a board rule: every vertex at distance at most R of what a move chose leaves */
+within_opt
+    : %empty                     { $$ = NULL; }
+    | IDENT expr                 { if (strcmp($1, "within")) { yyerror(&@1, scanner, st, "expected 'within', 'where', 'misere' or ';' after the rule's choice"); YYABORT; }
+                                   $$ = $2; }
     ;
 
 /* ---- Green Hackenbush figures: chains of undirected edges, 'ground' the root ---- */
@@ -427,8 +453,18 @@ posref
     | IDENT                      { $$ = (gr_posref){ .game = { .name = $1, .loc = L(@1) }, .figure = 1, .loc = L(@$) }; }
     | '*' INT                    { $$ = (gr_posref){ .game = { .name = "*", .loc = L(@$) }, .loc = L(@$) };
                                    ast_exprs_push(C, &$$.coords, ast_int(C, L(@2), $2)); st->uses_star = 1; }
+    | gameref '(' expr '-' '{' board_verts '}' ')'
+        { $$ = $6; $$.game = $1; ast_exprs_push(C, &$$.coords, $3); $$.loc = L(@$); }
     | posref '-' '(' vname '-' vname ')'
         { $$ = $1; ast_names_push(C, &$$.cuts, $4, L(@4)); ast_names_push(C, &$$.cuts, $6, L(@6)); $$.loc = L(@$); }
+    ;
+
+/* The vertices removed from a board: numbers, names or cells (i, j). */
+board_verts
+    : call_arg                   { $$ = (gr_posref){ .has_removed = 1 }; ast_board_vertex(C, &$$, $1, NULL); }
+    | '(' expr ',' expr ')'      { $$ = (gr_posref){ .has_removed = 1 }; ast_board_vertex(C, &$$, $2, $4); }
+    | board_verts ',' call_arg   { $$ = $1; ast_board_vertex(C, &$$, $3, NULL); }
+    | board_verts ',' '(' expr ',' expr ')' { $$ = $1; ast_board_vertex(C, &$$, $4, $6); }
     ;
 
 /* ---- expressions ---- */
@@ -442,6 +478,18 @@ exprs
     | exprs ',' expr             { $$ = $1; ast_exprs_push(C, &$$, $3); }
     ;
 
+/* A call's arguments; a range lo..hi stands only in a board's size (grid(4, 4..10)), which
+ * sema checks. */
+call_args
+    : call_arg                   { $$ = (gr_exprs){0}; ast_exprs_push(C, &$$, $1); }
+    | call_args ',' call_arg     { $$ = $1; ast_exprs_push(C, &$$, $3); }
+    ;
+
+call_arg
+    : expr                       { $$ = $1; }
+    | expr DOTDOT expr           { $$ = ast_binary(C, L(@$), OP_ADD, $1, $3); $$->kind = EX_RANGE; }
+    ;
+
 expr_opt
     : %empty                     { $$ = NULL; }
     | expr                       { $$ = $1; }
@@ -450,7 +498,8 @@ expr_opt
 expr
     : INT                        { $$ = ast_int(C, L(@$), $1); }
     | IDENT                      { $$ = ast_name(C, L(@$), $1); }
-    | IDENT '(' exprs_opt ')'    { $$ = ast_call(C, L(@$), $1, $3); }
+    | IDENT '(' ')'              { $$ = ast_call(C, L(@$), $1, (gr_exprs){0}); }
+    | IDENT '(' call_args ')'    { $$ = ast_call(C, L(@$), $1, $3); }
     | '(' expr ')'               { $$ = $2; }
     | '-' expr %prec UNARY       { $$ = ast_unary(C, L(@$), OP_NEG, $2); }
     | '!' expr %prec UNARY       { $$ = ast_unary(C, L(@$), OP_NOT, $2); }

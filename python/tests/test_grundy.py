@@ -582,3 +582,16 @@ def test_query_runs_one_query_and_no_definition():
     assert p.query("table kayles(0..3)", "csv") == "n,value\n0,0\n1,1\n2,2\n3,3\n"
     with pytest.raises(grundy.GameSyntaxError):
         p.query("game z = subtract {1}")
+
+
+def test_boards_through_python():
+    # Games on boards come through program text like every game: a table over a board family,
+    # a sum of a board and a heap whose winning moves are boards less cells that read back.
+    p = grundy.compile("game nk = nodekayles;\ngame ak = arckayles;\ntable nk(grid(3, 1..8));\n")
+    out = [json.loads(l) for l in p.run("json").splitlines()]
+    assert out[0]["values"] == [2, 1, 1, 0, 3, 3, 2, 2] and out[0]["from"] == [3, 1]
+    s = p.solve("ak(grid(3, 4)) + kayles(2)")
+    assert (s.outcome, s.sg) == ("N", 1 ^ 2)
+    assert s.winning_moves
+    for m in s.winning_moves:
+        assert p.solve(m).outcome == "P", m

@@ -23,6 +23,7 @@ struct gr_eval_cache {
     void *dense[4];                /* dense boxes by convention (box/tuple.c gr_tuple_dense) */
     struct gr_convkernel *convkernel; /* 'anyleaf' and 'every' heap kernels (heap/convkernel.c) */
     struct gr_quotient *quotient;  /* misere quotient of the heaps, grown on demand (heap/quotient.c) */
+    void *board;                   /* games on boards: the transposition tables (board/bsolve.h) */
     /* Positions the box evaluators valued (dense boxes, the line kernel, the tuple memo), never
      * those read again or copied into a grown box: a second query over the same positions must
      * add nothing (box/tuple.h gr_tuple_computed, read by tests). */

@@ -8,6 +8,7 @@
 #include "eval/rules.h"
 #include "eval/cap_convkernel.h"
 #include "eval/figure/hackenbush.h"
+#include "board.h"
 #include <string.h>
 
 /* The registry: the evaluator of each id lowering may choose (lower/game.h). */
@@ -18,6 +19,7 @@ const gr_evaluator_ops *gr_evaluator_of(const gr_game *g) {
     case EVAL_GRAPH: return &gr_graph_evaluator;
     case EVAL_FIGURE: return &gr_figure_evaluator;
     case EVAL_COINS: return &gr_coins_evaluator;
+    case EVAL_BOARD: return &gr_board_evaluator;
     }
     return &gr_graph_evaluator;
 }
@@ -165,6 +167,7 @@ size_t gr_eval_render(const gr_game *g, const int64_t *pos, int edge, char *buf,
     if (at >= cap) return at;
     if (g->shape == SHAPE_GRAPH) return at + (size_t)snprintf(buf + at, cap - at, "%s.%s", g->name, g->vertices[pos[0]]);
     if (g->shape == SHAPE_FIGURE) return gr_hb_render(g->figure->c, g->name, g->figure, pos, edge, buf, cap, at);
+    if (g->shape == SHAPE_BOARD) return gr_board_render(g, pos, buf, cap, at);
     if (g->name[0] == '*') return at + (size_t)snprintf(buf + at, cap - at, "*%lld", (long long)pos[0]);   /* the prelude's nim heap */
     at = put_text(buf, cap, at, g->name);
     at = put_text(buf, cap, at, "(");

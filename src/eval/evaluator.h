@@ -127,6 +127,7 @@ extern const gr_evaluator_ops gr_table_evaluator;   /* box/tableeval.c */
 extern const gr_evaluator_ops gr_graph_evaluator;   /* graph/grapheval.c */
 extern const gr_evaluator_ops gr_figure_evaluator;  /* figure/figureeval.c: Green Hackenbush */
 extern const gr_evaluator_ops gr_coins_evaluator;   /* figure/figureeval.c: coin turning */
+extern const gr_evaluator_ops gr_board_evaluator;   /* board/boardeval.c: games on boards */
 extern const gr_evaluator_ops gr_convkernel_evaluator; /* heap/convkernel.c: heaps under anyleaf, every */
 const gr_evaluator_ops *gr_evaluator_of(const gr_game *g);
 /* The evaluator whose options enumerate the moves of positions of this shape (heaps, tuples,

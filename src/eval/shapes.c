@@ -13,6 +13,7 @@ const gr_evaluator_ops *gr_evaluator_of_shape(gr_shape shape) {
     case SHAPE_GRAPH: return NULL;   /* an explicit graph: its edges, the graph's own */
     case SHAPE_FIGURE: return &gr_figure_evaluator;
     case SHAPE_COINS: return &gr_coins_evaluator;
+    case SHAPE_BOARD: return &gr_board_evaluator;
     }
     return NULL;
 }

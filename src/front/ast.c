@@ -223,3 +223,8 @@ const char *gr_convention_name(gr_conv conv) {
     }
     return "normal";
 }
+
+void ast_board_vertex(gr_ctx *c, gr_posref *p, gr_expr *i, gr_expr *j) {
+    ast_exprs_push(c, &p->rm_i, i);
+    ast_exprs_push(c, &p->rm_j, j);
+}

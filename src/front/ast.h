@@ -7,7 +7,8 @@
 
 /* ---- expressions ---------------------------------------------------------------------- */
 typedef enum {
-    EX_INT, EX_NAME, EX_UNARY, EX_BINARY, EX_CALL
+    EX_INT, EX_NAME, EX_UNARY, EX_BINARY, EX_CALL,
+    EX_RANGE                 /* a..b (a, b), only in a board's size or its removed vertices */
 } gr_ex_kind;
 
 typedef enum {
@@ -85,7 +86,11 @@ struct gr_item {
     gr_item *next;
 };
 
-typedef enum { GD_SUBTRACT, GD_OCTAL, GD_BLOCK, GD_GRAPH, GD_HACKENBUSH, GD_TURNING } gr_gdecl_kind;
+typedef enum { GD_SUBTRACT, GD_OCTAL, GD_BLOCK, GD_GRAPH, GD_HACKENBUSH, GD_TURNING,
+               GD_BOARDRULE,   /* game X = board vertex|edge [within R] [where COND] */
+               GD_BOARD,       /* board X { a - b, c; ... }: edges as in a graph's, undirected */
+               GD_ALIAS        /* game X = Y: another name of Y (sema copies Y's declaration) */
+} gr_gdecl_kind;
 
 typedef struct gr_edge { const char *from; gr_loc from_loc; const char **to; gr_loc *to_locs; int nto; } gr_edge;
 
@@ -101,7 +106,10 @@ struct gr_gdecl {
     const char *code; gr_loc code_loc;  /* GD_OCTAL (without quotes) */
     const char *code_param;  /* GD_OCTAL: the code is this parameter (octal c), code NULL */
     gr_item *items;          /* GD_BLOCK */
-    gr_edge *edges; int nedges, cap;     /* GD_GRAPH; GD_HACKENBUSH: a chain from, to[0], to[1], ... */
+    gr_edge *edges; int nedges, cap;     /* GD_GRAPH, GD_BOARD; GD_HACKENBUSH: a chain from, to[0], to[1], ... */
+    const char *alias_of;    /* GD_ALIAS: the name it stands for (its place in code_loc) */
+    int board_edge;          /* GD_BOARDRULE: a move chooses an edge (else a vertex) */
+    gr_expr *board_radius, *board_where; /* GD_BOARDRULE: 'within R' (NULL: 0), 'where COND' over 'degree' */
     gr_gdecl *next;
     void *sema;              /* owned by sema */
 };
@@ -118,6 +126,8 @@ typedef struct gr_posref {
     const char *vertex; gr_loc vertex_loc;   /* graph token */
     int figure; gr_names cuts;     /* a Hackenbush figure by name, less the edges cut: pairs of names */
     int joined;                    /* in one component with the part before it: '(a + b)' */
+    int has_removed;               /* a board less vertices: B - {v, (i, j), lo..hi, ...} */
+    gr_exprs rm_i, rm_j;           /*   each vertex: rm_i.v[k] (a range, a number or a name), rm_j.v[k] the column or NULL */
     gr_loc loc;
 } gr_posref;
 
@@ -179,6 +189,8 @@ int ast_bindings_set(gr_ctx *c, gr_bindings *b, const char *name, gr_loc loc, gr
 gr_expr *ast_bindings_guard(gr_ctx *c, const gr_bindings *b, gr_expr *cond);
 void ast_binding_code(gr_ctx *c, gr_binding *b, const char *code, gr_loc loc);
 void ast_names_push(gr_ctx *c, gr_names *l, const char *name, gr_loc loc);
+/* A vertex removed from a board in a written position: i alone, or the cell (i, j). */
+void ast_board_vertex(gr_ctx *c, gr_posref *p, gr_expr *i, gr_expr *j);
 
 gr_item *ast_item(gr_ctx *c, gr_loc loc, gr_item_kind kind);
 gr_item *ast_items_reverse(gr_item *list);

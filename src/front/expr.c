@@ -154,6 +154,8 @@ static void compile_tree(emitter *m, const gr_expr *root) {
             }
             break;
         }
+        case EX_RANGE:
+            gr_fail_at(m->c, e->loc, GR_EXIT_INPUT, "a range lo..hi stands here only in a board's size, as in grid(4, 4..10)");
         case EX_CALL:
             if (w->next < e->nargs) { const gr_expr *arg = e->args[w->next++]; st[sp++] = (walk){ arg, 0, 0, 0 }; }
             else {

@@ -11,14 +11,15 @@
 
 typedef enum { SHAPE_HEAP, SHAPE_TUPLE, SHAPE_GRAPH,
                SHAPE_FIGURE,   /* a Hackenbush figure (hackenbush.h); a position is a mask of cut edges */
-               SHAPE_COINS     /* a row of coins (turning.h); a position is a mask of heads */
+               SHAPE_COINS,    /* a row of coins (turning.h); a position is a mask of heads */
+               SHAPE_BOARD     /* a board less removed vertices (board.h) */
 } gr_shape;
 
 /* The evaluators lowering chooses from (eval/evaluator.c's registry maps each id to its table):
  * heap recurrence, table recurrence, position graph, Green Hackenbush, coin turning. (The heap
  * kernels of 'anyleaf' and 'every' have no id: the registry picks them by the convention.) */
 typedef enum { GR_LOSS = 0, GR_WIN = 1, GR_DRAW = 2 } gr_outcome; /* P, N, D for the mover */
-typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH, EVAL_FIGURE, EVAL_COINS } gr_evaluator;
+typedef enum { EVAL_HEAP, EVAL_TABLE, EVAL_GRAPH, EVAL_FIGURE, EVAL_COINS, EVAL_BOARD } gr_evaluator;
 typedef enum {
     KER_NIM,           /* subtract 1..: sg(n) = n */
     KER_SUBTRACT,      /* finite subtraction set: |S| word operations per heap */
@@ -30,7 +31,8 @@ typedef enum {
     KER_LINES,         /* pairs whose moves slide along rows, columns, diagonals (Wythoff) */
     KER_GRAPH,         /* explicit graph */
     KER_HACKENBUSH,    /* Green Hackenbush: colon and fusion principles */
-    KER_TURNING        /* coin turning: single-head values, xor of the heads */
+    KER_TURNING,       /* coin turning: single-head values, xor of the heads */
+    KER_BOARD          /* games on boards: components under canonical forms (eval/board/) */
 } gr_kernel;
 
 /* ---- take-and-break codes ---- */
@@ -107,6 +109,8 @@ struct gr_game {
     int32_t *adj_off, *adj;        /* CSR successors */
     struct gr_figure *figure;      /* SHAPE_FIGURE */
     struct gr_turning *turning;    /* SHAPE_COINS */
+    const struct gr_board_rule *board_rule;      /* SHAPE_BOARD: the rule (board.h) */
+    const struct gr_board_named **boards; int nboards, boards_cap;   /* the named boards its positions use */
 
     /* What running the game finds out (made with the instance; the rest of the IR stays as
      * lowering left it, so an engine runs one IR for many calls). */

@@ -56,6 +56,8 @@ _Noreturn static void unknown_game(sema *s, const gr_gameref *ref) {
 gr_game *gr_sema_instantiate(sema *s, const gr_gameref *ref) {
     gr_gdecl *d = find_decl(s, ref->name);
     if (!d) unknown_game(s, ref);
+    if (d->kind == GD_BOARD)
+        gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' is a board, not a game: play one on it, as in nodekayles(%s)", d->name, d->name);
     if (ref->args.n != d->nparams) {
         if (d->nparams == 0)
             gr_fail_at(s->c, ref->loc, GR_EXIT_INPUT, "'%s' takes no parameters", d->name);
@@ -142,6 +144,8 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
         g->adj_off = di->adj_off; g->adj = di->adj;
         break;
     case GD_HACKENBUSH: g->figure = di->figure; break;
+    case GD_BOARDRULE: gr_sema_board_rule(s, d, di, g, params); break;
+    case GD_BOARD: case GD_ALIAS: break;   /* refused above: a board is no game; aliases are resolved */
     case GD_TURNING:
         g->turning = GR_NEW(s->c, gr_turning);
         g->turning->rules = di->rules;

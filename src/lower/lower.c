@@ -4,6 +4,7 @@
 #include "lineshape.h"
 #include "grow.h"
 #include "figure.h"
+#include "board.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,6 +409,14 @@ void gr_lower(gr_ctx *c, gr_game *g) {
         snprintf(g->explain, sizeof g->explain, "Green Hackenbush figure of %d edges: cycles fused (fusion principle), the tree of "
                  "bridges valued by the colon principle, in time linear in the edges", g->figure->ne);
         break;
+    case GD_BOARDRULE:
+        set_form(g, SHAPE_BOARD, GR_BPOS_MASK + GR_BOARD_WORDS, EVAL_BOARD, KER_BOARD);
+        snprintf(g->explain, sizeof g->explain, "games on boards (%s%s, within %d): a position is the sum of its connected "
+                 "components, each valued once under its canonical form (%s), SG values by mex over the options",
+                 g->board_rule->edge ? "an edge" : "a vertex", g->board_rule->deg_ok ? " of the degrees 'where' allows" : "",
+                 g->board_rule->radius, gr_board_canon_name());
+        break;
+    case GD_BOARD: case GD_ALIAS: break;
     case GD_TURNING:
         set_form(g, SHAPE_COINS, GR_COIN_WORDS, EVAL_COINS, KER_TURNING);
         snprintf(g->explain, sizeof g->explain, "coin turning (%d flip line%s): single-head values by the recurrence over flip sets, "

@@ -222,6 +222,28 @@ static void prepare_turning(sema *s, gr_gdecl *d, decl_info *di) {
     r->nslots = nslots;
 }
 
+/* game X = Y: X becomes a copy of Y's declaration under its own name (Y among the entry's
+ * declarations, or known before), following a chain of aliases at most 64 long. */
+static void resolve_aliases(sema *s, gr_gdecl *first) {
+    for (gr_gdecl *d = first; d; d = d->next) {
+        for (int hops = 0; d->kind == GD_ALIAS; hops++) {
+            gr_gdecl *t = NULL;
+            for (gr_gdecl *e = first; e && !t; e = e->next)
+                if (e != d && !strcmp(e->name, d->alias_of)) t = e;
+            if (!t) t = find_decl(s, d->alias_of);
+            if (!t || hops == 64 || t == d)
+                gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, t ? "'%s' names itself through other names" : "unknown game '%s'", d->alias_of);
+            if (d->nparams || t->nparams)
+                gr_fail_at(s->c, d->code_loc, GR_EXIT_INPUT, "'game %s = %s' names a game without parameters", d->name, d->alias_of);
+            gr_gdecl keep = *d;
+            *d = *t;
+            d->name = keep.name; d->name_loc = keep.name_loc; d->loc = keep.loc; d->next = keep.next;
+            d->sema = NULL;
+            d->misere = keep.misere || t->misere;
+        }
+    }
+}
+
 /* Prepares d once for all its instances; a name declared before is an error unless
  * `replace` (a later entry of a session redefines it). */
 static void prepare_decl(sema *s, gr_gdecl *d, int replace) {
@@ -249,6 +271,9 @@ static void prepare_decl(sema *s, gr_gdecl *d, int replace) {
     case GD_GRAPH: prepare_graph(s, d, di); break;
     case GD_HACKENBUSH: prepare_figure(s, d, di); break;
     case GD_TURNING: prepare_turning(s, d, di); break;
+    case GD_BOARD: prepare_graph(s, d, di); gr_sema_board_decl(s, d, di); break;
+    case GD_BOARDRULE: break;   /* its rule is made per instance (semaboard.c) */
+    case GD_ALIAS: break;       /* resolved before (resolve_aliases) */
     }
     if (e != d) gr_names_set(s->c, &s->decls, d->name, d);
     s->generation++;
@@ -257,7 +282,7 @@ static void prepare_decl(sema *s, gr_gdecl *d, int replace) {
 /* Every rule set without parameters is lowered, used or not, so --explain covers it. */
 static void instantiate_plain(sema *s, gr_gdecl *first) {
     for (gr_gdecl *d = first; d; d = d->next)
-        if (d->nparams == 0) {
+        if (d->nparams == 0 && d->kind != GD_BOARD) {
             gr_gameref ref = { .name = d->name, .loc = d->name_loc };
             gr_sema_instantiate(s, &ref);
         }
@@ -278,6 +303,7 @@ void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     memset(out, 0, sizeof *out);
     sema s = { .c = c, .prog = prog, .mod = out, .games_tail = &out->games };
     out->decls = prog->decls;
+    resolve_aliases(&s, prog->decls);
     for (gr_gdecl *d = prog->decls; d; d = d->next) prepare_decl(&s, d, 0);
     instantiate_plain(&s, prog->decls);
     resolve_queries(&s, prog, out);
@@ -295,6 +321,7 @@ gr_sema_state *gr_sema_open(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
     st->all.decls = prog->decls;
     st->s = (sema){ .c = c, .prog = &st->all, .mod = &st->mod, .games_tail = &st->mod.games };
     st->mod.decls = prog->decls;
+    resolve_aliases(&st->s, prog->decls);
     for (gr_gdecl *d = prog->decls; d; d = d->next) prepare_decl(&st->s, d, 0);
     instantiate_plain(&st->s, prog->decls);
     *out = st->mod;
@@ -347,6 +374,7 @@ void gr_sema_more(gr_sema_state *st, gr_ctx *c, gr_ast_program *prog, gr_module 
                 gr_fail_at(c, e->name_loc, GR_EXIT_INPUT, "'%s' is already declared at line %d", e->name, line);
             }
     }
+    resolve_aliases(&st->s, first);
     for (gr_gdecl *d = first, *next; d; d = next) {
         next = d->next;
         gr_gdecl *old = gr_names_get(&st->s.decls, d->name);

@@ -23,6 +23,7 @@ typedef struct decl_info {
     gr_figure *figure;             /* GD_HACKENBUSH */
     gr_code ***part_hi;            /* GD_TURNING: range ends (rules in `rules`) */
     int code_param;                /* GD_OCTAL 'octal c': c's index among the parameters */
+    struct gr_board_named *board;  /* GD_BOARD (board.h) */
 } decl_info;
 
 typedef struct sema {
@@ -79,4 +80,13 @@ gr_game *gr_sema_instantiate_params(sema *s, gr_gdecl *d, const int64_t *params,
 
 /* semaquery.c: resolves one query q into r (r zeroed; its q, kind, conv and text set here). */
 void gr_sema_query(sema *s, gr_query *q, gr_rquery *r);
+/* semaboard.c: games on boards (called by sema.c, instance.c and semaquery.c, calling none). */
+/* A declared board (its vertices and edges already in di, as a graph's): checked, kept in di. */
+void gr_sema_board_decl(sema *s, gr_gdecl *d, decl_info *di);
+/* The rule of an instance of a rule set on boards, its parameters' values in params. */
+void gr_sema_board_rule(sema *s, gr_gdecl *d, decl_info *di, gr_game *g, const int64_t *params);
+/* A written position of a game on boards (out->game set). */
+void gr_sema_board_part(sema *s, gr_posref *p, gr_comp *out);
+/* A table over a board family (r->game set). */
+void gr_sema_board_table(sema *s, gr_query *q, gr_rquery *r);
 #endif

@@ -35,6 +35,7 @@ static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
     gr_game *g = r->game = gr_sema_instantiate(s, &q->game);
     gr_scope empty = { 0 };
     r->outcome = q->outcome == TK_OUTCOME;
+    if (g->shape == SHAPE_BOARD) { gr_sema_board_table(s, q, r); return; }
     if (g->shape == SHAPE_GRAPH) {
         int n = q->has_coords ? q->ncoords : g->nvertices;
         r->vertex_list = GR_NEWN(s->c, int32_t, n);
@@ -84,6 +85,9 @@ static void resolve_table(sema *s, gr_query *q, gr_rquery *r) {
 static void resolve_part(sema *s, gr_posref *p, gr_comp *out) {
     gr_game *g = out->game = gr_sema_instantiate(s, &p->game);
     gr_scope empty = { 0 };
+    if (g->shape == SHAPE_BOARD) { gr_sema_board_part(s, p, out); return; }
+    if (p->has_removed) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "only a board has vertices to remove; '%s' is played on %s", g->name,
+                                   g->shape == SHAPE_HEAP ? "heaps" : "positions of its own");
     if (g->shape == SHAPE_GRAPH) {
         if (!p->vertex) gr_fail_at(s->c, p->loc, GR_EXIT_INPUT, "a token of graph '%s' is written %s.VERTEX", g->name, g->name);
         out->c[0] = graph_vertex(s, g, p->vertex, p->vertex_loc);
@@ -342,7 +346,7 @@ static void resolve_check(sema *s, gr_query *q, gr_rquery *r) {
     if (g->shape == SHAPE_GRAPH)
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about rule sets; '%s' is a graph", g->name);
     /* coin turning: the values of single heads at places 0, 1, ... are its sequence (check.c) */
-    if (g->shape == SHAPE_FIGURE || (g->shape == SHAPE_COINS && q->check == CK_FORMULA))
+    if (g->shape == SHAPE_FIGURE || g->shape == SHAPE_BOARD || (g->shape == SHAPE_COINS && q->check == CK_FORMULA))
         gr_fail_at(s->c, q->game.loc, GR_EXIT_INPUT, "'check' is about heap and tuple rule sets%s; '%s' is not one",
                    g->shape == SHAPE_COINS ? " (and a coin-turning game's periodicity: 'check G periodic' or 'period P')" : "", g->name);
     if (q->check != CK_FORMULA && g->shape != SHAPE_HEAP && g->shape != SHAPE_COINS)

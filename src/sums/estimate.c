@@ -2,6 +2,7 @@
  * long search; see estimate.h. */
 #include "estimate.h"
 #include "figure.h"
+#include "board.h"
 #include "eval/evaluator.h"
 #include <math.h>
 #include <pthread.h>
@@ -50,6 +51,13 @@ static double comp_positions(const gr_comp *x) {
     case SHAPE_GRAPH: return g->nvertices;
     case SHAPE_FIGURE: return ldexp(1, g->figure->ne < 1000 ? g->figure->ne : 1000);
     case SHAPE_COINS: return ldexp(1, 64);
+    case SHAPE_BOARD: {   /* at most every set of the vertices left */
+        gr_board b;
+        int left = 0;
+        if (!gr_board_head(g, x->c, &b)) return ldexp(1, 1000);
+        for (int v = 0; v < b.n; v++) left += !gr_board_removed(x->c, v);
+        return ldexp(1, left);
+    }
     }
     return 1;
 }

@@ -1,0 +1,65 @@
+/* btt: the board search's transposition table; see btt.h. */
+#include "eval/board/btt.h"
+#include <string.h>
+
+uint64_t gr_btt_hash(const uint64_t *key, size_t len) {
+    uint64_t h = UINT64_C(0x9e3779b97f4a7c15) ^ len;
+    for (size_t i = 0; i < len; i++) {
+        h ^= key[i];
+        h *= UINT64_C(0xbf58476d1ce4e5b9);
+        h ^= h >> 31;
+    }
+    h *= UINT64_C(0x94d049bb133111eb);
+    return h ^ (h >> 29);
+}
+
+static int same(const gr_btt *t, const gr_btt_slot *s, const uint64_t *key, size_t len, uint64_t hash) {
+    return s->hash == hash && s->len == len && !memcmp(t->pool + s->off, key, len * sizeof *key);
+}
+
+int32_t gr_btt_get(const gr_btt *t, const uint64_t *key, size_t len, uint64_t hash) {
+    if (!t->cap) return -1;
+    for (size_t i = hash & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+        const gr_btt_slot *s = &t->slots[i];
+        if (s->value < 0) return -1;
+        if (same(t, s, key, len, hash)) return s->value;
+    }
+}
+
+static void grow(gr_ctx *c, gr_btt *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    gr_btt_slot *old = t->slots, *s = gr_alloc(c, gr_size_mul(c, cap, sizeof *s));
+    for (size_t i = 0; i < cap; i++) s[i].value = -1;
+    for (size_t k = 0; k < t->cap; k++) {
+        if (old[k].value < 0) continue;
+        size_t i = old[k].hash & (cap - 1);
+        while (s[i].value >= 0) i = (i + 1) & (cap - 1);
+        s[i] = old[k];
+    }
+    if (old) gr_free(c, old);
+    t->slots = s;
+    t->cap = cap;
+}
+
+void gr_btt_put(gr_ctx *c, gr_btt *t, const uint64_t *key, size_t len, uint64_t hash, int32_t value) {
+    if ((t->used + 1) * 10 > t->cap * 7) grow(c, t);
+    size_t i = hash & (t->cap - 1);
+    for (; t->slots[i].value >= 0; i = (i + 1) & (t->cap - 1))
+        if (same(t, &t->slots[i], key, len, hash)) { t->slots[i].value = value; return; }
+    if (t->npool + len > t->poolcap) {
+        size_t cap = t->poolcap ? t->poolcap * 2 : 4096;
+        while (cap < t->npool + len) cap *= 2;
+        t->pool = gr_realloc(c, t->pool, gr_size_mul(c, cap, sizeof *t->pool));
+        t->poolcap = cap;
+    }
+    memcpy(t->pool + t->npool, key, len * sizeof *key);
+    t->slots[i] = (gr_btt_slot){ hash, t->npool, (uint32_t)len, value };
+    t->npool += len;
+    t->used++;
+}
+
+void gr_btt_free(gr_ctx *c, gr_btt *t) {
+    if (t->slots) gr_free(c, t->slots);
+    if (t->pool) gr_free(c, t->pool);
+    memset(t, 0, sizeof *t);
+}
