@@ -4,9 +4,17 @@
  * set of cells is its key, no components, no canonical forms, no pruning. For each board: both
  * times, their ratio, and each one's growth from the board before (how the cost grows with the
  * board). Both start cold on every board. Boards up to 64 cells (the baseline's key is a word).
+ * Times are the process's CPU time (both run on one thread, one after the other), so a busy
+ * machine's share of the cores does not tilt the ratio.
  *   bench_boards [--quick]   (--quick: the smaller boards only) */
 #include "benchlib.h"
 #include "eval/board/bsolve.h"
+
+static double cpu(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* ---- the baseline: a memo from the set of cells left to the SG value ---- */
 typedef struct plain { uint64_t *keys; int8_t *vals; size_t cap, n; const gr_board *b; int edge; } plain;
@@ -81,15 +89,15 @@ int main(int argc, char **argv) {
         gr_bstore store;
         memset(&store, 0, sizeof store);
         uint64_t all = b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b.n) - 1;
-        double t0 = now();
+        double t0 = cpu();
         gr_bsearch s;
         gr_bsearch_init(&s, &c, &b, &rule, &store, GR_CANON_GRAPH);
         int64_t v = gr_bsearch_sg(&s, &all);
         gr_bsearch_free(&s);
-        double t1 = now();
+        double t1 = cpu();
         plain p = { .b = &b, .edge = w->edge };
         int pv = plain_sg(&p, all);
-        double t2 = now();
+        double t2 = cpu();
         if (pv != v) { fprintf(stderr, "bench_boards: %s %dx%d: the search says %lld, the plain search %d\n", w->game, w->r, w->c, (long long)v, pv); return 1; }
         int same = !strcmp(prev_game, w->game);
         char board[16], growth[16] = "", pgrowth[16] = "";

@@ -15,11 +15,13 @@ typedef void *yyscan_t;
 }
 
 %code {
+#include <ctype.h>
 #include <string.h>
 #include "lexer.h"
 #include "suggest.h"
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *msg);
 static void table_kind_error(YYLTYPE *loc, yyscan_t scanner, gr_parser_state *st, const char *word);
+static int misspelt_form(gr_parser_state *st, const YYLTYPE *loc);
 #define C (st->ctx)
 #define L(x) gr_span(x)
 /* Byte spans: a rule covers its first through its last symbol. */
@@ -595,6 +597,31 @@ static uint32_t after_last_token(const char *src, uint32_t end) {
     }
 }
 
+/* `game s = subtrct {1, 2};`: after `=` a name reads as another game's name (`game nk =
+ * nodekayles;`), so the error comes at the token after it; when that name is near a form of rule
+ * set, the error names the form. Returns 1 when it said so. */
+static int misspelt_form(gr_parser_state *st, const YYLTYPE *loc) {
+    static const char *const FORMS[] = { "subtract", "octal", "turning", "board" };
+    const char *src = st->ctx->src;
+    uint32_t end = loc->off;
+    while (end > 0 && strchr(" \t\r\n", src[end - 1])) end--;
+    uint32_t start = end;
+    while (start > 0 && (isalnum((unsigned char)src[start - 1]) || src[start - 1] == '_')) start--;
+    uint32_t eq = start;
+    while (eq > 0 && strchr(" \t\r\n", src[eq - 1])) eq--;
+    if (start == end || end - start > GR_MAX_IDENT || eq == 0 || src[eq - 1] != '=') return 0;
+    char word[GR_MAX_IDENT + 1];
+    snprintf(word, sizeof word, "%.*s", (int)(end - start), src + start);
+    gr_suggest sg;
+    gr_suggest_init(&sg, word);
+    for (int i = 0; i < 4; i++) gr_suggest_offer(&sg, FORMS[i]);
+    const char *best = gr_suggest_best(&sg);
+    if (!best) return 0;
+    st->failed = 1;
+    gr_diag_at(st->ctx, (gr_loc){ start, end - start }, "unexpected name '%s' (did you mean '%s'?)", word, best);
+    return 1;
+}
+
 /* A syntax error says what was found, what would have been accepted there (operators summed
  * up as one item, the end of the input last), and, for a word near an expected keyword,
  * "did you mean". */
@@ -604,6 +631,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, gr_p
     st->failed = 1;
     const YYLTYPE *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
+    if (got != YYSYMBOL_IDENT && misspelt_form(st, loc)) return 0;
     char msg[1024], name[64];
     size_t pos = 0;
     const char *text = st->ctx->src + loc->off;

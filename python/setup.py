@@ -28,8 +28,15 @@ class BuildWithLibrary(build_ext):
         lib = os.path.join(os.path.abspath(build), "libgrundy.a")
         if not os.path.exists(lib):
             raise RuntimeError(f"no {lib}: build the library with CMake first")
+        # nauty, when the library was built with it (games on boards, src/eval/board/canon.h)
+        extra = []
+        cache = os.path.join(os.path.abspath(build), "CMakeCache.txt")
+        if os.path.exists(cache):
+            for line in open(cache):
+                if line.startswith("NAUTY_LIBRARY:") and not line.strip().endswith("NOTFOUND"):
+                    extra.append(line.split("=", 1)[1].strip())
         for ext in self.extensions:
-            ext.extra_objects = [lib]
+            ext.extra_objects = [lib] + extra
             ext.libraries = [flag[2:] for flag in pkg_config("--libs-only-l")] + ["m"]
             ext.library_dirs = [flag[2:] for flag in pkg_config("--libs-only-L")]
         super().run()

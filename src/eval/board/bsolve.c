@@ -124,24 +124,28 @@ void gr_board_moves(const gr_board *b, const gr_board_rule *r, const uint64_t *s
 }
 
 /* ---- the search ---- */
-/* Per depth: removed, rem, comp, f1, f2 (a set each), then the mex's bitmap of `seen` words. */
-enum { SETS_PER_DEPTH = 5 };
-
-static size_t seen_words(const gr_bsearch *s) {
-    size_t moves = (size_t)s->b->n;
-    if (s->rule->edge) {
-        moves = 0;
-        for (int v = 0; v < s->b->n; v++) moves += (size_t)set_count(row(s->b, v), s->b->words);
-        moves /= 2;
-    }
-    return moves / 64 + 2;
-}
+/* The nimber search by outcomes (Lemoine and Viennot, "Nimbers are inevitable", 2012; Beling and
+ * Rogalski, "On pruning search trees of impartial games", 2020): sg(X) is the least t such that
+ * no option of X has value t, so it is found by asking, for t = 0, 1, ..., whether some option
+ * has value t, each question ending at the first option that has it. Whether an option (a sum
+ * of components) has value t: every component but the largest is valued exactly (smaller, so
+ * cheaper), and of the largest, Y, only whether sg(Y) == u is asked: false as soon as one
+ * option of Y has value u (most often found at once), or some v < u is missing among them. So
+ * the large components are mostly refuted, not valued. What each question finds is kept per
+ * component (gr_bfact): the values its options are known to take and known not to take, and
+ * the value once it is known.
+ *
+ * Per depth (one level per question "has an option of value v", each on a smaller set than the
+ * one before but one): removed, rem, rest, comp, big, f1, f2. */
+enum { SETS_PER_DEPTH = 7, GR_BFACT_VALUES = 64 };
 
 void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board_rule *rule, gr_bstore *store,
                      gr_canon_mode mode) {
     memset(s, 0, sizeof *s);
     s->c = c; s->b = b; s->rule = rule; s->store = store;
     gr_canon_init(c, &s->canon, mode, b->n);
+    s->key = gr_alloc(c, gr_size_mul(c, gr_canon_cap(b) + 2 + (size_t)b->words, sizeof *s->key));
+    s->ekey = s->key + gr_canon_cap(b);
     s->scratch = gr_alloc(c, gr_size_mul(c, (size_t)b->n + 2, sizeof *s->scratch));
 }
 
@@ -149,29 +153,15 @@ void gr_bsearch_free(gr_bsearch *s) {
     for (int d = 0; d <= s->b->n + 1; d++)
         if (s->scratch[d]) gr_free(s->c, s->scratch[d]);
     gr_free(s->c, s->scratch);
+    gr_free(s->c, s->key);
     gr_canon_free(s->c, &s->canon);
 }
 
 static uint64_t *depth_scratch(gr_bsearch *s) {
     if (s->depth > s->b->n + 1) gr_fail(s->c, GR_EXIT_LIMIT, "the board search went deeper than the board's vertices");
     uint64_t **p = &s->scratch[s->depth];
-    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + seen_words(s) + gr_canon_cap(s->b) + 1 + (size_t)s->b->words,
-                                              sizeof **p));
+    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + gr_canon_cap(s->b), sizeof **p));
     return *p;
-}
-
-static int64_t component_sg(gr_bsearch *s, const uint64_t *comp);
-
-/* The xor of the values of the components of rem (consumed). */
-static int64_t sum_sg(gr_bsearch *s, uint64_t *rem, uint64_t *comp, uint64_t *f1, uint64_t *f2) {
-    int w = s->b->words;
-    int64_t x = 0;
-    while (!set_empty(rem, w)) {
-        component(s->b, rem, comp, f1, f2);
-        for (int i = 0; i < w; i++) rem[i] &= ~comp[i];
-        x ^= component_sg(s, comp);
-    }
-    return x;
 }
 
 /* A component of at most two vertices, by hand: -1 when larger. */
@@ -187,52 +177,126 @@ static int64_t small_sg(const gr_bsearch *s, const uint64_t *comp) {
     return r->deg_ok && !r->deg_ok[0];   /* radius 0: the vertex left is *1 when it may be taken */
 }
 
-static int64_t component_sg(gr_bsearch *s, const uint64_t *comp) {
-    int64_t v = small_sg(s, comp);
-    if (v >= 0) return v;
+/* The index of what is known of a component (made empty on first sight): by its exact set on
+ * its board first, then by its canonical form. */
+static int32_t fact_of(gr_bsearch *s, const uint64_t *set) {
+    int w = s->b->words;
+    gr_bstore *st = s->store;
+    uint64_t *ekey = s->ekey;
+    ekey[0] = (uint64_t)s->b->kind | (uint64_t)(s->b->p0 & 0xffffff) << 8 | (uint64_t)(s->b->p1 & 0xffffff) << 32;
+    memcpy(ekey + 1, set, (size_t)w * sizeof *set);
+    uint64_t eh = gr_btt_hash(ekey, (size_t)w + 1);
+    int32_t idx = gr_btt_get(&st->exact, ekey, (size_t)w + 1, eh);
+    if (idx >= 0) return idx;
+    size_t len = gr_canon_key(&s->canon, s->b, set, s->key);
+    uint64_t h = gr_btt_hash(s->key, len);
+    idx = gr_btt_get(&st->sg, s->key, len, h);
+    if (idx < 0) {
+        if (st->nfacts == st->capfacts) {
+            st->capfacts = st->capfacts ? 2 * st->capfacts : 1024;
+            st->facts = gr_realloc(s->c, st->facts, gr_size_mul(s->c, st->capfacts, sizeof *st->facts));
+        }
+        if (st->nfacts >= INT32_MAX) gr_fail(s->c, GR_EXIT_LIMIT, "more than 2^31 components in the board search's table");
+        idx = (int32_t)st->nfacts++;
+        st->facts[idx] = (gr_bfact){ -1, 0, 0 };
+        gr_btt_put(s->c, &st->sg, s->key, len, h, idx);
+    }
+    gr_btt_put(s->c, &st->exact, ekey, (size_t)w + 1, eh, idx);
+    return idx;
+}
+
+static int64_t sg_full(gr_bsearch *s, const uint64_t *x);
+static int value_is(gr_bsearch *s, const uint64_t *y, int64_t u);
+
+/* Whether the option rem (a set, the buffers the caller's) has value v. */
+static int option_is(gr_bsearch *s, const uint64_t *rem, int64_t v, uint64_t *rest, uint64_t *comp, uint64_t *big,
+                     uint64_t *f1, uint64_t *f2) {
+    int w = s->b->words, bigsize = 0;
+    memcpy(rest, rem, (size_t)w * sizeof *rest);
+    while (!set_empty(rest, w)) {
+        component(s->b, rest, comp, f1, f2);
+        for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
+        int n = set_count(comp, w);
+        if (n > bigsize) { bigsize = n; memcpy(big, comp, (size_t)w * sizeof *big); }
+    }
+    if (!bigsize) return v == 0;
+    int64_t x = 0;
+    for (int i = 0; i < w; i++) rest[i] = rem[i] & ~big[i];
+    while (!set_empty(rest, w)) {
+        component(s->b, rest, comp, f1, f2);
+        for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
+        x ^= sg_full(s, comp);
+    }
+    return value_is(s, big, v ^ x);
+}
+
+/* Whether some option of y (its fact idx) has value v. */
+static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) {
+    const gr_bfact *f = &s->store->facts[idx];
+    if (v >= GR_BFACT_VALUES) gr_fail(s->c, GR_EXIT_LIMIT, "a component of a board with a value past %d: more than the board search keeps", GR_BFACT_VALUES - 1);
+    if (f->present >> v & 1) return 1;
+    if (f->absent >> v & 1) return 0;
+    if (f->exact >= 0) return v < f->exact;
+    gr_poll(s->c);
     s->depth++;
     uint64_t *m0 = depth_scratch(s);
-    int w = s->b->words;
-    size_t nseen = seen_words(s);
-    uint64_t *removed = m0, *rem = m0 + w, *sub = m0 + 2 * w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
-    uint64_t *seen = m0 + SETS_PER_DEPTH * (size_t)w, *key = seen + nseen, *ekey = key + gr_canon_cap(s->b);
-    ekey[0] = (uint64_t)s->b->kind | (uint64_t)(s->b->p0 & 0xffffff) << 8 | (uint64_t)(s->b->p1 & 0xffffff) << 32;
-    memcpy(ekey + 1, comp, (size_t)w * sizeof *comp);
-    uint64_t eh = gr_btt_hash(ekey, (size_t)w + 1);
-    int32_t known = gr_btt_get(&s->store->exact, ekey, (size_t)w + 1, eh);
-    if (known >= 0) { s->depth--; return known; }
-    size_t len = gr_canon_key(&s->canon, s->b, comp, key);
-    uint64_t h = gr_btt_hash(key, len);
-    known = gr_btt_get(&s->store->sg, key, len, h);
-    if (known >= 0) {
-        gr_btt_put(s->c, &s->store->exact, ekey, (size_t)w + 1, eh, known);
-        s->depth--;
-        return known;
-    }
-    gr_poll(s->c);
-    memset(seen, 0, nseen * sizeof *seen);
+    int w = s->b->words, found = 0;
+    uint64_t *removed = m0, *rem = m0 + w, *rest = m0 + 2 * w, *comp = m0 + 3 * w, *big = m0 + 4 * w;
+    uint64_t *f1 = m0 + 5 * w, *f2 = m0 + 6 * w;
     moveit m;
-    moves_init(&m, s->b, s->rule, comp);
-    while (moves_next(&m, removed, f1, f2)) {
-        for (int i = 0; i < w; i++) rem[i] = comp[i] & ~removed[i];
-        int64_t x = sum_sg(s, rem, sub, f1, f2);
-        if ((uint64_t)x < nseen * 64) seen[x >> 6] |= UINT64_C(1) << (x & 63);
+    moves_init(&m, s->b, s->rule, y);
+    while (!found && moves_next(&m, removed, f1, f2)) {
+        for (int i = 0; i < w; i++) rem[i] = y[i] & ~removed[i];
+        found = option_is(s, rem, v, rest, comp, big, f1, f2);
     }
-    int64_t mex = 0;
-    while (seen[mex >> 6] >> (mex & 63) & 1) mex++;
-    gr_btt_put(s->c, &s->store->sg, key, len, h, (int32_t)mex);
-    gr_btt_put(s->c, &s->store->exact, ekey, (size_t)w + 1, eh, (int32_t)mex);
-    s->store->solved++;
     s->depth--;
-    return mex;
+    gr_bfact *g = &s->store->facts[idx];   /* (the array may have moved) */
+    if (found) g->present |= UINT64_C(1) << v;
+    else g->absent |= UINT64_C(1) << v;
+    return found;
+}
+
+static void set_exact(gr_bsearch *s, int32_t idx, int64_t v) {
+    s->store->facts[idx].exact = (int32_t)v;
+    s->store->solved++;
+}
+
+/* Whether sg(y) == u: no option of value u (looked for first: one refutes), every v < u one. */
+static int value_is(gr_bsearch *s, const uint64_t *y, int64_t u) {
+    int64_t small = small_sg(s, y);
+    if (small >= 0) return small == u;
+    int32_t idx = fact_of(s, y);
+    if (s->store->facts[idx].exact >= 0) return s->store->facts[idx].exact == u;
+    if (has_option(s, y, idx, u)) return 0;
+    for (int64_t v = 0; v < u; v++)
+        if (!has_option(s, y, idx, v)) { set_exact(s, idx, v); return 0; }   /* every smaller one is there */
+    set_exact(s, idx, u);
+    return 1;
+}
+
+static int64_t sg_full(gr_bsearch *s, const uint64_t *x) {
+    int64_t small = small_sg(s, x);
+    if (small >= 0) return small;
+    int32_t idx = fact_of(s, x);
+    if (s->store->facts[idx].exact >= 0) return s->store->facts[idx].exact;
+    int64_t t = 0;
+    while (has_option(s, x, idx, t)) t++;
+    set_exact(s, idx, t);
+    return t;
 }
 
 int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
     int w = s->b->words;
     s->depth++;
     uint64_t *m0 = depth_scratch(s);
-    memcpy(m0 + w, set, (size_t)w * sizeof *set);
-    int64_t x = sum_sg(s, m0 + w, m0 + 2 * w, m0 + 3 * w, m0 + 4 * w);
+    uint64_t *rest = m0 + w, *comp = m0 + 2 * w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
+    memcpy(rest, set, (size_t)w * sizeof *set);
+    int64_t x = 0;
+    while (!set_empty(rest, w)) {
+        component(s->b, rest, comp, f1, f2);
+        for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
+        x ^= sg_full(s, comp);
+    }
     s->depth--;
     return x;
 }
@@ -242,7 +306,7 @@ int gr_bsearch_misere(gr_bsearch *s, const uint64_t *set) {
     uint64_t *m0 = depth_scratch(s);
     int w = s->b->words;
     uint64_t *removed = m0, *rem = m0 + w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
-    uint64_t *key = m0 + SETS_PER_DEPTH * (size_t)w + seen_words(s);
+    uint64_t *key = m0 + SETS_PER_DEPTH * (size_t)w;
     size_t len = gr_canon_key(&s->canon, s->b, set, key);
     uint64_t h = gr_btt_hash(key, len);
     int32_t known = gr_btt_get(&s->store->misere, key, len, h);

@@ -16,9 +16,15 @@
 #include "eval/board/btt.h"
 #include "eval/board/canon.h"
 
-/* What a game keeps between calls (its cache's board entry): the tables. */
+/* What is known of one component: its value (-1: not yet), and the values some option of it is
+ * known to have (present) and known not to have (absent), as bits 0..63. */
+typedef struct gr_bfact { int32_t exact; uint64_t present, absent; } gr_bfact;
+
+/* What a game keeps between calls (its cache's board entry): the tables. sg maps a canonical
+ * form to an index in facts; exact a component's exact set on its board to the same index. */
 typedef struct gr_bstore {
     gr_btt sg, misere;
+    gr_bfact *facts; size_t nfacts, capfacts;
     gr_btt exact;                  /* in front of sg: a component by its exact set on its board (no nauty call) */
     uint64_t solved;               /* components valued */
 } gr_bstore;
@@ -30,6 +36,7 @@ typedef struct gr_bsearch {
     const gr_board_rule *rule;
     gr_bstore *store;
     gr_canon canon;
+    uint64_t *key, *ekey;          /* a component's canonical form and exact key, while it is looked up */
     uint64_t **scratch;            /* per depth: see bsolve.c */
     int depth;
 } gr_bsearch;
