@@ -573,7 +573,7 @@ static void keep_option(void *user, const char *text, int64_t sg, int outcome, c
             a->capsets = 2 * (a->nsets + nk) + 16;
             a->sets = gr_realloc(a->c, a->sets, gr_size_mul(a->c, a->capsets, sizeof *a->sets));
         }
-        memcpy(a->sets + a->nsets, kset, nk * sizeof *kset);
+        if (nk) memcpy(a->sets + a->nsets, kset, nk * sizeof *kset);   /* (∞{}: no block yet) */
         o.loopy = 1;
         o.nloopy = (int)nk;
         o.loopy_set = (const int64_t *)(uintptr_t)a->nsets;   /* an offset until the block is made */

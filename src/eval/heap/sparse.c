@@ -148,13 +148,13 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
         int64_t stopped = 0, wasted = 0;                                                              \
         s->filetab = tab->file ? tab : NULL;                                                          \
         for (int64_t n = tab->n; n <= to; n = tab->n) {                                               \
-            if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                          \
-                s->mode = MODE_UNDECIDED;                                                             \
-                return 0;                                                                             \
-            }                                                                                         \
             if (s->one_timed && n >= s->one_until) {      /* a chunk of one thread ends */            \
                 gr_pace_end(&s->pace, gr_now(), n);                                                   \
                 s->one_timed = 0;                                                                     \
+            }                                                                                         \
+            if (n >= 2 * s->chosen_n || s->nr > 2 * s->chosen_rare + 1024) {                          \
+                s->mode = MODE_UNDECIDED;                                                             \
+                return 0;                                                                             \
             }                                                                                         \
             if ((c->threads > 1 || s->solo) && n >= PAR_FROM && n >= s->one_until) {                  \
                 int64_t end = to;                                                                     \
@@ -204,8 +204,9 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
         case 2: r = sparse_run_u16(c, s, tab, to, pr); break;
         default: r = sparse_run_u32(c, s, tab, to, pr); break;
         }
-        /* a chunk of one thread cut short (a widening, a new choice, the end) is not timed:
-         * the time until the next call would count as its own */
+        /* a chunk of one thread that ended with the call (at `to`) is timed; one cut short (a
+         * widening, a new choice) is not: the time until the next call would count as its own */
+        if (s->one_timed && tab->n >= s->one_until) gr_pace_end(&s->pace, gr_now(), tab->n);
         s->one_timed = 0;
         s->one_until = 0;
         if (r) return 1;
