@@ -25,7 +25,7 @@ void gr_pace_end(gr_pace *p, double now, int64_t work) {
     double dt = now - p->t0;
     p->chunks++;            /* (this chunk is number p->chunks, from 1) */
     p->taken[p->way]++;
-    if (dt <= 0 || work <= p->w0) return;      /* nothing measurable: no rate from it */
+    if (p->held || dt <= 0 || work <= p->w0) return;      /* nothing measurable: no rate from it */
     double r = (double)(work - p->w0) / dt, *old = &p->rate[p->way];
     /* a way taken the chunk before too: smoothed; else (a probe, or the first chunk after a
      * change) its rate is from another time and load, so the new one replaces it */

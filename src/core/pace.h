@@ -20,6 +20,7 @@ typedef struct gr_pace {
     int way;            /* the way of the chunk being timed */
     double t0;          /* when it began, gr_now() */
     int64_t w0;         /* the work done before it */
+    int held;           /* the rates are given and kept, not measured: a test's fixed choice */
 } gr_pace;
 
 void gr_pace_init(gr_pace *p);
