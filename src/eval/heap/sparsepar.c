@@ -269,6 +269,10 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                 gr_sgtable *tab = J->tab;                                                             \
                 T *t = tab->data;                                                                     \
                 for (h = atomic_load_explicit(&J->done, memory_order_relaxed);;) {                    \
+                    /* a finisher before it stopped the chunk (a new choice, a widening): a heap   \
+                     * past that is not finished with the old choice, whose cap at P would stand    \
+                     * for a value that can now be above it (the member had passed the loop's test) */ \
+                    if (atomic_load_explicit(&J->stop, memory_order_relaxed)) break;                  \
                     if (h > J->end) { atomic_store(&J->stop, 1); break; }                             \
                     if (s->nr > 2 * s->chosen_rare + 1024) { J->status = 2; atomic_store(&J->stop, 1); break; } \
                     uint64_t v;                                                                       \
