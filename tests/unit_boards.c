@@ -125,10 +125,78 @@ static void test_random_graphs(void) {
         }
     }
     for (int k = 0; k < RULES; k++) {
-        gr_btt_free(&c, &graph_store[k].sg); gr_btt_free(&c, &graph_store[k].misere); gr_btt_free(&c, &graph_store[k].exact);
-        gr_btt_free(&c, &exact_store[k].sg); gr_btt_free(&c, &exact_store[k].misere); gr_btt_free(&c, &exact_store[k].exact);
+        gr_bstore_free(&c, &graph_store[k]);
+        gr_bstore_free(&c, &exact_store[k]);
     }
     printf("random graphs: %d positions, normal and misere, both keys\n", cases);
+    gr_ctx_free(&c);
+}
+
+/* ---- grids of one word: components by shifts, keys by shape, point-symmetric shapes ---- */
+/* Every grid of at most 20 cells, each rule, random sets and random sets symmetric under the
+ * half turn (about the board's centre or a smaller box's): the search (gshape.h: shapes, and
+ * the symmetric shapes valued 0 unsearched) against the brute force, whose sets are the
+ * grid's cells numbered as the board numbers them. */
+static void test_grid_shapes(void) {
+    t_rng r = { 777 };
+    gr_ctx c;
+    gr_ctx_init(&c, "t", "", 0);
+    int8_t *sg = malloc((size_t)1 << MAXV), *mis = malloc((size_t)1 << MAXV);
+    static uint8_t deg_ok[GR_BOARD_MAXV];
+    for (int d = 0; d < GR_BOARD_MAXV; d++) deg_ok[d] = d != 2;
+    enum { RULES = 4 };
+    const gr_board_rule rules[RULES] = { { 1, 0, NULL }, { 0, 1, NULL }, { 0, 2, NULL }, { 0, 0, deg_ok } };
+    int cases = 0, symmetric = 0;
+    uint64_t twins[RULES] = { 0 };
+    for (int rows = 1; rows <= 5; rows++)
+        for (int cols = 1; rows * cols <= MAXV; cols++) {
+            int64_t pos[GR_MAX_ARITY] = { rows, cols, BK_GRID };
+            gr_game g;
+            memset(&g, 0, sizeof g);
+            gr_board gb;
+            gr_board_make(&c, &g, pos, &gb);
+            brute b = { .n = rows * cols, .sg = sg, .mis = mis };
+            for (int v = 0; v < b.n; v++) b.adj[v] = (uint32_t)gb.adj[v];
+            for (int k = 0; k < RULES; k++) {
+                b.edge = rules[k].edge; b.radius = rules[k].radius; b.deg_ok = rules[k].deg_ok;
+                brute_reset(&b);
+                gr_bstore store;
+                memset(&store, 0, sizeof store);
+                gr_bsearch s;
+                gr_bsearch_init(&s, &c, &gb, &rules[k], &store, GR_CANON_GRAPH);
+                for (int t = 0; t < 40; t++) {
+                    uint32_t all = (uint32_t)((UINT64_C(1) << b.n) - 1), set = all;
+                    if (t > 0) set = (uint32_t)t_range(&r, 0, all);
+                    if (t % 2) {   /* made symmetric: each cell with its image in a box [i0, i1] x [j0, j1] */
+                        int i0 = (int)t_range(&r, 0, rows - 1), i1 = (int)t_range(&r, i0, rows - 1);
+                        int j0 = (int)t_range(&r, 0, cols - 1), j1 = (int)t_range(&r, j0, cols - 1);
+                        uint32_t sym = 0;
+                        for (int v = 0; v < b.n; v++) {
+                            int i = v / cols, j = v % cols;
+                            if (i < i0 || i > i1 || j < j0 || j > j1 || !(set >> v & 1)) continue;
+                            sym |= 1u << v | 1u << ((i0 + i1 - i) * cols + (j0 + j1 - j));
+                        }
+                        set = sym;
+                        symmetric++;
+                    }
+                    uint64_t s64 = set;
+                    if (!CHECK_EQ(gr_bsearch_sg(&s, &s64), bsg(&b, set)))
+                        fprintf(stderr, "  grid(%d, %d), rule %d, set %#x\n", rows, cols, k, set);
+                    cases++;
+                }
+                twins[k] += store.twins;
+                gr_bsearch_free(&s);
+                gr_bstore_free(&c, &store);
+            }
+            gr_board_free(&c, &gb);
+        }
+    printf("grid shapes: %d sets (%d made symmetric); valued 0 by symmetry: %llu (arckayles), %llu (nodekayles)\n",
+           cases, symmetric, (unsigned long long)twins[0], (unsigned long long)twins[1]);
+    /* the shortcut was taken, and only for the two rules it holds for */
+    CHECK(twins[0] > 20 && twins[1] > 20);
+    CHECK_EQ(twins[2] + twins[3], 0);
+    free(sg);
+    free(mis);
     gr_ctx_free(&c);
 }
 
@@ -280,6 +348,7 @@ static void test_limit(void) {
 }
 
 int main(void) {
+    test_grid_shapes();
     test_random_graphs();
     test_language();
     test_known();

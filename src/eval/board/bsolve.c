@@ -49,6 +49,12 @@ static void component(const gr_board *b, const uint64_t *rem, uint64_t *comp, ui
     ball(b, rem, GR_BOARD_MAXV, comp, f1, f2);
 }
 
+/* comp = the component of rem holding its least vertex: on a grid of one word by shifts */
+static void comp_of(const gr_bsearch *s, const uint64_t *rem, uint64_t *comp, uint64_t *f1, uint64_t *f2) {
+    if (s->gs.on) comp[0] = gr_gshape_component(&s->gs, rem[0]);
+    else component(s->b, rem, comp, f1, f2);
+}
+
 /* ---- the moves of a rule ---- */
 typedef struct moveit {
     const gr_board *b; const gr_board_rule *r; const uint64_t *set;
@@ -147,6 +153,20 @@ void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board
     s->key = gr_alloc(c, gr_size_mul(c, gr_canon_cap(b) + 2 + (size_t)b->words, sizeof *s->key));
     s->ekey = s->key + gr_canon_cap(b);
     s->scratch = gr_alloc(c, gr_size_mul(c, (size_t)b->n + 2, sizeof *s->scratch));
+    gr_gshape_init(&s->gs, b);
+    /* the mirror answer works when a move and its image never meet: one vertex and its
+     * neighbours (nodekayles), or one edge (arckayles), any vertex */
+    s->twins = !rule->deg_ok && ((rule->edge && rule->radius == 0) || (!rule->edge && rule->radius == 1));
+}
+
+void gr_bstore_free(gr_ctx *c, gr_bstore *st) {
+    gr_btt_free(c, &st->sg);
+    gr_btt_free(c, &st->misere);
+    gr_btt_free(c, &st->exact);
+    gr_btt2_free(c, &st->gexact);
+    gr_btt2_free(c, &st->shape);
+    if (st->facts) gr_free(c, st->facts);
+    memset(st, 0, sizeof *st);
 }
 
 void gr_bsearch_free(gr_bsearch *s) {
@@ -179,7 +199,45 @@ static int64_t small_sg(const gr_bsearch *s, const uint64_t *comp) {
 
 /* The index of what is known of a component (made empty on first sight): by its exact set on
  * its board first, then by its canonical form. */
+static int32_t new_fact(gr_bsearch *s, int32_t exact) {
+    gr_bstore *st = s->store;
+    if (st->nfacts == st->capfacts) {
+        st->capfacts = st->capfacts ? 2 * st->capfacts : 1024;
+        st->facts = gr_realloc(s->c, st->facts, gr_size_mul(s->c, st->capfacts, sizeof *st->facts));
+    }
+    if (st->nfacts >= INT32_MAX) gr_fail(s->c, GR_EXIT_LIMIT, "more than 2^31 components in the board search's table");
+    int32_t idx = (int32_t)st->nfacts++;
+    st->facts[idx] = (gr_bfact){ exact, 0, 0 };
+    return idx;
+}
+
+static int32_t canon_fact(gr_bsearch *s, const uint64_t *set);
+
+/* A grid of one word: by the component's shape, else (first sight of the shape) valued 0 by
+ * its symmetry or found under its canonical form. */
+static int32_t shape_fact(gr_bsearch *s, const uint64_t *set) {
+    gr_bstore *st = s->store;
+    uint64_t board = (uint64_t)s->gs.rows << 8 | (uint64_t)s->gs.cols;
+    int32_t idx = gr_btt2_get(&st->gexact, set[0], board);
+    if (idx >= 0) return idx;
+    uint64_t key[2];
+    int twin = gr_gshape_key(&s->gs, set[0], key) && s->twins;
+    idx = gr_btt2_get(&st->shape, key[0], key[1]);
+    if (idx < 0) {
+        if (twin) {
+            idx = new_fact(s, 0);
+            st->twins++;
+        } else {
+            idx = canon_fact(s, set);
+        }
+        gr_btt2_put(s->c, &st->shape, key[0], key[1], idx);
+    }
+    gr_btt2_put(s->c, &st->gexact, set[0], board, idx);
+    return idx;
+}
+
 static int32_t fact_of(gr_bsearch *s, const uint64_t *set) {
+    if (s->gs.on) return shape_fact(s, set);
     int w = s->b->words;
     gr_bstore *st = s->store;
     uint64_t *ekey = s->ekey;
@@ -188,20 +246,21 @@ static int32_t fact_of(gr_bsearch *s, const uint64_t *set) {
     uint64_t eh = gr_btt_hash(ekey, (size_t)w + 1);
     int32_t idx = gr_btt_get(&st->exact, ekey, (size_t)w + 1, eh);
     if (idx >= 0) return idx;
+    idx = canon_fact(s, set);
+    gr_btt_put(s->c, &st->exact, ekey, (size_t)w + 1, eh, idx);
+    return idx;
+}
+
+/* Under the component's canonical form (made empty on first sight). */
+static int32_t canon_fact(gr_bsearch *s, const uint64_t *set) {
+    gr_bstore *st = s->store;
     size_t len = gr_canon_key(&s->canon, s->b, set, s->key);
     uint64_t h = gr_btt_hash(s->key, len);
-    idx = gr_btt_get(&st->sg, s->key, len, h);
+    int32_t idx = gr_btt_get(&st->sg, s->key, len, h);
     if (idx < 0) {
-        if (st->nfacts == st->capfacts) {
-            st->capfacts = st->capfacts ? 2 * st->capfacts : 1024;
-            st->facts = gr_realloc(s->c, st->facts, gr_size_mul(s->c, st->capfacts, sizeof *st->facts));
-        }
-        if (st->nfacts >= INT32_MAX) gr_fail(s->c, GR_EXIT_LIMIT, "more than 2^31 components in the board search's table");
-        idx = (int32_t)st->nfacts++;
-        st->facts[idx] = (gr_bfact){ -1, 0, 0 };
+        idx = new_fact(s, -1);
         gr_btt_put(s->c, &st->sg, s->key, len, h, idx);
     }
-    gr_btt_put(s->c, &st->exact, ekey, (size_t)w + 1, eh, idx);
     return idx;
 }
 
@@ -214,7 +273,7 @@ static int option_is(gr_bsearch *s, const uint64_t *rem, int64_t v, uint64_t *re
     int w = s->b->words, bigsize = 0;
     memcpy(rest, rem, (size_t)w * sizeof *rest);
     while (!set_empty(rest, w)) {
-        component(s->b, rest, comp, f1, f2);
+        comp_of(s, rest, comp, f1, f2);
         for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
         int n = set_count(comp, w);
         if (n > bigsize) { bigsize = n; memcpy(big, comp, (size_t)w * sizeof *big); }
@@ -223,7 +282,7 @@ static int option_is(gr_bsearch *s, const uint64_t *rem, int64_t v, uint64_t *re
     int64_t x = 0;
     for (int i = 0; i < w; i++) rest[i] = rem[i] & ~big[i];
     while (!set_empty(rest, w)) {
-        component(s->b, rest, comp, f1, f2);
+        comp_of(s, rest, comp, f1, f2);
         for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
         x ^= sg_full(s, comp);
     }
@@ -293,7 +352,7 @@ int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
     memcpy(rest, set, (size_t)w * sizeof *set);
     int64_t x = 0;
     while (!set_empty(rest, w)) {
-        component(s->b, rest, comp, f1, f2);
+        comp_of(s, rest, comp, f1, f2);
         for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
         x ^= sg_full(s, comp);
     }

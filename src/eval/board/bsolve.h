@@ -15,6 +15,7 @@
 #include "board.h"
 #include "eval/board/btt.h"
 #include "eval/board/canon.h"
+#include "eval/board/gshape.h"
 
 /* What is known of one component: its value (-1: not yet), and the values some option of it is
  * known to have (present) and known not to have (absent), as bits 0..63. */
@@ -26,6 +27,9 @@ typedef struct gr_bstore {
     gr_btt sg, misere;
     gr_bfact *facts; size_t nfacts, capfacts;
     gr_btt exact;                  /* in front of sg: a component by its exact set on its board (no nauty call) */
+    gr_btt2 gexact, shape;         /* grids of one word, in front of sg: a component by its cells and
+                                    * board, then by its shape (gshape.h) */
+    uint64_t twins;                /* components valued 0 by their point symmetry, with no search */
     uint64_t solved;               /* components valued */
 } gr_bstore;
 
@@ -39,7 +43,12 @@ typedef struct gr_bsearch {
     uint64_t *key, *ekey;          /* a component's canonical form and exact key, while it is looked up */
     uint64_t **scratch;            /* per depth: see bsolve.c */
     int depth;
+    gr_gshape gs;                  /* a grid of at most 64 cells: components by shifts, keyed by shape */
+    int twins;                     /* the rule answers a move by its mirror image (gshape.h) */
 } gr_bsearch;
+
+/* Gives back the store's tables (its memory is tracked: a caller that keeps none may free it). */
+void gr_bstore_free(gr_ctx *c, gr_bstore *st);
 
 void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board_rule *rule, gr_bstore *store,
                      gr_canon_mode mode);

@@ -63,3 +63,32 @@ void gr_btt_free(gr_ctx *c, gr_btt *t) {
     if (t->pool) gr_free(c, t->pool);
     memset(t, 0, sizeof *t);
 }
+
+static void grow2(gr_ctx *c, gr_btt2 *t) {
+    size_t cap = t->cap ? t->cap * 2 : 1024;
+    gr_btt2_slot *old = t->slots, *s = gr_alloc(c, gr_size_mul(c, cap, sizeof *s));
+    for (size_t i = 0; i < cap; i++) s[i].value = -1;
+    for (size_t k = 0; k < t->cap; k++) {
+        if (old[k].value < 0) continue;
+        size_t i = gr_btt2_hash(old[k].k0, old[k].k1) & (cap - 1);
+        while (s[i].value >= 0) i = (i + 1) & (cap - 1);
+        s[i] = old[k];
+    }
+    if (old) gr_free(c, old);
+    t->slots = s;
+    t->cap = cap;
+}
+
+void gr_btt2_put(gr_ctx *c, gr_btt2 *t, uint64_t k0, uint64_t k1, int32_t value) {
+    if ((t->used + 1) * 10 > t->cap * 7) grow2(c, t);
+    size_t i = gr_btt2_hash(k0, k1) & (t->cap - 1);
+    for (; t->slots[i].value >= 0; i = (i + 1) & (t->cap - 1))
+        if (t->slots[i].k0 == k0 && t->slots[i].k1 == k1) { t->slots[i].value = value; return; }
+    t->slots[i] = (gr_btt2_slot){ k0, k1, value };
+    t->used++;
+}
+
+void gr_btt2_free(gr_ctx *c, gr_btt2 *t) {
+    if (t->slots) gr_free(c, t->slots);
+    memset(t, 0, sizeof *t);
+}
