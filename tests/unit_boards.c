@@ -147,7 +147,7 @@ static void test_grid_shapes(void) {
     enum { RULES = 4 };
     const gr_board_rule rules[RULES] = { { 1, 0, NULL }, { 0, 1, NULL }, { 0, 2, NULL }, { 0, 0, deg_ok } };
     int cases = 0, symmetric = 0;
-    uint64_t twins[RULES] = { 0 };
+    uint64_t twins[RULES] = { 0 }, emptied = 0;
     for (int rows = 1; rows <= 5; rows++)
         for (int cols = 1; rows * cols <= MAXV; cols++) {
             int64_t pos[GR_MAX_ARITY] = { rows, cols, BK_GRID };
@@ -162,6 +162,7 @@ static void test_grid_shapes(void) {
                 brute_reset(&b);
                 gr_bstore store;
                 memset(&store, 0, sizeof store);
+                if (k == 0) store.gexact.maxcap = 1024;   /* the exact cells' cache emptied often */
                 gr_bsearch s;
                 gr_bsearch_init(&s, &c, &gb, &rules[k], &store, GR_CANON_GRAPH);
                 for (int t = 0; t < 40; t++) {
@@ -185,16 +186,19 @@ static void test_grid_shapes(void) {
                     cases++;
                 }
                 twins[k] += store.twins;
+                emptied += store.gexact.emptied;
                 gr_bsearch_free(&s);
                 gr_bstore_free(&c, &store);
             }
             gr_board_free(&c, &gb);
         }
-    printf("grid shapes: %d sets (%d made symmetric); valued 0 by symmetry: %llu (arckayles), %llu (nodekayles)\n",
-           cases, symmetric, (unsigned long long)twins[0], (unsigned long long)twins[1]);
+    printf("grid shapes: %d sets (%d made symmetric); valued 0 by symmetry: %llu (arckayles), %llu (nodekayles); "
+           "the exact cells' cache emptied %llu times\n", cases, symmetric, (unsigned long long)twins[0],
+           (unsigned long long)twins[1], (unsigned long long)emptied);
     /* the shortcut was taken, and only for the two rules it holds for */
     CHECK(twins[0] > 20 && twins[1] > 20);
     CHECK_EQ(twins[2] + twins[3], 0);
+    CHECK(emptied > 0);
     free(sg);
     free(mis);
     gr_ctx_free(&c);

@@ -154,6 +154,14 @@ void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board
     s->ekey = s->key + gr_canon_cap(b);
     s->scratch = gr_alloc(c, gr_size_mul(c, (size_t)b->n + 2, sizeof *s->scratch));
     gr_gshape_init(&s->gs, b);
+    /* the table of exact cells only saves work (the shapes' and the canonical forms' tables
+     * hold every fact): at an eighth of the memory limit, or 2^25 slots (800 MB), it starts
+     * again rather than grow */
+    if (!store->gexact.maxcap) {
+        size_t cap = (size_t)1 << 25, lim = c->mem_limit / 8 / sizeof(gr_btt2_slot);
+        while (cap > 1024 && cap > lim) cap >>= 1;
+        store->gexact.maxcap = cap;
+    }
     /* the mirror answer works when a move and its image never meet: one vertex and its
      * neighbours (nodekayles), or one edge (arckayles), any vertex */
     s->twins = !rule->deg_ok && ((rule->edge && rule->radius == 0) || (!rule->edge && rule->radius == 1));

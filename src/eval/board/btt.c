@@ -80,7 +80,15 @@ static void grow2(gr_ctx *c, gr_btt2 *t) {
 }
 
 void gr_btt2_put(gr_ctx *c, gr_btt2 *t, uint64_t k0, uint64_t k1, int32_t value) {
-    if ((t->used + 1) * 10 > t->cap * 7) grow2(c, t);
+    if ((t->used + 1) * 10 > t->cap * 7) {
+        if (t->maxcap && t->cap >= t->maxcap) {   /* a cache at its size: start it again */
+            for (size_t i = 0; i < t->cap; i++) t->slots[i].value = -1;
+            t->used = 0;
+            t->emptied++;
+        } else {
+            grow2(c, t);
+        }
+    }
     size_t i = gr_btt2_hash(k0, k1) & (t->cap - 1);
     for (; t->slots[i].value >= 0; i = (i + 1) & (t->cap - 1))
         if (t->slots[i].k0 == k0 && t->slots[i].k1 == k1) { t->slots[i].value = value; return; }

@@ -22,7 +22,11 @@ void gr_btt_free(gr_ctx *c, gr_btt *t);
 /* The same for keys of exactly two words, kept in the slots (a grid component of one word and
  * its board, or its shape: gshape.h): no pool to follow, no compare of lengths. */
 typedef struct gr_btt2_slot { uint64_t k0, k1; int32_t value; } gr_btt2_slot;
-typedef struct gr_btt2 { gr_btt2_slot *slots; size_t cap, used; } gr_btt2;
+typedef struct gr_btt2 {
+    gr_btt2_slot *slots; size_t cap, used;
+    size_t maxcap;                 /* 0: grows as needed; else a cache: full at maxcap slots, it is emptied */
+    uint64_t emptied;
+} gr_btt2;
 
 static inline uint64_t gr_btt2_hash(uint64_t k0, uint64_t k1) {
     uint64_t h = (k0 ^ (k1 * UINT64_C(0x9e3779b97f4a7c15))) * UINT64_C(0xbf58476d1ce4e5b9);
