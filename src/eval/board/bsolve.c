@@ -144,6 +144,8 @@ void gr_board_moves(const gr_board *b, const gr_board_rule *r, const uint64_t *s
  * Per depth (one level per question "has an option of value v", each on a smaller set than the
  * one before but one): removed, rem, rest, comp, big, f1, f2. */
 enum { SETS_PER_DEPTH = 7, GR_BFACT_VALUES = 64 };
+/* a grid of one word: at most 2 x 64 edges (moves of a vertex rule: at most 64) */
+enum { GRID_MOVES = 128 };
 
 void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board_rule *rule, gr_bstore *store,
                      gr_canon_mode mode) {
@@ -188,7 +190,8 @@ void gr_bsearch_free(gr_bsearch *s) {
 static uint64_t *depth_scratch(gr_bsearch *s) {
     if (s->depth > s->b->n + 1) gr_fail(s->c, GR_EXIT_LIMIT, "the board search went deeper than the board's vertices");
     uint64_t **p = &s->scratch[s->depth];
-    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + gr_canon_cap(s->b), sizeof **p));
+    if (!*p) *p = gr_alloc(s->c, gr_size_mul(s->c, SETS_PER_DEPTH * (size_t)s->b->words + gr_canon_cap(s->b) +
+                                                    (s->gs.on ? 2 * GRID_MOVES : 0), sizeof **p));
     return *p;
 }
 
@@ -312,9 +315,31 @@ static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) 
     uint64_t *f1 = m0 + 5 * w, *f2 = m0 + 6 * w;
     moveit m;
     moves_init(&m, s->b, s->rule, y);
-    while (!found && moves_next(&m, removed, f1, f2)) {
-        for (int i = 0; i < w; i++) rem[i] = y[i] & ~removed[i];
-        found = option_is(s, rem, v, rest, comp, big, f1, f2);
+    if (s->gs.on) {
+        /* a grid of one word: the options easiest first, so that an option of value v is most
+         * often found among the cheap ones (smaller parts are valued sooner; as igs sorts Cram's
+         * moves) */
+        uint64_t *opt = m0 + SETS_PER_DEPTH + gr_canon_cap(s->b), *cost = opt + GRID_MOVES;
+        int n = 0;
+        while (moves_next(&m, removed, f1, f2)) {
+            uint64_t o = y[0] & ~removed[0], c2 = 0;
+            for (uint64_t r = o; r;) {
+                uint64_t part = gr_gshape_component(&s->gs, r);
+                r &= ~part;
+                uint64_t k = (uint64_t)__builtin_popcountll(part);
+                c2 += k * k;
+            }
+            int at = n++;
+            for (; at > 0 && cost[at - 1] > c2; at--) { opt[at] = opt[at - 1]; cost[at] = cost[at - 1]; }
+            opt[at] = o;
+            cost[at] = c2;
+        }
+        for (int i = 0; i < n && !found; i++) found = option_is(s, &opt[i], v, rest, comp, big, f1, f2);
+    } else {
+        while (!found && moves_next(&m, removed, f1, f2)) {
+            for (int i = 0; i < w; i++) rem[i] = y[i] & ~removed[i];
+            found = option_is(s, rem, v, rest, comp, big, f1, f2);
+        }
     }
     s->depth--;
     gr_bfact *g = &s->store->facts[idx];   /* (the array may have moved) */
