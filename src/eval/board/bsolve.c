@@ -350,7 +350,7 @@ static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) 
 
 static void set_exact(gr_bsearch *s, int32_t idx, int64_t v) {
     s->store->facts[idx].exact = (int32_t)v;
-    s->store->solved++;
+    s->c->step_done = ++s->store->solved;
 }
 
 /* Whether sg(y) == u: no option of value u (looked for first: one refutes), every v < u one. */
@@ -379,6 +379,14 @@ static int64_t sg_full(gr_bsearch *s, const uint64_t *x) {
 
 int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
     int w = s->b->words;
+    /* a long search's progress line counts the components valued (set_exact), then the
+     * caller's step is back */
+    gr_ctx *c = s->c;
+    const char *label = c->step_label;
+    uint64_t done = c->step_done, total = c->step_total;
+    c->step_label = "components valued";
+    c->step_done = s->store->solved;
+    c->step_total = 0;
     s->depth++;
     uint64_t *m0 = depth_scratch(s);
     uint64_t *rest = m0 + w, *comp = m0 + 2 * w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
@@ -390,6 +398,9 @@ int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
         x ^= sg_full(s, comp);
     }
     s->depth--;
+    c->step_label = label;
+    c->step_done = done;
+    c->step_total = total;
     return x;
 }
 
