@@ -13,6 +13,16 @@ const char *gr_board_canon_name(void) {
 #endif
 }
 
+const char *gr_board_kind_name(int kind) {
+    return kind > 0 && kind < (int)(sizeof KIND_NAMES / sizeof *KIND_NAMES) ? KIND_NAMES[kind] : "";
+}
+
+const char **gr_board_axis_names(const gr_game *g, const int64_t *lo) {
+    static const char *grid[] = { "rows", "columns" }, *one[] = { "n", "n" };
+    if (!g->board_rule) return NULL;
+    return lo[GR_BPOS_KIND] == BK_GRID ? grid : one;
+}
+
 int gr_board_kind_of(const char *name) {
     for (int k = BK_PATH; k <= BK_COMPLETE; k++)
         if (!strcmp(name, KIND_NAMES[k])) return k;

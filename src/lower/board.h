@@ -50,6 +50,11 @@ void gr_board_free(gr_ctx *c, gr_board *b);
 const char *gr_board_canon_name(void);
 /* A family's name ("grid") as a kind, 0 if none; how many parameters it takes. */
 int gr_board_kind_of(const char *name);
+/* The names of a table's axes over a board family (a game on boards, lo its coordinates):
+ * "rows" and "columns" for grids, "n" for the other families; NULL for other games. And the
+ * family's name ("grid"; "" for a declared board). */
+const char **gr_board_axis_names(const gr_game *g, const int64_t *lo);
+const char *gr_board_kind_name(int kind);
 int gr_board_params(int kind);
 /* The vertex written at `at` of a board, or -1 (i, j: a grid's cell; j is ignored elsewhere). */
 int gr_board_vertex(const gr_board *b, int64_t i, int64_t j);

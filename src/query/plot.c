@@ -6,6 +6,7 @@
  * the picture itself from the table). */
 #include "plot.h"
 #include "show.h"
+#include "board.h"
 #ifndef GRUNDY_NO_CAIRO
 #include <cairo.h>
 #include <cairo-svg.h>
@@ -317,15 +318,18 @@ static void plot_prepare(gr_ctx *c, gr_module *m, const gr_rquery *q, plot_job *
     j.height = c->plot_height ? c->plot_height : q->ndims == 2 ? GR_PLOT_H2 : cells ? GR_PLOT_HSTRIP : GR_PLOT_H1;
     if (!c->plot_width && cells && q->ndims == 1) j.width = GR_PLOT_W1;
     /* The title: the positions drawn, then what the picture shows. */
-    size_t pos = (size_t)snprintf(j.title, sizeof j.title, "%s%s%s(", q->q->has_conv ? gr_convention_name(j.conv) : "",
-                                  q->q->has_conv ? " " : "", q->game->name);
+    /* a board family's name around its sizes: ak(grid(3..5, 3..6)) */
+    const char *family = q->game->board_rule ? gr_board_kind_name((int)q->lo[GR_BPOS_KIND]) : "";
+    size_t pos = (size_t)snprintf(j.title, sizeof j.title, "%s%s%s(%s%s", q->q->has_conv ? gr_convention_name(j.conv) : "",
+                                  q->q->has_conv ? " " : "", q->game->name, family, *family ? "(" : "");
     for (int i = 0; i < q->ncoords && pos < sizeof j.title; i++) {
         if (q->lo[i] == q->hi[i]) pos += (size_t)snprintf(j.title + pos, sizeof j.title - pos, "%s%lld", i ? ", " : "", (long long)q->lo[i]);
         else pos += (size_t)snprintf(j.title + pos, sizeof j.title - pos, "%s%lld..%lld", i ? ", " : "", (long long)q->lo[i], (long long)q->hi[i]);
     }
     if (pos < sizeof j.title)
-        snprintf(j.title + pos, sizeof j.title - pos, "): %s", j.outcome ? "outcomes" : "Sprague-Grundy values");
-    const char **names = q->game->rules ? q->game->rules->coord_names : NULL;
+        snprintf(j.title + pos, sizeof j.title - pos, ")%s: %s", *family ? ")" : "", j.outcome ? "outcomes" : "Sprague-Grundy values");
+    const char **names = gr_board_axis_names(q->game, q->lo);
+    if (!names) names = q->game->rules ? q->game->rules->coord_names : NULL;
     j.xname = names ? names[q->dim[0]] : "n";
     j.yname = cells ? (q->ndims == 2 ? (names ? names[q->dim[1]] : "y") : NULL) : "Sprague-Grundy value";
     *j0 = j;

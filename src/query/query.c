@@ -11,6 +11,7 @@
 #include "tables.h"
 #include "valuefmt.h"
 #include "eval/cap_ready.h"
+#include "board.h"
 #include <string.h>
 
 static const char OUTCOME_CHAR[] = { 'P', 'N', 'D' };
@@ -191,9 +192,11 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
     int yw = snprintf(cell, sizeof cell, "%lld", (long long)q->hi[q->dim[1]]);
     if (yw > w) w = yw;
     int xw = snprintf(cell, sizeof cell, "%lld", (long long)q->hi[q->dim[0]]);
+    const char **names = gr_board_axis_names(q->game, q->lo);
+    if (!names) names = q->game->rules ? q->game->rules->coord_names : NULL;
+    if (names && (int)strlen(names[q->dim[0]]) > xw) xw = (int)strlen(names[q->dim[0]]);   /* the rows' name heads their column */
     int64_t per_block = (TEXT_WIDTH - xw - 4) / (w + 1);
     if (per_block < 1) per_block = 1;
-    const char **names = q->game->rules ? q->game->rules->coord_names : NULL;
     /* A long table is shortened as a 1-D one is: the first and last rows of the first two
      * blocks of columns and of the last, the rest counted and how to get it said. */
     int64_t nblocks = (t->cols + per_block - 1) / per_block;
@@ -211,7 +214,7 @@ static void table_text_2d(FILE *out, const gr_rquery *q, const gr_table_data *t)
         fprintf(out, "  %*s |", xw, names ? names[q->dim[0]] : "x");
         for (int64_t k = b; k < end; k++) fprintf(out, " %*lld", w, (long long)(ylo + k));
         fprintf(out, "   <- %s\n", names ? names[q->dim[1]] : "y");
-        fprintf(out, "  %.*s-+", xw, "--------------------------");
+        fprintf(out, "  %.*s-+", xw, "------------------------------------------------------------");
         for (int64_t k = b; k < end; k++) for (int i = 0; i <= w; i++) fputc('-', out);
         fputc('\n', out);
         for (int64_t r = 0; r < t->rows; r++) {
