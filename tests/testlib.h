@@ -18,14 +18,14 @@ int t_share(const char *what, long long decided, long long total, double least);
 /* Prints "N passed, M failed" and returns the exit status. */
 int t_finish(const char *name);
 
-/* T_SANITIZED: built with AddressSanitizer (gcc or clang); such runs are about ten times
- * slower, so tests do less. */
+/* T_SANITIZED: built with AddressSanitizer or ThreadSanitizer (gcc or clang); such runs are
+ * about ten times slower, so tests do less. */
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define T_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(T_SANITIZED)
+#if (defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)) && !defined(T_SANITIZED)
 #define T_SANITIZED 1
 #endif
 

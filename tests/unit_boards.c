@@ -204,6 +204,58 @@ static void test_grid_shapes(void) {
     gr_ctx_free(&c);
 }
 
+/* ---- the root across a team (bteam.h) against one thread ---- */
+/* Grids of 24 to 30 cells, some cells removed, both rules: the value with two threads (the
+ * root's options shared out, the store shared) equals the value alone, in a fresh store each;
+ * with little room the team stops and starts again many times (and still agrees). */
+static void test_team(void) {
+    t_rng r = { 99 };
+    gr_ctx c;
+    gr_ctx_init(&c, "t", "", 0);
+    const gr_board_rule rules[2] = { { 1, 0, NULL }, { 0, 1, NULL } };
+#ifdef T_SANITIZED
+    static const int dims[][2] = { { 5, 5 }, { 3, 9 } };   /* (ten times slower) */
+#else
+    static const int dims[][2] = { { 5, 5 }, { 4, 7 }, { 5, 6 }, { 3, 9 }, { 4, 6 } };
+#endif
+    int cases = 0;
+    uint64_t rounds = 0;
+    for (int k = 0; k < 2; k++)
+        for (size_t d = 0; d < sizeof dims / sizeof *dims; d++) {
+            int64_t pos[GR_MAX_ARITY] = { dims[d][0], dims[d][1], BK_GRID };
+            gr_game g;
+            memset(&g, 0, sizeof g);
+            gr_board gb;
+            gr_board_make(&c, &g, pos, &gb);
+            for (int t = 0; t < 3; t++) {
+                uint64_t set = gb.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << gb.n) - 1;
+                for (int x = 0; x < t && __builtin_popcountll(set) > 24; x++) set &= ~(UINT64_C(1) << t_range(&r, 0, gb.n - 1));
+                int64_t want = -1, got[2] = { -1, -1 };
+                for (int way = 0; way < 3; way++) {
+                    gr_bstore store;
+                    memset(&store, 0, sizeof store);
+                    if (way == 2) store.team_room = 64;   /* out of room again and again */
+                    gr_bsearch s;
+                    gr_bsearch_init(&s, &c, &gb, &rules[k], &store, GR_CANON_GRAPH);
+                    s.threads = way ? 2 : 1;
+                    int64_t v = gr_bsearch_sg(&s, &set);
+                    if (way == 0) want = v; else got[way - 1] = v;
+                    rounds += store.team_rounds;
+                    gr_bsearch_free(&s);
+                    gr_bstore_free(&c, &store);
+                }
+                if (!CHECK_EQ(got[0], want) || !CHECK_EQ(got[1], want))
+                    fprintf(stderr, "  team: rule %d, grid(%d, %d), set %#llx\n", k, dims[d][0], dims[d][1], (unsigned long long)set);
+                cases++;
+            }
+            gr_board_free(&c, &gb);
+        }
+    printf("team of two: %d boards agree with one thread; %llu rounds started again for room\n", cases,
+           (unsigned long long)rounds);
+    CHECK(rounds > 10);
+    gr_ctx_free(&c);
+}
+
 /* ---- through the language: options, winning moves, the text read back ---- */
 typedef struct optlist { int n; int64_t pos[64][GR_MAX_ARITY]; } optlist;
 static void keep_option(void *user, const int64_t *parts, int nparts) {
@@ -353,6 +405,7 @@ static void test_limit(void) {
 
 int main(void) {
     test_grid_shapes();
+    test_team();
     test_random_graphs();
     test_language();
     test_known();

@@ -363,6 +363,12 @@ static void progress_line(gr_ctx *c, double t) {
     c->progress_line_label = c->step_label;
 }
 
+int gr_poll_quiet(gr_ctx *c) {
+    double t = gr_now();
+    if (c->progress_lines && t - c->progress_line_at >= GR_PROGRESS_LINE_INTERVAL) progress_line(c, t);
+    return c->deadline > 0 && t >= c->deadline;
+}
+
 void gr_poll_clock(gr_ctx *c) {
     double t = gr_now();
     /* Aim at one clock read every 1 to 4 ms of work, whatever a step costs. */

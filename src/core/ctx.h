@@ -153,6 +153,9 @@ void gr_eval_at(gr_ctx *c, const int64_t *pos, int n);
  * now and then a read of the clock. Past --max-time it fails with status 3 and a message
  * naming the query and how far it got. */
 void gr_poll_clock(gr_ctx *c);
+/* For a thread team's member 0, which must never fail: 1 when --max-time has passed (the
+ * caller stops its team, then gr_poll_clock fails as usual), and the progress line when due. */
+int gr_poll_quiet(gr_ctx *c);
 static inline void gr_poll(gr_ctx *c) {
     if (__builtin_expect(--c->poll_left == 0, 0)) gr_poll_clock(c);
 }

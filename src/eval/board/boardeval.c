@@ -35,6 +35,7 @@ static int64_t board_search(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *
     present(&b, pos, set);
     gr_bsearch s;
     gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
+    s.threads = c->threads > 1 ? c->threads : 1;   /* a long root across the team (bteam.h) */
     int64_t v = conv == CONV_MISERE ? gr_bsearch_misere(&s, set) : gr_bsearch_sg(&s, set);
     gr_bsearch_free(&s);
     gr_board_free(c, &b);

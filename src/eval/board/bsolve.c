@@ -1,5 +1,7 @@
 /* bsolve: SG values and misere outcomes of positions on boards; see bsolve.h. */
 #include "eval/board/bsolve.h"
+#include "eval/board/bteam.h"
+#include <pthread.h>
 #include <string.h>
 
 /* ---- sets of vertices: b->words words each ---- */
@@ -151,6 +153,7 @@ void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board
                      gr_canon_mode mode) {
     memset(s, 0, sizeof *s);
     s->c = c; s->b = b; s->rule = rule; s->store = store;
+    s->threads = 1;
     gr_canon_init(c, &s->canon, mode, b->n);
     s->key = gr_alloc(c, gr_size_mul(c, gr_canon_cap(b) + 2 + (size_t)b->words, sizeof *s->key));
     s->ekey = s->key + gr_canon_cap(b);
@@ -159,6 +162,7 @@ void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board
     /* the table of exact cells only saves work (the shapes' and the canonical forms' tables
      * hold every fact): at an eighth of the memory limit, or 2^25 slots (800 MB), it starts
      * again rather than grow */
+    s->gexact = &store->gexact;
     if (!store->gexact.maxcap) {
         size_t cap = (size_t)1 << 25, lim = c->mem_limit / 8 / sizeof(gr_btt2_slot);
         while (cap > 1024 && cap > lim) cap >>= 1;
@@ -175,8 +179,17 @@ void gr_bstore_free(gr_ctx *c, gr_bstore *st) {
     gr_btt_free(c, &st->exact);
     gr_btt2_free(c, &st->gexact);
     gr_btt2_free(c, &st->shape);
-    if (st->facts) gr_free(c, st->facts);
+    for (size_t i = 0; i < st->nchunks; i++) gr_free(c, st->chunks[i]);
+    if (st->chunks) gr_free(c, st->chunks);
     memset(st, 0, sizeof *st);
+}
+
+void gr_bstore_room(gr_ctx *c, gr_bstore *st, size_t more, size_t words) {
+    if (!st->chunks) st->chunks = gr_alloc(c, GR_BFACT_MAX_CHUNKS * sizeof *st->chunks);
+    while ((st->nchunks << GR_BFACT_CHUNK_BITS) < st->nfacts + more && st->nchunks < GR_BFACT_MAX_CHUNKS)
+        st->chunks[st->nchunks++] = gr_alloc(c, gr_size_mul(c, (size_t)1 << GR_BFACT_CHUNK_BITS, sizeof(gr_bfact)));
+    gr_btt2_reserve(c, &st->shape, st->shape.used + more);
+    gr_btt_reserve(c, &st->sg, st->sg.used + more, st->sg.npool + words);
 }
 
 void gr_bsearch_free(gr_bsearch *s) {
@@ -185,6 +198,13 @@ void gr_bsearch_free(gr_bsearch *s) {
     gr_free(s->c, s->scratch);
     gr_free(s->c, s->key);
     gr_canon_free(s->c, &s->canon);
+    gr_btt2_free(s->c, &s->own_gexact);
+    if (s->team) gr_bteam_free(s);
+}
+
+/* A member stops: every level returns at once, recording nothing. */
+static void stop_member(gr_bsearch *s, int why) {
+    if (!s->abort) s->abort = why;
 }
 
 static uint64_t *depth_scratch(gr_bsearch *s) {
@@ -208,42 +228,79 @@ static int64_t small_sg(const gr_bsearch *s, const uint64_t *comp) {
     return r->deg_ok && !r->deg_ok[0];   /* radius 0: the vertex left is *1 when it may be taken */
 }
 
-/* The index of what is known of a component (made empty on first sight): by its exact set on
- * its board first, then by its canonical form. */
+/* ---- what is known of components: facts, under the store's lock in a team ---- */
+static void lock(gr_bsearch *s) { if (s->lock) pthread_mutex_lock(s->lock); }
+static void unlock(gr_bsearch *s) { if (s->lock) pthread_mutex_unlock(s->lock); }
+
+static int32_t fact_exact(const gr_bsearch *s, int32_t idx) {
+    return __atomic_load_n(&gr_bfact_at(s->store, idx)->exact, __ATOMIC_RELAXED);
+}
+
+/* A new fact (the lock held in a team); -1 when a member finds no room. */
 static int32_t new_fact(gr_bsearch *s, int32_t exact) {
     gr_bstore *st = s->store;
-    if (st->nfacts == st->capfacts) {
-        st->capfacts = st->capfacts ? 2 * st->capfacts : 1024;
-        st->facts = gr_realloc(s->c, st->facts, gr_size_mul(s->c, st->capfacts, sizeof *st->facts));
+    if (st->nfacts >= (st->nchunks << GR_BFACT_CHUNK_BITS)) {
+        if (s->member) { stop_member(s, GR_BABORT_ROOM); return -1; }
+        gr_bstore_room(s->c, st, st->nfacts / 2 + 1024, 0);
+        if (st->nfacts >= (st->nchunks << GR_BFACT_CHUNK_BITS))
+            gr_fail(s->c, GR_EXIT_LIMIT, "more than 2^31 components in the board search's table");
     }
-    if (st->nfacts >= INT32_MAX) gr_fail(s->c, GR_EXIT_LIMIT, "more than 2^31 components in the board search's table");
     int32_t idx = (int32_t)st->nfacts++;
-    st->facts[idx] = (gr_bfact){ exact, 0, 0 };
+    *gr_bfact_at(st, idx) = (gr_bfact){ exact, 0, 0 };
     return idx;
 }
 
-static int32_t canon_fact(gr_bsearch *s, const uint64_t *set);
+/* Room in a shared table for one more entry: always, serially (the table grows); a member
+ * without it stops (the caller makes room and starts the team again). */
+static int room2(gr_bsearch *s, const gr_btt2 *t) {
+    if (!s->member || gr_btt2_room(t)) return 1;
+    stop_member(s, GR_BABORT_ROOM);
+    return 0;
+}
 
-/* A grid of one word: by the component's shape, else (first sight of the shape) valued 0 by
- * its symmetry or found under its canonical form. */
+/* Under the component's canonical form (key: len words in s->key), the lock held; made empty
+ * on first sight; -1 when a member finds no room. */
+static int32_t canon_fact(gr_bsearch *s, size_t len) {
+    gr_bstore *st = s->store;
+    uint64_t h = gr_btt_hash(s->key, len);
+    int32_t idx = gr_btt_get(&st->sg, s->key, len, h);
+    if (idx >= 0) return idx;
+    if (s->member && !gr_btt_room(&st->sg, len)) { stop_member(s, GR_BABORT_ROOM); return -1; }
+    idx = new_fact(s, -1);
+    if (idx >= 0) gr_btt_put(s->c, &st->sg, s->key, len, h, idx);
+    return idx;
+}
+
+/* A grid of one word: by the component's cells (the searcher's own table), then its shape,
+ * else (first sight of the shape) valued 0 by its symmetry or found under its canonical form
+ * (nauty's labelling out of the lock). -1 when a member finds no room. */
 static int32_t shape_fact(gr_bsearch *s, const uint64_t *set) {
     gr_bstore *st = s->store;
     uint64_t board = (uint64_t)s->gs.rows << 8 | (uint64_t)s->gs.cols;
-    int32_t idx = gr_btt2_get(&st->gexact, set[0], board);
+    int32_t idx = gr_btt2_get(s->gexact, set[0], board);
     if (idx >= 0) return idx;
     uint64_t key[2];
     int twin = gr_gshape_key(&s->gs, set[0], key) && s->twins;
+    lock(s);
     idx = gr_btt2_get(&st->shape, key[0], key[1]);
+    unlock(s);
     if (idx < 0) {
-        if (twin) {
-            idx = new_fact(s, 0);
-            st->twins++;
-        } else {
-            idx = canon_fact(s, set);
+        size_t len = twin ? 0 : gr_canon_key(&s->canon, s->b, set, s->key);
+        lock(s);
+        idx = gr_btt2_get(&st->shape, key[0], key[1]);   /* (another member's meanwhile) */
+        if (idx < 0 && room2(s, &st->shape)) {
+            if (twin) {
+                idx = new_fact(s, 0);
+                if (idx >= 0) __atomic_fetch_add(&st->twins, 1, __ATOMIC_RELAXED);
+            } else {
+                idx = canon_fact(s, len);
+            }
+            if (idx >= 0) gr_btt2_put(s->c, &st->shape, key[0], key[1], idx);
         }
-        gr_btt2_put(s->c, &st->shape, key[0], key[1], idx);
+        unlock(s);
+        if (idx < 0) return -1;
     }
-    gr_btt2_put(s->c, &st->gexact, set[0], board, idx);
+    gr_btt2_put(s->c, s->gexact, set[0], board, idx);   /* (a cache: a member's never grows) */
     return idx;
 }
 
@@ -257,21 +314,8 @@ static int32_t fact_of(gr_bsearch *s, const uint64_t *set) {
     uint64_t eh = gr_btt_hash(ekey, (size_t)w + 1);
     int32_t idx = gr_btt_get(&st->exact, ekey, (size_t)w + 1, eh);
     if (idx >= 0) return idx;
-    idx = canon_fact(s, set);
+    idx = canon_fact(s, gr_canon_key(&s->canon, s->b, set, s->key));   /* (serial only: no team off grids) */
     gr_btt_put(s->c, &st->exact, ekey, (size_t)w + 1, eh, idx);
-    return idx;
-}
-
-/* Under the component's canonical form (made empty on first sight). */
-static int32_t canon_fact(gr_bsearch *s, const uint64_t *set) {
-    gr_bstore *st = s->store;
-    size_t len = gr_canon_key(&s->canon, s->b, set, s->key);
-    uint64_t h = gr_btt_hash(s->key, len);
-    int32_t idx = gr_btt_get(&st->sg, s->key, len, h);
-    if (idx < 0) {
-        idx = new_fact(s, -1);
-        gr_btt_put(s->c, &st->sg, s->key, len, h, idx);
-    }
     return idx;
 }
 
@@ -296,61 +340,94 @@ static int option_is(gr_bsearch *s, const uint64_t *rem, int64_t v, uint64_t *re
         comp_of(s, rest, comp, f1, f2);
         for (int i = 0; i < w; i++) rest[i] &= ~comp[i];
         x ^= sg_full(s, comp);
+        if (s->abort) return 0;
     }
     return value_is(s, big, v ^ x);
 }
 
+/* A member's poll: the team's stop, and member 0 reads the clock now and then (--max-time,
+ * the progress line); no member ever fails. */
+static void member_poll(gr_bsearch *s) {
+    if (__atomic_load_n(s->stop, __ATOMIC_RELAXED)) { stop_member(s, GR_BABORT_STOP); return; }
+    if (s->member != 1 || (++s->polls & 1023)) return;
+    s->c->step_done = __atomic_load_n(&s->store->solved, __ATOMIC_RELAXED);
+    if (gr_poll_quiet(s->c)) stop_member(s, GR_BABORT_TIME);
+}
+
+int gr_bsearch_grid_options(gr_bsearch *s, uint64_t y, uint64_t *opt, uint64_t *cost) {
+    uint64_t removed, f1, f2;
+    moveit m;
+    moves_init(&m, s->b, s->rule, &y);
+    int n = 0;
+    while (moves_next(&m, &removed, &f1, &f2)) {
+        uint64_t o = y & ~removed, c2 = 0;
+        for (uint64_t r = o; r;) {
+            uint64_t part = gr_gshape_component(&s->gs, r);
+            r &= ~part;
+            uint64_t k = (uint64_t)__builtin_popcountll(part);
+            c2 += k * k;
+        }
+        int at = n++;
+        for (; at > 0 && cost[at - 1] > c2; at--) { opt[at] = opt[at - 1]; cost[at] = cost[at - 1]; }
+        opt[at] = o;
+        cost[at] = c2;
+    }
+    return n;
+}
+
 /* Whether some option of y (its fact idx) has value v. */
 static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) {
-    const gr_bfact *f = &s->store->facts[idx];
-    if (v >= GR_BFACT_VALUES) gr_fail(s->c, GR_EXIT_LIMIT, "a component of a board with a value past %d: more than the board search keeps", GR_BFACT_VALUES - 1);
-    if (f->present >> v & 1) return 1;
-    if (f->absent >> v & 1) return 0;
-    if (f->exact >= 0) return v < f->exact;
-    gr_poll(s->c);
+    gr_bfact *f = gr_bfact_at(s->store, idx);
+    if (v >= GR_BFACT_VALUES) {
+        if (s->member) { stop_member(s, GR_BABORT_VALUE); return 0; }
+        gr_fail(s->c, GR_EXIT_LIMIT, "a component of a board with a value past %d: more than the board search keeps", GR_BFACT_VALUES - 1);
+    }
+    if (__atomic_load_n(&f->present, __ATOMIC_RELAXED) >> v & 1) return 1;
+    if (__atomic_load_n(&f->absent, __ATOMIC_RELAXED) >> v & 1) return 0;
+    int32_t exact = __atomic_load_n(&f->exact, __ATOMIC_RELAXED);
+    if (exact >= 0) return v < exact;
+    /* the root of a long search: its options across the --threads team (bteam.h) */
+    if (s->threads > 1 && !s->member && s->depth == 1 && s->gs.on && __builtin_popcountll(y[0]) >= GR_BTEAM_MIN_CELLS) {
+        int found = gr_bteam_has_option(s, y[0], v);
+        __atomic_fetch_or(found ? &f->present : &f->absent, UINT64_C(1) << v, __ATOMIC_RELAXED);
+        return found;
+    }
+    if (s->member) {
+        member_poll(s);
+        if (s->abort) return 0;
+    } else {
+        gr_poll(s->c);
+    }
     s->depth++;
     uint64_t *m0 = depth_scratch(s);
     int w = s->b->words, found = 0;
     uint64_t *removed = m0, *rem = m0 + w, *rest = m0 + 2 * w, *comp = m0 + 3 * w, *big = m0 + 4 * w;
     uint64_t *f1 = m0 + 5 * w, *f2 = m0 + 6 * w;
-    moveit m;
-    moves_init(&m, s->b, s->rule, y);
     if (s->gs.on) {
         /* a grid of one word: the options easiest first, so that an option of value v is most
          * often found among the cheap ones (smaller parts are valued sooner; as igs sorts Cram's
          * moves) */
         uint64_t *opt = m0 + SETS_PER_DEPTH + gr_canon_cap(s->b), *cost = opt + GRID_MOVES;
-        int n = 0;
-        while (moves_next(&m, removed, f1, f2)) {
-            uint64_t o = y[0] & ~removed[0], c2 = 0;
-            for (uint64_t r = o; r;) {
-                uint64_t part = gr_gshape_component(&s->gs, r);
-                r &= ~part;
-                uint64_t k = (uint64_t)__builtin_popcountll(part);
-                c2 += k * k;
-            }
-            int at = n++;
-            for (; at > 0 && cost[at - 1] > c2; at--) { opt[at] = opt[at - 1]; cost[at] = cost[at - 1]; }
-            opt[at] = o;
-            cost[at] = c2;
-        }
-        for (int i = 0; i < n && !found; i++) found = option_is(s, &opt[i], v, rest, comp, big, f1, f2);
+        int n = gr_bsearch_grid_options(s, y[0], opt, cost);
+        for (int i = 0; i < n && !found && !s->abort; i++) found = option_is(s, &opt[i], v, rest, comp, big, f1, f2);
     } else {
+        moveit m;
+        moves_init(&m, s->b, s->rule, y);
         while (!found && moves_next(&m, removed, f1, f2)) {
             for (int i = 0; i < w; i++) rem[i] = y[i] & ~removed[i];
             found = option_is(s, rem, v, rest, comp, big, f1, f2);
         }
     }
     s->depth--;
-    gr_bfact *g = &s->store->facts[idx];   /* (the array may have moved) */
-    if (found) g->present |= UINT64_C(1) << v;
-    else g->absent |= UINT64_C(1) << v;
+    if (s->abort) return 0;
+    __atomic_fetch_or(found ? &f->present : &f->absent, UINT64_C(1) << v, __ATOMIC_RELAXED);
     return found;
 }
 
 static void set_exact(gr_bsearch *s, int32_t idx, int64_t v) {
-    s->store->facts[idx].exact = (int32_t)v;
-    s->c->step_done = ++s->store->solved;
+    __atomic_store_n(&gr_bfact_at(s->store, idx)->exact, (int32_t)v, __ATOMIC_RELAXED);
+    uint64_t solved = __atomic_add_fetch(&s->store->solved, 1, __ATOMIC_RELAXED);
+    if (!s->member) s->c->step_done = solved;
 }
 
 /* Whether sg(y) == u: no option of value u (looked for first: one refutes), every v < u one. */
@@ -358,10 +435,15 @@ static int value_is(gr_bsearch *s, const uint64_t *y, int64_t u) {
     int64_t small = small_sg(s, y);
     if (small >= 0) return small == u;
     int32_t idx = fact_of(s, y);
-    if (s->store->facts[idx].exact >= 0) return s->store->facts[idx].exact == u;
-    if (has_option(s, y, idx, u)) return 0;
-    for (int64_t v = 0; v < u; v++)
-        if (!has_option(s, y, idx, v)) { set_exact(s, idx, v); return 0; }   /* every smaller one is there */
+    if (idx < 0) return 0;
+    int32_t exact = fact_exact(s, idx);
+    if (exact >= 0) return exact == u;
+    if (has_option(s, y, idx, u) || s->abort) return 0;
+    for (int64_t v = 0; v < u; v++) {
+        int has = has_option(s, y, idx, v);
+        if (s->abort) return 0;
+        if (!has) { set_exact(s, idx, v); return 0; }   /* every smaller one is there */
+    }
     set_exact(s, idx, u);
     return 1;
 }
@@ -370,11 +452,34 @@ static int64_t sg_full(gr_bsearch *s, const uint64_t *x) {
     int64_t small = small_sg(s, x);
     if (small >= 0) return small;
     int32_t idx = fact_of(s, x);
-    if (s->store->facts[idx].exact >= 0) return s->store->facts[idx].exact;
+    if (idx < 0) return 0;
+    int32_t exact = fact_exact(s, idx);
+    if (exact >= 0) return exact;
     int64_t t = 0;
     while (has_option(s, x, idx, t)) t++;
+    if (s->abort) return 0;
     set_exact(s, idx, t);
     return t;
+}
+
+void gr_bsearch_make_member(gr_bsearch *m, int member, void *lock, int *stop) {
+    m->member = member;
+    m->lock = lock;
+    m->stop = stop;
+    for (m->depth = 0; m->depth <= m->b->n + 1; m->depth++) depth_scratch(m);   /* never allocates later */
+    m->depth = 0;
+    gr_btt2_reserve(m->c, &m->own_gexact, (size_t)1 << 19);
+    m->own_gexact.maxcap = m->own_gexact.cap;
+    m->gexact = &m->own_gexact;
+}
+
+int gr_bsearch_option_is(gr_bsearch *s, const uint64_t *rem, int64_t v) {
+    s->depth++;
+    uint64_t *m0 = depth_scratch(s);
+    int w = s->b->words;
+    int r = option_is(s, rem, v, m0 + 2 * w, m0 + 3 * w, m0 + 4 * w, m0 + 5 * w, m0 + 6 * w);
+    s->depth--;
+    return r;
 }
 
 int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {

@@ -18,19 +18,25 @@
 #include "eval/board/gshape.h"
 
 /* What is known of one component: its value (-1: not yet), and the values some option of it is
- * known to have (present) and known not to have (absent), as bits 0..63. */
+ * known to have (present) and known not to have (absent), as bits 0..63. Read and written with
+ * relaxed atomic operations: with --threads the members of a team share them (bteam.h), and
+ * each field only ever gains what is true. */
 typedef struct gr_bfact { int32_t exact; uint64_t present, absent; } gr_bfact;
+/* The facts are kept in chunks that never move, so a member reads them while another adds. */
+enum { GR_BFACT_CHUNK_BITS = 16, GR_BFACT_MAX_CHUNKS = 1 << 15 };
 
 /* What a game keeps between calls (its cache's board entry): the tables. sg maps a canonical
  * form to an index in facts; exact a component's exact set on its board to the same index. */
 typedef struct gr_bstore {
     gr_btt sg, misere;
-    gr_bfact *facts; size_t nfacts, capfacts;
+    gr_bfact **chunks; size_t nchunks, nfacts;   /* room for nchunks << GR_BFACT_CHUNK_BITS facts */
     gr_btt exact;                  /* in front of sg: a component by its exact set on its board (no nauty call) */
     gr_btt2 gexact, shape;         /* grids of one word, in front of sg: a component by its cells and
                                     * board, then by its shape (gshape.h) */
     uint64_t twins;                /* components valued 0 by their point symmetry, with no search */
     uint64_t solved;               /* components valued */
+    size_t team_room;              /* tests: the room a team starts with (0: 2^18 entries) */
+    uint64_t team_rounds;          /* a team started again for room */
 } gr_bstore;
 
 /* One search over one board. */
@@ -43,6 +49,18 @@ typedef struct gr_bsearch {
     uint64_t *key, *ekey;          /* a component's canonical form and exact key, while it is looked up */
     uint64_t **scratch;            /* per depth: see bsolve.c */
     int depth;
+    /* a member of a team (bteam.h): the shared tables under *lock, no allocation (the tables'
+     * room is made before the team starts), no failure: a search that cannot go on sets abort
+     * (why: GR_BABORT_*) and every level returns at once, recording nothing */
+    struct gr_bteam *team;         /* the caller's team, made at its first use (NULL: serial) */
+    int threads;                   /* --threads for this search (the caller's; 1: serial) */
+    int member;                    /* 1 in a team's member */
+    void *lock;                    /* the store's lock while a team runs (pthread_mutex_t) */
+    int abort;                     /* a member stops: GR_BABORT_* */
+    int *stop;                     /* the team's stop flag (read relaxed) */
+    uint32_t polls;
+    gr_btt2 *gexact;               /* the exact cells' table: the store's, or a member's own */
+    gr_btt2 own_gexact;
     gr_gshape gs;                  /* a grid of at most 64 cells: components by shifts, keyed by shape */
     int twins;                     /* the rule answers a move by its mirror image (gshape.h) */
 } gr_bsearch;
@@ -53,6 +71,26 @@ void gr_bstore_free(gr_ctx *c, gr_bstore *st);
 void gr_bsearch_init(gr_bsearch *s, gr_ctx *c, const gr_board *b, const gr_board_rule *rule, gr_bstore *store,
                      gr_canon_mode mode);
 void gr_bsearch_free(gr_bsearch *s);
+enum { GR_BABORT_STOP = 1, GR_BABORT_ROOM, GR_BABORT_TIME, GR_BABORT_VALUE };
+
+/* The fact at index i (gr_bfact_at) and a new one (the caller holds the lock in a team; -1
+ * when a member finds no room). */
+static inline gr_bfact *gr_bfact_at(const gr_bstore *st, int32_t i) {
+    return &st->chunks[(uint32_t)i >> GR_BFACT_CHUNK_BITS][(uint32_t)i & ((1u << GR_BFACT_CHUNK_BITS) - 1)];
+}
+/* Room for at least `more` facts, shape-table and canonical-table entries (and `words` of
+ * canonical keys) without allocating: made by the caller before a team starts. */
+void gr_bstore_room(gr_ctx *c, gr_bstore *st, size_t more, size_t words);
+/* m (made by gr_bsearch_init) as a team's member `member` (from 1; 1 reads the clock): the
+ * store's lock, the team's stop flag, every depth's scratch and its own exact cells' table made
+ * now, so that it never allocates. */
+void gr_bsearch_make_member(gr_bsearch *m, int member, void *lock, int *stop);
+/* Whether the option `rem` (a set of b->words words) has value v: one step of a team's member. */
+int gr_bsearch_option_is(gr_bsearch *s, const uint64_t *rem, int64_t v);
+/* The options of y, easiest first (a grid of one word) or in the rule's order, into opt (one
+ * word each: grids of one word only); how many. */
+int gr_bsearch_grid_options(gr_bsearch *s, uint64_t y, uint64_t *opt, uint64_t *cost);
+
 /* The SG value of the vertices in set (normal play). */
 int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set);
 /* Under misere play: 1 when the player to move wins. */

@@ -41,6 +41,16 @@ static void grow(gr_ctx *c, gr_btt *t) {
     t->cap = cap;
 }
 
+void gr_btt_reserve(gr_ctx *c, gr_btt *t, size_t n, size_t words) {
+    while ((n + 1) * 10 > t->cap * 7) grow(c, t);
+    if (t->poolcap < words) {
+        size_t cap = t->poolcap ? t->poolcap : 4096;
+        while (cap < words) cap *= 2;
+        t->pool = gr_realloc(c, t->pool, gr_size_mul(c, cap, sizeof *t->pool));
+        t->poolcap = cap;
+    }
+}
+
 void gr_btt_put(gr_ctx *c, gr_btt *t, const uint64_t *key, size_t len, uint64_t hash, int32_t value) {
     if ((t->used + 1) * 10 > t->cap * 7) grow(c, t);
     size_t i = hash & (t->cap - 1);
@@ -99,4 +109,8 @@ void gr_btt2_put(gr_ctx *c, gr_btt2 *t, uint64_t k0, uint64_t k1, int32_t value)
 void gr_btt2_free(gr_ctx *c, gr_btt2 *t) {
     if (t->slots) gr_free(c, t->slots);
     memset(t, 0, sizeof *t);
+}
+
+void gr_btt2_reserve(gr_ctx *c, gr_btt2 *t, size_t n) {
+    while ((n + 1) * 10 > t->cap * 7) grow2(c, t);
 }

@@ -18,6 +18,12 @@ uint64_t gr_btt_hash(const uint64_t *key, size_t len);
 int32_t gr_btt_get(const gr_btt *t, const uint64_t *key, size_t len, uint64_t hash);
 void gr_btt_put(gr_ctx *c, gr_btt *t, const uint64_t *key, size_t len, uint64_t hash, int32_t value);
 void gr_btt_free(gr_ctx *c, gr_btt *t);
+/* Room for n entries and `words` words of keys in all, made now (a team's members then add
+ * without allocating); whether one more entry of len words fits without growing. */
+void gr_btt_reserve(gr_ctx *c, gr_btt *t, size_t n, size_t words);
+static inline int gr_btt_room(const gr_btt *t, size_t len) {
+    return (t->used + 1) * 10 <= t->cap * 7 && t->npool + len <= t->poolcap;
+}
 
 /* The same for keys of exactly two words, kept in the slots (a grid component of one word and
  * its board, or its shape: gshape.h): no pool to follow, no compare of lengths. */
@@ -42,4 +48,6 @@ static inline int32_t gr_btt2_get(const gr_btt2 *t, uint64_t k0, uint64_t k1) {
 }
 void gr_btt2_put(gr_ctx *c, gr_btt2 *t, uint64_t k0, uint64_t k1, int32_t value);
 void gr_btt2_free(gr_ctx *c, gr_btt2 *t);
+void gr_btt2_reserve(gr_ctx *c, gr_btt2 *t, size_t n);
+static inline int gr_btt2_room(const gr_btt2 *t) { return (t->used + 1) * 10 <= t->cap * 7; }
 #endif
