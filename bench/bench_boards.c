@@ -6,7 +6,9 @@
  * board). Both start cold on every board. Boards up to 64 cells (the baseline's key is a word).
  * Times are the process's CPU time (both run on one thread, one after the other), so a busy
  * machine's share of the cores does not tilt the ratio.
- *   bench_boards [--quick]   (--quick: the smaller boards only) */
+ * Then the same search with two threads against one (bteam.h) on boards a few seconds long,
+ * by the clock (a team's gain is in wall time), each from a cold store.
+ *   bench_boards [--quick]   (--quick: the smaller boards only, no threads) */
 #include "benchlib.h"
 #include "eval/board/bsolve.h"
 
@@ -64,6 +66,44 @@ static int plain_sg(plain *p, uint64_t set) {
 
 typedef struct row { const char *game; int edge; int r, c; } row;
 
+/* One board's value by the search with `threads` threads, from a cold store: seconds by the clock. */
+static double timed_search(const row *w, int threads, int64_t *value) {
+    gr_ctx c;
+    gr_ctx_init(&c, "bench", "", 0);
+    int64_t pos[GR_MAX_ARITY] = { w->r, w->c, BK_GRID };
+    gr_game g;
+    memset(&g, 0, sizeof g);
+    gr_board b;
+    gr_board_make(&c, &g, pos, &b);
+    gr_board_rule rule = { w->edge, w->edge ? 0 : 1, NULL };
+    gr_bstore store;
+    memset(&store, 0, sizeof store);
+    uint64_t all = b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b.n) - 1;
+    double t0 = now();
+    gr_bsearch s;
+    gr_bsearch_init(&s, &c, &b, &rule, &store, GR_CANON_GRAPH);
+    s.threads = threads;
+    *value = gr_bsearch_sg(&s, &all);
+    gr_bsearch_free(&s);
+    double t = now() - t0;
+    gr_ctx_free(&c);
+    return t;
+}
+
+static void threads_rows(void) {
+    static const row rows[] = { { "Cram", 1, 5, 7 }, { "Cram", 1, 4, 9 }, { "Node Kayles", 0, 3, 21 } };
+    printf("\n%-12s %-6s %3s %10s %10s %8s\n", "game", "board", "sg", "1 thread s", "2 threads s", "ratio");
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        int64_t v1, v2;
+        double t1 = timed_search(&rows[i], 1, &v1), t2 = timed_search(&rows[i], 2, &v2);
+        if (v1 != v2) { fprintf(stderr, "bench_boards: %s %dx%d: %lld alone, %lld with two threads\n", rows[i].game, rows[i].r, rows[i].c, (long long)v1, (long long)v2); exit(1); }
+        char board[16];
+        snprintf(board, sizeof board, "%dx%d", rows[i].r, rows[i].c);
+        printf("%-12s %-6s %3lld %10.2f %10.2f %7.2fx\n", rows[i].game, board, (long long)v1, t1, t2, t1 / t2);
+        fflush(stdout);
+    }
+}
+
 int main(int argc, char **argv) {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     static const row rows[] = {
@@ -112,5 +152,6 @@ int main(int argc, char **argv) {
         free(p.vals);
         gr_ctx_free(&c);
     }
+    if (!quick) threads_rows();
     return 0;
 }
