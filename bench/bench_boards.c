@@ -66,27 +66,37 @@ static int plain_sg(plain *p, uint64_t set) {
 
 typedef struct row { const char *game; int edge; int r, c; } row;
 
-/* One board's value by the search with `threads` threads, from a cold store: seconds by the clock. */
-static double timed_search(const row *w, int threads, int64_t *value) {
-    gr_ctx c;
-    gr_ctx_init(&c, "bench", "", 0);
+/* One board of a row, its search's value from a cold store, in `secs` by the clock clk. */
+typedef struct bench_board { gr_ctx c; gr_game g; gr_board b; gr_board_rule rule; } bench_board;
+static void board_open(bench_board *k, const row *w) {
+    gr_ctx_init(&k->c, "bench", "", 0);
     int64_t pos[GR_MAX_ARITY] = { w->r, w->c, BK_GRID };
-    gr_game g;
-    memset(&g, 0, sizeof g);
-    gr_board b;
-    gr_board_make(&c, &g, pos, &b);
-    gr_board_rule rule = { w->edge, w->edge ? 0 : 1, NULL };
+    memset(&k->g, 0, sizeof k->g);
+    gr_board_make(&k->c, &k->g, pos, &k->b);
+    k->rule = (gr_board_rule){ w->edge, w->edge ? 0 : 1, NULL };
+}
+static int64_t board_value(bench_board *k, int threads, double (*clk)(void), double *secs) {
     gr_bstore store;
     memset(&store, 0, sizeof store);
-    uint64_t all = b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b.n) - 1;
-    double t0 = now();
+    uint64_t all = k->b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << k->b.n) - 1;
+    double t0 = clk();
     gr_bsearch s;
-    gr_bsearch_init(&s, &c, &b, &rule, &store, GR_CANON_GRAPH);
+    gr_bsearch_init(&s, &k->c, &k->b, &k->rule, &store, GR_CANON_GRAPH);
     s.threads = threads;
-    *value = gr_bsearch_sg(&s, &all);
+    int64_t v = gr_bsearch_sg(&s, &all);
     gr_bsearch_free(&s);
-    double t = now() - t0;
-    gr_ctx_free(&c);
+    *secs = clk() - t0;
+    gr_bstore_free(&k->c, &store);
+    return v;
+}
+
+/* One board's value with `threads` threads: seconds by the clock. */
+static double timed_search(const row *w, int threads, int64_t *value) {
+    bench_board k;
+    board_open(&k, w);
+    double t;
+    *value = board_value(&k, threads, now, &t);
+    gr_ctx_free(&k.c);
     return t;
 }
 
@@ -118,39 +128,27 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         const row *w = &rows[i];
         if (quick && w->r * w->c > 20) continue;
-        gr_ctx c;
-        gr_ctx_init(&c, "bench", "", 0);
-        int64_t pos[GR_MAX_ARITY] = { w->r, w->c, BK_GRID };
-        gr_game g;
-        memset(&g, 0, sizeof g);
-        gr_board b;
-        gr_board_make(&c, &g, pos, &b);
-        gr_board_rule rule = { w->edge, w->edge ? 0 : 1, NULL };
-        gr_bstore store;
-        memset(&store, 0, sizeof store);
-        uint64_t all = b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b.n) - 1;
-        double t0 = cpu();
-        gr_bsearch s;
-        gr_bsearch_init(&s, &c, &b, &rule, &store, GR_CANON_GRAPH);
-        int64_t v = gr_bsearch_sg(&s, &all);
-        gr_bsearch_free(&s);
+        bench_board k;
+        board_open(&k, w);
+        double search;
+        int64_t v = board_value(&k, 1, cpu, &search);
         double t1 = cpu();
-        plain p = { .b = &b, .edge = w->edge };
-        int pv = plain_sg(&p, all);
-        double t2 = cpu();
+        plain p = { .b = &k.b, .edge = w->edge };
+        int pv = plain_sg(&p, k.b.n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << k.b.n) - 1);
+        double plain_s = cpu() - t1;
         if (pv != v) { fprintf(stderr, "bench_boards: %s %dx%d: the search says %lld, the plain search %d\n", w->game, w->r, w->c, (long long)v, pv); return 1; }
         int same = !strcmp(prev_game, w->game);
         char board[16], growth[16] = "", pgrowth[16] = "";
         snprintf(board, sizeof board, "%dx%d", w->r, w->c);
-        if (same && prev > 0) snprintf(growth, sizeof growth, "x%.1f", (t1 - t0) / prev);
-        if (same && prev_plain > 0) snprintf(pgrowth, sizeof pgrowth, "x%.1f", (t2 - t1) / prev_plain);
-        printf("%-12s %-6s %3lld %10.3f %10.3f %7.1fx %9s %9s  %zu\n", w->game, board, (long long)v, t1 - t0, t2 - t1,
-               (t2 - t1) / (t1 - t0 > 1e-6 ? t1 - t0 : 1e-6), growth, pgrowth, p.n);
+        if (same && prev > 0) snprintf(growth, sizeof growth, "x%.1f", search / prev);
+        if (same && prev_plain > 0) snprintf(pgrowth, sizeof pgrowth, "x%.1f", plain_s / prev_plain);
+        printf("%-12s %-6s %3lld %10.3f %10.3f %7.1fx %9s %9s  %zu\n", w->game, board, (long long)v, search, plain_s,
+               plain_s / (search > 1e-6 ? search : 1e-6), growth, pgrowth, p.n);
         fflush(stdout);
-        prev = t1 - t0; prev_plain = t2 - t1; prev_game = w->game;
+        prev = search; prev_plain = plain_s; prev_game = w->game;
         free(p.keys);
         free(p.vals);
-        gr_ctx_free(&c);
+        gr_ctx_free(&k.c);
     }
     if (!quick) threads_rows();
     return 0;
