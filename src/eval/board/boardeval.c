@@ -5,6 +5,7 @@
  * the position graph over sums from them. */
 #include "eval/evaluator.h"
 #include "eval/cache.h"
+#include "eval/cap_moves.h"
 #include "eval/board/bsolve.h"
 #include <string.h>
 
@@ -91,6 +92,49 @@ static void board_options(gr_ctx *c, gr_game *g, const int64_t *pos, gr_option_f
     gr_board_free(c, &b);
 }
 
+/* The options of value `want`: each option asked only whether it has that value (the nimber
+ * search's question, most often refuted at once), not valued: a solve's winning moves cost
+ * about what the value does. Reported in the options' order, the first `limit`. */
+typedef struct want_ctx {
+    gr_bsearch *s; const uint64_t *set; const int64_t *pos; int64_t want, limit, count;
+    const gr_moves_sink *sink; uint64_t rem[GR_BOARD_WORDS];
+} want_ctx;
+static void want_option(void *user, const uint64_t *removed) {
+    want_ctx *k = user;
+    int w = k->s->b->words;
+    for (int i = 0; i < w; i++) k->rem[i] = k->set[i] & ~removed[i];
+    if (!gr_bsearch_option_is(k->s, k->rem, k->want)) return;
+    if (k->count++ >= k->limit) return;
+    int64_t child[GR_MAX_ARITY];
+    memcpy(child, k->pos, sizeof child);
+    for (int i = 0; i < w; i++) child[GR_BPOS_MASK + i] = (int64_t)((uint64_t)child[GR_BPOS_MASK + i] | removed[i]);
+    k->sink->option(k->sink->user, child, 1);
+}
+
+static int board_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t want, int64_t limit,
+                          const gr_moves_sink *sink, int64_t *count) {
+    *count = 0;
+    if (want < 0) return -1;   /* every option with its value: they are walked and valued */
+    gr_board b;
+    gr_board_make(c, g, pos, &b);
+    uint64_t set[GR_BOARD_WORDS];
+    present(&b, pos, set);
+    gr_bsearch s;
+    gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
+    s.threads = c->threads > 1 ? c->threads : 1;   /* an option's largest part across the team */
+    uint64_t *scratch = gr_alloc(c, gr_size_mul(c, gr_board_moves_scratch(&b), sizeof *scratch));
+    want_ctx k = { .s = &s, .set = set, .pos = pos, .want = want, .limit = limit, .sink = sink };
+    gr_board_moves(&b, g->board_rule, set, scratch, want_option, &k);
+    gr_free(c, scratch);
+    gr_bsearch_free(&s);
+    gr_board_free(c, &b);
+    *count = k.count;
+    return 1;
+}
+
+static const gr_moves_cap board_moves_cap = { .moves_to = board_moves_to };
+static const gr_evaluator_caps board_caps = { .moves = &board_moves_cap };
+
 static int64_t board_describe(const gr_game *g, char *buf, size_t cap) {
     const gr_bstore *st = GR_CACHED(g, board);
     if (st && st->solved && cap)
@@ -106,4 +150,5 @@ const gr_evaluator_ops gr_board_evaluator = {
     .fill = board_fill,
     .options = board_options,
     .describe = board_describe,
+    .caps = &board_caps,
 };
