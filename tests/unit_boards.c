@@ -15,6 +15,7 @@
 #include "gamefix.h"
 #include "eval/board/bsolve.h"
 #include "eval/evaluator.h"
+#include "eval/cap_moves.h"
 
 enum { MAXV = 20 };
 
@@ -298,6 +299,22 @@ static void lang_body(gf *f, void *arg) {
     gr_eval_options(&f->c, g, comp.c, keep_option, &opts);
     uint32_t mvs[MAXV * MAXV];
     int k = bmoves(&b, set, mvs);
+    /* the options of each value by the evaluator's own way (moves_to: each option asked
+     * whether it has the value), in the options' order, against the brute force */
+    for (int64_t want = 0; want < 4; want++) {
+        optlist to = { 0 };
+        gr_moves_sink sink = { keep_option, NULL, &to };
+        int64_t count = -1;
+        CHECK_EQ(gr_eval_moves_to(&f->c, g, comp.c, want, 1000, &sink, &count), 1);
+        int n = 0;
+        for (int i = 0; i < k; i++) {
+            if (bsg(&b, set & ~mvs[i]) != want) continue;
+            if (CHECK(n < to.n)) CHECK_EQ(present(&b, to.pos[n]), set & ~mvs[i]);
+            n++;
+        }
+        CHECK_EQ(to.n, n);
+        CHECK_EQ(count, n);
+    }
     CHECK_EQ(opts.n, k);
     for (int i = 0; i < opts.n && i < k; i++) {
         uint32_t child = present(&b, opts.pos[i]);
