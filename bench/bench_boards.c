@@ -11,6 +11,7 @@
  *   bench_boards [--quick]   (--quick: the smaller boards only, no threads) */
 #include "benchlib.h"
 #include "eval/board/bsolve.h"
+#include "eval/board/bteam.h"
 
 static double cpu(void) {
     struct timespec ts;
@@ -82,7 +83,7 @@ static int64_t board_value(bench_board *k, int threads, double (*clk)(void), dou
     double t0 = clk();
     gr_bsearch s;
     gr_bsearch_init(&s, &k->c, &k->b, &k->rule, &store, GR_CANON_GRAPH);
-    s.threads = threads;
+    gr_bteam_use(&s, threads);
     int64_t v = gr_bsearch_sg(&s, &all);
     gr_bsearch_free(&s);
     *secs = clk() - t0;

@@ -14,6 +14,7 @@
  *   - a grid of 10^9 cells is a limit (status 3), not a crash. */
 #include "gamefix.h"
 #include "eval/board/bsolve.h"
+#include "eval/board/bteam.h"
 #include "eval/evaluator.h"
 #include "eval/cap_moves.h"
 
@@ -238,7 +239,7 @@ static void test_team(void) {
                     if (way == 2) store.team_room = 64;   /* out of room again and again */
                     gr_bsearch s;
                     gr_bsearch_init(&s, &c, &gb, &rules[k], &store, GR_CANON_GRAPH);
-                    s.threads = way ? 2 : 1;
+                    gr_bteam_use(&s, way ? 2 : 1);
                     int64_t v = gr_bsearch_sg(&s, &set);
                     if (way == 0) want = v; else got[way - 1] = v;
                     rounds += store.team_rounds;

@@ -7,6 +7,7 @@
 #include "eval/cache.h"
 #include "eval/cap_moves.h"
 #include "eval/board/bsolve.h"
+#include "eval/board/bteam.h"
 #include <string.h>
 
 static unsigned board_answers(const gr_game *g, gr_conv conv, char *why, size_t cap) {
@@ -36,7 +37,7 @@ static int64_t board_search(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *
     present(&b, pos, set);
     gr_bsearch s;
     gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
-    s.threads = c->threads > 1 ? c->threads : 1;   /* a long root across the team (bteam.h) */
+    gr_bteam_use(&s, c->threads);   /* a long root across the team */
     int64_t v = conv == CONV_MISERE ? gr_bsearch_misere(&s, set) : gr_bsearch_sg(&s, set);
     gr_bsearch_free(&s);
     gr_board_free(c, &b);
@@ -121,7 +122,7 @@ static int board_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t wan
     present(&b, pos, set);
     gr_bsearch s;
     gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
-    s.threads = c->threads > 1 ? c->threads : 1;   /* an option's largest part across the team */
+    gr_bteam_use(&s, c->threads);   /* an option's largest part across the team */
     uint64_t *scratch = gr_alloc(c, gr_size_mul(c, gr_board_moves_scratch(&b), sizeof *scratch));
     want_ctx k = { .s = &s, .set = set, .pos = pos, .want = want, .limit = limit, .sink = sink };
     gr_board_moves(&b, g->board_rule, set, scratch, want_option, &k);

@@ -1,6 +1,5 @@
 /* bsolve: SG values and misere outcomes of positions on boards; see bsolve.h. */
 #include "eval/board/bsolve.h"
-#include "eval/board/bteam.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -199,7 +198,7 @@ void gr_bsearch_free(gr_bsearch *s) {
     gr_free(s->c, s->key);
     gr_canon_free(s->c, &s->canon);
     gr_btt2_free(s->c, &s->own_gexact);
-    if (s->team) gr_bteam_free(s);
+    if (s->team && s->team_free) s->team_free(s);
 }
 
 /* A member stops: every level returns at once, recording nothing. */
@@ -387,10 +386,12 @@ static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) 
     int32_t exact = __atomic_load_n(&f->exact, __ATOMIC_RELAXED);
     if (exact >= 0) return v < exact;
     /* the root of a long search: its options across the --threads team (bteam.h) */
-    if (s->threads > 1 && !s->member && s->depth == 1 && s->gs.on && __builtin_popcountll(y[0]) >= GR_BTEAM_MIN_CELLS) {
-        int found = gr_bteam_has_option(s, y[0], v);
-        __atomic_fetch_or(found ? &f->present : &f->absent, UINT64_C(1) << v, __ATOMIC_RELAXED);
-        return found;
+    if (s->root_team && !s->member && s->depth == 1 && s->gs.on) {
+        int found = s->root_team(s, y[0], v);
+        if (found >= 0) {
+            __atomic_fetch_or(found ? &f->present : &f->absent, UINT64_C(1) << v, __ATOMIC_RELAXED);
+            return found;
+        }
     }
     if (s->member) {
         member_poll(s);

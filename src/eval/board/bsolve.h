@@ -54,6 +54,10 @@ typedef struct gr_bsearch {
      * (why: GR_BABORT_*) and every level returns at once, recording nothing */
     struct gr_bteam *team;         /* the caller's team, made at its first use (NULL: serial) */
     int threads;                   /* --threads for this search (the caller's; 1: serial) */
+    /* the root's question across the team (set by bteam.h's gr_bteam_use; NULL: serial):
+     * 1 or 0, or -1 declined (the root is small); and what frees the team */
+    int (*root_team)(struct gr_bsearch *s, uint64_t y, int64_t v);
+    void (*team_free)(struct gr_bsearch *s);
     int member;                    /* 1 in a team's member */
     void *lock;                    /* the store's lock while a team runs (pthread_mutex_t) */
     int abort;                     /* a member stops: GR_BABORT_* */

@@ -69,7 +69,7 @@ static gr_bteam *team_new(gr_bsearch *s) {
     return t;
 }
 
-void gr_bteam_free(gr_bsearch *s) {
+static void team_free(gr_bsearch *s) {
     gr_bteam *t = s->team;
     s->team = NULL;
     for (int i = 0; i < t->members; i++) gr_bsearch_free(&t->m[i]);
@@ -79,7 +79,10 @@ void gr_bteam_free(gr_bsearch *s) {
     gr_free(s->c, t);
 }
 
-int gr_bteam_has_option(gr_bsearch *s, uint64_t y, int64_t v) {
+/* Whether some option of the grid component y (one word) has value v: -1 (declined) for a
+ * root under GR_BTEAM_MIN_CELLS cells. */
+static int team_has_option(gr_bsearch *s, uint64_t y, int64_t v) {
+    if (__builtin_popcountll(y) < GR_BTEAM_MIN_CELLS) return -1;
     gr_ctx *c = s->c;
     gr_bteam *t = s->team ? s->team : team_new(s);
     uint64_t opt[TEAM_OPTIONS], cost[TEAM_OPTIONS];
@@ -112,4 +115,10 @@ int gr_bteam_has_option(gr_bsearch *s, uint64_t y, int64_t v) {
             st->team_rounds++;
         }
     }
+}
+
+void gr_bteam_use(gr_bsearch *s, int threads) {
+    s->threads = threads > 1 ? threads : 1;
+    s->root_team = s->threads > 1 ? team_has_option : NULL;
+    s->team_free = team_free;
 }

@@ -15,8 +15,7 @@
 
 enum { GR_BTEAM_MIN_CELLS = 24 };   /* smaller roots take well under a second alone */
 
-/* Whether some option of the grid component y (one word) has value v, by the team of
- * s->threads (made at the first call and kept in s->team). */
-int gr_bteam_has_option(gr_bsearch *s, uint64_t y, int64_t v);
-void gr_bteam_free(gr_bsearch *s);
+/* s (made by gr_bsearch_init) with `threads` threads: its root's options across a team (made
+ * at the first long root, kept in s->team, freed by gr_bsearch_free); 1 thread: serial. */
+void gr_bteam_use(gr_bsearch *s, int threads);
 #endif
