@@ -252,6 +252,7 @@ class Program:
         return f"<grundy.Program {self.filename!r}>"
 
     def table(self, game: str, *coords: _Coordinate, kind: str = "sg", convention: _Optional[str] = None,
+              board: _Optional[str] = None,
               threads: _Optional[int] = None, max_memory: _Union[None, int, str] = None,
               max_time: _Optional[float] = None, max_positions: _Optional[int] = None,
               progress: _Optional[_Callable[[Progress], _Any]] = None) -> _np.ndarray:
@@ -262,28 +263,40 @@ class Program:
         -1 where there is no SG value), 'outcome' ('P', 'N', 'D'), 'remoteness' (int64, -1 for
         a draw) or 'genus' (an object array of tuples: Conway's genus, ``(1, 0, 3, 1)`` for
         1^031, as the table query's JSON). As the table query: under 'misere' and 'every' an SG
-        table holds outcomes, under 'anyleaf' the values after leaf deletion.
+        table holds outcomes, under 'anyleaf' the values after leaf deletion. A game on boards
+        ranges over a board family's sizes: ``p.table("nk", 3, range(1, 17), board="grid")`` is
+        ``table nk(grid(3, 1..16))``, ``p.table("ak", range(1, 31), board="path")``.
         """
         if kind not in _KIND and kind != "genus":
             raise ValueError(f"kind is 'sg', 'outcome', 'remoteness' or 'genus', not {kind!r}")
         lo, hi, spans, cuts = _box(coords)
-        if kind == "genus":   # no data call for it: the table query, its JSON read back
+        if board is not None and board not in ("path", "cycle", "grid", "complete"):
+            raise ValueError(f"board is 'path', 'cycle', 'grid' or 'complete', not {board!r}")
+        if kind == "genus" or board is not None:   # no data call: the table query, its JSON read back
             conv = _convention(convention)
             ranges = ", ".join(f"{a}..{b}" for a, b in zip(lo, hi))
-            text = f"table {CONVENTIONS[conv] + ' ' if conv >= 0 else ''}{game}({ranges}) genus"
+            if board is not None:
+                ranges = f"{board}({ranges})"
+            text = f"table {CONVENTIONS[conv] + ' ' if conv >= 0 else ''}{game}({ranges})"
+            text += " genus" if kind == "genus" else " outcome" if kind == "outcome" else " remoteness" if kind == "remoteness" else ""
             lim = _limits(threads, max_memory, max_time, max_positions, progress, game)
             row = _json.loads(self._p.run_one(text, "json", **lim))
             flat: list = []
 
             def cells(v: _Any, depth: int) -> None:   # the JSON nests an axis per coordinate
                 if depth == len(coords):
-                    flat.append(tuple(v))
+                    flat.append(tuple(v) if kind == "genus" else v)
                 else:
                     for x in v:
                         cells(x, depth + 1)
             cells(row["values"], 0)
-            a = _np.empty(len(flat), dtype=object)
-            a[:] = flat
+            if kind == "genus":
+                a = _np.empty(len(flat), dtype=object)
+                a[:] = flat
+            elif kind == "outcome":
+                a = _np.array(flat, dtype=_np.dtype("<U1"))
+            else:
+                a = _np.array([-1 if v is None else v for v in flat], dtype=_np.int64)
             a = a.reshape(spans)
             return a[tuple(cuts)] if any(c.step != 1 for c in cuts) else a
         cells, got, _conv, _ndims, _cols, sets = self._p.table(

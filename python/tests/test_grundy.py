@@ -6,6 +6,7 @@ GRUNDY_CLI the command and GRUNDY_EXAMPLES the examples folder."""
 import csv
 import io
 import json
+import re
 import os
 import signal
 import struct
@@ -93,7 +94,11 @@ EXAMPLE_TABLES = list(example_tables())
 def test_table_equals_cli_csv(path, index, query):
     p = grundy.compile(path)
     coords = [lo if lo == hi else range(lo, hi + 1) for lo, hi in zip(query["from"], query["to"])]
-    got = p.table(query["game"], *coords, kind=query["kind"], convention=query["convention"])
+    # a table over a board family names it (table nk(grid(3, 1..16))): board= says which
+    head = cli(path, "--query", str(index)).splitlines()[0]
+    family = re.match(r"table (?:\w+ )?\w+\((path|cycle|grid|complete)\(", head)
+    got = p.table(query["game"], *coords, kind=query["kind"], convention=query["convention"],
+                  board=family.group(1) if family else None)
     want = csv_table(cli(path, "--format", "csv", "--query", str(index)), query["kind"])
     assert got.shape == want.shape
     assert got.dtype == want.dtype
@@ -590,6 +595,13 @@ def test_boards_through_python():
     p = grundy.compile("game nk = nodekayles;\ngame ak = arckayles;\ntable nk(grid(3, 1..8));\n")
     out = [json.loads(l) for l in p.run("json").splitlines()]
     assert out[0]["values"] == [2, 1, 1, 0, 3, 3, 2, 2] and out[0]["from"] == [3, 1]
+    assert list(p.table("nk", 3, range(1, 9), board="grid")) == [2, 1, 1, 0, 3, 3, 2, 2]
+    # Cram on 4 x 4..7 (igs's table) and Node Kayles on paths = Dawson's chess, both from numpy
+    assert list(p.table("ak", 4, range(4, 8), board="grid")) == [0, 2, 0, 3]
+    dc = grundy.compile('game dc = octal "0.137";').table("dc", range(1, 31))
+    assert list(p.table("nk", range(1, 31), board="path")) == list(dc)
+    with pytest.raises(ValueError):
+        p.table("nk", range(1, 5), board="star")
     s = p.solve("ak(grid(3, 4)) + kayles(2)")
     assert (s.outcome, s.sg) == ("N", 1 ^ 2)
     assert s.winning_moves
