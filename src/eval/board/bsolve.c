@@ -187,7 +187,7 @@ void gr_bstore_room(gr_ctx *c, gr_bstore *st, size_t more, size_t words) {
     if (!st->chunks) st->chunks = gr_alloc(c, GR_BFACT_MAX_CHUNKS * sizeof *st->chunks);
     while ((st->nchunks << GR_BFACT_CHUNK_BITS) < st->nfacts + more && st->nchunks < GR_BFACT_MAX_CHUNKS)
         st->chunks[st->nchunks++] = gr_alloc(c, gr_size_mul(c, (size_t)1 << GR_BFACT_CHUNK_BITS, sizeof(gr_bfact)));
-    gr_btt2_reserve(c, &st->shape, st->shape.used + more);
+    gr_btt2_reserve(c, &st->shape, st->shape.used + 2 * more);   /* (shapes: more than their canonical forms) */
     gr_btt_reserve(c, &st->sg, st->sg.used + more, st->sg.npool + words);
 }
 

@@ -89,10 +89,11 @@ static int team_has_option(gr_bsearch *s, uint64_t y, int64_t v) {
     uint8_t done[TEAM_OPTIONS] = { 0 };
     round R = { .t = t, .opt = opt, .done = done, .v = v };
     R.n = gr_bsearch_grid_options(s, y, opt, cost);
-    /* room for half as many new components again as are known (at least 2^18), and their keys
-     * (a canonical form of a 40-vertex component is 14 words) */
+    /* room for half as many new components again as are known (at least 2^20: a restart for
+     * room loses the round's unfinished work), and their keys (a canonical form of a
+     * 40-vertex component is 14 words) */
     gr_bstore *st = s->store;
-    size_t room = st->team_room ? st->team_room : (size_t)1 << 18;
+    size_t room = st->team_room ? st->team_room : (size_t)1 << 20;
     for (;;) {
         if (room < st->nfacts / 2 && !st->team_room) room = st->nfacts / 2;
         gr_bstore_room(c, st, room, 16 * room);
