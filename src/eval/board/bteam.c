@@ -52,6 +52,7 @@ static void member_job(void *arg, int member, int members) {
         }
         R->done[i] = 1;             /* (option i was this member's alone; read after the join) */
     }
+    gr_canon_thread_done();
 }
 
 static gr_bteam *team_new(gr_bsearch *s) {

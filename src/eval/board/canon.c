@@ -34,6 +34,14 @@ void gr_canon_free(gr_ctx *c, gr_canon *k) {
     memset(k, 0, sizeof *k);
 }
 
+void gr_canon_thread_done(void) {
+#ifdef GRUNDY_HAVE_NAUTY
+    nauty_freedyn();
+    nautil_freedyn();
+    naugraph_freedyn();
+#endif
+}
+
 size_t gr_canon_cap(const gr_board *b) {
     size_t n = (size_t)b->n;
     return 4 + (size_t)b->words + (n * n / 2 + 63) / 64;

@@ -27,4 +27,7 @@ void gr_canon_free(gr_ctx *c, gr_canon *k);
  * gr_canon_cap(b) words. */
 size_t gr_canon_key(gr_canon *k, const gr_board *b, const uint64_t *set, uint64_t *out);
 size_t gr_canon_cap(const gr_board *b);
+/* nauty keeps its work space per thread: a thread of a team gives it back before it ends
+ * (else it is lost with the thread). */
+void gr_canon_thread_done(void);
 #endif
