@@ -50,6 +50,21 @@ printf '0 0 0 1\nq\n' | "$grundy" play b.game "kayles(3) + ak(grid(1, 2))" >out 
 if grep -q "^Position: kayles(3) + ak(grid(1, 2) - {(0, 0), (0, 1)})$" out; then
     pass=$((pass + 1)); else bad "a grid in a sum by cells"; fi
 
+# A board typed in full is its move in any spelling: other spaces, the cells in another order,
+# a range, parts in another order; by values and by the position graph.
+printf 'ak(grid(2,3) - {(0,1),(0,0)})\nq\n' | "$grundy" play b.game "ak(grid(2, 3))" >out 2>err
+if grep -q "^Position: ak(grid(2, 3) - {(0, 0), (0, 1)})$" out && ! grep -q "not a move" out; then
+    pass=$((pass + 1)); else bad "a grid position typed in full"; fi
+printf 'nk( path(4) - {1, 0} )\nq\n' | "$grundy" play b.game "misere nk(path(4))" >out 2>err
+if grep -q "^Position: nk(path(4) - {0, 1})$" out && ! grep -q "not a move" out; then
+    pass=$((pass + 1)); else bad "a path position typed in full (misere)"; fi
+printf 'kayles(3)+ ak(grid(1,2)-{(0,1), (0,0)})\nq\n' | "$grundy" play b.game "ak(grid(1, 2)) + kayles(3)" >out 2>err
+if grep -q "^Position: ak(grid(1, 2) - {(0, 0), (0, 1)}) + kayles(3)$" out && ! grep -q "not a move" out; then
+    pass=$((pass + 1)); else bad "a sum with a board typed in full"; fi
+printf 'nk(path(6) - {0..2})\nq\n' | "$grundy" play b.game "nk(path(6))" >out 2>err
+if grep -q "^Position: nk(path(6) - {0, 1, 2})$" out && ! grep -q "not a move" out; then
+    pass=$((pass + 1)); else bad "a board's removed vertices typed as a range"; fi
+
 # Wider boards: columns numbered 0 to 10 in columns of their own width.
 printf 'q\n' | "$grundy" play b.game "ak(grid(1, 11) - {(0, 10)})" >out 2>err
 if grep -qF $'      0  1  2  3  4  5  6  7  8  9 10\n  0   .  .  .  .  .  .  .  .  .  .  #' out; then

@@ -137,9 +137,48 @@ static int number(const gr_expr *e, int64_t *v) {
     return 0;
 }
 
+/* A board part's key ("ak|grid(2,3)|0,0 0,1", its removed vertices sorted, ranges spelt out,
+ * each once): a board written with other spaces or its vertices in another order is the same
+ * part. 1, or -1 if it is not written with plain numbers and names. */
+static int board_key(const gr_posref *p, const char *name, char *one, size_t cap) {
+    const gr_expr *b = p->coords.v[0];
+    size_t pos = (size_t)snprintf(one, cap, "%s|%s", name, b->name ? b->name : "");
+    for (int a = 0; b->kind == EX_CALL && a < b->nargs && pos < cap; a++) {
+        int64_t v;
+        if (!number(b->args[a], &v)) return -1;
+        pos += (size_t)snprintf(one + pos, cap - pos, "%s%lld%s", a ? "," : "(", (long long)v, a + 1 == b->nargs ? ")" : "");
+    }
+    char **vs = calloc(GR_BOARD_MAXV + 1, sizeof *vs);
+    int nv = 0, ok = vs != NULL;
+    for (int k = 0; ok && k < p->rm_i.n; k++) {
+        const gr_expr *i = p->rm_i.v[k], *j = p->rm_j.v[k];
+        int64_t lo, hi, col = 0;
+        char t[64];
+        if (i->kind == EX_NAME && !j) { ok = nv < GR_BOARD_MAXV && (vs[nv++] = strdup(i->name)) != NULL; continue; }
+        if (i->kind == EX_RANGE) ok = number(i->a, &lo) && number(i->b, &hi) && hi - lo < GR_BOARD_MAXV;
+        else ok = number(i, &lo) && (hi = lo, 1);
+        ok = ok && (!j || number(j, &col));
+        for (int64_t x = lo; ok && x <= hi; x++) {
+            snprintf(t, sizeof t, j ? "%lld,%lld" : "%lld", (long long)x, (long long)col);
+            ok = nv < GR_BOARD_MAXV && (vs[nv++] = strdup(t)) != NULL;
+        }
+    }
+    if (ok) qsort(vs, (size_t)nv, sizeof *vs, cmp_str);
+    for (int k = 0; k < nv; k++) {
+        if (ok && (k == 0 || strcmp(vs[k], vs[k - 1])) && pos < cap)
+            pos += (size_t)snprintf(one + pos, cap - pos, "%s%s", k ? " " : "|", vs[k]);
+        free(vs[k]);
+    }
+    free(vs);
+    return ok && pos < cap ? 1 : -1;
+}
+
 /* The key of one part (an atom): 1 and its text in one, 0 if it is left out (an empty
  * heap), -1 if it is not written with plain numbers. */
 static int atom_key(gr_ctx *c, gr_module *m, const gr_posref *p, int star_nim, char *one, size_t cap) {
+    if (!p->figure && !p->vertex && p->coords.n == 1 &&
+        (p->has_removed || p->coords.v[0]->kind == EX_CALL || p->coords.v[0]->kind == EX_NAME))
+        return board_key(p, p->game.name, one, cap);   /* a board (a heap is a number) */
     char name[512];
     int star = !strcmp(p->game.name, "*");
     size_t pos = (size_t)snprintf(name, sizeof name, "%s", star && star_nim ? "nim" : p->game.name);
