@@ -3,7 +3,8 @@
 # the moves ('.' a cell on the board, '#' a cell removed, rows and columns numbered), moves
 # typed as the cells they take (two adjacent cells for arckayles, one for nodekayles, by values
 # and by the position graph, in a sum with a heap), typed moves that are not moves refused with
-# a reason and asked again, and boards that are not grids listed as before, not drawn.
+# a reason and asked again, board positions typed in full in any spelling, a path drawn as one
+# row, and other boards listed as before.
 source "$(dirname "$0")/scriptlib.sh"
 
 printf 'game ak = arckayles;\ngame nk = nodekayles;\n' >b.game
@@ -70,10 +71,14 @@ printf 'q\n' | "$grundy" play b.game "ak(grid(1, 11) - {(0, 10)})" >out 2>err
 if grep -qF $'      0  1  2  3  4  5  6  7  8  9 10\n  0   .  .  .  .  .  .  .  .  .  .  #' out; then
     pass=$((pass + 1)); else bad "a board of 11 columns"; fi
 
-# A path is not a grid: the list as before, no board drawn, cells not offered.
-printf '0,1\nq\n' | "$grundy" play b.game "nk(path(4))" >out 2>err
-if ! grep -q '^  0 ' out && grep -q "^Your move (1-4, or a position; q to resign): " out && grep -q "^'0,1' is not a move from here" out; then
-    pass=$((pass + 1)); else bad "a path keeps the list"; fi
+# A path is drawn as one row, and keeps its list: cells are not offered (a number is a move).
+printf '0,1\nq\n' | "$grundy" play b.game "nk(path(4) - {2})" >out 2>err
+if grep -qF $'Position: nk(path(4) - {2})\n     0 1 2 3\n     . . # .\nYour moves:' out &&
+   grep -q "^Your move (1-2, or a position; q to resign): " out && grep -q "^'0,1' is not a move from here" out; then
+    pass=$((pass + 1)); else bad "a path drawn, its list kept"; fi
+# Other boards (a cycle) keep today's list alone.
+printf 'q\n' | "$grundy" play b.game "nk(cycle(5))" >out 2>err
+if grep -qF $'Position: nk(cycle(5))\nYour moves:' out; then pass=$((pass + 1)); else bad "a cycle is not drawn"; fi
 
 echo "play_grid: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -76,7 +76,31 @@ static int digits(int n) {
     return d;
 }
 
+/* A path (at most PATH_DRAWN vertices) drawn as one row, its vertices numbered above. */
+enum { PATH_DRAWN = 40 };
+static void draw_paths(FILE *out, const char *position) {
+    for (const char *p = strstr(position, "(path("); p; p = strstr(p + 1, "(path(")) {
+        long n, v;
+        const char *q = read_int(p + 6, &n);
+        if (!q || *(q = skip_sp(q)) != ')' || n < 1 || n > PATH_DRAWN) continue;
+        uint8_t gone[PATH_DRAWN] = { 0 };
+        const char *s = skip_sp(q + 1);
+        if (s[0] == '-' && *(s = skip_sp(s + 1)) == '{')
+            for (s++; (s = read_int(s, &v)) && v < n; s++) {
+                gone[v] = 1;
+                if (*(s = skip_sp(s)) != ',') break;
+            }
+        int w = digits((int)n - 1);
+        fputs("    ", out);
+        for (int j = 0; j < n; j++) fprintf(out, " %*d", w, j);
+        fputs("\n    ", out);
+        for (int j = 0; j < n; j++) fprintf(out, " %*c", w, gone[j] ? '#' : '.');
+        fputc('\n', out);
+    }
+}
+
 void gr_grid_draw(FILE *out, const char *position) {
+    draw_paths(out, position);
     gridview g;
     for (size_t from = 0; find_grid(position, from, &g); from = g.end) {
         int rw = digits(g.rows - 1), cw = digits(g.cols - 1);

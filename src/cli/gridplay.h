@@ -10,7 +10,8 @@
 #include "sema.h"
 
 /* Draws every grid board of the position text (row and column numbers, '.' a cell on the
- * board, '#' a cell removed); nothing when it has none. */
+ * board, '#' a cell removed) and every path of at most 40 vertices (one row); nothing when it
+ * has none. */
 void gr_grid_draw(FILE *out, const char *position);
 /* The rule of the position's one grid board (q's parts), or NULL when it has none or more. */
 const gr_board_rule *gr_grid_rule(const gr_rquery *q);
