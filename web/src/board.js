@@ -129,7 +129,8 @@ export function ruleOf(g, moves) {
 }
 
 /* A board to play on: clicking cells picks a move (one cell, or two adjacent cells: the first
- * click selects, the second completes). onMove(move) plays it; say(text) tells what is wrong. */
+ * click selects, the second completes). onMove(move) plays it; say(text, kind) tells what is
+ * wrong (kind 'info': what to do next, not a mistake). */
 export function playBoard(g, moves, rule, onMove, say) {
   let first = null, firstBtn = null;
   const find = (cells) => {
@@ -143,8 +144,8 @@ export function playBoard(g, moves, rule, onMove, say) {
         if (m) onMove(m); else say(`${cellText(g, v)} is not a move here`);
         return;
       }
-      if (first === null) { first = v; firstBtn = btn; btn.classList.add('selected'); say(`${cellText(g, v)} picked: now a cell next to it`); return; }
-      if (first === v) { first = null; btn.classList.remove('selected'); say(''); return; }
+      if (first === null) { first = v; firstBtn = btn; btn.classList.add('selected'); say(`${cellText(g, v)} picked: now a cell next to it`, 'info'); return; }
+      if (first === v) { first = null; btn.classList.remove('selected'); say('', 'info'); return; }
       if (!adjacent(g, first, v)) { say(`${cellText(g, first)} and ${cellText(g, v)} are not next to each other: a move takes two adjacent cells`); return; }
       const m = find([first, v]);
       firstBtn.classList.remove('selected');

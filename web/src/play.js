@@ -178,7 +178,7 @@ export function createPlay({ client, getSource, root = document }) {
     const board = playBoard(bm.grid, bm.moves, state.rule, (m) => {
       const x = all[m.index];
       play(state, token, x.position, `You play ${m.index + 1}: ${x.position}`);
-    }, (t) => { note.textContent = t; });
+    }, (t, kind) => { note.textContent = t; note.classList.toggle('info', kind === 'info'); });
     const how = state.rule.edge ? 'click two adjacent cells to take them' : 'click a cell to take it';
     return el('div', { class: 'play-board' }, board, el('p', { class: 'board-hint' }, how, ' ', note));
   }
