@@ -25,6 +25,7 @@
 #include "solve.h"
 #include "remote.h"
 #include "suggest.h"
+#include "gridplay.h"
 
 static const char PLAY_USAGE[] =
     "usage: grundy play FILE.game \"POSITION\" [--first human|computer]\n"
@@ -136,9 +137,48 @@ static int number(const gr_expr *e, int64_t *v) {
     return 0;
 }
 
+/* A board part's key ("ak|grid(2,3)|0,0 0,1", its removed vertices sorted, ranges spelt out,
+ * each once): a board written with other spaces or its vertices in another order is the same
+ * part. 1, or -1 if it is not written with plain numbers and names. */
+static int board_key(const gr_posref *p, const char *name, char *one, size_t cap) {
+    const gr_expr *b = p->coords.v[0];
+    size_t pos = (size_t)snprintf(one, cap, "%s|%s", name, b->name ? b->name : "");
+    for (int a = 0; b->kind == EX_CALL && a < b->nargs && pos < cap; a++) {
+        int64_t v;
+        if (!number(b->args[a], &v)) return -1;
+        pos += (size_t)snprintf(one + pos, cap - pos, "%s%lld%s", a ? "," : "(", (long long)v, a + 1 == b->nargs ? ")" : "");
+    }
+    char **vs = calloc(GR_BOARD_MAXV + 1, sizeof *vs);
+    int nv = 0, ok = vs != NULL;
+    for (int k = 0; ok && k < p->rm_i.n; k++) {
+        const gr_expr *i = p->rm_i.v[k], *j = p->rm_j.v[k];
+        int64_t lo, hi, col = 0;
+        char t[64];
+        if (i->kind == EX_NAME && !j) { ok = nv < GR_BOARD_MAXV && (vs[nv++] = strdup(i->name)) != NULL; continue; }
+        if (i->kind == EX_RANGE) ok = number(i->a, &lo) && number(i->b, &hi) && hi - lo < GR_BOARD_MAXV;
+        else ok = number(i, &lo) && (hi = lo, 1);
+        ok = ok && (!j || number(j, &col));
+        for (int64_t x = lo; ok && x <= hi; x++) {
+            snprintf(t, sizeof t, j ? "%lld,%lld" : "%lld", (long long)x, (long long)col);
+            ok = nv < GR_BOARD_MAXV && (vs[nv++] = strdup(t)) != NULL;
+        }
+    }
+    if (ok) qsort(vs, (size_t)nv, sizeof *vs, cmp_str);
+    for (int k = 0; k < nv; k++) {
+        if (ok && (k == 0 || strcmp(vs[k], vs[k - 1])) && pos < cap)
+            pos += (size_t)snprintf(one + pos, cap - pos, "%s%s", k ? " " : "|", vs[k]);
+        free(vs[k]);
+    }
+    free(vs);
+    return ok && pos < cap ? 1 : -1;
+}
+
 /* The key of one part (an atom): 1 and its text in one, 0 if it is left out (an empty
  * heap), -1 if it is not written with plain numbers. */
 static int atom_key(gr_ctx *c, gr_module *m, const gr_posref *p, int star_nim, char *one, size_t cap) {
+    if (!p->figure && !p->vertex && p->coords.n == 1 &&
+        (p->has_removed || p->coords.v[0]->kind == EX_CALL || p->coords.v[0]->kind == EX_NAME))
+        return board_key(p, p->game.name, one, cap);   /* a board (a heap is a number) */
     char name[512];
     int star = !strcmp(p->game.name, "*");
     size_t pos = (size_t)snprintf(name, sizeof name, "%s", star && star_nim ? "nim" : p->game.name);
@@ -257,6 +297,20 @@ static int read_line(char *buf, size_t cap) {
     return 1;
 }
 
+/* The move of the position graph that takes the typed cells (gridplay.h), or -1 with msg. */
+static int64_t grid_pick_graph(gr_sumgraph *s, const uint32_t *ch, uint32_t k, const gr_board_rule *rule,
+                               const char *here, const char *line, char *msg, size_t cap) {
+    char **texts = calloc(k ? k : 1, sizeof *texts), buf[4096];
+    for (uint32_t i = 0; texts && i < k; i++) {
+        gr_sumgraph_render(s, ch[i], buf, sizeof buf);
+        texts[i] = strdup(buf);
+    }
+    int pick = texts ? gr_grid_pick(rule, here, texts, (int)k, line, msg, cap) : -1;
+    for (uint32_t i = 0; texts && i < k; i++) free(texts[i]);
+    free(texts);
+    return pick;
+}
+
 static int play_game(gr_ctx *c, gr_module *m, const void *user) {
     const play_opts *o = user;
     gr_rquery *q = &m->queries[m->nqueries - 1];
@@ -275,14 +329,16 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
     static const char *const RULE[] = { "normal play: whoever cannot move loses",
         "misere play: whoever cannot move wins", "anyleaf: when any part has no move, the player to move wins",
         "every: a move in every part that can move; whoever cannot move loses" };
-    char text[4096], line[4096], want[4096], have[4096];
+    char text[4096], line[4096], want[4096], have[4096], here[4096];
+    const gr_board_rule *rule = gr_grid_rule(q);
     gr_sumgraph_render(s, cur, text, sizeof text);
     printf("grundy play: %s (%s; %u positions)\n", text, RULE[conv], gr_pg_count(pg));
     printf("%s first.\n", o->computer_first ? "The computer moves" : "You move");
     int human = !o->computer_first;
     for (;;) {
-        gr_sumgraph_render(s, cur, text, sizeof text);
-        printf("\nPosition: %s\n", text);
+        gr_sumgraph_render(s, cur, here, sizeof here);
+        printf("\nPosition: %s\n", here);
+        gr_grid_draw(stdout, here);
         uint32_t k = gr_pg_nchildren(pg, cur);
         const uint32_t *ch = gr_pg_children(pg, cur);
         if (k == 0) {
@@ -317,7 +373,7 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
         }
         int64_t pick = -1;
         while (pick < 0) {
-            printf("Your move (1-%u, or a position; q to resign): ", k);
+            printf("Your move (1-%u, %s; q to resign): ", k, rule ? "a position, or the cells it takes" : "or a position");
             fflush(stdout);
             if (!read_line(line, sizeof line)) {
                 printf("\nThe input ended before the game did.\n");
@@ -334,6 +390,11 @@ static int play_game(gr_ctx *c, gr_module *m, const void *user) {
             errno = 0;
             long long v = strtoll(line, &end, 10);
             if (line[0] && !*end && !errno && v >= 1 && v <= (long long)k) { pick = v - 1; break; }
+            if (rule && gr_grid_is_cells(line)) {   /* the cells the move takes */
+                pick = grid_pick_graph(s, ch, k, rule, here, line, want, sizeof want);
+                if (pick < 0) printf("'%s': %s.\n", line, want);
+                continue;
+            }
             /* a position typed in any spelling: compared as a position, by its key */
             if (position_key(c, m, conv, line, want, sizeof want))
                 for (uint32_t i = 0; i < k && pick < 0; i++) {
@@ -426,6 +487,9 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
         st->human = !st->o->computer_first;
     }
     printf("\nPosition: %s\n", text);
+    gr_grid_draw(stdout, text);
+    const gr_board_rule *rule = gr_grid_rule(q);
+    const char *cur = rule ? text : NULL;   /* the text the cells of a move are read against */
     opt_list l = { 0 };
     gr_sum_fast_options(c, q->comps, q->ncomps, vals, total, add_option, &l, NULL);
     if (l.n == 0) {
@@ -464,7 +528,7 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
         char line[4096], want[4096], have[4096];
         int echo = !isatty(STDIN_FILENO);
         while (pick < 0) {
-            printf("Your move (1-%d, or a position; q to resign): ", l.n);
+            printf("Your move (1-%d, %s; q to resign): ", l.n, cur ? "a position, or the cells it takes" : "or a position");
             fflush(stdout);
             if (!read_line(line, sizeof line)) {
                 printf("\nThe input ended before the game did.\n");
@@ -484,6 +548,11 @@ static int play_turn_with(gr_ctx *c, gr_module *m, play_state *st, int64_t *vals
             errno = 0;
             long long v = strtoll(line, &end, 10);
             if (line[0] && !*end && !errno && v >= 1 && v <= l.n) { pick = (int)v - 1; break; }
+            if (cur && gr_grid_is_cells(line)) {   /* the cells the move takes */
+                pick = gr_grid_pick(rule, cur, l.text, l.n, line, want, sizeof want);
+                if (pick < 0) printf("'%s': %s.\n", line, want);
+                continue;
+            }
             if (position_key(c, m, conv, line, want, sizeof want))
                 for (int i = 0; i < l.n && pick < 0; i++)
                     if (position_key(c, m, conv, l.text[i], have, sizeof have) && !strcmp(want, have)) pick = i;

@@ -866,6 +866,78 @@ await check('play kayles(100000) + kayles(99999): a bounded list of moves, more 
     return `first list in ${first} ms; moves in ${times.join(' and ')} ms; ${n} buttons, ${n2} after more`;
 });
 
+// Grid boards (issue 45): a position on a grid drawn as a board of cells, in a solve answer and
+// beside its winning moves (the cells each takes marked), and clickable in play.
+const boardProgram = 'game ak = arckayles;\ngame nk = nodekayles;\nsolve ak(grid(3, 4));\n';
+const cellsOf = (position) => {   // the removed cells of a grid position's text, as "i,j"
+    const m = /- \{([^}]*)\}/.exec(position);
+    return m ? Array.from(m[1].matchAll(/\((\d+), (\d+)\)/g), (c) => `${c[1]},${c[2]}`).sort() : [];
+};
+await check('solve ak(grid(3, 4)): the board drawn with 12 cells, each winning move beside its board with the 2 cells it takes marked', async () => {
+    await typeProgram(page, boardProgram);
+    const r = await run(page);
+    assertSameText(r.output, native(boardProgram).stdout, '#output');
+    const a = answer(page, 1);
+    const board = a.locator('.solve-view > .boards .board');
+    assert(await board.count() === 1, `${await board.count()} boards drawn for the position`);
+    const cells = await board.locator('.cell').count(), gone = await board.locator('.cell.gone').count();
+    assert(cells === 12 && gone === 0, `the board has ${cells} cells, ${gone} removed; expected 12 and 0`);
+    const json = JSON.parse(native(boardProgram, 'json').stdout.split('\n')[0]);
+    const items = a.locator('ul.winning-moves > li');
+    assert(await items.count() === json.winning_moves.length && json.winning_moves.length > 0,
+        `${await items.count()} winning moves shown, the command lists ${json.winning_moves.length}`);
+    for (let k = 0; k < json.winning_moves.length; k++) {
+        const taken = await items.nth(k).locator('.board .cell.taken').evaluateAll((cs) => cs.map((c) => `${c.dataset.i},${c.dataset.j}`).sort());
+        const link = (await items.nth(k).locator('a.move').textContent()).trim();
+        const want = cellsOf(link);
+        assert(taken.join(' ') === want.join(' ') && taken.length === 2, `the move ${link} marks the cells ${taken.join(' ')}`);
+    }
+    await showTop(a);
+    await shot(page, 'web-grid-solve.png', a);
+    return `12 cells; ${json.winning_moves.length} winning moves, each with its 2 cells marked`;
+});
+await check('play ak(grid(2, 3)) by clicking cells: a cell not next to the first refused, a domino played, the board then 4 cells removed', async () => {
+    await page.locator('#play-position').fill('ak(grid(2, 3))');
+    await page.locator('#play-first').selectOption('human');
+    await page.locator('#play-start').click();
+    let st = await waitStatus(page, ['your move', 'error'], 30000, '#play-status');
+    assert(st === 'your move', `#play-status reads ${st}: ${await text(page, '#play-log')}`);
+    const board = page.locator('#play-moves .play-board .board');
+    const cell = (i, j) => board.locator(`button.cell[data-i="${i}"][data-j="${j}"]`);
+    assert(await board.locator('button.cell').count() === 6, `${await board.locator('button.cell').count()} cells to click, expected 6`);
+    assert(await page.locator('#play-moves button.move').count() === 7, 'the list of 7 moves is not kept beside the board');
+    await cell(0, 0).click();
+    await cell(1, 1).click();
+    const note = (await text(page, '#play-moves .board-note')).trim();
+    assert(/not next to each other/.test(note), `a pick of (0, 0) and (1, 1) says ${JSON.stringify(note)}`);
+    assert(!/You play/.test(await text(page, '#play-log')), 'a move was played from cells not next to each other');
+    await cell(1, 0).click();   // (0, 0) is still picked: the domino (0, 0)-(1, 0), a winning move
+    await page.waitForFunction(() => /You play/.test(document.querySelector('#play-log').textContent), null, { timeout: 10000 })
+        .catch(() => fail('no move played after clicking (0, 0) and (1, 0)'));
+    st = await waitStatus(page, ['your move', 'you won', 'computer won', 'error'], 30000, '#play-status');
+    const log = await text(page, '#play-log');
+    assert(st === 'your move' && log.includes('ak(grid(2, 3) - {(0, 0), (1, 0)})'), `after the click, status ${st}, the log ${JSON.stringify(log)}`);
+    const gone = await board.locator('.cell.gone').evaluateAll((cs) => cs.map((c) => `${c.dataset.i},${c.dataset.j}`).sort());
+    assert(gone.length === 4 && gone.includes('0,0') && gone.includes('1,0'), `the board shows the cells ${gone.join(' ')} removed; expected ours, (0, 0) and (1, 0), and the computer's two`);
+    assert(await page.locator('#play-log .boards-line .board').count() >= 2, 'the log draws no boards under its positions');
+    await shot(page, 'web-grid-play.png', page.locator('#play'));
+    // the last domino: ours, and the game is won
+    const left = await board.locator('button.cell:not(.gone)').evaluateAll((cs) => cs.map((c) => [c.dataset.i, c.dataset.j]));
+    assert(left.length === 2, `${left.length} cells left`);
+    await cell(...left[0]).click();
+    await cell(...left[1]).click();
+    st = await waitStatus(page, ['you won', 'computer won', 'error'], 30000, '#play-status');
+    assert(st === 'you won', `#play-status reads ${st} after the last domino`);
+    // Node Kayles: one click is the move
+    await page.locator('#play-position').fill('nk(grid(1, 3))');
+    await page.locator('#play-start').click();
+    await waitStatus(page, ['your move'], 30000, '#play-status');
+    await page.locator('#play-moves .play-board button.cell[data-i="0"][data-j="1"]').click();
+    st = await waitStatus(page, ['you won', 'computer won', 'error'], 30000, '#play-status');
+    assert(st === 'you won' && (await text(page, '#play-log')).includes('nk(grid(1, 3) - {(0, 0), (0, 1), (0, 2)})'), `nk(grid(1, 3)) after a click on (0, 1): ${st}`);
+    return `4 cells removed after our domino and the reply; won; Node Kayles by one click`;
+});
+
 // Loopy values: the engine is to write {"loopy": [K...]} where a number stood (../shared/language.md,
 // fifth round). Until it does, the worker of a second page is wrapped (worker.js served as a script
 // that rewrites the value 2 as {"loopy": [1]} in every answer, then runs the real worker), and the

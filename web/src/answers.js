@@ -6,6 +6,14 @@
 import { el, facts, errorText, saveFile } from './dom.js';
 import { renderTable, isP, valueText } from './tables.js';
 import { pageWords } from './words.js';
+import { drawBoards, gridsOf } from './board.js';
+
+/* Small boards beside a list of moves only while they stay few cells in all. */
+const BOARD_CELLS_DRAWN = 20000;
+function boardsFit(from, n) {
+  const cells = gridsOf(from).reduce((t, g) => t + g.rows * g.cols, 0);
+  return cells > 0 && cells * n <= BOARD_CELLS_DRAWN;
+}
 
 const OUTCOME_TEXT = { P: 'P (the player to move loses)', N: 'N (the player to move wins)', D: 'D (a draw: optimal play never ends)' };
 
@@ -38,17 +46,20 @@ export function renderSolve(obj, box, ctx) {
       view.append(crumbs);
     }
     view.append(el('p', { class: 'position' }, el('code', {}, `${convPrefix(o.convention)}${o.position}`)));
+    const boards = drawBoards(o.position);
+    if (boards) view.append(boards);
     view.append(facts([
       ['outcome', OUTCOME_TEXT[o.outcome] || o.outcome, `outcome o-${o.outcome}`],
       ['sg', o.sg === undefined ? undefined : valueText(o.sg)],
       ['remoteness', o.remoteness === null && o.outcome !== 'D' ? 'not computed (too large)' : o.remoteness],
     ]));
     const moves = o.winning_moves || [];
-    const list = el('ul', { class: 'winning-moves' });
+    const drawn = boardsFit(o.position, moves.length);
+    const list = el('ul', { class: `winning-moves${drawn ? ' with-boards' : ''}` });
     for (const m of moves) {
       const a = el('a', { href: '#', class: 'move', title: 'solve this position' }, m);
       a.addEventListener('click', (ev) => { ev.preventDefault(); follow(m, o.convention); });
-      list.append(el('li', {}, '→ ', a));
+      list.append(el('li', {}, drawn ? drawBoards(m, { from: o.position, small: true }) : '', el('span', {}, '→ ', a)));
     }
     const more = o.winning_moves_not_listed ? ` (${o.winning_moves_not_listed} more not listed)` : '';
     view.append(el('p', { class: 'moves-head' },
@@ -65,11 +76,13 @@ export function renderSolve(obj, box, ctx) {
         const r = await ctx.client.query(ctx.source, `options ${convPrefix(o.convention)}${o.position}`, 'json');
         if (!r.ok) throw new Error(r.error);
         const opts = jsonLines(r.output)[0].options || [];
+        const drawnAll = boardsFit(o.position, opts.length);
         allBox.replaceChildren(el('p', { class: 'moves-head' }, `all moves (${opts.length}), each with the outcome it leaves:`),
-          el('ul', { class: 'option-moves' }, opts.map((x) => {
+          el('ul', { class: `option-moves${drawnAll ? ' with-boards' : ''}` }, opts.map((x) => {
             const a = el('a', { href: '#', class: 'move', title: 'solve this position' }, x.position);
             a.addEventListener('click', (ev) => { ev.preventDefault(); follow(x.position, o.convention); });
-            return el('li', { class: x.outcome === 'P' ? 'p' : undefined }, '→ ', a, ' ', el('span', { class: `outcome o-${x.outcome}` }, x.outcome),
+            return el('li', { class: x.outcome === 'P' ? 'p' : undefined },
+              drawnAll ? drawBoards(x.position, { from: o.position, small: true }) : '', '→ ', a, ' ', el('span', { class: `outcome o-${x.outcome}` }, x.outcome),
               x.sg !== null && x.sg !== undefined ? el('span', { class: 'value' }, ` sg ${valueText(x.sg)}`) : '');
           })));
       } catch (e) {
@@ -314,10 +327,14 @@ export function renderOptions(o, box) {
   const opts = o.options || [];
   box.append(el('p', { class: 'summary' },
     el('code', {}, `${convPrefix(o.convention)}${o.position}`), `: ${opts.length} move${opts.length === 1 ? '' : 's'}`));
+  const boards = drawBoards(o.position);
+  if (boards) box.append(boards);
+  const drawn = boardsFit(o.position, opts.length);
   const list = el('ul', { class: 'options' });
   for (const x of opts) {
     const p = x.outcome === 'P';
     list.append(el('li', { class: p ? 'p' : undefined, dataset: { outcome: x.outcome } },
+      drawn ? drawBoards(x.position, { from: o.position, small: true }) : '',
       '→ ', el('code', {}, x.position),
       el('span', { class: 'value' }, x.sg !== null && x.sg !== undefined ? `sg ${valueText(x.sg)}` : ''),
       el('span', { class: `outcome o-${x.outcome}` }, x.outcome),

@@ -9,6 +9,7 @@
 import { el, errorText } from './dom.js';
 import { jsonLines, convPrefix } from './answers.js';
 import { valueText } from './tables.js';
+import { gridsOf, drawBoards, boardMoves, ruleOf, playBoard } from './board.js';
 
 const RULE = {
   normal: 'normal play: whoever cannot move loses',
@@ -18,6 +19,7 @@ const RULE = {
 };
 const REMOTENESS_ASKS = 40;   // past this many candidate moves, the computer does not weigh them all
 export const MOVES_SHOWN = 50;       // move buttons drawn at once; "more" adds as many again
+const BOARD_MOVES_MAX = 4000;        // a grid board is clickable while its moves are this few (832 cells: 1,600 dominoes)
 
 /* A failure of a query the page made from a position: where the engine's message names the
  * query ("query:1:16: error: unexpected ';'"), say it of the position the user typed, and an
@@ -44,6 +46,12 @@ export function createPlay({ client, getSource, root = document }) {
     logBox.scrollTop = logBox.scrollHeight;
   };
   const status = (s) => { statusEl.textContent = s; statusEl.dataset.state = s.replace(/\s+/g, '-'); };
+  // a position in the log, and its grid boards drawn under it (the cells the last move took marked)
+  const logPosition = (position, from) => {
+    log(`Position: ${position}`, 'position');
+    const boards = drawBoards(position, { from, small: true });
+    if (boards) { logBox.append(el('div', { class: 'line boards-line' }, boards)); logBox.scrollTop = logBox.scrollHeight; }
+  };
 
   async function ask(text, position) {
     const r = await client.query(source, text, 'json');
@@ -80,6 +88,7 @@ export function createPlay({ client, getSource, root = document }) {
   function play(state, token, position, line) {
     if (token !== game) return;
     log(line, 'human');
+    state.from = state.pos;
     state.pos = position;
     state.human = false;
     turn(state, token);
@@ -98,7 +107,7 @@ export function createPlay({ client, getSource, root = document }) {
     }
     const o = await moves(state, 0, MOVES_SHOWN);
     if (token !== game) return;
-    log(`Position: ${state.pos}`, 'position');
+    logPosition(state.pos, state.from);
     if (!o.count) { await gameOver(state, token, state.pos); return; }
     status('your move');
     const list = el('div', { class: 'move-list' });
@@ -150,7 +159,28 @@ export function createPlay({ client, getSource, root = document }) {
       status('computer won');
       game++;
     });
+    const board = await clickableBoard(state, token, o);
+    if (token !== game) return;
+    if (board) movesBox.append(board);
     movesBox.append(list, el('div', { class: 'move-tools' }, more, typed, go, note, resign));
+  }
+
+  /* The position's one grid board with its cells as buttons (board.js), or null: a move is
+   * picked by its cells, and found among every move of the position. */
+  async function clickableBoard(state, token, o) {
+    if (gridsOf(state.pos).length !== 1 || o.count > BOARD_MOVES_MAX) return null;
+    const all = o.count <= o.options.length ? o.options : (await moves(state, 0, o.count)).options;
+    const bm = boardMoves(state.pos, all);
+    if (!bm || !bm.moves.length) return null;
+    state.rule = state.rule || ruleOf(bm.grid, bm.moves);   // from the first board, kept for the game
+    if (!state.rule) return null;
+    const note = el('span', { class: 'board-note', role: 'status' });
+    const board = playBoard(bm.grid, bm.moves, state.rule, (m) => {
+      const x = all[m.index];
+      play(state, token, x.position, `You play ${m.index + 1}: ${x.position}`);
+    }, (t, kind) => { note.textContent = t; note.classList.toggle('info', kind === 'info'); });
+    const how = state.rule.edge ? 'click two adjacent cells to take them' : 'click a cell to take it';
+    return el('div', { class: 'play-board' }, board, el('p', { class: 'board-hint' }, how, ' ', note));
   }
 
   /* The computer's move: [position, why, the moves it chose from (for the log)] or null. */
@@ -163,7 +193,7 @@ export function createPlay({ client, getSource, root = document }) {
       state.byValues = state.conv === 'normal' && typeof s.sg === 'number';
       opening(state, s.position, state.conv);
     }
-    log(`Position: ${s.position}`, 'position');
+    logPosition(s.position, state.from);
     const wins = s.winning_moves || [];
     if (wins.length) {
       let best = wins[0], bestR = Infinity;
@@ -217,6 +247,7 @@ export function createPlay({ client, getSource, root = document }) {
       logBox.append(el('details', { class: 'line choices' }, el('summary', {}, pick.head),
         pick.from.map((x, k) => el('div', {}, `${String(k + 1).padStart(5)}. ${x}`))));
       log(`The computer plays: ${pick.position}  (${pick.why})`, 'computer');
+      state.from = state.pos;
       state.pos = pick.position;
       state.human = true;
       turn(state, token);
