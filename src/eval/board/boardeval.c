@@ -29,18 +29,32 @@ static void present(const gr_board *b, const int64_t *pos, uint64_t *set) {
         if (!gr_board_removed(pos, v)) set[v >> 6] |= UINT64_C(1) << (v & 63);
 }
 
+/* A position's board, its vertices left and a search over them, the team of --threads at long
+ * roots (o must not move while open: the search points at o->b). */
+typedef struct open_pos { gr_board b; uint64_t set[GR_BOARD_WORDS]; gr_bsearch s; } open_pos;
+static void open_search(gr_ctx *c, gr_game *g, const int64_t *pos, open_pos *o) {
+    gr_board_make(c, g, pos, &o->b);
+    present(&o->b, pos, o->set);
+    gr_bsearch_init(&o->s, c, &o->b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
+    gr_bteam_use(&o->s, c->threads);
+}
+static void close_search(gr_ctx *c, open_pos *o) {
+    gr_bsearch_free(&o->s);
+    gr_board_free(c, &o->b);
+}
+
+/* The position after a move: pos with the vertices removed gone too. */
+static void child_of(const int64_t *pos, const uint64_t *removed, int words, int64_t *child) {
+    memcpy(child, pos, GR_MAX_ARITY * sizeof *child);
+    for (int i = 0; i < words; i++) child[GR_BPOS_MASK + i] = (int64_t)((uint64_t)child[GR_BPOS_MASK + i] | removed[i]);
+}
+
 /* The value of one position: sg (normal) or, misere, the outcome. */
 static int64_t board_search(gr_ctx *c, gr_game *g, gr_conv conv, const int64_t *pos) {
-    gr_board b;
-    gr_board_make(c, g, pos, &b);
-    uint64_t set[GR_BOARD_WORDS];
-    present(&b, pos, set);
-    gr_bsearch s;
-    gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
-    gr_bteam_use(&s, c->threads);   /* a long root across the team */
-    int64_t v = conv == CONV_MISERE ? gr_bsearch_misere(&s, set) : gr_bsearch_sg(&s, set);
-    gr_bsearch_free(&s);
-    gr_board_free(c, &b);
+    open_pos o;
+    open_search(c, g, pos, &o);
+    int64_t v = conv == CONV_MISERE ? gr_bsearch_misere(&o.s, o.set) : gr_bsearch_sg(&o.s, o.set);
+    close_search(c, &o);
     return v;
 }
 
@@ -74,9 +88,7 @@ typedef struct opt_ctx { const gr_board *b; const int64_t *pos; gr_option_fn fn;
 static void one_option(void *user, const uint64_t *removed) {
     opt_ctx *k = user;
     int64_t child[GR_MAX_ARITY];
-    memcpy(child, k->pos, sizeof child);
-    for (int i = 0; i < k->b->words; i++)
-        child[GR_BPOS_MASK + i] = (int64_t)((uint64_t)child[GR_BPOS_MASK + i] | removed[i]);
+    child_of(k->pos, removed, k->b->words, child);
     k->fn(k->user, child, 1);
 }
 
@@ -107,8 +119,7 @@ static void want_option(void *user, const uint64_t *removed) {
     if (!gr_bsearch_option_is(k->s, k->rem, k->want)) return;
     if (k->count++ >= k->limit) return;
     int64_t child[GR_MAX_ARITY];
-    memcpy(child, k->pos, sizeof child);
-    for (int i = 0; i < w; i++) child[GR_BPOS_MASK + i] = (int64_t)((uint64_t)child[GR_BPOS_MASK + i] | removed[i]);
+    child_of(k->pos, removed, w, child);
     k->sink->option(k->sink->user, child, 1);
 }
 
@@ -116,19 +127,13 @@ static int board_moves_to(gr_ctx *c, gr_game *g, const int64_t *pos, int64_t wan
                           const gr_moves_sink *sink, int64_t *count) {
     *count = 0;
     if (want < 0) return -1;   /* every option with its value: they are walked and valued */
-    gr_board b;
-    gr_board_make(c, g, pos, &b);
-    uint64_t set[GR_BOARD_WORDS];
-    present(&b, pos, set);
-    gr_bsearch s;
-    gr_bsearch_init(&s, c, &b, g->board_rule, store_of(c, g), GR_CANON_GRAPH);
-    gr_bteam_use(&s, c->threads);   /* an option's largest part across the team */
-    uint64_t *scratch = gr_alloc(c, gr_size_mul(c, gr_board_moves_scratch(&b), sizeof *scratch));
-    want_ctx k = { .s = &s, .set = set, .pos = pos, .want = want, .limit = limit, .sink = sink };
-    gr_board_moves(&b, g->board_rule, set, scratch, want_option, &k);
+    open_pos o;
+    open_search(c, g, pos, &o);   /* (an option's largest part across the team) */
+    uint64_t *scratch = gr_alloc(c, gr_size_mul(c, gr_board_moves_scratch(&o.b), sizeof *scratch));
+    want_ctx k = { .s = &o.s, .set = o.set, .pos = pos, .want = want, .limit = limit, .sink = sink };
+    gr_board_moves(&o.b, g->board_rule, o.set, scratch, want_option, &k);
     gr_free(c, scratch);
-    gr_bsearch_free(&s);
-    gr_board_free(c, &b);
+    close_search(c, &o);
     *count = k.count;
     return 1;
 }

@@ -26,20 +26,26 @@ int32_t gr_btt_get(const gr_btt *t, const uint64_t *key, size_t len, uint64_t ha
     }
 }
 
-static void grow(gr_ctx *c, gr_btt *t) {
-    size_t cap = t->cap ? t->cap * 2 : 1024;
-    gr_btt_slot *old = t->slots, *s = gr_alloc(c, gr_size_mul(c, cap, sizeof *s));
-    for (size_t i = 0; i < cap; i++) s[i].value = -1;
-    for (size_t k = 0; k < t->cap; k++) {
-        if (old[k].value < 0) continue;
-        size_t i = old[k].hash & (cap - 1);
-        while (s[i].value >= 0) i = (i + 1) & (cap - 1);
-        s[i] = old[k];
+/* A table twice as large (1024 slots at first), every entry moved: the same for both kinds. */
+#define GROW(NAME, TABLE, SLOT, HASH)                                                             \
+    static void NAME(gr_ctx *c, TABLE *t) {                                                       \
+        size_t cap = t->cap ? t->cap * 2 : 1024;                                                  \
+        SLOT *old = t->slots, *s = gr_alloc(c, gr_size_mul(c, cap, sizeof *s));                  \
+        for (size_t i = 0; i < cap; i++) s[i].value = -1;                                         \
+        for (size_t k = 0; k < t->cap; k++) {                                                     \
+            if (old[k].value < 0) continue;                                                       \
+            size_t i = HASH(old[k]) & (cap - 1);                                                  \
+            while (s[i].value >= 0) i = (i + 1) & (cap - 1);                                      \
+            s[i] = old[k];                                                                        \
+        }                                                                                         \
+        if (old) gr_free(c, old);                                                                 \
+        t->slots = s;                                                                             \
+        t->cap = cap;                                                                             \
     }
-    if (old) gr_free(c, old);
-    t->slots = s;
-    t->cap = cap;
-}
+#define SLOT_HASH(e) ((e).hash)
+#define SLOT2_HASH(e) gr_btt2_hash((e).k0, (e).k1)
+GROW(grow, gr_btt, gr_btt_slot, SLOT_HASH)
+GROW(grow2, gr_btt2, gr_btt2_slot, SLOT2_HASH)
 
 void gr_btt_reserve(gr_ctx *c, gr_btt *t, size_t n, size_t words) {
     while ((n + 1) * 10 > t->cap * 7) grow(c, t);
@@ -74,20 +80,6 @@ void gr_btt_free(gr_ctx *c, gr_btt *t) {
     memset(t, 0, sizeof *t);
 }
 
-static void grow2(gr_ctx *c, gr_btt2 *t) {
-    size_t cap = t->cap ? t->cap * 2 : 1024;
-    gr_btt2_slot *old = t->slots, *s = gr_alloc(c, gr_size_mul(c, cap, sizeof *s));
-    for (size_t i = 0; i < cap; i++) s[i].value = -1;
-    for (size_t k = 0; k < t->cap; k++) {
-        if (old[k].value < 0) continue;
-        size_t i = gr_btt2_hash(old[k].k0, old[k].k1) & (cap - 1);
-        while (s[i].value >= 0) i = (i + 1) & (cap - 1);
-        s[i] = old[k];
-    }
-    if (old) gr_free(c, old);
-    t->slots = s;
-    t->cap = cap;
-}
 
 void gr_btt2_put(gr_ctx *c, gr_btt2 *t, uint64_t k0, uint64_t k1, int32_t value) {
     if ((t->used + 1) * 10 > t->cap * 7) {
