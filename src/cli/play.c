@@ -164,11 +164,10 @@ static int board_key(const gr_posref *p, const char *name, char *one, size_t cap
         }
     }
     if (ok) qsort(vs, (size_t)nv, sizeof *vs, cmp_str);
-    for (int k = 0; k < nv; k++) {
+    for (int k = 0; k < nv; k++)   /* (each compared with the one before: freed after) */
         if (ok && (k == 0 || strcmp(vs[k], vs[k - 1])) && pos < cap)
             pos += (size_t)snprintf(one + pos, cap - pos, "%s%s", k ? " " : "|", vs[k]);
-        free(vs[k]);
-    }
+    for (int k = 0; k < nv; k++) free(vs[k]);
     free(vs);
     return ok && pos < cap ? 1 : -1;
 }
