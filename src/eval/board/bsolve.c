@@ -1,5 +1,6 @@
 /* bsolve: SG values and misere outcomes of positions on boards; see bsolve.h. */
 #include "eval/board/bsolve.h"
+#include "progress.h"
 #include <pthread.h>
 #include <string.h>
 
@@ -349,7 +350,7 @@ static int option_is(gr_bsearch *s, const uint64_t *rem, int64_t v, uint64_t *re
 static void member_poll(gr_bsearch *s) {
     if (__atomic_load_n(s->stop, __ATOMIC_RELAXED)) { stop_member(s, GR_BABORT_STOP); return; }
     if (s->member != 1 || (++s->polls & 1023)) return;
-    s->c->step_done = __atomic_load_n(&s->store->solved, __ATOMIC_RELAXED);
+    if (s->pr) gr_progress_update(s->pr, __atomic_load_n(&s->store->solved, __ATOMIC_RELAXED));
     if (gr_poll_quiet(s->c)) stop_member(s, GR_BABORT_TIME);
 }
 
@@ -428,7 +429,7 @@ static int has_option(gr_bsearch *s, const uint64_t *y, int32_t idx, int64_t v) 
 static void set_exact(gr_bsearch *s, int32_t idx, int64_t v) {
     __atomic_store_n(&gr_bfact_at(s->store, idx)->exact, (int32_t)v, __ATOMIC_RELAXED);
     uint64_t solved = __atomic_add_fetch(&s->store->solved, 1, __ATOMIC_RELAXED);
-    if (!s->member) s->c->step_done = solved;
+    if (!s->member && s->pr && !(solved & 255)) gr_progress_update(s->pr, solved);
 }
 
 /* Whether sg(y) == u: no option of value u (looked for first: one refutes), every v < u one. */
@@ -485,14 +486,11 @@ int gr_bsearch_option_is(gr_bsearch *s, const uint64_t *rem, int64_t v) {
 
 int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
     int w = s->b->words;
-    /* a long search's progress line counts the components valued (set_exact), then the
-     * caller's step is back */
-    gr_ctx *c = s->c;
-    const char *label = c->step_label;
-    uint64_t done = c->step_done, total = c->step_total;
-    c->step_label = "components valued";
-    c->step_done = s->store->solved;
-    c->step_total = 0;
+    /* a long search's bar (a terminal) or line (a pipe) counts the components valued, with
+     * their rate; then the caller's step is back */
+    gr_progress pr;
+    gr_progress_begin_at(&pr, s->c, "components valued", 0, s->store->solved);
+    s->pr = &pr;
     s->depth++;
     uint64_t *m0 = depth_scratch(s);
     uint64_t *rest = m0 + w, *comp = m0 + 2 * w, *f1 = m0 + 3 * w, *f2 = m0 + 4 * w;
@@ -504,9 +502,8 @@ int64_t gr_bsearch_sg(gr_bsearch *s, const uint64_t *set) {
         x ^= sg_full(s, comp);
     }
     s->depth--;
-    c->step_label = label;
-    c->step_done = done;
-    c->step_total = total;
+    gr_progress_end(&pr);
+    s->pr = NULL;
     return x;
 }
 

@@ -63,6 +63,7 @@ typedef struct gr_bsearch {
     int abort;                     /* a member stops: GR_BABORT_* */
     int *stop;                     /* the team's stop flag (read relaxed) */
     uint32_t polls;
+    struct gr_progress *pr;        /* the bar of gr_bsearch_sg's call (members: the caller's) */
     gr_btt2 *gexact;               /* the exact cells' table: the store's, or a member's own */
     gr_btt2 own_gexact;
     gr_gshape gs;                  /* a grid of at most 64 cells: components by shifts, keyed by shape */

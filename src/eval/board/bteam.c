@@ -102,8 +102,8 @@ static int team_has_option(gr_bsearch *s, uint64_t y, int64_t v) {
         R.found = 0;
         R.why = 0;
         t->stop = 0;
+        for (int i = 0; i < t->members; i++) t->m[i].pr = s->pr;   /* (member 1 draws it) */
         gr_pool_run(t->pool, member_job, &R);
-        c->step_done = st->solved;
         if (R.found) return 1;
         if (R.why == GR_BABORT_VALUE)
             gr_fail(c, GR_EXIT_LIMIT, "a component of a board with a value past %d: more than the board search keeps", 63);
