@@ -149,7 +149,7 @@ static void test_grid_shapes(void) {
     enum { RULES = 4 };
     const gr_board_rule rules[RULES] = { { 1, 0, NULL }, { 0, 1, NULL }, { 0, 2, NULL }, { 0, 0, deg_ok } };
     int cases = 0, symmetric = 0;
-    uint64_t twins[RULES] = { 0 }, emptied = 0;
+    uint64_t twins[RULES] = { 0 }, emptied = 0, shapes = 0;
     for (int rows = 1; rows <= 5; rows++)
         for (int cols = 1; rows * cols <= MAXV; cols++) {
             int64_t pos[GR_MAX_ARITY] = { rows, cols, BK_GRID };
@@ -189,6 +189,7 @@ static void test_grid_shapes(void) {
                 }
                 twins[k] += store.twins;
                 emptied += store.gexact.emptied;
+                shapes += store.shape.used;   /* the grid path keyed them (never declined) */
                 gr_bsearch_free(&s);
                 gr_bstore_free(&c, &store);
             }
@@ -201,6 +202,7 @@ static void test_grid_shapes(void) {
     CHECK(twins[0] > 20 && twins[1] > 20);
     CHECK_EQ(twins[2] + twins[3], 0);
     CHECK(emptied > 0);
+    CHECK(shapes > 1000);
     free(sg);
     free(mis);
     gr_ctx_free(&c);
