@@ -58,6 +58,9 @@ typedef struct gr_mem_account {
 typedef struct gr_store {
     gr_arena arena;           /* the one arena of this compilation */
     uint32_t prelude_off;     /* where the prelude starts in src, after the program (0: none) */
+    uint64_t prelude_taken;   /* FNV-1a of the texts of the prelude's rule sets the program took
+                               * (0: none): a checkpoint's program is these and the program's own
+                               * text, so a prelude changed elsewhere does not orphan it */
     gr_mem_block *blocks;     /* every live tracked allocation */
     size_t mem_used, mem_peak;
     gr_mem_account *accounts; /* every account ever charged (newest first) */

@@ -4,6 +4,7 @@
  * added to the program, so the classic games need no definition and a user's own shadows them. */
 #include "parse.h"
 #include <string.h>
+#include "hash.h"
 #include "parser.h"
 #include "lexer.h"
 
@@ -94,7 +95,10 @@ static void take_prelude(gr_ctx *c, gr_ast_program *out, const char *text, size_
         int wanted = d->name[0] == '*' ? uses_star : mentions(text, len, d->name);
         for (gr_gdecl *u = out->decls; u && wanted; u = u->next) wanted = strcmp(u->name, d->name) != 0;
         if (wanted && known) wanted = !known(user, d->name);
-        if (wanted) ast_add_decl(out, d);
+        if (!wanted) continue;
+        ast_add_decl(out, d);
+        c->store.prelude_taken = gr_fnv1a(c->store.prelude_taken ? c->store.prelude_taken : GR_FNV1A_INIT,
+                                          c->src + d->loc.off, d->loc.len);
     }
 }
 

@@ -65,7 +65,11 @@ const char *gr_ckpt_values_path(gr_ctx *c, const char *game) {
 
 static uint64_t program_hash(const gr_ctx *c) {
     uint64_t h = gr_fnv1a(GR_FNV1A_INIT, VERSION_TEXT, sizeof VERSION_TEXT);
-    h = gr_fnv1a(h, c->src, c->src_len);
+    /* the program's own text and the prelude's rule sets it took, not the whole prelude (a
+     * prelude grown by a later version would orphan every checkpoint of a program using none) */
+    size_t own = c->store.prelude_off ? c->store.prelude_off - 1u : c->src_len;
+    h = gr_fnv1a(h, c->src, own);
+    if (c->store.prelude_taken) h = gr_fnv1a(h, &c->store.prelude_taken, sizeof c->store.prelude_taken);
     int64_t opts[2] = { c->query_only, c->no_theory };
     h = gr_fnv1a(h, opts, sizeof opts);
     /* a long search's tables never stop at a proved period: not the same run (hashed only
