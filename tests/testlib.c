@@ -32,6 +32,16 @@ int t_share(const char *what, long long decided, long long total, double least) 
     return t_check(ok, what, __FILE__, __LINE__);
 }
 
+uint64_t t_seed(uint64_t own) {
+    const char *e = getenv("T_SEED");
+    return own + (e ? strtoull(e, NULL, 10) * UINT64_C(0x9e3779b97f4a7c15) : 0);
+}
+int t_scale(void) {
+    const char *e = getenv("T_SCALE");
+    int k = e ? atoi(e) : 1;
+    return k < 1 ? 1 : k;
+}
+
 int t_finish(const char *name) {
     printf("%s: %d passed, %d failed\n", name, t_checks - t_failures, t_failures);
     return t_failures ? 1 : 0;

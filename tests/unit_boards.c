@@ -11,7 +11,9 @@
  *     Kayles (0.07), against the heap kernels to n = 60; Node Kayles on grid(2, n) is 1, 0, 1,
  *     ... and on grid(4, n) 0; grid(3, 1..16) is OEIS A316632; Cram 4 x 4..7 is 0 2 0 3;
  *   - misere outcomes of Cram and Node Kayles boards of at most 20 cells equal the brute force;
- *   - a grid of 10^9 cells is a limit (status 3), not a crash. */
+ *   - a grid of 10^9 cells is a limit (status 3), not a crash.
+ * T_SEED and T_SCALE (testlib.h) make the random parts a longer campaign: with T_SCALE > 1 the
+ * random graphs go up to 18 vertices. */
 #include "gamefix.h"
 #include "eval/board/bsolve.h"
 #include "eval/board/bteam.h"
@@ -85,10 +87,11 @@ static void board_of_brute(const brute *b, gr_board *gb, uint64_t *adj, int id) 
 }
 
 static void test_random_graphs(void) {
-    t_rng r = { 4545 };
+    t_rng r = { t_seed(4545) };
+    int scale = t_scale();
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
-    static int8_t sg[1 << 11], mis[1 << 11];
+    int8_t *sg = malloc((size_t)1 << MAXV), *mis = malloc((size_t)1 << MAXV);
     static uint8_t deg_ok[GR_BOARD_MAXV];
     enum { RULES = 6 };
     gr_bstore graph_store[RULES], exact_store[RULES];
@@ -98,8 +101,9 @@ static void test_random_graphs(void) {
     const gr_board_rule rules[RULES] = { { 0, 1, NULL }, { 1, 0, NULL }, { 0, 0, deg_ok }, { 0, 2, NULL },
                                          { 1, 1, NULL }, { 0, 1, deg_ok } };
     int cases = 0;
-    for (int iter = 0; iter < 300; iter++) {
-        brute b = { .n = (int)t_range(&r, 1, 11), .sg = sg, .mis = mis };
+    /* (a campaign, T_SCALE > 1: more graphs, up to MAXV vertices) */
+    for (int iter = 0; iter < 300 * scale; iter++) {
+        brute b = { .n = (int)t_range(&r, 1, scale > 1 ? MAXV - 2 : 11), .sg = sg, .mis = mis };
         int density = (int)t_range(&r, 1, 5);
         for (int v = 0; v < b.n; v++)
             for (int u = v + 1; u < b.n; u++)
@@ -114,7 +118,7 @@ static void test_random_graphs(void) {
             gr_bsearch_init(&sg_graph, &c, &gb, &rules[k], &graph_store[k], GR_CANON_GRAPH);
             gr_bsearch_init(&sg_exact, &c, &gb, &rules[k], &exact_store[k], GR_CANON_EXACT);
             for (int t = 0; t < 4; t++) {
-                uint32_t set = t == 0 ? (1u << b.n) - 1 : (uint32_t)t_range(&r, 0, (1 << b.n) - 1);
+                uint32_t set = t == 0 ? (1u << b.n) - 1 : (uint32_t)t_range(&r, 0, (1u << b.n) - 1);
                 uint64_t s64 = set;
                 int want = bsg(&b, set), mwant = bmis(&b, set);
                 int ok = CHECK_EQ(gr_bsearch_sg(&sg_graph, &s64), want) & CHECK_EQ(gr_bsearch_sg(&sg_exact, &s64), want) &
@@ -131,6 +135,8 @@ static void test_random_graphs(void) {
         gr_bstore_free(&c, &exact_store[k]);
     }
     printf("random graphs: %d positions, normal and misere, both keys\n", cases);
+    free(sg);
+    free(mis);
     gr_ctx_free(&c);
 }
 
@@ -140,7 +146,8 @@ static void test_random_graphs(void) {
  * the symmetric shapes valued 0 unsearched) against the brute force, whose sets are the
  * grid's cells numbered as the board numbers them. */
 static void test_grid_shapes(void) {
-    t_rng r = { 777 };
+    t_rng r = { t_seed(777) };
+    int scale = t_scale();
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
     int8_t *sg = malloc((size_t)1 << MAXV), *mis = malloc((size_t)1 << MAXV);
@@ -167,7 +174,7 @@ static void test_grid_shapes(void) {
                 if (k == 0) store.gexact.maxcap = 1024;   /* the exact cells' cache emptied often */
                 gr_bsearch s;
                 gr_bsearch_init(&s, &c, &gb, &rules[k], &store, GR_CANON_GRAPH);
-                for (int t = 0; t < 40; t++) {
+                for (int t = 0; t < 40 * scale; t++) {
                     uint32_t all = (uint32_t)((UINT64_C(1) << b.n) - 1), set = all;
                     if (t > 0) set = (uint32_t)t_range(&r, 0, all);
                     if (t % 2) {   /* made symmetric: each cell with its image in a box [i0, i1] x [j0, j1] */
