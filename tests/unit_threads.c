@@ -101,11 +101,23 @@ static void pace_rules(void) {
     int64_t work = 0;
     double clock = 0;
     CHECK_EQ(gr_pace_pick(&p), GR_PACE_TEAM);
+    CHECK(gr_pace_measuring(&p));                      /* (a shorter chunk: only a rate) */
     CHECK_EQ(picks(&p, 2000, 1000, 1, &work, &clock), 1);
     CHECK_EQ(gr_pace_pick(&p), GR_PACE_ONE);           /* one thread measured once */
+    CHECK(gr_pace_measuring(&p));
     CHECK_EQ(picks(&p, 2000, 1000, 1, &work, &clock), 0);
-    /* both known, the team twice as fast: the team but for one probe every 16 chunks */
-    CHECK_EQ(picks(&p, 2000, 1000, 160, &work, &clock), 150);
+    /* both known, the team twice as fast: the team but for one probe every 16 chunks, and the
+     * chunks that only measure are exactly the probes */
+    int measuring = 0, probes = 0;
+    for (int i = 0; i < 160; i++) {
+        int m = gr_pace_measuring(&p);
+        measuring += m;
+        probes += gr_pace_pick(&p) == GR_PACE_ONE;
+        CHECK_EQ(m, gr_pace_pick(&p) == GR_PACE_ONE);
+        picks(&p, 2000, 1000, 1, &work, &clock);
+    }
+    CHECK_EQ(measuring, 10);
+    CHECK_EQ(probes, 10);
     /* the team slows to a third of one thread (a busy machine): one thread within a few
      * chunks, the team again only at its probes */
     int t = picks(&p, 300, 1000, 160, &work, &clock);

@@ -15,6 +15,11 @@ int gr_pace_pick(const gr_pace *p) {
     return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1 ? !best : best;
 }
 
+int gr_pace_measuring(const gr_pace *p) {
+    if (p->rate[GR_PACE_TEAM] <= 0 || p->rate[GR_PACE_ONE] <= 0) return 1;
+    return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1;
+}
+
 void gr_pace_begin(gr_pace *p, int way, double now, int64_t work) {
     p->way = way;
     p->t0 = now;

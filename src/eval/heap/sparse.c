@@ -159,7 +159,9 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
             if ((c->threads > 1 || s->solo) && n >= PAR_FROM && n >= s->one_until) {                  \
                 int64_t end = to;                                                                     \
                 if (end > 2 * s->chosen_n - 1) end = 2 * s->chosen_n - 1;                             \
-                if (end > n + CHUNK - 1) end = n + CHUNK - 1;                                         \
+                /* a chunk that only measures a way is shorter (pace.h) */                             \
+                int64_t len = !s->solo && gr_pace_measuring(&s->pace) ? CHUNK / GR_PACE_SHORT : CHUNK; \
+                if (end > n + len - 1) end = n + len - 1;                                             \
                 if (!s->solo && gr_pace_pick(&s->pace) == GR_PACE_ONE) {                              \
                     s->one_until = end + 1;                                                           \
                     s->one_timed = 1;                                                                 \
