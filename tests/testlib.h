@@ -32,9 +32,11 @@ int t_finish(const char *name);
 typedef struct { uint64_t s; } t_rng;
 uint64_t t_next(t_rng *r);
 int64_t t_range(t_rng *r, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
-/* A random test's campaign knobs: T_SEED (added to the test's own seeds, 0 by default, so that
- * ctest always runs the same cases) and T_SCALE (how many times the cases, 1 by default), e.g.
- * `T_SEED=7 T_SCALE=20 build/tests/unit_boards` for a longer search with other boards. */
+/* A random test's campaign knobs: T_SEED (mixed into every test's own seeds, 0 by default, so
+ * that ctest always runs the same cases; each `t_rng` starts from t_seed(its own)) and T_SCALE
+ * (how many times the cases, 1 by default, where a test takes it: unit_boards), e.g.
+ * `T_SEED=7 T_SCALE=20 build/tests/unit_boards` for a longer search with other boards. A
+ * count a test asserts of its fixed cases may not hold under another seed: read the failure. */
 uint64_t t_seed(uint64_t own);
 int t_scale(void);
 /* Writes two random heap rule sets into src: `game s = subtract {...}` (1 to 3 amounts in

@@ -220,7 +220,7 @@ static void test_grid_shapes(void) {
  * root's options shared out, the store shared) equals the value alone, in a fresh store each;
  * with little room the team stops and starts again many times (and still agrees). */
 static void test_team(void) {
-    t_rng r = { 99 };
+    t_rng r = { t_seed(99) };
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
     const gr_board_rule rules[2] = { { 1, 0, NULL }, { 0, 1, NULL } };

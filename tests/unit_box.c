@@ -67,7 +67,7 @@ static void compare_body(gf *f, void *arg) {
 }
 
 static void random_rule_sets(void) {
-    t_rng r = { 20240611 };
+    t_rng r = { t_seed(20240611) };
     int cyclic = 0, shared = 0;
     for (int t = 0; t < 300; t++) {
         char src[2048];
@@ -371,7 +371,7 @@ static void row_body(gf *f, void *arg) {
 }
 
 static void row_evaluator(void) {
-    t_rng r = { 77 };
+    t_rng r = { t_seed(77) };
     rowcase rc = { 0, 0 };
     for (int t = 0; t < 400; t++) {
         char e[1024], src[1400];

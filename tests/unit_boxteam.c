@@ -92,7 +92,7 @@ static void run(const char *src, int threads, gr_conv conv, const int64_t *lo, c
 }
 
 static void random_boxes(void) {
-    t_rng rng = { 20261123 };
+    t_rng rng = { t_seed(20261123) };
     for (int t = 0; t < CASES; t++) {
         char src[2048];
         size_t n = 0;

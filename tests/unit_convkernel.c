@@ -133,7 +133,7 @@ static void sum_body(gf *f, void *arg) {
 }
 
 int main(void) {
-    t_rng r = { 19 };
+    t_rng r = { t_seed(19) };
 #ifdef T_SANITIZED
     int programs = 15;
 #else

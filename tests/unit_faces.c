@@ -107,7 +107,7 @@ static long long json_remoteness(const char *j) {
 }
 
 static void test_random_sums_name_one_remoteness(void) {
-    t_rng seed = { 7 };
+    t_rng seed = { t_seed(7) };
     int named = 0, declined = 0;
     for (int round = 0; round < 60; round++) {
         char src[512];

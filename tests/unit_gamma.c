@@ -38,7 +38,7 @@ static void compare(gf *f, void *arg) {
 }
 
 int main(void) {
-    t_rng r = { 20261121 };
+    t_rng r = { t_seed(20261121) };
     char src[8192];
     int cases = 0;
     for (int round = 0; round < 150; round++) {

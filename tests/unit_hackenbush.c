@@ -49,7 +49,7 @@ typedef struct cuts { unsigned got; } cuts;
 static void got_cut(void *user, int e) { ((cuts *)user)->got |= 1u << e; }
 
 static void test_random_figures(void) {
-    t_rng r = { 4242 };
+    t_rng r = { t_seed(4242) };
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
     static brute b;
@@ -150,7 +150,7 @@ static void cg_flip(void *user, const int64_t *others, int n) {
 }
 
 static void test_random_turning(void) {
-    t_rng r = { 777 };
+    t_rng r = { t_seed(777) };
     int checked = 0;
     for (int iter = 0; iter < 1000; iter++) {
         char src[2048];

@@ -1474,7 +1474,7 @@ static void test_widths(void) {
 }
 
 int main(void) {
-    t_rng r = { 20240611 };
+    t_rng r = { t_seed(20240611) };
     kinds_seen seen = { { 0 } };
     test_subtraction(&r, &seen);
     test_take_and_break(&r, &seen);

@@ -150,7 +150,7 @@ static void test_nim2(void) {
 
 /* Random direction sets, written in random orders and spellings. */
 static void test_random(void) {
-    t_rng rng = { 20240611 };
+    t_rng rng = { t_seed(20240611) };
     static const char *const names[][3] = { { "a", "b", "k" }, { "x", "y", "i" }, { "row", "col", "step" } };
     for (int trial = 0; trial < 60; trial++) {
         const char *const *nm = names[t_range(&rng, 0, 2)];

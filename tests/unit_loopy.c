@@ -305,7 +305,7 @@ static void test_api_faces(void) {
 
 int main(void) {
     test_api_faces();
-    t_rng r = { 20261128 };
+    t_rng r = { t_seed(20261128) };
     char src[4096];
     for (int round = 0; round < 100; round++) {
         graph gs[MAXG];

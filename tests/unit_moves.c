@@ -253,7 +253,7 @@ static int graph_list_exact(gf *f, gr_conv conv, const gr_comp *comps, int n) {
 
 static void sums_body(gf *f, void *arg) {
     sums_job *j = arg;
-    t_rng r = { 0x5eed + (uint64_t)j->cases };
+    t_rng r = { t_seed(0x5eed + (uint64_t)j->cases) };
     for (int t = 0; t < j->cases; t++) {
         gr_comp comps[MAXC];
         int n = (int)t_range(&r, 1, 5);
@@ -351,7 +351,7 @@ static void big_body(gf *f, void *arg) {
     /* 1,000 random heaps: one move per distinct heap h with h ^ x < h */
     enum { N2 = 1000 };
     gr_comp *c2 = malloc(N2 * sizeof *c2);
-    t_rng r = { 42 };
+    t_rng r = { t_seed(42) };
     int64_t x = 0;
     for (int i = 0; i < N2; i++) {
         int64_t h = t_range(&r, 1, 1000000);

@@ -75,7 +75,7 @@ static int64_t *random_sequence(t_rng *r, int64_t n, int64_t e0, int64_t p0, int
 }
 
 static void test_random_against_naive(void) {
-    t_rng r = { 20240601 };
+    t_rng r = { t_seed(20240601) };
     int crossed = 0;    /* sequences that widened to 64 bits on the way */
     for (int iter = 0; iter < 300; iter++) {
         int64_t n = t_range(&r, 1, iter < 200 ? 90 : 260);
@@ -122,7 +122,7 @@ static void test_random_against_naive(void) {
 /* Completely random sequences over a few symbols: the tracker must still match the rescan,
  * and the plausibility rule should almost never fire on a long one. */
 static void test_random_aperiodic(void) {
-    t_rng r = { 77 };
+    t_rng r = { t_seed(77) };
     int fired = 0;
     for (int iter = 0; iter < 40; iter++) {
         int64_t n = 2000;
@@ -361,7 +361,7 @@ static void test_lasker(void) {
  * e, and gr_window_pmax(n) the largest p with one, by brute force over p, for random windows;
  * and absurd windows saturate instead of wrapping around. */
 static void test_windows(void) {
-    t_rng r = { 7 };
+    t_rng r = { t_seed(7) };
     for (int t = 0; t < 2000; t++) {
         gr_window w = { t % 2 ? GR_WINDOW_TB : GR_WINDOW_SUBTRACT, t_range(&r, 0, 20), t_range(&r, 0, 6), t_range(&r, 1, 4) };
         int64_t p = t_range(&r, 1, 30), n = t_range(&r, 0, 400), want = -1;
@@ -391,7 +391,7 @@ static void test_windows(void) {
 static int64_t read_array(const void *user, int64_t n) { return ((const int64_t *)user)[n]; }
 
 static void test_value_fn(void) {
-    t_rng r = { 11 };
+    t_rng r = { t_seed(11) };
     for (int iter = 0; iter < 500; iter++) {
         int64_t v[200], p0 = t_range(&r, 1, 12), e0 = t_range(&r, 0, 40), block[12];
         for (int i = 0; i < p0; i++) block[i] = t_range(&r, 0, 2);

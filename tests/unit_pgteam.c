@@ -36,7 +36,7 @@ typedef struct rgraph {
 
 /* A hash of x: one step of the tests' generator from state x. */
 static uint64_t mix(uint64_t x) {
-    t_rng r = { x };
+    t_rng r = { t_seed(x) };
     return t_next(&r);
 }
 
@@ -122,7 +122,7 @@ static void solve(rgraph *r, int threads, answer *a) {
 static int stats_threaded, stats_draws, stats_sg, stats_deep;
 
 static void random_graphs(void) {
-    t_rng rng = { 20261123 };
+    t_rng rng = { t_seed(20261123) };
     for (int t = 0; t < CASES; t++) {
         rgraph r;
         memset(&r, 0, sizeof r);

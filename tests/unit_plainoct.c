@@ -94,7 +94,7 @@ static void search_function(void) {
     enum { TN = 9000, PLANT = 32800 };
     static uint16_t t[PLANT];
     static uint8_t need[32769], s[32769];
-    t_rng r = { 3030 };
+    t_rng r = { t_seed(3030) };
     int agree = 0, missing = 0, undecided = 0, later = 0;
     /* the search's own window, then one of 512 (so that heaps pass it and the next ones often) */
     for (int it = 0; it < 2 * TRIALS; it++) {
@@ -216,7 +216,7 @@ int main(void) {
     enum { FIXED = 6, RANDOM = 10 };
     static const char *fixed[FIXED] = { "0.04", "0.06", "0.14", "0.16", "0.64", "0.007" };
     char codes[FIXED + RANDOM][16];
-    t_rng r = { 515 };
+    t_rng r = { t_seed(515) };
     for (int i = 0; i < FIXED + RANDOM; i++) {
         if (i < FIXED) { snprintf(codes[i], sizeof codes[i], "%s", fixed[i]); continue; }
         int nd = (int)t_range(&r, 1, 3), pos = 2;

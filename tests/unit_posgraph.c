@@ -605,7 +605,7 @@ static void run_random_graph(t_rng *rng, int dag, int win_pct, int loss_pct, int
 }
 
 static void test_random_graphs(void) {
-    t_rng rng = { 12345 };
+    t_rng rng = { t_seed(12345) };
     for (int i = 0; i < 300; i++) run_random_graph(&rng, 1, 5, 5, i % 2);
     for (int i = 0; i < 300; i++) run_random_graph(&rng, 0, 5, 5, i % 2);
     for (int i = 0; i < 200; i++) run_random_graph(&rng, 0, 0, 0, 1); /* pure normal play */
@@ -683,7 +683,7 @@ static void run_values_only(t_rng *rng, int dag, int win_pct, int loss_pct) {
 }
 
 static void test_values_only(void) {
-    t_rng rng = { 4242 };
+    t_rng rng = { t_seed(4242) };
     for (int i = 0; i < 300; i++) run_values_only(&rng, 1, 5, 5);
     for (int i = 0; i < 200; i++) run_values_only(&rng, 1, 0, 0);
     for (int i = 0; i < 100; i++) run_values_only(&rng, 1, 30, 10);   /* misere-like: many WIN leaves */
@@ -754,7 +754,7 @@ static gr_expand_kind sum_expand(void *user, const uint8_t *pos, size_t len, gr_
 /* Smith's theorem: g + h = g xor h; infinity_K + h = infinity_{K xor h}; two infinities make
  * infinity_{}. Checked on sums of random cyclic graphs with themselves. */
 static void test_gamma_sums(void) {
-    t_rng rng = { 777 };
+    t_rng rng = { t_seed(777) };
     int infinite_seen = 0, inf_inf_seen = 0;
     for (int round = 0; round < 60; round++) {
         tgraph *t = malloc(sizeof *t);
@@ -934,7 +934,7 @@ static void test_substrings(void) {
     gr_ctx c;
     gr_ctx_init(&c, "t", "", 0);
     gr_pg *g = gr_pg_new(&c, substring_expand, NULL, 0);
-    t_rng rng = { 99 };
+    t_rng rng = { t_seed(99) };
     uint8_t s[300];
     for (size_t i = 0; i < sizeof s; i++) s[i] = (uint8_t)t_range(&rng, 'a', 'c');
     memset(s + 100, 'z', 20); /* a run: both moves give the same string, merged */

@@ -282,7 +282,7 @@ static void big_body(gf *f, void *arg) {
     for (size_t i = 0; i < (size_t)q->order * (size_t)q->order; i++) h = fp_mix(h, (uint32_t)q->mul[i]);
     for (int64_t a = 0; a < q->nheaps; a++) h = fp_mix(h, (uint32_t)q->pret[a]);
     b->fp = h;
-    t_rng r = { 2929 };
+    t_rng r = { t_seed(2929) };
     for (int s = 0; s < b->sums; s++) {
         gr_comp comps[4];
         int n = (int)t_range(&r, 2, 4);
@@ -325,7 +325,7 @@ static int big_run(const char *prog, big_job *b, int threads, int split_from, in
 }
 
 int main(void) {
-    t_rng r = { 1919 };
+    t_rng r = { t_seed(1919) };
     /* .ci/run's ThreadSanitizer pass: only part 8, whose check runs on two threads */
     if (getenv("UNIT_QUOTIENT_PART8")) goto part8;
     if (getenv("UNIT_QUOTIENT_PART9")) goto part9;   /* (development: that part alone) */

@@ -276,7 +276,7 @@ static void interrupted_walk(void) {
 /* ---- random 2-D rule sets ---------------------------------------------------------------------- */
 
 static void random_rule_sets(void) {
-    t_rng r = { 20261125 };
+    t_rng r = { t_seed(20261125) };
 #ifdef T_SANITIZED
     int ncases = 12;
 #else

@@ -86,7 +86,7 @@ static int run_job(gf *f, job *j) {
 }
 
 int main(void) {
-    t_rng r = { 1212 };
+    t_rng r = { t_seed(1212) };
     int cases = 0, decided = 0, declined = 0, heaps = 0;
     for (int prog = 0; prog < 80; prog++) {
         char src[512];

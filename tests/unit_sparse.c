@@ -288,7 +288,7 @@ int main(void) {
         k.d[1] = (uint8_t)(x >> 6); k.d[2] = (uint8_t)(x >> 3 & 7); k.d[3] = (uint8_t)(x & 7);
         bad += !one_code(&k, ref);
     }
-    t_rng r = { 12345 };
+    t_rng r = { t_seed(12345) };
     for (int i = 0; i < 300; i++) {
         memset(&k, 0, sizeof k);
         k.nd = (int)t_range(&r, 4, 9);

@@ -43,7 +43,7 @@ static void random_program(t_rng *r, char *src, size_t cap) {
 }
 
 int main(void) {
-    t_rng r = { 12 };
+    t_rng r = { t_seed(12) };
     int cases = 0;
     for (int prog = 0; prog < 60; prog++) {
         char src[2048];

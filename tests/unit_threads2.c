@@ -254,7 +254,7 @@ static void long_checks(void) {
 int main(void) {
     genpar_engaged();
     long_checks();
-    t_rng r = { 20261123 };
+    t_rng r = { t_seed(20261123) };
     char src[1024];
     for (int i = 0; i < RULE_SETS; i++) {
         random_rules(&r, src, sizeof src);
