@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include "hash.h"
+#include "progress.h"
 
 enum { READ_CHUNK = 1 << 20 };
 
@@ -108,16 +109,22 @@ int gr_sgt_open_file(gr_ctx *c, gr_sgtable *t, const char *path, int width, int6
     uint8_t *buf = gr_alloc(c, READ_CHUNK);
     int64_t top = 0;
     gr_sgtable view = { buf, width, 0, 0, 0, NULL };
+    /* a resumed long run reads every saved value once (its checksum and largest value): 19 GB
+     * took two and a half minutes here, which the bar (or a line every few seconds) shows */
+    gr_progress pr;
+    gr_progress_begin(&pr, c, "reading the checkpoint's values (MB)", (uint64_t)(bytes >> 20));
     for (size_t at = 0; at < bytes; at += READ_CHUNK) {
         size_t m = bytes - at < READ_CHUNK ? bytes - at : READ_CHUNK;
-        if (read_all(fd, buf, m, (off_t)at) != 0) { gr_free(c, buf); close(fd); return -1; }
+        if (read_all(fd, buf, m, (off_t)at) != 0) { gr_progress_end(&pr); gr_free(c, buf); close(fd); return -1; }
         *sum = gr_fnv1a(*sum, buf, m);
         for (int64_t i = 0; i < (int64_t)(m / (size_t)width); i++) {
             int64_t v = gr_sgt_get(&view, i);
             if (v > top || v < 0) top = v < 0 ? INT64_MAX : v;
         }
+        gr_progress_update(&pr, (uint64_t)((at + m) >> 20));
         gr_poll(c);
     }
+    gr_progress_end(&pr);
     gr_free(c, buf);
     *max = top;
     struct gr_tablefile *f = gr_alloc(c, sizeof *f);
