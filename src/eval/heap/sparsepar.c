@@ -286,6 +286,7 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                         v = FIN(s, t, h, &J->slots[own], J->bits + own * J->bstride, mark, need,      \
                                 &J->stopped, &J->wasted);                                             \
                         s->piped++;                                                                   \
+                        late = 0;                    /* its member runs again */                      \
                     } else if (q <= h) {             /* nobody took it: all of it here */             \
                         /* with a team, as a slot outside `finishing` (which a member the machine \
                          * stops while it holds it holds from all); tests: the next run ahead */    \
@@ -293,8 +294,11 @@ static void adapt_budget(gr_sparse *s, int64_t stopped, int64_t wasted, int64_t 
                         if (!atomic_compare_exchange_weak(&J->claim, &q, h + 1)) continue;            \
                         v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
                     } else if (late >= STEAL_SPINS) { /* its member is late (not running?) */         \
+                        /* and the heaps after it too, without waiting again, until one of its  \
+                         * slots is ready: a member the machine stopped holds a run of heaps, and \
+                         * waiting STEAL_SPINS for each cost more than the work (Grundy's game to  \
+                         * 2^22 beside a busy program: 1.77-1.85 s, 1.63-1.75 s after) */           \
                         v = FIN(s, t, h, NULL, NULL, mark, need, &J->stopped, &J->wasted);            \
-                        late = 0;                                                                     \
                     } else {                         /* a member is on it: help meanwhile */          \
                         break;                                                                        \
                     }                                                                                 \
