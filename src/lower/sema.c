@@ -297,6 +297,11 @@ static void resolve_queries(sema *s, gr_ast_program *prog, gr_module *out) {
         gr_rquery *r = &out->queries[out->nqueries++];
         gr_sema_query(s, q, r);
     }
+    /* a query's instance ('solve bash[2](4)') joins the module's games: out may be a copy of
+     * the module whose list was empty then (a session's first entry), so its head is taken
+     * again (a copy's head stayed NULL: the sums' table of games missed the instance, and
+     * the session crashed) */
+    out->games = s->mod->games;
 }
 
 void gr_sema(gr_ctx *c, gr_ast_program *prog, gr_module *out) {
