@@ -7,17 +7,18 @@
 
 void gr_pace_init(gr_pace *p) { *p = (gr_pace){ .last = { -1, -1 } }; }
 
+/* the other way again now and then: its rate is from another load, and other heaps */
+static int probe_due(const gr_pace *p) { return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1; }
+
 int gr_pace_pick(const gr_pace *p) {
     if (p->rate[GR_PACE_TEAM] <= 0) return GR_PACE_TEAM;
     if (p->rate[GR_PACE_ONE] <= 0) return GR_PACE_ONE;
     int best = p->rate[GR_PACE_TEAM] >= p->rate[GR_PACE_ONE] ? GR_PACE_TEAM : GR_PACE_ONE;
-    /* the other way again now and then: its rate is from another load, and other heaps */
-    return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1 ? !best : best;
+    return probe_due(p) ? !best : best;
 }
 
 int gr_pace_measuring(const gr_pace *p) {
-    if (p->rate[GR_PACE_TEAM] <= 0 || p->rate[GR_PACE_ONE] <= 0) return 1;
-    return p->chunks % GR_PACE_PROBE == GR_PACE_PROBE - 1;
+    return p->rate[GR_PACE_TEAM] <= 0 || p->rate[GR_PACE_ONE] <= 0 || probe_due(p);
 }
 
 void gr_pace_begin(gr_pace *p, int way, double now, int64_t work) {
