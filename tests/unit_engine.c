@@ -315,7 +315,6 @@ static void test_first_entry_instance(void) {
     }
 }
 
-
 static int entry(gr_engine *e, const char *text, gr_engine_fail *f) {
     return gr_engine_run(e, "<input>", text, strlen(text), quiet, NULL, run_body, sink, 0, f);
 }
