@@ -127,10 +127,33 @@ static void pace_rules(void) {
     /* the first probe of the team (within 16 chunks) turns it; then one thread at its probes */
     t = picks(&p, 2000, 1000, 160, &work, &clock);
     CHECK(t >= 160 - 16 - 10 && t <= 151);
+    /* a team's chunk cut short (a new rare heap dropped its lead: a few heaps in a long time)
+     * is counted, but its rate is not the team's: the choice stays */
+    gr_pace q;
+    gr_pace_init(&q);
+    work = 0;
+    clock = 0;
+    picks(&q, 2000, 1000, 2, &work, &clock);
+    double team_rate = q.rate[GR_PACE_TEAM];
+    int64_t taken = q.taken[GR_PACE_TEAM];
+    CHECK_EQ(gr_pace_pick(&q), GR_PACE_TEAM);
+    gr_pace_begin(&q, GR_PACE_TEAM, clock, work);
+    clock += 1.0;
+    work += 5;
+    gr_pace_cut(&q, clock, work);
+    CHECK(q.rate[GR_PACE_TEAM] == team_rate);
+    CHECK_EQ(q.taken[GR_PACE_TEAM], taken + 1);
+    CHECK_EQ(gr_pace_pick(&q), GR_PACE_TEAM);
+    /* the same chunk timed would have made one thread the faster */
+    gr_pace_begin(&q, GR_PACE_TEAM, clock, work);
+    clock += 1.0;
+    work += 5;
+    gr_pace_end(&q, clock, work);
+    CHECK_EQ(gr_pace_pick(&q), GR_PACE_ONE);
 }
 
 /* Grundy's game with two threads whose choice is set to one thread (every chunk past 4096 by
- * the serial loop while --threads is 2), to the pipeline but for one probe, and to a mix: the
+ * the serial loop while --threads is 2), to the team but for one probe, and to a mix: the
  * values of one thread every time, and the chunks counted where they ran. */
 static void paced_values(void) {
 #ifdef T_SANITIZED
@@ -159,7 +182,7 @@ static void paced_values(void) {
                 break;
             }
         gr_heap_counts c = gr_heap_count(g);
-        printf("4!.0 to %lld with two threads, paced (%d): %lld chunks by one thread, %lld by the pipeline\n",
+        printf("4!.0 to %lld with two threads, paced (%d): %lld chunks by one thread, %lld by the team\n",
                (long long)far, k, (long long)c.paced_one, (long long)c.paced_team);
         CHECK(c.paced_one + c.paced_team >= 2);
         /* the way given, the other only at its probes, one chunk in GR_PACE_PROBE */

@@ -33,9 +33,17 @@ void gr_pace_end(gr_pace *p, double now, int64_t work) {
     p->taken[p->way]++;
     if (p->held || dt <= 0 || work <= p->w0) return;      /* nothing measurable: no rate from it */
     double r = (double)(work - p->w0) / dt, *old = &p->rate[p->way];
-    /* a way taken the chunk before too: smoothed; else (a probe, or the first chunk after a
-     * change) its rate is from another time and load, so the new one replaces it */
-    int steady = p->last[p->way] == p->chunks - 1 && *old > 0;
+    /* a way taken the chunk before, or the one before a single chunk of the other way (its
+     * probe), too: smoothed; else (a probe, or the first chunk after a change) its rate is
+     * from another time and load, so the new one replaces it. (Replaced after each probe too,
+     * one slow chunk there, a hiccup of the machine, could turn the choice for up to
+     * GR_PACE_PROBE chunks.) */
+    int steady = p->last[p->way] >= p->chunks - 2 && *old > 0;
     *old = steady ? (1 - PACE_WEIGHT) * *old + PACE_WEIGHT * r : r;
     p->last[p->way] = p->chunks;
+}
+
+void gr_pace_cut(gr_pace *p, double now, int64_t work) {
+    p->t0 = now;           /* no time: counted, not timed */
+    gr_pace_end(p, now, work);
 }

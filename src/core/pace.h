@@ -38,5 +38,8 @@ enum { GR_PACE_SHORT = 4 };
  * `work` done (the chunk's share is the difference). */
 void gr_pace_begin(gr_pace *p, int way, double now, int64_t work);
 void gr_pace_end(gr_pace *p, double now, int64_t work);
+/* The same for a chunk cut short (a new choice of classes, a widening, a new rare heap that
+ * drops the team's lead): counted as taken, its rate not kept (it is not the way's). */
+void gr_pace_cut(gr_pace *p, double now, int64_t work);
 
 #endif
