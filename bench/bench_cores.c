@@ -9,8 +9,8 @@
  * fresh games, every round printed (the issue is the worst, not the best), the speed-up and
  * its share of what the cores give, and whether the values are byte for byte those of one
  * thread:
- *   the rare-value kernel: Grundy's game (4!.0) to 2^K (default 22), whose pipeline chooses
- *     per chunk between itself and one thread by measured rates (core/pace.h), with the
+ *   the rare-value kernel: Grundy's game (4!.0) to 2^K (default 22), whose team (sparsespec.c)
+ *     is chosen per chunk against one thread by measured rates (core/pace.h), with the
  *     chunks each way;
  *   the plain kernel for codes with no sparse split: 0.06 to 2^M (default 20), the heaps of a
  *     block shared by the team (eval/heap/octpar.c).
@@ -53,7 +53,7 @@ static void rounds_of(const char *code, int64_t n, int K, int threads, int round
     double worst = 1e300, best = 0;
     int same = 1;
     printf("%s to 2^%d: --threads 1 against %d, %d rounds (cores give %.2fx)\n", code, K, threads, rounds, cores);
-    printf("  %5s %10s %10s %9s %9s  %s\n", "round", "1 thread", "default", "speed-up", "of cores", "chunks: one thread / pipeline");
+    printf("  %5s %10s %10s %9s %9s  %s\n", "round", "1 thread", "default", "speed-up", "of cores", "chunks: one thread / team");
     for (int r = 0; r < rounds; r++) {
         unit u[2];
         gr_game *g[2];

@@ -5,7 +5,7 @@ A two-thread design where each thread does whole heaps of one parity leaves out 
 options that read heap n - 1 (the other thread's, not finished yet) and checks them at the
 end; the heap is done again only when the value the other options give equals one of them.
 More generally a heap may be worked on while the W heaps below it are unfinished: it leaves
-out every option that reads one of heaps n - W .. n - 1 (the pipeline's L trails n by W).
+out every option that reads one of heaps n - W .. n - 1 (the pipeline's L trailed n by W; the kernel's --threads team no longer splits a heap).
 This counts, by brute force (every option of every heap), how often that changes the value,
 for Officers (0.6: take one, leave one or two heaps) and Grundy's game (split into two
 unequal heaps), over heaps FROM..N-1, for each window W given (default 1). See

@@ -4,7 +4,7 @@
  *   - 150 random octal codes with splits (the kernel applies: at most two heaps), some with
  *     '!', to 9000 heaps, the kernel from heap 64 (chosen again many times): one thread (its
  *     16-heap look-ups from heap 4096 on with AVX-512), and
- *     the pipeline's solo mode to 6100 (its searches stop at budgets and resume, with marks);
+ *     the --threads team's solo mode to 6100 (its one member speculates, then checks);
  *   - Officers (0.6, u16 table, P = 512) and Grundy's game (4!.0, u8 table) to 2^16, both
  *     ways;
  *   - the known columns of both at 20000 (largest value and where, rare mask, rare heaps and
@@ -35,7 +35,7 @@ enum { N = 9000, UP = 4096 + 2000 };   /* N past 4096: the one-thread 32-heap ba
 
 static int sparse_used;
 
-/* The values of octal code cs to n (solo: the pipeline's solo mode) into out; 0 if it fails. */
+/* The values of octal code cs to n (solo: the team's solo mode) into out; 0 if it fails. */
 static int values(const char *cs, int64_t n, int solo, int64_t *out) {
     char src[256];
     snprintf(src, sizeof src, "game a = octal \"%s\";\n", cs);
@@ -377,12 +377,12 @@ int main(void) {
         int bad = 0;
         for (int i = 0; i < CODES; i++) {
             bad += !(values(codes[i], N, 0, got) && same("code", codes[i], path, ref[i], got, N));
-            bad += !(values(codes[i], UP, 1, got) && same("pipeline, code", codes[i], path, refp[i], got, UP));
+            bad += !(values(codes[i], UP, 1, got) && same("team, code", codes[i], path, refp[i], got, UP));
         }
         bad += !(values("0.6", BIG, 0, got) && same("officers", "0.6", path, six, got, BIG));
-        bad += !(values("0.6", BIG, 1, got) && same("officers, pipeline", "0.6", path, six, got, BIG));
+        bad += !(values("0.6", BIG, 1, got) && same("officers, team", "0.6", path, six, got, BIG));
         bad += !(values("4!.0", BIG, 0, got) && same("grundy", "4!.0", path, grundy, got, BIG));
-        bad += !(values("4!.0", BIG, 1, got) && same("grundy, pipeline", "4!.0", path, grundy, got, BIG));
+        bad += !(values("4!.0", BIG, 1, got) && same("grundy, team", "4!.0", path, grundy, got, BIG));
         CHECK_EQ(bad, 0);
         gr_program *p = gr_compile("game a = octal \"0.6\";\ngame g = octal \"4!.0\";\n", "cols.game", NULL);
         if (CHECK(p != NULL)) {

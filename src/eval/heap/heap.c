@@ -533,8 +533,7 @@ gr_heap_counts gr_heap_count(const gr_game *g) {
     const struct gr_heap_state *hs = GR_CACHED(g, hstate);
     if (!hs) return none;
     gr_heap_counts k = hs->counts;
-    k.piped = hs->sparse ? gr_sparse_piped(hs->sparse) : 0;
-    k.shortcut = hs->sparse ? gr_sparse_shortcut(hs->sparse) : 0;
+    if (hs->sparse) gr_sparse_spec_counts(hs->sparse, &k.speculated, &k.spec_failed);
     if (hs->sparse) gr_sparse_paced(hs->sparse, &k.paced_one, &k.paced_team);
     return k;
 }

@@ -38,20 +38,20 @@ int gr_heap_period(const gr_game *g, int64_t *period, int64_t *pre);
  * -1: never, the plain kernel only), and whether a proved period ends the filling. */
 void gr_heap_tune(gr_ctx *c, gr_game *g, int64_t sparse_warmup, int prove_periods);
 /* For tests: how many heaps of an octal code the rare-value kernel computed, and how many the
- * plain kernel across threads (octpar.h); the rest were the plain serial kernel's. piped: of
- * the rare-value kernel's, those its --threads pipeline finished from work done ahead;
- * shortcut: of those, the ones finished by checking only what the member could not see. */
+ * plain kernel across threads (octpar.h); the rest were the plain serial kernel's.
+ * speculated: of the rare-value kernel's, those its --threads team worked out ahead and
+ * checked; spec_failed: the checks that found a new rare heap (sparsespec.c). */
 /* (paced_one, paced_team: the rare-value kernel's chunks past heap 4096 with --threads taken by
- * one thread and by the pipeline, as their measured rates chose, core/pace.h) */
-typedef struct gr_heap_counts { int64_t rare, threaded, piped, shortcut, paced_one, paced_team; } gr_heap_counts;
+ * one thread and by the team, as their measured rates chose, core/pace.h) */
+typedef struct gr_heap_counts { int64_t rare, threaded, speculated, spec_failed, paced_one, paced_team; } gr_heap_counts;
 gr_heap_counts gr_heap_count(const gr_game *g);
-/* Tests: the rare-value kernel's choice between one thread and the pipeline (core/pace.h), to
+/* Tests: the rare-value kernel's choice between one thread and the team (core/pace.h), to
  * set its rates; NULL when the kernel does not apply to g. */
 struct gr_pace *gr_heap_sparse_pace(gr_ctx *c, gr_game *g);
 /* Tests: the rare-value kernel's pair searches over a table in a file in pieces of `pairs`
  * (sparsescan.c; default 2^22). Returns 0 when the kernel does not apply to g. */
 int gr_heap_sparse_piece(gr_ctx *c, gr_game *g, int64_t pairs);
-/* For tests: the rare-value kernel's pipeline even with one thread (gr_sparse_solo); returns 0
+/* For tests: the rare-value kernel's team even with one thread (gr_sparse_solo); returns 0
  * if the code is not one for the rare-value kernel. */
 int gr_heap_sparse_solo(gr_ctx *c, gr_game *g);
 /* For --explain: what the values computed so far decided (the rare-value kernel's mask and rare

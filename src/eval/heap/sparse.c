@@ -1,8 +1,11 @@
 /* sparse: the rare-value kernel (see sparse.h): its state, the choice of its classes, the runs
- * that fill the table (one heap at a time, or by the pipeline of sparsepar.c), checkpoints
+ * that fill the table (one heap at a time, or by a team across threads, sparsespec.c), checkpoints
  * and --explain. One heap's value is sparseheap.c, the pair scans sparsescan.c. */
 #include "eval/heap/sparseint.h"
 #include "eval/heap/tablefile.h"
+#include "pool.h"
+#include "worker.h"
+#include <setjmp.h>
 
 enum { WARMUP = 1024 };
 #define MAX_SPARSE_P (UINT64_C(1) << 20)   /* values beyond: the histogram is not worth it */
@@ -36,7 +39,6 @@ static int64_t *push_place(gr_ctx *c, int64_t *a, int *n, int64_t k) {
 gr_sparse *gr_sparse_new(gr_ctx *c, const gr_game *g, int64_t warmup) {
     gr_sparse *s = gr_alloc(c, sizeof *s);
     s->warmup = warmup > 0 ? warmup : WARMUP;
-    s->spec_budget = SPEC_START;
     const gr_tbcode *t = &g->tb;
     s->kappa = -2;
     for (int k = 0; k <= t->last_place; k++) {
@@ -145,7 +147,6 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
 #define SPARSE_RUN(NAME, T, TMAX, FIN, BATCH)                                                              \
     static int NAME(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {        \
         T *restrict t = tab->data;                                                                    \
-        int64_t stopped = 0, wasted = 0;                                                              \
         s->filetab = tab->file ? tab : NULL;                                                          \
         for (int64_t n = tab->n; n <= to; n = tab->n) {                                               \
             if (s->one_timed && n >= s->one_until) {      /* a chunk of one thread ends */            \
@@ -169,18 +170,15 @@ static void choose(gr_ctx *c, gr_sparse *s, const gr_sgtable *tab) {
                     continue;                                                                         \
                 }                                                                                     \
                 gr_pace_begin(&s->pace, GR_PACE_TEAM, gr_now(), n);                                   \
-                int r = gr_sparse_pipe(c, s, tab, end, pr);                                             \
-                gr_pace_end(&s->pace, gr_now(), tab->n);                                              \
-                if (r == 1) return 1;                                                                 \
-                if (r == 2) {                                                                         \
-                    if (s->nr > 2 * s->chosen_rare + 1024 || (uint64_t)tab->max >= s->P)              \
-                        { s->mode = MODE_UNDECIDED; return 0; }                                       \
-                }                                                                                     \
+                int again = gr_sparse_spec(c, s, tab, end, pr);                                       \
+                if (tab->n > end) gr_pace_end(&s->pace, gr_now(), tab->n);                            \
+                else gr_pace_cut(&s->pace, gr_now(), tab->n);   /* cut short: not the way's rate */   \
+                if (again) { s->mode = MODE_UNDECIDED; return 0; }                                    \
                 gr_poll(c);                                                                           \
                 continue;                                                                             \
             }                                                                                         \
             if (!s->bvalid || n < s->bn0 || n >= s->bn0 + BATCH_HEAPS || s->bchosen != s->chosen_n) BATCH;      \
-            uint64_t v = FIN(s, t, n, NULL, NULL, s->mark, s->need, &stopped, &wasted);              \
+            uint64_t v = FIN(s, t, n, s->mark, s->need, NULL);                                       \
             if (v > (uint64_t)(TMAX)) { tab->n = n; return 1; }                                       \
             t[n] = (T)v;                                                                              \
             if (gr_sparse_commit(c, s, tab, n, v)) { s->mode = MODE_UNDECIDED; return 0; }                 \
@@ -193,8 +191,7 @@ SPARSE_RUN(sparse_run_u8, uint8_t, UINT8_MAX, gr_sparse_finish_u8, gr_sparse_bat
 SPARSE_RUN(sparse_run_u16, uint16_t, UINT16_MAX, gr_sparse_finish_u16, gr_sparse_batch_u16(s, t, n))
 SPARSE_RUN(sparse_run_u32, uint32_t, UINT32_MAX, gr_sparse_finish_u32, (void)(s->bvalid = 0))
 
-int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
-    (void)g;
+static int fill_runs(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
     for (;;) {
         if (tab->n > to) return 0;
         if (s->mode == MODE_PLAIN && tab->n < s->plain_until) return 0;
@@ -216,14 +213,36 @@ int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, i
     }
 }
 
-int64_t gr_sparse_piped(const gr_sparse *s) { return s->piped; }
+/* With --threads the team (s->pool, made at its first chunk) lives for the whole call, not a
+ * chunk: a thread made for each chunk of 16 ms started on its maker's vCPU, and the machine
+ * took a while to move it. Freed on every way out, a failure too (pool.h). */
+int gr_sparse_fill(gr_ctx *c, const gr_game *g, gr_sparse *s, gr_sgtable *tab, int64_t to, gr_progress *pr) {
+    (void)g;
+    if (c->threads <= 1) return fill_runs(c, s, tab, to, pr);
+    gr_guard guard;
+    gr_guard_enter(c, &guard);
+    if (setjmp(guard.jb)) {
+        gr_pool_free(s->pool);
+        s->pool = NULL;
+        gr_guard_rethrow(c, &guard);
+    }
+    int r = fill_runs(c, s, tab, to, pr);
+    gr_guard_leave(c, &guard);
+    gr_pool_free(s->pool);
+    s->pool = NULL;
+    return r;
+}
+
+void gr_sparse_spec_counts(const gr_sparse *s, int64_t *speculated, int64_t *failed) {
+    *speculated = s->speculated;
+    *failed = s->spec_failed;
+}
 struct gr_pace *gr_sparse_pace_of(gr_sparse *s) { return &s->pace; }
 void gr_sparse_piece(gr_sparse *s, int64_t pairs) { s->piece = pairs; }
 void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team) {
     *one = s->pace.taken[GR_PACE_ONE];
     *team = s->pace.taken[GR_PACE_TEAM];
 }
-int64_t gr_sparse_shortcut(const gr_sparse *s) { return s->shortcut; }
 void gr_sparse_solo(gr_sparse *s, int on) { s->solo = on; }
 
 int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common) {

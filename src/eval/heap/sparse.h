@@ -16,9 +16,11 @@
  * when the heaps double, or when R grows. While no mask makes R small (under 1/8 of the heaps),
  * the plain kernel runs; it is re-examined at the next doubling.
  *
- * With --threads, past heap 4096, a pipeline (sparsepar.c): the team does each heap's look-ups
- * and search that read only values already final, up to 128 heaps ahead; one thread finishes
- * the heaps in order. The values are those of one thread, whatever the timing. */
+ * With --threads, past heap 4096, a team (sparsespec.c): one member works the heaps out in
+ * order as if each value were of the common class (everything but the pair search), the
+ * others check them by that search, block by block; a heap that fails the check is a new rare
+ * heap, and what was worked out past it is dropped. The values are those of one thread,
+ * whatever the timing. */
 #ifndef GRUNDY_SPARSE_H
 #define GRUNDY_SPARSE_H
 #include "game.h"
@@ -59,17 +61,16 @@ gr_sparse *gr_sparse_restore(gr_ctx *c, const gr_game *g, int64_t warmup, const 
  * common). Returns 0, setting nothing, if the rare-value kernel was never chosen. */
 int gr_sparse_classes(const gr_sparse *s, uint64_t *mask, int *heap_parity, int *common);
 
-/* Heaps the --threads pipeline finished from work done ahead (by a member, or by the finisher
- * while it waited for one); and, for tests, the pipeline with one thread: the finisher does
- * runs of heaps ahead itself, so that every way a heap is finished runs whatever the timing. */
-int64_t gr_sparse_piped(const gr_sparse *s);
-/* Chunks of heaps (past 4096, with --threads) taken by one thread and by the pipeline, as
+/* Heaps a --threads team worked out ahead and checked, and the checks that found a new rare
+ * heap; and, for tests, the team's way with one thread (the one member speculates and checks
+ * by turns), so that every way a heap is done runs whatever the timing. */
+void gr_sparse_spec_counts(const gr_sparse *s, int64_t *speculated, int64_t *failed);
+/* Chunks of heaps (past 4096, with --threads) taken by one thread and by the team, as
  * their measured rates chose (core/pace.h). */
 void gr_sparse_paced(const gr_sparse *s, int64_t *one, int64_t *team);
 struct gr_pace *gr_sparse_pace_of(gr_sparse *s);   /* (tests: its rates set by hand) */
 /* Tests: a table in a file is searched in pieces of `pairs` (default 2^22), sparsescan.c. */
 void gr_sparse_piece(gr_sparse *s, int64_t pairs);
-int64_t gr_sparse_shortcut(const gr_sparse *s);   /* of those, finished by the short finish */
 void gr_sparse_solo(gr_sparse *s, int on);
 
 /* For --explain: the kernel's current choice ("rare-value kernel: mask 0x..., ..."). */

@@ -1,8 +1,8 @@
 /* sparsebatch: the rare-value kernel's batched look-ups and a batched heap's marks with AVX-512
- * (sparseheap.c and the pipeline's members, sparsepar.c, call them through sparseint.h): the
+ * (sparseheap.c calls them through sparseint.h): the
  * look-ups of rare heaps for 32 heaps at once, a batch's bits into a heap's marks in one pass
- * with its least common value and need, least_common and needed 64 bytes at a time, and the
- * pipeline's marks packed to bits and back. Apart from the pair searches (sparsevec.c), which
+ * with its least common value and need, least_common and needed 64 bytes at a time, and
+ * bytes 0 or 1 packed to bits and back (a speculated heap's need, sparsespec.c). Apart from the pair searches (sparsevec.c), which
  * share nothing with them but the target attribute and first_lanes, so that neither file passes
  * the length a reader takes in. x86-64 only, and not under Emscripten: elsewhere this file is
  * empty. */
@@ -19,7 +19,7 @@ AVX512 static inline __mmask64 first_lanes(uint64_t left) {
 }
 
 /* The look-ups of rare heaps i in [i0, i1) for the 32 heaps n0 .. n0 + 31 at once (one thread,
- * sparseheap.c, and the pipeline's members): a rare heap a's 32 look-ups t[n0 + k - s - a] are
+ * sparseheap.c): a rare heap a's 32 look-ups t[n0 + k - s - a] are
  * 32 consecutive entries, one load; and each lane is one heap, so its options can be collected
  * as bits in the lane, with no store. Only common-class values are wanted here (the caller
  * picks rare heaps whose other part is of the common class, so all of them are), and those
@@ -90,14 +90,12 @@ BATCH32(gr_sparse_batch32_u8, uint8_t, idx32_u8, 8)
  * each chunk of 64 values is read and written once, and the loads after the marks' stores do
  * not wait for them. Returns the least value below top = min(P, 256) that is neither marked
  * nor of the rare class (rc), with need set below it and *count its ones (the marks past it
- * are written only when whole: one thread's heap has no use for them); or top when there is
+ * are not written: the heap has no use for them); or top when there is
  * none below top (marks and need written to top, *count the need's ones below top). */
 uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, uint32_t w9, uint32_t pos9, const uint8_t *ix,
-                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count,
-                               int whole) AVX512;
+                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count) AVX512;
 uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, uint32_t w9, uint32_t pos9, const uint8_t *ix,
-                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count,
-                               int whole) {
+                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count) {
     const __m512i one = _mm512_set1_epi8(1);
     /* the ninth register's marks, 256 .. 287: its bits deposited on the places of its values,
      * one masked store (was a loop over the bits, its exit mispredicted: 2% of 0.6's time) */
@@ -119,15 +117,7 @@ uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, uint32_t
         c += __builtin_popcountll(_mm512_test_epi8_mask(h, h) & below);
         if (free) {
             *count = c;
-            uint64_t least = q + (uint64_t)__builtin_ctzll(free);
-            if (whole)     /* the rest of the marks too (a pipeline member's slot holds them all) */
-                for (q += 64; q < top; q += 64) {
-                    in = top - q >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (top - q)) - 1);
-                    __m512i w = _mm512_permutex2var_epi8(b0, _mm512_loadu_si512((const void *)(ix + q)), b1);
-                    w = _mm512_and_si512(w, _mm512_loadu_si512((const void *)(cm + q)));
-                    _mm512_mask_storeu_epi8(mark + q, in, _mm512_or_si512(_mm512_maskz_loadu_epi8(in, mark + q), w));
-                }
-            return least;
+            return q + (uint64_t)__builtin_ctzll(free);
         }
     }
     *count = c;
@@ -165,9 +155,8 @@ int64_t gr_sparse_needed_avx512(const uint8_t *mark, const uint8_t *rc, uint8_t 
     return count;
 }
 
-/* The pipeline's marks (sparsepar.c), bytes 0 or 1 to bits and back, 64 at a time (P a
- * multiple of 64): a heap's slot is packed by one member and unpacked by the finisher, both per
- * heap, so with two threads these loops were a few percent of all the work. */
+/* Bytes 0 or 1 to bits and back, 64 at a time (P a multiple of 64): a speculated heap's need is
+ * packed by the speculating member and unpacked by the one that checks it (sparsespec.c). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) AVX512;
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P) {
     for (size_t x = 0; x < P; x += 64) {

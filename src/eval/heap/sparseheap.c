@@ -1,7 +1,7 @@
 /* sparseheap: one heap's value in the rare-value kernel (sparse.h): its options of the common
  * class by look-ups of the rare heaps, the least common-class value they miss, and the search
- * for the rare-class values below it (sparsescan.c); from nothing, or from a pipeline slot's
- * work (sparsepar.c). And the commit of a value: the rare heaps' list grows. */
+ * for the rare-class values below it (sparsescan.c), or, for the speculating member of a team
+ * (sparsespec.c), all but that search. And the commit of a value: the rare heaps' list grows. */
 #include "eval/heap/sparseint.h"
 #include "simd.h"
 
@@ -16,58 +16,17 @@ void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v) {
 }
 
 
-/* A slot's marks, packed as bits by the member (sparsepar.c), back as bytes 0 or 1. */
-static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_unpack_avx512(mark, bits, P); return; }
-#endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (P % 8 == 0) {
-        for (size_t i = 0; i < P / 8; i++) {
-            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
-            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
-            memcpy(mark + 8 * i, &w, 8);
-        }
-        return;
-    }
-#endif
-    for (size_t x = 0; x < P; x++) mark[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
-}
-
-/* Heap n's value from its options: sl NULL, all of them here; else the slot's work plus what
- * reads heaps from sl->L on (see the pipeline above). mark and need are P bytes (need clear,
- * and left clear). The value is capped at P (of the rare class, never an option). */
-#define FINISH_HEAP(NAME, T, MARKS, HITS, NEED, UPPER)                                                             \
-    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                \
-                         const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,    \
-                         int64_t *stopped, int64_t *wasted) {                                         \
+/* Heap n's value from its options. mark and need are P bytes (need clear, and left clear). The
+ * value is capped at P (of the rare class, never an option). With front (the speculating
+ * member, sparsespec.c): no search; the least common-class value the look-ups miss is
+ * returned, the rare-class values below it (and below P) not seen yet are left set in need,
+ * and their count in *front. */
+#define FINISH_HEAP(NAME, T, MARKS, NEED)                                                             \
+    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, uint8_t *restrict mark,              \
+                  uint8_t *restrict need, int64_t *front) {                                           \
         const uint64_t P = s->P;                                                                      \
-        int64_t L = sl ? sl->L : 0, nrL = sl ? sl->nrL : 0;                                           \
-        /* the batched look-ups, when made for this heap (one thread) */                            \
-        int batched = !sl && s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + BATCH_HEAPS; \
-        if (sl && sl->all) {                                                                          \
-            /* the member found every rare-class value below w, the least common value its marks    \
-             * miss: w is the value unless an option it could not see is w (most often none is) */  \
-            uint64_t w = sl->sp.v;                                                                    \
-            int hit = 0;                                                                              \
-            for (int i = 0; i < s->ntake && s->take[i] < n; i++) hit |= t[n - s->take[i]] == w;        \
-            for (int i = 0; i < s->ntakeall; i++) hit |= s->takeall[i] == n && w == 0;                  \
-            for (int i = 0; i < s->nequal; i++) {                                                     \
-                int64_t r = n - s->equal[i];                                                          \
-                hit |= r >= 2 && !(r & 1) && w == 0;                                                  \
-            }                                                                                         \
-            for (int j = 0; j < s->nsplit && !hit; j++) {                                             \
-                int64_t m = n - s->split[j];                                                          \
-                if (m < 2) continue;                                                                  \
-                int64_t lo = first_above(s->ra, nrL, m - L), top = first_above(s->ra, s->nr, m - 1);  \
-                hit |= HITS(s->ra, s->rk, t, m, 0, lo < top ? lo : top, s->uneq[j], w);                \
-                hit |= HITS(s->ra, s->rk, t, m, nrL, top, s->uneq[j], w);                              \
-            }                                                                                         \
-            if (!hit) {                                                                               \
-                s->shortcut++;                                                                        \
-                return w;                                                                             \
-            }                                                                                         \
-        }                                                                                             \
+        /* the batched look-ups, when made for this heap */                                          \
+        int batched = s->bvalid && s->bchosen == s->chosen_n && n >= s->bn0 && n < s->bn0 + BATCH_HEAPS; \
         uint64_t fused;                /* batch_least's value and count, when fused_ok */             \
         int64_t fcount;                                                                               \
         int fused_ok;                                                                                 \
@@ -75,8 +34,7 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
         fused = 0;                                                                                    \
         fcount = 0;                                                                                   \
         fused_ok = 0;                                                                                 \
-        if (sl) unpack_marks(mark, slot_bits, (size_t)P);                                             \
-        else memset(mark, 0, (size_t)P);                                                              \
+        memset(mark, 0, (size_t)P);                                                                   \
         for (int i = 0; i < s->ntake && s->take[i] < n; i++) mark[t[n - s->take[i]]] = 1;             \
         for (int i = 0; i < s->ntakeall; i++) if (s->takeall[i] == n) mark[0] = 1;                    \
         for (int i = 0; i < s->nequal; i++) {                                                         \
@@ -92,74 +50,40 @@ static void unpack_marks(uint8_t *restrict mark, const uint8_t *restrict bits, s
             MARKS(s->ra, s->rk, mark, t, m, s->bihi, top, s->uneq[0]);                                \
             /* the batch's values last, with the least common value and the need below 256 */       \
             fused_ok = batch_least(s, &s->bbits[0][0], s->btop, k, mark, P,                            \
-                                   s->rclass + (size_t)(s->hp & (int)(n & 1)) * P, need, &fused, &fcount, 0); \
+                                   s->rclass + (size_t)(s->hp & (int)(n & 1)) * P, need, &fused, &fcount);    \
         } else {                                                                                      \
             /* every split with a rare part: all options of the common class */                     \
             for (int j = 0; j < s->nsplit; j++) {                                                     \
                 int64_t m = n - s->split[j];                                                          \
                 if (m < 2) continue;                                                                  \
-                const int64_t *ra = s->ra;                                                            \
-                int64_t nr = s->nr;                                                                   \
-                /* with a slot the members did the rare heaps i in [lo, nrL): skip them */            \
-                int64_t lo = sl ? first_above(ra, nrL, m - L) : nr;                                   \
-                int64_t hi = sl ? nrL : nr;                                                           \
-                int64_t top = first_above(ra, nr, m - 1);   /* ra[i] < m */                           \
-                MARKS(ra, s->rk, mark, t, m, 0, lo < top ? lo : top, s->uneq[j]);                     \
-                MARKS(ra, s->rk, mark, t, m, hi, top, s->uneq[j]);                                    \
+                MARKS(s->ra, s->rk, mark, t, m, 0, first_above(s->ra, s->nr, m - 1), s->uneq[j]);     \
             }                                                                                         \
         }                                                                                             \
         int nb = s->hp & (int)(n & 1);                                                                \
-        uint64_t v = 0;                                                                               \
         const uint8_t *rc = s->rclass + (size_t)nb * P;                                               \
         /* the batch's pass found it below 256 (or there is none below P <= 256), and the need */  \
-        v = fused_ok ? fused : least_common(mark, rc, P);                                             \
+        uint64_t v = fused_ok ? fused : least_common(mark, rc, P);                                    \
         /* the batch holds values below btop only: every common one there is an option, so the     \
          * least one missing is above: this heap again, all of its look-ups here (seldom) */        \
         if (batched && v >= s->btop) { batched = 0; goto again; }                                     \
-        if (sl && sl->batched && v >= (uint64_t)sl->batched) {   /* a slot's batch: the same, without the slot */ \
-            sl = NULL;                                                                                \
-            L = nrL = 0;                                                                              \
-            goto again;                                                                               \
-        }                                                                                             \
         /* rare-class values below v not seen yet: only common-common splits give them */            \
-        int64_t count = 0;                                                                            \
-        int resumed = 0;                                                                              \
         uint64_t vlim = v < P ? v : P;   /* values >= P are never options */                          \
-        count = fused_ok ? fcount : needed(mark, rc, need, vlim);                                     \
-        if (count) {                                                                                  \
-            /* with a slot the members searched the pairs below L for those below v' */              \
-            count = NEED(t, s, n, L, need, count, vlim);                                              \
-            if (count && sl) {                                                                        \
-                /* the least value still needed, and whether one is past the members' v' */         \
-                uint64_t w = 0;                                                                       \
-                while (!need[w]) w++;                                                                 \
-                uint64_t top = vlim;                                                                  \
-                while (top > sl->sp.v && !need[top - 1]) top--;                                       \
-                spec_at at = sl->sp.at;                                                               \
-                if (top > sl->sp.v) at = (spec_at){ 0, 0, 0 };   /* searched for by nobody yet */       \
-                resumed = w < sl->sp.v;                                                               \
-                if (w >= sl->sp.v || at.j < s->nsplit)                                                \
-                    count = UPPER(t, s, n, L, need, NULL, count, &at, INT64_MAX, vlim);               \
-            }                                                                                         \
-            if (count) {                                                                              \
-                uint64_t w = 0;                                                                       \
-                while (!need[w]) w++;                                                                 \
-                for (uint64_t x = w; x < vlim; x++) need[x] = 0;                                      \
-                v = w;                                                                                \
-            }                                                                                         \
-        }                                                                                             \
-        if (sl && sl->sp.at.j < s->nsplit) {                                                          \
-            ++*stopped;                /* the members' search stopped at its budget */                \
-            *wasted += !resumed;       /* and the heap did not go on with it */                       \
+        int64_t count = fused_ok ? fcount : needed(mark, rc, need, vlim);                             \
+        if (front) { *front = count; return v; }                                                      \
+        if (count && NEED(t, s, n, 0, need, count, vlim)) {                                           \
+            uint64_t w = 0;                                                                           \
+            while (!need[w]) w++;                                                                     \
+            for (uint64_t x = w; x < vlim; x++) need[x] = 0;                                          \
+            v = w;                                                                                    \
         }                                                                                             \
         return v > P ? P : v;                                                                         \
     }
-FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, rare_hits_u8, gr_sparse_need_scan_u8, gr_sparse_need_upper_u8)
-FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, rare_hits_u16, gr_sparse_need_scan_u16, gr_sparse_need_upper_u16)
-FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, rare_hits_u32, gr_sparse_need_scan_u32, gr_sparse_need_upper_u32)
+FINISH_HEAP(gr_sparse_finish_u8, uint8_t, rare_marks_u8, gr_sparse_need_scan_u8)
+FINISH_HEAP(gr_sparse_finish_u16, uint16_t, rare_marks_u16, gr_sparse_need_scan_u16)
+FINISH_HEAP(gr_sparse_finish_u32, uint32_t, rare_marks_u32, gr_sparse_need_scan_u32)
 
-/* The 32-heap look-ups (sparsevec.c's gr_sparse_batch32_*; the pipeline's members make their
- * own), one thread, made before heap n when the last batch does not hold it. Taken: the rare
+/* The 32-heap look-ups (sparsevec.c's gr_sparse_batch32_*), one thread or a team's
+ * speculating member, made before heap n when the last batch does not hold it. Taken: the rare
  * heaps a whose 32 look-ups read only finished heaps (a >= 32 - s, s the split place) and whose
  * other part is of the common class (above the last rare heap) and never a itself (a below half of n - s); with the mask's lowest bit b
  * the class of a value fixes b, so an index of 7 bits holds the 128 common values below 256.

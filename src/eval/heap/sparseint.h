@@ -1,7 +1,8 @@
 /* sparseint.h: the inside of the rare-value kernel (sparse.h), shared by its files: sparse.c
  * (the kernel's state, the choice of classes, the runs, checkpoints and --explain),
  * sparseheap.c (one heap's value from its options), sparsescan.c (the pair scans that look for
- * the rare-class values) and sparsepar.c (the pipeline across threads). Private to eval/heap/. */
+ * the rare-class values) and sparsespec.c (the team across threads, by speculation). Private to
+ * eval/heap/. */
 #ifndef GRUNDY_SPARSEINT_H
 #define GRUNDY_SPARSEINT_H
 #include "eval/heap/sparse.h"
@@ -10,9 +11,8 @@
 #include <string.h>
 
 enum { PROGRESS_MASK = (1 << 12) - 1 };
-enum { SPEC_MIN = 64, SPEC_START = 1 << 13, SPEC_MAX = 1 << 20 };   /* the team's search budget */
 enum { MODE_UNDECIDED = 0, MODE_SPARSE = 1, MODE_PLAIN = 2 };
-enum { PAR_FROM = 4096, CHUNK = 1 << 16 };   /* the pipeline: from heap PAR_FROM, CHUNK heaps a team */
+enum { PAR_FROM = 4096, CHUNK = 1 << 16 };   /* --threads: from heap PAR_FROM, CHUNK heaps a team */
 enum { BATCH_HEAPS = 32 };                    /* a batch of look-ups: heaps at once (sparsevec.c) */
 #define ONES_u8 UINT64_C(0x0101010101010101)
 
@@ -37,10 +37,10 @@ struct gr_sparse {
     /* scratch */
     uint8_t *mark, *need; size_t scap;
     uint8_t *rclass;                   /* 2P bytes: [nb * P + x] = 1 when x is of the rare class at heap parity nb */
-    uint8_t *bmarks; size_t bcap;      /* --threads: the marks of a block of heaps */
-    int64_t spec_budget;               /* --threads: pairs per heap the team searches */
-    int solo;                          /* tests: the pipeline with one thread (gr_sparse_solo) */
-    /* --threads: each chunk by the pipeline or by one thread, whichever the rates say is faster
+    uint8_t *bmarks; size_t bcap;      /* --threads: the team's ring (sparsespec.c) */
+    int solo;                          /* tests: the team's way with one thread (gr_sparse_solo) */
+    struct gr_pool *pool;              /* --threads: the team, for one gr_sparse_fill call */
+    /* --threads: each chunk by the team or by one thread, whichever the rates say is faster
      * (core/pace.h); a chunk of one thread runs to one_until, timed while one_timed */
     gr_pace pace;
     int64_t one_until;
@@ -63,12 +63,8 @@ struct gr_sparse {
                                         * ninth register's values all lie in 256 .. 287 (the
                                         * mask's lowest bit below 5); else 0 */
     uint8_t bix[256], bcm[256];        /* value to index, and 1 for the common class (v < 256) */
-    /* counted by the pipeline's finisher at every heap, a cache line (the pad) past the
-     * fields above, which the members read at every heap: a line the other core wrote costs
-     * them a transfer (about 140 ns here) */
-    char pad[64];
-    int64_t piped;                     /* heaps finished from a slot of the pipeline, */
-    int64_t shortcut;                  /* of them by the short finish (sparseheap.c) */
+    int64_t speculated;                /* heaps a team worked out ahead and checked (sparsespec.c), */
+    int64_t spec_failed;               /* and the checks that found a new rare heap */
 };
 
 static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
@@ -76,33 +72,8 @@ static inline int cls(const gr_sparse *s, uint64_t v, int64_t n) {
 }
 
 /* Where a search of the pairs stopped (split j, the pairs a to b not looked at, b = 0: to the
- * split's half), and a search's result: the values below v were searched for; at.j = nsplit
- * when the search is complete. */
+ * split's half); at.j = nsplit when the search is complete. */
 typedef struct spec_at { int64_t j, a, b; } spec_at;
-typedef struct spec {
-    uint64_t v;          /* the values below it were searched for */
-    spec_at at;          /* where the search stopped (at.j = nsplit: complete) */
-} spec;
-
-/* A pipeline member's work for one heap (sparsepar.c): it read heaps below L and the nrL rare
- * heaps below L; its marks are packed apart (sparsepar.c), a cache line per slot. */
-typedef struct slot {
-    int64_t L, nrL;      /* its work read heaps below L, and the nrL rare heaps below L */
-    spec sp;             /* its search */
-    int32_t batched;     /* 0, or its marks of common values are only those below this (a batch) */
-    int32_t all;         /* its search found every value it looked for (sp.v: the least common
-                          * value its marks miss, below P) */
-    char pad[64 - 2 * sizeof(int64_t) - sizeof(spec) - 2 * sizeof(int32_t)];   /* a cache line each */
-} slot;
-
-/* A member's batch (sparsepar.c; as the one thread's, sparseheap.c): the heaps n0 ..
- * n0 + BATCH_HEAPS - 1, from the finished heaps below L, the rare heaps i in [lo, hi). */
-typedef struct member_batch {
-    int valid;
-    int64_t n0, L, lo, hi;
-    uint64_t top;        /* it holds every common value below top (see gr_sparse's btop) */
-    uint16_t bits[9][BATCH_HEAPS];
-} member_batch;
 
 /* A batch with a ninth register (indices 128..143) holds every common value below this: the
  * least value of index 144 or more (an index drops the mask's lowest bit b, so the indices
@@ -168,20 +139,6 @@ RARE_MARKS(rare_marks_u8, uint8_t)
 RARE_MARKS(rare_marks_u16, uint16_t)
 RARE_MARKS(rare_marks_u32, uint32_t)
 
-/* Whether one of the values RARE_MARKS would mark (the same rare heaps, the same '!' rule) is
- * w. */
-#define RARE_HITS(NAME, T)                                                                            \
-    static inline int NAME(const int64_t *ra, const uint64_t *restrict rk, const T *restrict t,       \
-                           int64_t m, int64_t i0, int64_t i1, int uneq, uint64_t w) {                 \
-        int hit = 0;                                                                                  \
-        for (int64_t i = i0; i < i1; i++)                                                             \
-            hit |= ((uint64_t)(rk[i] >> 32) ^ (uint64_t)t[m - ra[i]]) == w && !(uneq && 2 * ra[i] == m); \
-        return hit;                                                                                   \
-    }
-RARE_HITS(rare_hits_u8, uint8_t)
-RARE_HITS(rare_hits_u16, uint16_t)
-RARE_HITS(rare_hits_u32, uint32_t)
-
 /* The least common-class value not in mark (rc: the rare-class table of the heap's parity),
  * or P when every one below P is; and the rare-class values below vlim not in mark, set in
  * need (clear there before) and counted. Bytes are 0 or 1, so eight go at a time. */
@@ -217,14 +174,13 @@ static inline int64_t needed(const uint8_t *mark, const uint8_t *rc, uint8_t *ne
 }
 
 /* sparseheap.c: a rare heap joins the list (c NULL: the room is reserved); heap n gets value
- * v, returning 1 when the choice is due again; heap n's value from its options, all of them
- * (sl NULL) or a pipeline slot's plus the rest (see FINISH_HEAP there). */
+ * v, returning 1 when the choice is due again; heap n's value from its options (front: all
+ * but the pair search, for the speculating member; see FINISH_HEAP there). */
 void gr_sparse_push_rare(gr_ctx *c, gr_sparse *s, int64_t n, uint64_t v);
 int gr_sparse_commit(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t n, uint64_t v);
 #define GR_SPARSE_FINISH_DECL(NAME, T)                                                            \
-    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, const slot *sl,                    \
-                  const uint8_t *slot_bits, uint8_t *restrict mark, uint8_t *restrict need,        \
-                  int64_t *stopped, int64_t *wasted);
+    uint64_t NAME(gr_sparse *s, const T *restrict t, int64_t n, uint8_t *restrict mark,          \
+                  uint8_t *restrict need, int64_t *front);
 GR_SPARSE_FINISH_DECL(gr_sparse_finish_u8, uint8_t)
 GR_SPARSE_FINISH_DECL(gr_sparse_finish_u16, uint16_t)
 GR_SPARSE_FINISH_DECL(gr_sparse_finish_u32, uint32_t)
@@ -290,11 +246,48 @@ void gr_sparse_batch32_u8(const uint8_t *t, int64_t base, const uint64_t *rk, in
 void gr_sparse_batch32_u16x9(const uint16_t *t, int64_t base, const uint64_t *rk, int64_t i0, int64_t i1, int b,
                              uint16_t bits[9][32]);
 uint64_t gr_sparse_batch_least(uint8_t *mark, uint64_t lo, uint64_t hi, uint32_t w9, uint32_t pos9, const uint8_t *ix,
-                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count, int whole);
-/* The pipeline's marks to bits and back, P a multiple of 64 (little-endian bit order). */
+                               const uint8_t *cm, uint64_t P, const uint8_t *rc, uint8_t *need, int64_t *count);
+/* Bytes 0 or 1 to bits and back, P a multiple of 64 (little-endian bit order). */
 void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark, size_t P);
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);
 #endif
+
+/* Bytes 0 or 1 as bits and back (little-endian bit order): the values a speculated heap needs,
+ * from the speculating member to the one that checks it (sparsespec.c; one cache line for
+ * P = 256 rather than four). */
+static inline void gr_sparse_pack_bits(uint8_t *restrict bits, const uint8_t *restrict bytes, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_pack_avx512(bits, bytes, P); return; }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w;
+            memcpy(&w, bytes + 8 * i, 8);
+            bits[i] = (uint8_t)((w * UINT64_C(0x0102040810204080)) >> 56);   /* byte k's bit 0 to bit k */
+        }
+        return;
+    }
+#endif
+    memset(bits, 0, (P + 7) / 8);
+    for (size_t x = 0; x < P; x++) bits[x >> 3] |= (uint8_t)(bytes[x] << (x & 7));
+}
+static inline void gr_sparse_unpack_bits(uint8_t *restrict bytes, const uint8_t *restrict bits, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_unpack_avx512(bytes, bits, P); return; }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
+            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
+            memcpy(bytes + 8 * i, &w, 8);
+        }
+        return;
+    }
+#endif
+    for (size_t x = 0; x < P; x++) bytes[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
+}
 
 /* sparsewasm.c (WebAssembly SIMD only): the pair search with a bitset in registers, with the
  * arguments of sparsescan.c's (u16: P <= 512). */
@@ -307,18 +300,21 @@ int64_t gr_sparse_pairs_wasm_u16(const uint16_t *restrict t, int64_t m, int64_t 
                                  int64_t *budget, uint64_t lim);
 #endif
 
-/* sparsepar.c: heaps tab->n .. end (at most CHUNK) by the pipeline across threads. Returns 0,
- * 1 (the next value does not fit the table: widen) or 2 (choose again). */
-int gr_sparse_pipe(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr);
+/* sparsespec.c: heaps tab->n .. end (at most CHUNK) by a team across threads, by speculation.
+ * tab->n is left at the first heap not final: end + 1; or past a new rare heap the checks
+ * found (its value committed; the heaps after it go to one thread for a while, s->one_until);
+ * or at a heap whose value does not fit the table or is P (for one thread: s->one_until).
+ * Returns 2 when the choice is due again, else 0. */
+int gr_sparse_spec(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr);
 /* A batched heap k's marks (bits: its batch's registers, [9][BATCH_HEAPS] flat; top: the batch
  * holds every common value below it), the ninth register's and then those below 256 in one
- * pass with the least common value missing and the need below it (gr_sparse_batch_least;
- * whole: every mark, as a pipeline member's slot holds them). Returns 1 when that pass decides
+ * pass with the least common value missing and the need below it (gr_sparse_batch_least).
+ * Returns 1 when that pass decides
  * the value (*v: the least below min(P, 256), or P when there is none below P <= 256) and
  * *count (the need's ones below *v); 0: least_common and needed to follow. Only x86-64 makes
  * batches. */
 static inline int batch_least(const gr_sparse *s, const uint16_t *bits, uint64_t top, int k, uint8_t *mark,
-                              uint64_t P, const uint8_t *rc, uint8_t *need, uint64_t *v, int64_t *count, int whole) {
+                              uint64_t P, const uint8_t *rc, uint8_t *need, uint64_t *v, int64_t *count) {
 #if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
     uint32_t w9 = 0, pos9 = 0;     /* the ninth register's marks: in one store when they fit */
     if (top > 256) {
@@ -329,10 +325,10 @@ static inline int batch_least(const gr_sparse *s, const uint16_t *bits, uint64_t
         }
     }
     *v = gr_sparse_batch_least(mark, batch_word(bits, k, 0), batch_word(bits, k, 4), w9, pos9, s->bix, s->bcm, P, rc,
-                               need, count, whole);
+                               need, count);
     return *v < (P < 256 ? P : 256) || *v == P;
 #else
-    (void)s; (void)bits; (void)top; (void)k; (void)mark; (void)P; (void)rc; (void)need; (void)v; (void)count; (void)whole;
+    (void)s; (void)bits; (void)top; (void)k; (void)mark; (void)P; (void)rc; (void)need; (void)v; (void)count;
     return 0;
 #endif
 }

@@ -280,7 +280,9 @@ enum { PIECE = 1 << 22 };
  * split j = at->j, the pairs at->a to at->b (a = 0: the range's start, b = 0: its end) on, at
  * most `budget` pairs; values met are also set in mark (when given: they are options). When
  * the budget runs out with values still needed, at says what is left; otherwise at->j =
- * nsplit (the search is complete). */
+ * nsplit (the search is complete). The kernel itself no longer stops a search at a budget
+ * but for a table in a file, piece by piece (RANGE_BY_PIECES); this is how unit_sparsevec
+ * holds every vector path's stop and resumption to the plain loop's. */
 #define NEED_UPPER(NAME, T, RANGE_T)                                                              \
     int64_t NAME(const T *restrict t, const gr_sparse *s, int64_t n, int64_t n0,                 \
                         uint8_t *restrict need, uint8_t *restrict mark, int64_t count,            \
