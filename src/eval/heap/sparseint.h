@@ -252,43 +252,6 @@ void gr_sparse_pack_avx512(uint8_t *restrict bits, const uint8_t *restrict mark,
 void gr_sparse_unpack_avx512(uint8_t *restrict mark, const uint8_t *restrict bits, size_t P);
 #endif
 
-/* Bytes 0 or 1 as bits and back (little-endian bit order): the values a speculated heap needs,
- * from the speculating member to the one that checks it (sparsespec.c; one cache line for
- * P = 256 rather than four). */
-static inline void gr_sparse_pack_bits(uint8_t *restrict bits, const uint8_t *restrict bytes, size_t P) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_pack_avx512(bits, bytes, P); return; }
-#endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (P % 8 == 0) {
-        for (size_t i = 0; i < P / 8; i++) {
-            uint64_t w;
-            memcpy(&w, bytes + 8 * i, 8);
-            bits[i] = (uint8_t)((w * UINT64_C(0x0102040810204080)) >> 56);   /* byte k's bit 0 to bit k */
-        }
-        return;
-    }
-#endif
-    memset(bits, 0, (P + 7) / 8);
-    for (size_t x = 0; x < P; x++) bits[x >> 3] |= (uint8_t)(bytes[x] << (x & 7));
-}
-static inline void gr_sparse_unpack_bits(uint8_t *restrict bytes, const uint8_t *restrict bits, size_t P) {
-#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
-    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_unpack_avx512(bytes, bits, P); return; }
-#endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (P % 8 == 0) {
-        for (size_t i = 0; i < P / 8; i++) {
-            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
-            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
-            memcpy(bytes + 8 * i, &w, 8);
-        }
-        return;
-    }
-#endif
-    for (size_t x = 0; x < P; x++) bytes[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
-}
-
 /* sparsewasm.c (WebAssembly SIMD only): the pair search with a bitset in registers, with the
  * arguments of sparsescan.c's (u16: P <= 512). */
 #ifdef __wasm_simd128__

@@ -64,6 +64,43 @@ static inline void spec_wait(unsigned *spins) {
     }
 }
 
+/* Bytes 0 or 1 as bits and back (little-endian bit order): the values a speculated heap needs,
+ * from the speculating member to the one that checks it (one cache line for P = 256 rather
+ * than four). */
+static void pack_bits(uint8_t *restrict bits, const uint8_t *restrict bytes, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_pack_avx512(bits, bytes, P); return; }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w;
+            memcpy(&w, bytes + 8 * i, 8);
+            bits[i] = (uint8_t)((w * UINT64_C(0x0102040810204080)) >> 56);   /* byte k's bit 0 to bit k */
+        }
+        return;
+    }
+#endif
+    memset(bits, 0, (P + 7) / 8);
+    for (size_t x = 0; x < P; x++) bits[x >> 3] |= (uint8_t)(bytes[x] << (x & 7));
+}
+static void unpack_bits(uint8_t *restrict bytes, const uint8_t *restrict bits, size_t P) {
+#if defined(__x86_64__) && !defined(__EMSCRIPTEN__)
+    if (P % 64 == 0 && gr_simd_level() >= GR_SIMD_AVX512) { gr_sparse_unpack_avx512(bytes, bits, P); return; }
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (P % 8 == 0) {
+        for (size_t i = 0; i < P / 8; i++) {
+            uint64_t w = ((uint64_t)bits[i] * ONES_u8) & UINT64_C(0x8040201008040201);   /* byte k: bit k */
+            w = ((w + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & ONES_u8;
+            memcpy(bytes + 8 * i, &w, 8);
+        }
+        return;
+    }
+#endif
+    for (size_t x = 0; x < P; x++) bytes[x] = (uint8_t)(bits[x >> 3] >> (x & 7) & 1);
+}
+
 /* The bytes of a need below vlim that go to bits: whole 64s (one AVX-512 step each) while they
  * fit in P (the bytes past vlim are clear). */
 static inline size_t need_bytes(uint64_t vlim, uint64_t P) {
@@ -93,7 +130,7 @@ static inline size_t need_bytes(uint64_t vlim, uint64_t P) {
             int64_t count = J->count[r];                                                              \
             if (!count) continue;                                                                     \
             uint64_t vlim = J->vlim[r];                                                               \
-            gr_sparse_unpack_bits(need, J->bits + r * J->bstride, need_bytes(vlim, J->vs->P));      \
+            unpack_bits(need, J->bits + r * J->bstride, need_bytes(vlim, J->vs->P));      \
             if (NEED(t, J->vs, h, 0, need, count, vlim)) {                                            \
                 memset(need, 0, vlim);                                                                \
                 long long f = atomic_load(&J->fail);                                                  \
@@ -144,7 +181,7 @@ static inline size_t need_bytes(uint64_t vlim, uint64_t P) {
                 J->count[r] = (int32_t)count;                                                         \
                 J->vlim[r] = (uint32_t)vlim;                                                          \
                 if (count) {                                                                          \
-                    gr_sparse_pack_bits(J->bits + r * J->bstride, s->need, need_bytes(vlim, s->P));   \
+                    pack_bits(J->bits + r * J->bstride, s->need, need_bytes(vlim, s->P));   \
                     memset(s->need, 0, vlim);                                                         \
                 }                                                                                     \
                 if ((n - J->from + 1) % SPEC_BLOCK == 0) {                                            \
