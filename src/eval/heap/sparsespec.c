@@ -207,14 +207,6 @@ SPEC_JOB(spec_job_u8, uint8_t, UINT8_MAX, gr_sparse_finish_u8, gr_sparse_batch_u
 SPEC_JOB(spec_job_u16, uint16_t, UINT16_MAX, gr_sparse_finish_u16, gr_sparse_batch_u16(s, t, n), check_u16)
 SPEC_JOB(spec_job_u32, uint32_t, UINT32_MAX, gr_sparse_finish_u32, (void)(s->bvalid = 0), check_u32)
 
-static int64_t value_at(const gr_sgtable *tab, int64_t h) {
-    switch (tab->width) {
-    case 1: return ((const uint8_t *)tab->data)[h];
-    case 2: return ((const uint16_t *)tab->data)[h];
-    default: return ((const uint32_t *)tab->data)[h];
-    }
-}
-
 int gr_sparse_spec(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_progress *pr) {
     size_t P = (size_t)s->P;
     size_t bstride = ((P + 7) / 8 + 63) & ~(size_t)63;
@@ -255,7 +247,7 @@ int gr_sparse_spec(gr_ctx *c, gr_sparse *s, gr_sgtable *tab, int64_t end, gr_pro
     /* the heaps from..top are final: their largest value (those past top were not) */
     int64_t mx = tab->max;
     for (int64_t h = J->from; h < top; h++)
-        if (value_at(tab, h) > mx) mx = value_at(tab, h);
+        if (gr_sgt_get(tab, h) > mx) mx = gr_sgt_get(tab, h);
     tab->max = mx;
     s->speculated += top - J->from;
     tab->n = top;
