@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""check_values: a long run's values file checked at chosen heaps, by the game's definition.
+
+A run with --checkpoint F keeps every heap's value in F.<game>.values (heap 0 first, in the
+table's width: one byte a heap while every value fits, two bytes little-endian past 255). This reads such a file and computes the value of each heap named
+again from nothing but the rules, the mex of its options' values read from the same file,
+with none of grundy's code: so a wrong value at a heap checked, or a wrong value below it that
+its options read, shows up as a mismatch. It reads about 2n bytes for heap n (both parts of
+every split), in pieces, with numpy.
+
+  /usr/bin/python3 tools/check_values.py [--bytes 1|2] FILE CODE HEAP [HEAP ...]
+
+CODE is an octal code as in the language ("0.6", "0.137", "4.07") or "4!.0" for Grundy's
+game (split one heap into two unequal ones). HEAP may be a number or "2^35-1". --bytes is the
+width of a value in the file (default 2).
+Prints each heap's value in the file and the one computed; exits 1 on any difference.
+"""
+import sys
+
+import numpy as np
+
+PIECE = 1 << 24
+
+
+def parse_heap(text):
+    text = text.replace(" ", "")
+    if "^" in text:
+        base, rest = text.split("^", 1)
+        for op in "+-":
+            if op in rest:
+                exp, off = rest.split(op, 1)
+                v = int(base) ** int(exp)
+                return v + int(off) if op == "+" else v - int(off)
+        return int(base) ** int(rest)
+    return int(text)
+
+
+def digits_of(code):
+    """The moves of an octal code: (take k, may leave 0 heaps, 1 heap, 2 heaps) for each digit."""
+    if code == "4!.0":
+        return None
+    head, _, tail = code.partition(".")
+    ds = [int(head or "0")] + [int(d) for d in tail]
+    return [(k, d & 1, d & 2, d & 4) for k, d in enumerate(ds) if d]
+
+
+class Values:
+    """The values file, read in pieces (not mapped: a mapping of tens of GB would count as
+    resident and crowd the page cache)."""
+
+    def __init__(self, path, width):
+        self.f = open(path, "rb")
+        self.dtype = np.dtype("<u2" if width == 2 else "u1")
+        self.f.seek(0, 2)
+        self.heaps = self.f.tell() // self.dtype.itemsize
+
+    def read(self, lo, hi):
+        """Heaps lo .. hi - 1."""
+        self.f.seek(lo * self.dtype.itemsize)
+        got = np.fromfile(self.f, dtype=self.dtype, count=hi - lo)
+        if len(got) != hi - lo:
+            raise IOError(f"short read at heap {lo}")
+        return got
+
+    def __getitem__(self, n):
+        return self.read(n, n + 1)[0]
+
+
+def mex_of(v, n, moves, split_unequal):
+    """The mex of heap n's options, every value read from v (the values file)."""
+    seen = np.zeros(1 << 16, dtype=bool)
+    if split_unequal:   # Grundy's game: n -> (a, n - a), 1 <= a < n - a
+        parts = [(n, 1, (n - 1) // 2)]
+    else:
+        parts = []
+        for k, none, one, two in moves:
+            m = n - k
+            if m < 0:
+                continue
+            if m == 0 and none:
+                seen[0] = True
+            if m >= 1 and one:
+                seen[int(v[m])] = True
+            if m >= 2 and two:
+                parts.append((m, 1, m // 2))
+    for m, lo, hi in parts:   # the splits m -> (a, m - a), a in [lo, hi]
+        a = lo
+        while a <= hi:
+            b = min(hi, a + PIECE - 1)
+            low = v.read(a, b + 1)
+            high = v.read(m - b, m - a + 1)[::-1]
+            seen[np.bitwise_xor(low, high)] = True
+            a = b + 1
+    return int(np.argmin(seen)) if not seen.all() else 1 << 16
+
+
+def main(argv):
+    width = 2
+    if len(argv) > 2 and argv[1] == "--bytes":
+        width = int(argv[2])
+        argv = argv[:1] + argv[3:]
+    if len(argv) < 4 or width not in (1, 2):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    path, code = argv[1], argv[2]
+    heaps = [parse_heap(h) for h in argv[3:]]
+    v = Values(path, width)
+    moves = digits_of(code)
+    bad = 0
+    for n in heaps:
+        if n >= v.heaps:
+            print(f"heap {n}: past the file's {v.heaps} heaps", file=sys.stderr)
+            return 2
+        want = mex_of(v, n, moves or [], moves is None)
+        have = int(v[n])
+        print(f"heap {n}: file {have}, by the rules {want}{'' if have == want else '  MISMATCH'}", flush=True)
+        bad += have != want
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
