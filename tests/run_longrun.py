@@ -20,6 +20,8 @@
     not hold the table; a checkpoint whose values stay in FILE.GAME.values, resumed to the
     uninterrupted run's bytes, refused (status 2) when that file is changed or gone, and
     removed with it when the run finishes
+  - tools/check_values.py on that values file: the CSV's rows counted again, heaps computed by
+    the rules alone, and a changed count reported
 Prints "N passed, M failed"."""
 import os
 import subprocess
@@ -333,6 +335,26 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(cd, "h.csv")) as f, open(os.path.join(wd, "h.csv")) as g:
         check(f.read() == g.read(), "resumed from the table's file: the uninterrupted CSV")
     check(os.path.exists(values) and os.path.getsize(os.path.join(cd, "a.ck")) < 4096, "kept at --to: a.ck small, its values beside it")
+    # tools/check_values.py, the independent check of a long run's values file: the rows
+    # counted again from the file, and heaps by the rules alone; a changed count is reported
+    tool = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "check_values.py"), values]
+    r = subprocess.run(tool + ["--rows", os.path.join(cd, "h.csv")], capture_output=True, text=True)
+    rows = r.stdout.splitlines()
+    check(r.returncode == 0 and len(rows) == 12 and all(" equal (" in x for x in rows)
+          and rows[-1].endswith("1584 rare heaps, the last at 20627)"), "check_values --rows: %d %s %s" % (r.returncode, rows[-1:], r.stderr))
+    r = subprocess.run(tool + ["0.6", "20627", "2^20", "2^21-1"], capture_output=True, text=True)
+    check(r.returncode == 0 and r.stdout.count("MISMATCH") == 0 and r.stdout.count("by the rules") == 3,
+          "check_values by the rules: %d %s %s" % (r.returncode, r.stdout, r.stderr))
+    with open(os.path.join(cd, "h.csv")) as f:
+        lines = f.read().splitlines()
+    cells = lines[5].split(",")
+    cells[7] = str(int(cells[7]) + 1)
+    lines[5] = ",".join(cells)
+    with open(os.path.join(cd, "bad.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    r = subprocess.run(tool + ["--rows", os.path.join(cd, "bad.csv")], capture_output=True, text=True)
+    check(r.returncode == 1 and r.stdout.count("MISMATCH") == 1 and "count_0 " in r.stdout,
+          "check_values --rows, one count changed: %d %s" % (r.returncode, r.stdout))
     # a run that finishes (no --to: nothing kept) removes the checkpoint and its values file
     r = run(["a.game", "--histogram", "z.csv", "--table-memory", "64K", "--checkpoint", "z.ck"], cd)
     check(r.returncode == 0 and not os.path.exists(os.path.join(cd, "z.ck")) and not os.path.exists(os.path.join(cd, "z.ck.a.values")),

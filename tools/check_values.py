@@ -9,11 +9,17 @@ its options read, shows up as a mismatch. It reads about 2n bytes for heap n (bo
 every split), in pieces, with numpy.
 
   /usr/bin/python3 tools/check_values.py [--bytes 1|2] FILE CODE HEAP [HEAP ...]
+  /usr/bin/python3 tools/check_values.py [--bytes 1|2] FILE --rows CSV
 
 CODE is an octal code as in the language ("0.6", "0.137", "4.07") or "4!.0" for Grundy's
 game (split one heap into two unequal ones). HEAP may be a number or "2^35-1". --bytes is the
 width of a value in the file (default 2).
 Prints each heap's value in the file and the one computed; exits 1 on any difference.
+
+With --rows, the rows of a --histogram CSV are counted again from the file instead, in one
+pass: for each row n, the count of every value in heaps 0 .. n-1, the largest value and the
+first heap with it, and, with the row's rare mask, how many heaps are rare (the parity of
+value & mask even) and the last of them.
 """
 import sys
 
@@ -94,6 +100,63 @@ def mex_of(v, n, moves, split_unequal):
     return int(np.argmin(seen)) if not seen.all() else 1 << 16
 
 
+def popcount_parity(mask):
+    """parity[v]: the parity of the bits of v & mask, for every 16-bit v."""
+    v = np.arange(1 << 16, dtype=np.uint32) & mask
+    p = np.zeros(1 << 16, dtype=np.uint8)
+    while v.any():
+        p ^= (v & 1).astype(np.uint8)
+        v >>= 1
+    return p
+
+
+def check_rows(v, csv_path):
+    """The rows of a --histogram CSV against the file, counted in one pass; returns mismatches."""
+    import csv
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    rows.sort(key=lambda r: int(r["n"]))
+    if any(r["rare_heap_parity"] != "false" for r in rows):
+        print("rows with a heap-parity bit in the rare class: not counted here", file=sys.stderr)
+        return 1
+    masks = sorted({int(r["rare_mask"]) for r in rows})
+    parity = {m: popcount_parity(m) for m in masks}
+    counts = np.zeros(1 << 16, dtype=np.int64)
+    largest, largest_at = -1, -1
+    last_rare = {m: -1 for m in masks}
+    done, bad = 0, 0
+    for r in rows:
+        n = int(r["n"])
+        if n > v.heaps:
+            print(f"row {n}: past the file's {v.heaps} heaps", file=sys.stderr)
+            return bad + 1
+        while done < n:
+            hi = min(n, done + PIECE)
+            piece = v.read(done, hi)
+            counts += np.bincount(piece, minlength=1 << 16)
+            top = int(piece.max())
+            if top > largest:
+                largest, largest_at = top, done + int(np.argmax(piece == top))
+            for m in masks:
+                rare = np.flatnonzero(parity[m][piece] == 0)
+                if len(rare):
+                    last_rare[m] = done + int(rare[-1])
+            done = hi
+        m = int(r["rare_mask"])
+        rare_count = int(counts[parity[m] == 0].sum())
+        want = {"largest": largest, "largest_at": largest_at, "rare_count": rare_count, "last_rare": last_rare[m]}
+        diffs = [f"{k} {r[k]} against {w}" for k, w in want.items() if int(r[k]) != w]
+        for col in (c for c in r if c.startswith("count_")):
+            if int(r[col]) != int(counts[int(col[6:])]):
+                diffs.append(f"{col} {r[col]} against {counts[int(col[6:])]}")
+        if int(counts.sum()) != n or int(np.count_nonzero(counts)) > sum(1 for c in r if c.startswith("count_") and r[c] != "0"):
+            diffs.append("values met that the row does not count")
+        print(f"row {n}: " + ("; ".join(diffs) + "  MISMATCH" if diffs else
+              f"equal (largest {largest} first at {largest_at}, {rare_count} rare heaps, the last at {last_rare[m]})"), flush=True)
+        bad += bool(diffs)
+    return bad
+
+
 def main(argv):
     width = 2
     if len(argv) > 2 and argv[1] == "--bytes":
@@ -103,6 +166,8 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     path, code = argv[1], argv[2]
+    if code == "--rows":
+        return 1 if check_rows(Values(path, width), argv[3]) else 0
     heaps = [parse_heap(h) for h in argv[3:]]
     v = Values(path, width)
     moves = digits_of(code)
