@@ -30,6 +30,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from check_values import parity, parse_code  # noqa: E402  (the octal code's digits; bit parity)
+
 GRUNDY = os.path.abspath(sys.argv[1])
 passed = failed = 0
 
@@ -45,20 +48,6 @@ def check(cond, what):
 
 def run(args, cwd):
     return subprocess.run([GRUNDY] + args + ["--no-progress"], cwd=cwd, capture_output=True, text=True)
-
-
-def parse_code(code):
-    """digits[j] = (bits, unequal) for an octal code such as '0.6' or '4!.0'."""
-    head, tail = code.split(".")
-    digits = []
-    for part in (head, tail):
-        i = 0
-        while i < len(part):
-            d = int(part[i])
-            uneq = i + 1 < len(part) and part[i + 1] == "!"
-            digits.append((d, uneq))
-            i += 2 if uneq else 1
-    return digits
 
 
 def values(code, n):
@@ -91,15 +80,6 @@ def rule(code):
         return -2
     ps = {j & 1 for j, (d, _) in enumerate(digits) if d & 4}
     return -2 if not ps else ps.pop() if len(ps) == 1 else -1
-
-
-def parity(a):
-    a = a.copy()
-    p = np.zeros_like(a)
-    while a.any():
-        p ^= a & 1
-        a >>= 1
-    return p
 
 
 def columns(sg, kappa):

@@ -11,8 +11,8 @@ every split), in pieces, with numpy.
   /usr/bin/python3 tools/check_values.py [--bytes 1|2] FILE CODE HEAP [HEAP ...]
   /usr/bin/python3 tools/check_values.py [--bytes 1|2] FILE --rows CSV
 
-CODE is an octal code as in the language ("0.6", "0.137", "4.07") or "4!.0" for Grundy's
-game (split one heap into two unequal ones). HEAP may be a number or "2^35-1". --bytes is the
+CODE is an octal code as in the language ("0.6", "0.137", "4.07"; a digit followed by "!"
+splits into unequal heaps only: "4!.0" is Grundy's game). HEAP may be a number or "2^35-1". --bytes is the
 width of a value in the file (default 2).
 Prints each heap's value in the file and the one computed; exits 1 on any difference.
 
@@ -41,13 +41,29 @@ def parse_heap(text):
     return int(text)
 
 
-def digits_of(code):
-    """The moves of an octal code: (take k, may leave 0 heaps, 1 heap, 2 heaps) for each digit."""
-    if code == "4!.0":
-        return None
-    head, _, tail = code.partition(".")
-    ds = [int(head or "0")] + [int(d) for d in tail]
-    return [(k, d & 1, d & 2, d & 4) for k, d in enumerate(ds) if d]
+def parse_code(code):
+    """digits[j] = (bits, unequal) for an octal code such as '0.6' or '4!.0' (a digit followed by
+    '!' splits only into unequal heaps). Also what tests/run_longrun.py computes tables from."""
+    head, tail = code.split(".")
+    digits = []
+    for part in (head, tail):
+        i = 0
+        while i < len(part):
+            d = int(part[i])
+            uneq = i + 1 < len(part) and part[i + 1] == "!"
+            digits.append((d, uneq))
+            i += 2 if uneq else 1
+    return digits
+
+
+def parity(a):
+    """The parity of the bits of each element of the integer array a."""
+    a = a.copy()
+    p = np.zeros_like(a)
+    while a.any():
+        p ^= a & 1
+        a >>= 1
+    return p
 
 
 class Values:
@@ -72,23 +88,18 @@ class Values:
         return self.read(n, n + 1)[0]
 
 
-def mex_of(v, n, moves, split_unequal):
+def mex_of(v, n, digits):
     """The mex of heap n's options, every value read from v (the values file)."""
     seen = np.zeros(1 << 16, dtype=bool)
-    if split_unequal:   # Grundy's game: n -> (a, n - a), 1 <= a < n - a
-        parts = [(n, 1, (n - 1) // 2)]
-    else:
-        parts = []
-        for k, none, one, two in moves:
-            m = n - k
-            if m < 0:
-                continue
-            if m == 0 and none:
-                seen[0] = True
-            if m >= 1 and one:
-                seen[int(v[m])] = True
-            if m >= 2 and two:
-                parts.append((m, 1, m // 2))
+    parts = []
+    for j, (d, uneq) in enumerate(digits):   # take j, leaving no heap, one, or two
+        m = n - j
+        if d & 1 and m == 0:
+            seen[0] = True
+        if d & 2 and j >= 1 and m >= 1:
+            seen[int(v[m])] = True
+        if d & 4 and m >= 2:
+            parts.append((m, 1, (m - 1) // 2 if uneq else m // 2))
     for m, lo, hi in parts:   # the splits m -> (a, m - a), a in [lo, hi]
         a = lo
         while a <= hi:
@@ -98,16 +109,6 @@ def mex_of(v, n, moves, split_unequal):
             seen[np.bitwise_xor(low, high)] = True
             a = b + 1
     return int(np.argmin(seen)) if not seen.all() else 1 << 16
-
-
-def popcount_parity(mask):
-    """parity[v]: the parity of the bits of v & mask, for every 16-bit v."""
-    v = np.arange(1 << 16, dtype=np.uint32) & mask
-    p = np.zeros(1 << 16, dtype=np.uint8)
-    while v.any():
-        p ^= (v & 1).astype(np.uint8)
-        v >>= 1
-    return p
 
 
 def check_rows(v, csv_path):
@@ -120,7 +121,7 @@ def check_rows(v, csv_path):
         print("rows with a heap-parity bit in the rare class: not counted here", file=sys.stderr)
         return 1
     masks = sorted({int(r["rare_mask"]) for r in rows})
-    parity = {m: popcount_parity(m) for m in masks}
+    odd = {m: parity(np.arange(1 << 16) & m) for m in masks}
     counts = np.zeros(1 << 16, dtype=np.int64)
     largest, largest_at = -1, -1
     last_rare = {m: -1 for m in masks}
@@ -138,12 +139,12 @@ def check_rows(v, csv_path):
             if top > largest:
                 largest, largest_at = top, done + int(np.argmax(piece == top))
             for m in masks:
-                rare = np.flatnonzero(parity[m][piece] == 0)
+                rare = np.flatnonzero(odd[m][piece] == 0)
                 if len(rare):
                     last_rare[m] = done + int(rare[-1])
             done = hi
         m = int(r["rare_mask"])
-        rare_count = int(counts[parity[m] == 0].sum())
+        rare_count = int(counts[odd[m] == 0].sum())
         want = {"largest": largest, "largest_at": largest_at, "rare_count": rare_count, "last_rare": last_rare[m]}
         diffs = [f"{k} {r[k]} against {w}" for k, w in want.items() if int(r[k]) != w]
         for col in (c for c in r if c.startswith("count_")):
@@ -170,13 +171,13 @@ def main(argv):
         return 1 if check_rows(Values(path, width), argv[3]) else 0
     heaps = [parse_heap(h) for h in argv[3:]]
     v = Values(path, width)
-    moves = digits_of(code)
+    digits = parse_code(code)
     bad = 0
     for n in heaps:
         if n >= v.heaps:
             print(f"heap {n}: past the file's {v.heaps} heaps", file=sys.stderr)
             return 2
-        want = mex_of(v, n, moves or [], moves is None)
+        want = mex_of(v, n, digits)
         have = int(v[n])
         print(f"heap {n}: file {have}, by the rules {want}{'' if have == want else '  MISMATCH'}", flush=True)
         bad += have != want
